@@ -1,0 +1,7 @@
+const chart = await import('chart.js/auto')
+const express = require("express")
+const later = import ( 'lodash' )
+const notMember = foo.require('not-a-require')
+const arr = Array.from('abc')
+const resolved = require.resolve('not-loaded')
+const computed = require(name)

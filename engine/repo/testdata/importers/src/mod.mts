@@ -1,0 +1,1 @@
+import { a } from '@scope/pkg/deep/path.js'
