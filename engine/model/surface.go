@@ -62,6 +62,10 @@ type Symbol struct {
 	// AliasOf is the shortest path of the same declaration when this path is
 	// another export name of it.
 	AliasOf string `json:"aliasOf,omitempty"`
+	// ExportEquals marks the top-level symbol an entry point exports with
+	// `export =`: the diff needs it to see that `export = f` and
+	// `export default f` plus named exports are one API to a consumer.
+	ExportEquals bool `json:"exportEquals,omitempty"`
 	// File and Pos locate the declaration inside the package directory
 	// (slash path, character offset of the name), for the usage position map.
 	File string `json:"file,omitempty"`
@@ -130,6 +134,9 @@ type Change struct {
 	AliasOf string `json:"aliasOf,omitempty"`
 	// FoldedInto is the removed ancestor this member change is implied by.
 	FoldedInto string `json:"foldedInto,omitempty"`
+	// Rule is the id of the classification row that decided this change
+	// (engine/diff's rule table), so fixtures and reports can name it.
+	Rule string `json:"rule,omitempty"`
 	// Role is the direction role used to classify a type change
 	// (parameter, return, callback-parameter, callback-return, output, unknown).
 	Role string `json:"role,omitempty"`
