@@ -1,0 +1,495 @@
+package testregistry
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net"
+	"net/http"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/Masterminds/semver/v3"
+)
+
+// Registry serves a set of packages over the npm registry protocol. It is an
+// http.Handler, so it can also be mounted on an httptest.Server; Start runs
+// its own listener on the loopback interface.
+type Registry struct {
+	mu       sync.Mutex
+	pkgs     map[string]*pkg
+	latency  time.Duration
+	faults   map[string]*fault
+	corrupt  map[string]bool // "name@version"
+	token    string
+	noPerVer bool
+	log      []Request
+	perPath  map[string]int
+	perPkg   map[string]int
+
+	baseURL  string
+	server   *http.Server
+	serveErr chan error
+
+	done      chan struct{}
+	closeOnce sync.Once
+}
+
+// Request is one request the registry received, for tests that assert on
+// what a client asked for. The Authorization header itself is never kept.
+type Request struct {
+	Method string
+	// Path is the decoded URL path, so "/@scope%2fname" reads "/@scope/name".
+	Path string
+	// RawPath is the path as the client escaped it.
+	RawPath string
+	Accept  string
+	// Authorized says the request carried an Authorization header.
+	Authorized bool
+	// IfNoneMatch is the client's revalidation header, if any.
+	IfNoneMatch string
+	Status      int
+}
+
+type pkg struct {
+	name     string
+	versions map[string]*version
+	tags     map[string]string // from dist-tags.json or SetDistTag
+	times    map[string]string // from time.json
+	docs     map[docKey]*document
+}
+
+type docKey struct {
+	abbreviated bool
+	base        string
+}
+
+type document struct {
+	body []byte
+	etag string
+}
+
+type version struct {
+	name     string
+	version  string
+	sv       *semver.Version
+	manifest map[string]any
+	files    map[string][]byte
+
+	packOnce sync.Once
+	packed   *tarball
+	packErr  error
+}
+
+type fault struct {
+	status    int
+	hang      bool
+	remaining int // < 0: forever
+}
+
+// New loads every package in fsys, laid out as <name>/<version>/package.json
+// plus the files to pack (scoped packages as @scope/name/<version>/...), with
+// optional <name>/dist-tags.json and <name>/time.json. Regular files at the
+// root (a README, a Go file that embeds the tree) are ignored. A nil fsys gives
+// an empty registry for Add.
+func New(fsys fs.FS) (*Registry, error) {
+	r := &Registry{
+		pkgs:    map[string]*pkg{},
+		faults:  map[string]*fault{},
+		corrupt: map[string]bool{},
+		perPath: map[string]int{},
+		perPkg:  map[string]int{},
+		done:    make(chan struct{}),
+	}
+	if fsys == nil {
+		return r, nil
+	}
+	if err := r.load(fsys); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// Start listens on 127.0.0.1 at a free port and serves until Close. It
+// returns the base URL with a trailing slash.
+func (r *Registry) Start() (string, error) { return r.StartAt("127.0.0.1:0") }
+
+// StartAt is Start on a chosen address, for the command that real package
+// managers are pointed at.
+func (r *Registry) StartAt(addr string) (string, error) {
+	r.mu.Lock()
+	if r.server != nil {
+		r.mu.Unlock()
+		return "", errors.New("testregistry: already started")
+	}
+	r.mu.Unlock()
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return "", fmt.Errorf("testregistry: listen on %s: %w", addr, err)
+	}
+	url := "http://" + ln.Addr().String() + "/"
+	srv := &http.Server{Handler: r, ReadHeaderTimeout: 10 * time.Second}
+	r.mu.Lock()
+	r.baseURL = url
+	r.server = srv
+	r.serveErr = make(chan error, 1)
+	r.mu.Unlock()
+	go func() { r.serveErr <- srv.Serve(ln) }()
+	return url, nil
+}
+
+// URL is the base URL with a trailing slash, or "" before Start.
+func (r *Registry) URL() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.baseURL
+}
+
+// Close releases hanging requests and stops the listener. It is safe to call
+// more than once.
+func (r *Registry) Close() {
+	r.closeOnce.Do(func() {
+		close(r.done)
+		r.mu.Lock()
+		srv := r.server
+		r.mu.Unlock()
+		if srv != nil {
+			_ = srv.Close()
+			<-r.serveErr
+		}
+	})
+}
+
+// Add publishes one version in memory. manifest must carry "name" and a
+// semver "version"; it becomes the packed package.json (any "package.json"
+// in files is replaced by it). Adding a version to a known package changes
+// that package's documents and ETags, as a publish does.
+func (r *Registry) Add(manifest map[string]any, files map[string]string) error {
+	if manifest == nil {
+		return errors.New("testregistry: add: nil manifest")
+	}
+	raw, err := json.MarshalIndent(manifest, "", "  ")
+	if err != nil {
+		return fmt.Errorf("testregistry: add: manifest is not JSON: %w", err)
+	}
+	m, err := decodeManifest(raw)
+	if err != nil {
+		return fmt.Errorf("testregistry: add: manifest%w", err)
+	}
+	name, _ := m["name"].(string)
+	ver, _ := m["version"].(string)
+	if err := checkName(name); err != nil {
+		return fmt.Errorf("testregistry: add: %w", err)
+	}
+	sv, err := semver.StrictNewVersion(ver)
+	if err != nil {
+		return fmt.Errorf("testregistry: add %s: version %q is not semver", name, ver)
+	}
+	fb := make(map[string][]byte, len(files)+1)
+	for p, c := range files {
+		if err := checkFilePath(p); err != nil {
+			return fmt.Errorf("testregistry: add %s@%s: %w", name, ver, err)
+		}
+		fb[p] = []byte(c)
+	}
+	fb["package.json"] = append(raw, '\n')
+
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	p := r.pkgs[name]
+	if p == nil {
+		p = &pkg{name: name, versions: map[string]*version{}}
+		r.pkgs[name] = p
+	}
+	if _, dup := p.versions[sv.String()]; dup {
+		return fmt.Errorf("testregistry: add: %s@%s is already published", name, ver)
+	}
+	p.versions[sv.String()] = &version{name: name, version: sv.String(), sv: sv, manifest: m, files: fb}
+	p.docs = nil
+	return nil
+}
+
+// SetDistTag points a dist-tag of a known package at one of its versions.
+func (r *Registry) SetDistTag(name, tag, ver string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	p := r.pkgs[name]
+	if p == nil {
+		return fmt.Errorf("testregistry: no package %s", name)
+	}
+	if p.versions[ver] == nil {
+		return fmt.Errorf("testregistry: no version %s@%s", name, ver)
+	}
+	if p.tags == nil {
+		p.tags = map[string]string{}
+	}
+	p.tags[tag] = ver
+	p.docs = nil
+	return nil
+}
+
+// Packages lists the package names, sorted.
+func (r *Registry) Packages() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	names := make([]string, 0, len(r.pkgs))
+	for n := range r.pkgs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Versions lists a package's versions in ascending semver order.
+func (r *Registry) Versions(name string) []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	p := r.pkgs[name]
+	if p == nil {
+		return nil
+	}
+	out := make([]string, 0, len(p.versions))
+	for _, v := range p.sortedVersions() {
+		out = append(out, v.version)
+	}
+	return out
+}
+
+// Integrity returns the dist.integrity (sha512 SRI) the registry advertises
+// for name@version, so tests can compare without fetching.
+func (r *Registry) Integrity(name, ver string) (string, error) {
+	r.mu.Lock()
+	p := r.pkgs[name]
+	var v *version
+	if p != nil {
+		v = p.versions[ver]
+	}
+	r.mu.Unlock()
+	if v == nil {
+		return "", fmt.Errorf("testregistry: no version %s@%s", name, ver)
+	}
+	t, err := v.tarball()
+	if err != nil {
+		return "", err
+	}
+	return t.integrity, nil
+}
+
+// SetLatency delays every answer by d (0 turns it off). A client that gives
+// up earlier releases the request at once.
+func (r *Registry) SetLatency(d time.Duration) {
+	r.mu.Lock()
+	r.latency = d
+	r.mu.Unlock()
+}
+
+// Fail makes every request for the package (document, version, tarball)
+// answer status with a JSON error body, until Heal.
+func (r *Registry) Fail(name string, status int) {
+	r.setFault(name, &fault{status: status, remaining: -1})
+}
+
+// FailTimes answers status to the next n requests for the package, then
+// serves normally again: a transient 5xx for retry tests.
+func (r *Registry) FailTimes(name string, status, n int) {
+	r.setFault(name, &fault{status: status, remaining: n})
+}
+
+// Hang makes every request for the package wait without answering until the
+// client gives up or the registry is closed, until Heal.
+func (r *Registry) Hang(name string) { r.setFault(name, &fault{hang: true, remaining: -1}) }
+
+// HangTimes hangs the next n requests for the package, then serves normally:
+// a timeout followed by a successful retry.
+func (r *Registry) HangTimes(name string, n int) {
+	r.setFault(name, &fault{hang: true, remaining: n})
+}
+
+// Heal removes a package's Fail or Hang.
+func (r *Registry) Heal(name string) {
+	r.mu.Lock()
+	delete(r.faults, name)
+	r.mu.Unlock()
+}
+
+func (r *Registry) setFault(name string, f *fault) {
+	r.mu.Lock()
+	r.faults[name] = f
+	r.mu.Unlock()
+}
+
+// CorruptTarball serves, for name@version, a well-formed tarball whose bytes
+// do not match the advertised dist.integrity and dist.shasum, so only an
+// integrity check can notice.
+func (r *Registry) CorruptTarball(name, ver string) {
+	r.mu.Lock()
+	r.corrupt[name+"@"+ver] = true
+	r.mu.Unlock()
+}
+
+// RequireToken answers 401 to every package request whose Authorization
+// header is not "Bearer <token>"; "" turns it off.
+func (r *Registry) RequireToken(token string) {
+	r.mu.Lock()
+	r.token = token
+	r.mu.Unlock()
+}
+
+// DisableVersionEndpoint answers 404 on GET /<name>/<version>, like the
+// registries that only serve packuments.
+func (r *Registry) DisableVersionEndpoint(disabled bool) {
+	r.mu.Lock()
+	r.noPerVer = disabled
+	r.mu.Unlock()
+}
+
+// Requests is the number of requests received.
+func (r *Registry) Requests() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.log)
+}
+
+// RequestsTo counts the requests for one decoded path, e.g. "/@scope/name"
+// (which "/@scope%2fname" also counts toward) or "/left-pad/-/left-pad-1.3.0.tgz".
+func (r *Registry) RequestsTo(path string) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.perPath[path]
+}
+
+// RequestsFor counts every request concerning one package: its documents,
+// versions and tarballs.
+func (r *Registry) RequestsFor(name string) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.perPkg[name]
+}
+
+// Log returns a copy of the requests received, in arrival order.
+func (r *Registry) Log() []Request {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]Request(nil), r.log...)
+}
+
+// ResetRequests forgets the request counts and log.
+func (r *Registry) ResetRequests() {
+	r.mu.Lock()
+	r.log = nil
+	r.perPath = map[string]int{}
+	r.perPkg = map[string]int{}
+	r.mu.Unlock()
+}
+
+// wait sleeps d, returning false when the client or Close cut it short.
+func (r *Registry) wait(ctx context.Context, d time.Duration) bool {
+	if d <= 0 {
+		return true
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	case <-r.done:
+		return false
+	}
+}
+
+func (p *pkg) sortedVersions() []*version {
+	vs := make([]*version, 0, len(p.versions))
+	for _, v := range p.versions {
+		vs = append(vs, v)
+	}
+	sort.Slice(vs, func(i, j int) bool { return vs[i].sv.LessThan(vs[j].sv) })
+	return vs
+}
+
+// distTags returns the explicit tags, with latest defaulting to the highest
+// non-prerelease version (or the highest of all when every one is a
+// prerelease), as npm publish leaves it.
+func (p *pkg) distTags() map[string]string {
+	tags := map[string]string{}
+	for k, v := range p.tags {
+		tags[k] = v
+	}
+	if _, ok := tags["latest"]; ok {
+		return tags
+	}
+	vs := p.sortedVersions()
+	for i := len(vs) - 1; i >= 0; i-- {
+		if vs[i].sv.Prerelease() == "" {
+			tags["latest"] = vs[i].version
+			return tags
+		}
+	}
+	if len(vs) > 0 {
+		tags["latest"] = vs[len(vs)-1].version
+	}
+	return tags
+}
+
+// synthEpoch anchors synthesized publish times: version i (in semver order)
+// was published i days after it, so times are deterministic and ordered.
+var synthEpoch = time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
+
+const isoMillis = "2006-01-02T15:04:05.000Z"
+
+// timeMap returns created, modified and one entry per version.
+func (p *pkg) timeMap() map[string]string {
+	out := map[string]string{}
+	var first, last string
+	for i, v := range p.sortedVersions() {
+		t, ok := p.times[v.version]
+		if !ok {
+			t = synthEpoch.Add(time.Duration(i) * 24 * time.Hour).Format(isoMillis)
+		}
+		out[v.version] = t
+		if first == "" || t < first {
+			first = t
+		}
+		if t > last {
+			last = t
+		}
+	}
+	out["created"] = first
+	out["modified"] = last
+	if t, ok := p.times["created"]; ok {
+		out["created"] = t
+	}
+	if t, ok := p.times["modified"]; ok {
+		out["modified"] = t
+	}
+	return out
+}
+
+func checkName(name string) error {
+	if name == "" {
+		return errors.New(`manifest has no "name"`)
+	}
+	if strings.HasPrefix(name, "@") {
+		scope, rest, ok := strings.Cut(name, "/")
+		if !ok || len(scope) < 2 || rest == "" || strings.Contains(rest, "/") {
+			return fmt.Errorf("package name %q: a scoped name is @scope/name", name)
+		}
+		return nil
+	}
+	if strings.Contains(name, "/") || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "-") {
+		return fmt.Errorf("package name %q is not a valid npm name", name)
+	}
+	return nil
+}
+
+func checkFilePath(p string) error {
+	if p == "" || strings.HasPrefix(p, "/") || strings.Contains(p, "\\") || !fs.ValidPath(p) {
+		return fmt.Errorf("file path %q: want a relative slash path inside the package", p)
+	}
+	return nil
+}
