@@ -1,0 +1,60 @@
+package registry
+
+import (
+	"context"
+	"errors"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestDefaultRegistryFromNpm asks the real npm once, then proves the answer
+// is remembered: with npm gone from PATH the same registry comes back.
+func TestDefaultRegistryFromNpm(t *testing.T) {
+	npm, err := exec.LookPath("npm")
+	if err != nil {
+		t.Fatal("this test needs npm on PATH (it asks `npm config get registry`): install Node.js with npm")
+	}
+	t.Setenv("UPTIDE_CACHE_DIR", t.TempDir())
+	home := t.TempDir()
+	env := []string{"HOME=" + home, "PATH=" + filepath.Dir(npm)}
+	c, err := LoadConfig(t.TempDir(), env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := url.Parse(c.DefaultRegistry)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || !strings.HasSuffix(u.Path, "/") {
+		t.Fatalf("DefaultRegistry from npm = %q, want an http(s) URL ending in /", c.DefaultRegistry)
+	}
+	cached, err := os.ReadFile(filepath.Join(os.Getenv("UPTIDE_CACHE_DIR"), "registry", defaultRegistryFile))
+	if err != nil || strings.TrimSpace(string(cached)) != c.DefaultRegistry {
+		t.Fatalf("default registry not cached: %q, %v", cached, err)
+	}
+
+	again, err := LoadConfig(t.TempDir(), []string{"HOME=" + home, "PATH="})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.DefaultRegistry != c.DefaultRegistry {
+		t.Fatalf("second load did not use the cached answer: %q", again.DefaultRegistry)
+	}
+}
+
+func TestNoNpmNoRegistryIsAClearError(t *testing.T) {
+	t.Setenv("UPTIDE_CACHE_DIR", t.TempDir())
+	c, err := LoadConfig(t.TempDir(), []string{"HOME=" + t.TempDir(), "PATH="})
+	if err != nil {
+		t.Fatalf("LoadConfig should succeed and defer the error: %v", err)
+	}
+	if c.RegistryFor("left-pad") != "" {
+		t.Fatalf("RegistryFor = %q, want empty", c.RegistryFor("left-pad"))
+	}
+	_, err = testClient(t, c, "").Packument(context.Background(), "left-pad", false)
+	var re *Error
+	if !errors.As(err, &re) || !strings.Contains(re.Reason, "registry=") || !strings.Contains(re.Reason, "npm is not on PATH") {
+		t.Fatalf("want an *Error telling the user to set registry=, got %v", err)
+	}
+}

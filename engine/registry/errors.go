@@ -1,0 +1,85 @@
+package registry
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+)
+
+// Error is a failed registry request for one package. Host lets a caller
+// group the packages that could not be checked by the registry that
+// refused them; nothing in it carries credentials.
+type Error struct {
+	Package string // the package asked for, e.g. "@scope/name"
+	Host    string // host[:port] of the server that failed, without credentials
+	Status  int    // HTTP status, 0 when no response arrived
+	Reason  string // short and actionable, e.g. "401 unauthorized: set //host/:_authToken in .npmrc"
+	Err     error  // the cause, when there is one (context.Canceled, a decoding error, ...)
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	if e.Package != "" {
+		b.WriteString(e.Package)
+		b.WriteString(": ")
+	}
+	if e.Host != "" {
+		b.WriteString(e.Host)
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Reason)
+	if e.Err != nil && !strings.Contains(e.Reason, e.Err.Error()) {
+		b.WriteString(": ")
+		b.WriteString(e.Err.Error())
+	}
+	return b.String()
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// redactURL is a URL safe for messages: no user:password, no query (signed
+// tarball URLs carry secrets there), no fragment.
+func redactURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "<unparseable URL>"
+	}
+	u.User = nil
+	u.RawQuery, u.Fragment, u.RawFragment, u.ForceQuery = "", "", "", false
+	return u.String()
+}
+
+// scrubError keeps a transport error's cause but drops the URL that
+// net/http wraps around it, which may carry a query with a secret.
+func scrubError(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return fmt.Errorf("%s %s: %w", ue.Op, redactURL(ue.URL), ue.Err)
+	}
+	return err
+}
+
+// statusReason is the short explanation for a refusal.
+func statusReason(status int, registryNerf string, hadAuth bool) string {
+	switch status {
+	case 401:
+		if hadAuth {
+			return "401 unauthorized: the registry rejected the credentials for " + registryNerf + " in .npmrc (expired token?)"
+		}
+		return "401 unauthorized: set an auth token for this registry in .npmrc (" + registryNerf + ":_authToken=...)"
+	case 403:
+		if hadAuth {
+			return "403 forbidden: the credentials for " + registryNerf + " in .npmrc lack access"
+		}
+		return "403 forbidden: set an auth token for this registry in .npmrc (" + registryNerf + ":_authToken=...)"
+	case 405:
+		return "405 method not allowed: check that the registry URL in .npmrc points at an npm registry"
+	case 404:
+		return "404 not found in the registry"
+	}
+	if status >= 500 {
+		return fmt.Sprintf("%d server error from the registry (tried twice)", status)
+	}
+	return fmt.Sprintf("unexpected HTTP status %d", status)
+}

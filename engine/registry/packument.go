@@ -1,0 +1,259 @@
+package registry
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/uptide/uptide/engine/model"
+)
+
+// maxPackument bounds one registry document; the largest full packuments
+// are tens of megabytes.
+const maxPackument = 256 << 20
+
+// packCall deduplicates concurrent requests for one document and keeps the
+// result for the client's lifetime (one run).
+type packCall struct {
+	done chan struct{}
+	p    *model.Packument
+	err  error
+}
+
+// Packument returns what the registry knows of name. The abbreviated
+// document is asked for unless full is set (only the full one carries
+// publish times). Documents are revalidated with their ETag and kept for
+// the client's lifetime; callers must treat the result as read-only.
+func (c *Client) Packument(ctx context.Context, name string, full bool) (*model.Packument, error) {
+	if err := validateName(name); err != nil {
+		return nil, &Error{Package: name, Reason: err.Error()}
+	}
+	reg, err := c.registryFor(name)
+	if err != nil {
+		return nil, err
+	}
+	key := packumentKey(reg, name, full)
+	for {
+		c.mu.Lock()
+		call, ok := c.calls[key]
+		if !ok {
+			call = &packCall{done: make(chan struct{})}
+			c.calls[key] = call
+			c.mu.Unlock()
+			call.p, call.err = c.loadPackument(ctx, name, reg, full, key)
+			if call.err != nil {
+				c.mu.Lock()
+				delete(c.calls, key)
+				c.mu.Unlock()
+			}
+			close(call.done)
+			return call.p, call.err
+		}
+		c.mu.Unlock()
+		select {
+		case <-call.done:
+		case <-ctx.Done():
+			return nil, &Error{Package: name, Host: hostOf(reg), Reason: "canceled", Err: ctx.Err()}
+		}
+		// Another caller's cancellation is not this caller's failure.
+		if call.err != nil && errors.Is(call.err, context.Canceled) && ctx.Err() == nil {
+			continue
+		}
+		return call.p, call.err
+	}
+}
+
+func (c *Client) registryFor(name string) (string, error) {
+	if c.cfg == nil {
+		return "", &Error{Package: name, Reason: "no registry configuration: load one with registry.LoadConfig"}
+	}
+	reg := c.cfg.RegistryFor(name)
+	if reg == "" {
+		reason := "no registry configured: set registry=<url> in .npmrc"
+		if c.cfg.s != nil && c.cfg.s.defaultErr != nil {
+			reason = c.cfg.s.defaultErr.Error()
+		}
+		return "", &Error{Package: name, Reason: reason}
+	}
+	return reg, nil
+}
+
+func (c *Client) loadPackument(ctx context.Context, name, reg string, full bool, key string) (*model.Packument, error) {
+	u, err := url.Parse(reg + escapeName(name))
+	if err != nil {
+		return nil, &Error{Package: name, Host: hostOf(reg), Reason: "bad registry URL " + redactURL(reg)}
+	}
+	req := request{pkg: name, url: u, registry: reg, accept: abbreviatedAccept}
+	if full {
+		req.accept = fullAccept
+	}
+	cachePath := c.packumentPath(key)
+	var cachedBody []byte
+	if cachePath != "" {
+		req.etag, cachedBody = readPackumentCache(cachePath)
+	}
+	var body []byte
+	err = c.get(ctx, req, func(resp *http.Response, r io.Reader) error {
+		switch resp.StatusCode {
+		case http.StatusOK:
+			b, err := readAllLimited(r, maxPackument)
+			if err != nil {
+				return err
+			}
+			body = b
+			if etag := resp.Header.Get("ETag"); etag != "" && cachePath != "" && !strings.ContainsAny(etag, "\r\n") {
+				// A cache that cannot be written only costs a full download next run.
+				_ = writeFileAtomic(cachePath, packumentCacheFile(etag, b))
+			}
+			return nil
+		case http.StatusNotModified:
+			if cachedBody == nil {
+				return c.newError(req, resp.StatusCode, "304 not modified without a cached document", nil)
+			}
+			body = cachedBody
+			return nil
+		case http.StatusNotFound:
+			return c.newError(req, resp.StatusCode, "404 not found in the registry", nil)
+		}
+		return c.newError(req, resp.StatusCode, statusReason(resp.StatusCode, "", false), nil)
+	})
+	if err != nil {
+		return nil, err
+	}
+	p, err := decodePackument(body, name)
+	if err != nil {
+		if cachePath != "" {
+			_ = os.Remove(cachePath)
+		}
+		return nil, &Error{Package: name, Host: u.Host, Status: http.StatusOK, Reason: "the registry sent an unreadable document", Err: err}
+	}
+	return p, nil
+}
+
+// escapeName is how npm puts a name in a URL: the scope's slash encoded.
+func escapeName(name string) string {
+	if scope, rest, ok := strings.Cut(name, "/"); ok && strings.HasPrefix(name, "@") {
+		return url.PathEscape(scope) + "%2f" + url.PathEscape(rest)
+	}
+	return url.PathEscape(name)
+}
+
+func hostOf(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return ""
+	}
+	return u.Host
+}
+
+// packumentKey identifies one cached document: the registry (already free
+// of credentials), the name, and the document kind.
+func packumentKey(reg, name string, full bool) string {
+	kind := "abbreviated"
+	if full {
+		kind = "full"
+	}
+	sum := sha256.Sum256([]byte(reg + "\x00" + name + "\x00" + kind))
+	return hex.EncodeToString(sum[:])
+}
+
+func (c *Client) packumentPath(key string) string {
+	if c.cacheErr != nil || c.cacheRoot == "" {
+		return ""
+	}
+	dir := filepath.Join(c.cacheRoot, "registry", "packuments")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return ""
+	}
+	return filepath.Join(dir, key+".json")
+}
+
+const packumentCacheMagic = "uptide-packument-v1\n"
+
+// packumentCacheFile is the magic line, the ETag line, then the body as
+// the registry sent it, so no re-encoding happens on either side.
+func packumentCacheFile(etag string, body []byte) []byte {
+	var b bytes.Buffer
+	b.Grow(len(packumentCacheMagic) + len(etag) + 1 + len(body))
+	b.WriteString(packumentCacheMagic)
+	b.WriteString(etag)
+	b.WriteByte('\n')
+	b.Write(body)
+	return b.Bytes()
+}
+
+func readPackumentCache(path string) (etag string, body []byte) {
+	data, err := os.ReadFile(path)
+	if err != nil || !bytes.HasPrefix(data, []byte(packumentCacheMagic)) {
+		return "", nil
+	}
+	rest := data[len(packumentCacheMagic):]
+	i := bytes.IndexByte(rest, '\n')
+	if i <= 0 {
+		return "", nil
+	}
+	return string(rest[:i]), rest[i+1:]
+}
+
+func readAllLimited(r io.Reader, limit int64) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(bufio.NewReaderSize(r, 64<<10), limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > limit {
+		return nil, fmt.Errorf("document larger than %d MB", limit>>20)
+	}
+	return b, nil
+}
+
+// writeFileAtomic writes through a temporary file and a rename, so a
+// reader never sees half a file and a crash leaves no corrupt cache entry.
+func writeFileAtomic(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return nil
+}
+
+// validName accepts the names npm ever published (legacy names may have
+// capitals and URL-safe punctuation) and nothing that could leave a cache
+// directory once used as a path.
+var validName = regexp.MustCompile(`^(@[A-Za-z0-9._~!*'()-]+/)?[A-Za-z0-9._~!*'()-]+$`)
+
+func validateName(name string) error {
+	if len(name) == 0 || len(name) > 214 || !validName.MatchString(name) {
+		return fmt.Errorf("invalid package name %q", name)
+	}
+	for _, seg := range strings.Split(strings.TrimPrefix(name, "@"), "/") {
+		if strings.HasPrefix(seg, ".") {
+			return fmt.Errorf("invalid package name %q", name)
+		}
+	}
+	return nil
+}
