@@ -120,7 +120,7 @@ func parseManifest(data []byte) (*manifest, *InputError) {
 		}
 		for name, v := range entries {
 			var spec string
-			if json.Unmarshal(v, &spec) != nil {
+			if isNull(v) || json.Unmarshal(v, &spec) != nil {
 				bad(fmt.Sprintf("%s %q has a specifier that is not a string: write it as a version range in quotes", t, name), string(t), name)
 				continue
 			}

@@ -46,7 +46,10 @@ func ClassifySpec(name, spec string) Spec {
 	case strings.HasPrefix(s, "npm:"):
 		rest := strings.TrimPrefix(s, "npm:")
 		// Yarn's npm:^1.2.3 asks the registry for the declared name itself.
-		if rest == "" || validRange(rest) {
+		if strings.TrimSpace(rest) == "" {
+			return reg(name, "*")
+		}
+		if validRange(rest) {
 			return reg(name, rest)
 		}
 		pkg, rng := splitNameAt(rest)
