@@ -118,6 +118,22 @@ func ImportingFiles(root string, ws model.Workspace, nested []string, names []st
 	return merged, nil
 }
 
+// ImportersByWorkspace runs ImportingFiles over every workspace of r, each
+// without the workspaces nested under it, so that every source file is read
+// once and counted for the workspace that owns it. The result maps a
+// workspace path to its ImportingFiles answer.
+func ImportersByWorkspace(r *model.Repository, names []string) (map[string]map[string][]string, error) {
+	out := make(map[string]map[string][]string, len(r.Workspaces))
+	for _, ws := range r.Workspaces {
+		files, err := ImportingFiles(r.Root, ws, NestedWorkspaces(r, ws), names)
+		if err != nil {
+			return nil, err
+		}
+		out[ws.Path] = files
+	}
+	return out, nil
+}
+
 // initialIgnores loads .git/info/exclude and the .gitignore files of the
 // directories from the work tree's top down to the workspace's parent; the
 // walk adds the workspace's own and those below it.

@@ -93,6 +93,45 @@ func TestImportingFiles(t *testing.T) {
 	}
 }
 
+func TestImportersByWorkspace(t *testing.T) {
+	r, err := Load(copyFixture(t, "importers"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ImportersByWorkspace(r, []string{"react", "clsx", "moment"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]map[string][]string{
+		".":           {"react": {"src/index.ts"}},
+		"packages/ui": {"react": {"packages/ui/src/button.tsx"}, "clsx": {"packages/ui/src/button.tsx"}},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("ImportersByWorkspace (-want +got):\n%s", diff)
+	}
+}
+
+// A .gitignore above the package root (the root is a folder of a larger git
+// work tree) applies too, and one in an unrelated sibling does not.
+func TestImportingFilesGitignoreAboveRoot(t *testing.T) {
+	top := t.TempDir()
+	writeFile(t, filepath.Join(top, ".git", "HEAD"), "ref: refs/heads/main\n")
+	writeFile(t, filepath.Join(top, ".gitignore"), "*.local.ts\nweb/src/gen/\n")
+	writeFile(t, filepath.Join(top, "other", ".gitignore"), "*.ts\n")
+	root := filepath.Join(top, "web")
+	writeFile(t, filepath.Join(root, "package.json"), `{"name":"web"}`)
+	writeFile(t, filepath.Join(root, "src", "a.ts"), "import 'kept'\n")
+	writeFile(t, filepath.Join(root, "src", "b.local.ts"), "import 'ignored-by-basename'\n")
+	writeFile(t, filepath.Join(root, "src", "gen", "c.ts"), "import 'ignored-by-anchored-dir'\n")
+	got, err := ImportingFiles(root, model.Workspace{Path: "."}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(map[string][]string{"kept": {"src/a.ts"}}, got); diff != "" {
+		t.Errorf("ImportingFiles (-want +got):\n%s", diff)
+	}
+}
+
 func TestImportingFilesMissingWorkspace(t *testing.T) {
 	_, err := ImportingFiles(t.TempDir(), model.Workspace{Path: "gone"}, nil, nil)
 	if err == nil || !strings.Contains(err.Error(), "gone") {
