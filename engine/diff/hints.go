@@ -1,0 +1,302 @@
+package diff
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/engine/model/path"
+)
+
+// Rename hint thresholds and confidences from the specification.
+const (
+	leafIdenticalConfidence = 0.8
+	leafSimilarConfidence   = 0.6
+	leafDiceThreshold       = 0.85
+	containerNameThreshold  = 0.5
+	containerJaccard        = 0.5
+	containerStrongName     = 0.6
+	containerStrongJaccard  = 0.8
+	emptyContainerName      = 0.8
+	containerStrong         = 0.8
+	containerWeak           = 0.6
+)
+
+func isLeafKind(k model.SymbolKind) bool {
+	switch k {
+	case model.KindFunction, model.KindMethod, model.KindProperty, model.KindVariable, model.KindEnumMember:
+		return true
+	}
+	return false
+}
+
+func isContainerKind(k model.SymbolKind) bool {
+	switch k {
+	case model.KindClass, model.KindInterface, model.KindEnum, model.KindNamespace, model.KindModule, model.KindTypeAlias:
+		return true
+	}
+	return false
+}
+
+// surfaceIndex answers the questions hints and folding ask of a surface.
+type surfaceIndex struct {
+	byPath map[string]*model.Symbol
+	sorted []string
+}
+
+func newSurfaceIndex(s *model.Surface) *surfaceIndex {
+	ix := &surfaceIndex{byPath: index(s)}
+	ix.sorted = sortedKeys(ix.byPath)
+	return ix
+}
+
+// members are a container's descendants as "relative path NUL signature",
+// sorted: paths sharing a prefix are contiguous in sorted order.
+func (ix *surfaceIndex) members(container string) []string {
+	lo := sort.SearchStrings(ix.sorted, container)
+	var out []string
+	for i := lo; i < len(ix.sorted) && strings.HasPrefix(ix.sorted[i], container); i++ {
+		p := ix.sorted[i]
+		if path.IsAncestor(container, p) {
+			out = append(out, p[len(container):]+"\x00"+ix.byPath[p].Signature)
+		}
+	}
+	return out
+}
+
+// candidate is one side of a possible rename.
+type candidate struct {
+	change int // index into changes
+	path   path.Path
+	text   string
+	sym    *model.Symbol
+	name   bigrams
+	sig    bigrams
+	// members is filled lazily for containers.
+	members    []string
+	membersSet bool
+}
+
+type hint struct {
+	target     int // candidate index among added
+	confidence float64
+	score      float64
+	why        string
+}
+
+// Hint marks removed changes with the added symbol they were probably
+// renamed to, when the evidence is specific enough: same parent and kind,
+// then signature evidence for leaves and name plus member evidence for
+// containers. A hinted container passes its hint on to removed members
+// whose counterpart exists under the new name. Ties give no hint, and no
+// rename is ever reported as its own kind: the hint is only the removed
+// change's Replacement.
+func Hint(changes []model.Change, a, b *model.Surface) []model.Change {
+	return hintWith(changes, newSurfaceIndex(a), newSurfaceIndex(b))
+}
+
+func hintWith(changes []model.Change, ia, ib *surfaceIndex) []model.Change {
+	type group struct{ removed, added []*candidate }
+	groups := map[string]*group{}
+	var keys []string
+	add := func(i int, sym *model.Symbol, removed bool) {
+		if sym == nil || (!isLeafKind(sym.Kind) && !isContainerKind(sym.Kind)) {
+			return
+		}
+		p, err := path.Parse(changes[i].Path)
+		if err != nil || p.Leaf().Kind != path.Name {
+			return
+		}
+		key := p.Scope + "\x00" + p.Parent().String() + "\x00" + string(sym.Kind)
+		g := groups[key]
+		if g == nil {
+			g = &group{}
+			groups[key] = g
+			keys = append(keys, key)
+		}
+		c := &candidate{change: i, path: p, text: changes[i].Path, sym: sym, name: newBigrams(p.Leaf().Name)}
+		if isLeafKind(sym.Kind) {
+			c.sig = newBigrams(sym.Signature)
+		}
+		if removed {
+			g.removed = append(g.removed, c)
+		} else {
+			g.added = append(g.added, c)
+		}
+	}
+	for i, c := range changes {
+		switch c.Kind {
+		case model.ChangeRemoved:
+			add(i, ia.byPath[c.Path], true)
+		case model.ChangeAdded:
+			add(i, ib.byPath[c.Path], false)
+		}
+	}
+	sort.Strings(keys)
+	out := append([]model.Change(nil), changes...)
+	type containerHint struct {
+		from, to path.Path
+		conf     float64
+	}
+	var containerHints []containerHint
+	hinted := map[int]bool{}
+	for _, key := range keys {
+		g := groups[key]
+		if len(g.removed) == 0 || len(g.added) == 0 {
+			continue
+		}
+		best := make([]*hint, len(g.removed))
+		for ri, r := range g.removed {
+			var top, second *hint
+			for ai, x := range g.added {
+				h := evidence(r, x, ia, ib)
+				if h == nil {
+					continue
+				}
+				h.target = ai
+				switch {
+				case top == nil || better(h, top):
+					top, second = h, top
+				case second == nil || better(h, second):
+					second = h
+				}
+			}
+			if top != nil && (second == nil || better(top, second)) {
+				best[ri] = top
+			}
+		}
+		// An added symbol claimed by several removed ones goes to the one
+		// with strictly better evidence, or to none.
+		claims := map[int][]int{}
+		for ri, h := range best {
+			if h != nil {
+				claims[h.target] = append(claims[h.target], ri)
+			}
+		}
+		for _, rs := range claims {
+			winner := rs[0]
+			for _, ri := range rs[1:] {
+				if better(best[ri], best[winner]) {
+					winner = ri
+				}
+			}
+			for _, ri := range rs {
+				if ri != winner && !better(best[winner], best[ri]) {
+					winner = -1 // tie: nobody gets the hint
+					break
+				}
+			}
+			for _, ri := range rs {
+				if ri != winner {
+					best[ri] = nil
+				}
+			}
+		}
+		for ri, h := range best {
+			if h == nil {
+				continue
+			}
+			r, x := g.removed[ri], g.added[h.target]
+			setHint(&out[r.change], x.text, h.confidence, h.why)
+			hinted[r.change] = true
+			if isContainerKind(r.sym.Kind) {
+				containerHints = append(containerHints, containerHint{from: r.path, to: x.path, conf: h.confidence})
+			}
+		}
+	}
+	if len(containerHints) == 0 {
+		return out
+	}
+	for i, c := range out {
+		if c.Kind != model.ChangeRemoved || hinted[i] {
+			continue
+		}
+		p, err := path.Parse(c.Path)
+		if err != nil {
+			continue
+		}
+		for _, h := range containerHints {
+			if !h.from.IsAncestorOf(p) {
+				continue
+			}
+			q, ok := p.Rebase(h.from, h.to)
+			if !ok {
+				continue
+			}
+			target := q.String()
+			if _, inB := ib.byPath[target]; inB {
+				if _, inA := ia.byPath[target]; !inA {
+					setHint(&out[i], target, h.conf, "its container "+h.from.String()+" was renamed")
+					break
+				}
+			}
+		}
+	}
+	return out
+}
+
+func better(a, b *hint) bool {
+	if a.confidence != b.confidence {
+		return a.confidence > b.confidence
+	}
+	return a.score > b.score
+}
+
+// evidence is the rename hint from r to x, or nil when there is not enough.
+func evidence(r, x *candidate, ia, ib *surfaceIndex) *hint {
+	if isLeafKind(r.sym.Kind) {
+		if r.sym.Signature == "" || x.sym.Signature == "" {
+			return nil
+		}
+		if r.sym.Signature == x.sym.Signature {
+			return &hint{confidence: leafIdenticalConfidence, score: 1, why: "identical signature"}
+		}
+		if diceBound(r.sig, x.sig) < leafDiceThreshold {
+			return nil
+		}
+		if d := dice(r.sig, x.sig); d >= leafDiceThreshold {
+			return &hint{confidence: leafSimilarConfidence, score: d, why: fmt.Sprintf("signature %.0f%% similar", d*100)}
+		}
+		return nil
+	}
+	if diceBound(r.name, x.name) < containerNameThreshold {
+		return nil
+	}
+	name := dice(r.name, x.name)
+	if name < containerNameThreshold {
+		return nil
+	}
+	if !r.membersSet {
+		r.members, r.membersSet = ia.members(r.text), true
+	}
+	if !x.membersSet {
+		x.members, x.membersSet = ib.members(x.text), true
+	}
+	if len(r.members) == 0 && len(x.members) == 0 {
+		if name < emptyContainerName {
+			return nil
+		}
+		return &hint{confidence: containerWeak, score: name, why: fmt.Sprintf("name %.0f%% similar, no members", name*100)}
+	}
+	j := jaccard(r.members, x.members)
+	if j < containerJaccard {
+		return nil
+	}
+	conf := containerWeak
+	if name >= containerStrongName && j >= containerStrongJaccard {
+		conf = containerStrong
+	}
+	return &hint{confidence: conf, score: name + j, why: fmt.Sprintf("name %.0f%% similar, %.0f%% of members shared", name*100, j*100)}
+}
+
+func setHint(c *model.Change, target string, conf float64, why string) {
+	if c.Replacement == "" {
+		c.Replacement = target
+	}
+	note := fmt.Sprintf("possibly renamed to %s (%s; hint confidence %.1f)", target, why, conf)
+	if c.Note != "" {
+		note = c.Note + "; " + note
+	}
+	c.Note = note
+}

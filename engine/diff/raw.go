@@ -1,0 +1,206 @@
+package diff
+
+import (
+	"sort"
+
+	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/engine/model/path"
+)
+
+// Pair is one symbol that differs between two surfaces: only in A
+// (removed), only in B (added), or in both with something changed.
+type Pair struct {
+	// Path is where the change is reported: A's path when the symbol exists
+	// in A, since that is the name consumers of A wrote.
+	Path string
+	A, B *model.Symbol
+	// Qualifier is the `export =` root name ("sharp") whose "sharp."
+	// qualifiers are dropped from both signatures before comparing, set when
+	// the pair was matched across export shapes.
+	Qualifier string
+}
+
+// Raw pairs the symbols of two surfaces by canonical path and returns the
+// pairs that differ, sorted by path. Where one side exports a root with
+// `export =` and the other exports the same API as default plus named
+// exports, the root is looked up under the other side's same declared name
+// or default, and its namespace members as top-level names.
+func Raw(a, b *model.Surface) []Pair {
+	ia, ib := index(a), index(b)
+	shapes := exportShapes(ia, ib)
+	consumed := make(map[string]bool)
+	pairs := make([]Pair, 0, 64)
+	for _, p := range sortedKeys(ia) {
+		sa := ia[p]
+		if sb, ok := ib[p]; ok {
+			if differs(sa, sb, "") {
+				pairs = append(pairs, Pair{Path: p, A: sa, B: sb})
+			}
+			continue
+		}
+		if target, qual, ok := shapes.lookup(p, ia, ib, consumed); ok {
+			consumed[target] = true
+			if sb := ib[target]; differs(sa, sb, qual) {
+				pairs = append(pairs, Pair{Path: p, A: sa, B: sb, Qualifier: qual})
+			}
+			continue
+		}
+		pairs = append(pairs, Pair{Path: p, A: sa})
+	}
+	for _, p := range sortedKeys(ib) {
+		if _, ok := ia[p]; !ok && !consumed[p] {
+			pairs = append(pairs, Pair{Path: p, B: ib[p]})
+		}
+	}
+	sort.SliceStable(pairs, func(i, j int) bool { return pairs[i].Path < pairs[j].Path })
+	return pairs
+}
+
+// index maps paths to symbols. A surface holds each path once; if one
+// does not, the smallest (kind, signature) wins so that input order never
+// changes the result.
+func index(s *model.Surface) map[string]*model.Symbol {
+	if s == nil {
+		return map[string]*model.Symbol{}
+	}
+	m := make(map[string]*model.Symbol, len(s.Symbols))
+	for i := range s.Symbols {
+		sym := &s.Symbols[i]
+		if old, ok := m[sym.Path]; ok && (old.Kind < sym.Kind || (old.Kind == sym.Kind && old.Signature <= sym.Signature)) {
+			continue
+		}
+		m[sym.Path] = sym
+	}
+	return m
+}
+
+func sortedKeys(m map[string]*model.Symbol) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// differs reports whether anything the classification looks at changed.
+func differs(a, b *model.Symbol, qualifier string) bool {
+	if a.Kind != b.Kind || a.Optional != b.Optional || (a.Deprecated == nil) != (b.Deprecated == nil) {
+		return true
+	}
+	if dropQualifier(a.Signature, qualifier) != dropQualifier(b.Signature, qualifier) {
+		return true
+	}
+	return !sameStringSet(a.ExportedFrom, b.ExportedFrom)
+}
+
+func sameStringSet(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	x := append([]string(nil), a...)
+	y := append([]string(nil), b...)
+	sort.Strings(x)
+	sort.Strings(y)
+	return equalStrings(x, y)
+}
+
+// shapeMap holds the `export =` roots whose shape differs between sides.
+type shapeMap struct {
+	// aRoots: roots that are `export =` in A but not in B, with the name the
+	// root itself has in B ("" when B has neither the name nor default).
+	aRoots map[string]string
+	// bRoots: roots that are `export =` in B but not in A.
+	bRoots []string
+}
+
+func exportShapes(ia, ib map[string]*model.Symbol) shapeMap {
+	var m shapeMap
+	for _, p := range sortedKeys(ia) {
+		s := ia[p]
+		if !s.ExportEquals || !isTopName(p) {
+			continue
+		}
+		if other, ok := ib[p]; ok && other.ExportEquals {
+			continue
+		}
+		if m.aRoots == nil {
+			m.aRoots = make(map[string]string)
+		}
+		switch {
+		case ib[p] != nil:
+			m.aRoots[p] = p
+		case ib["default"] != nil:
+			m.aRoots[p] = "default"
+		default:
+			m.aRoots[p] = ""
+		}
+	}
+	for _, p := range sortedKeys(ib) {
+		s := ib[p]
+		if !s.ExportEquals || !isTopName(p) {
+			continue
+		}
+		if other, ok := ia[p]; ok && other.ExportEquals {
+			continue
+		}
+		m.bRoots = append(m.bRoots, p)
+	}
+	return m
+}
+
+func isTopName(p string) bool {
+	pp, err := path.Parse(p)
+	return err == nil && pp.Scope == "" && pp.Len() == 1 && pp.Segments[0].Kind == path.Name
+}
+
+// lookup finds the B path an A path that is missing from B corresponds to
+// under the other export shape. A candidate must be absent from A (it
+// would be compared with itself otherwise) and not already matched.
+func (m shapeMap) lookup(p string, ia, ib map[string]*model.Symbol, consumed map[string]bool) (target, qualifier string, ok bool) {
+	if m.aRoots == nil && len(m.bRoots) == 0 {
+		return "", "", false
+	}
+	pp, err := path.Parse(p)
+	if err != nil || pp.Scope != "" || pp.Segments[0].Kind != path.Name {
+		return "", "", false
+	}
+	free := func(q path.Path) (string, bool) {
+		s := q.String()
+		_, inA := ia[s]
+		_, inB := ib[s]
+		return s, inB && !inA && !consumed[s]
+	}
+	top := pp.Segments[0].Name
+	if newRoot, isRoot := m.aRoots[top]; isRoot {
+		// sharp → default; sharp#resize → default#resize.
+		if newRoot != "" && newRoot != top {
+			if s, ok := free(pp.WithRoot(newRoot)); ok {
+				return s, top, true
+			}
+		}
+		// sharp.ResizeOptions#width → ResizeOptions#width.
+		if q, ok := pp.DropRoot(); ok {
+			if s, ok := free(q); ok {
+				return s, top, true
+			}
+		}
+	}
+	for _, root := range m.bRoots {
+		// default → sharp; default#resize → sharp#resize.
+		if top == "default" {
+			if s, ok := free(pp.WithRoot(root)); ok {
+				return s, root, true
+			}
+		}
+		// ResizeOptions#width → sharp.ResizeOptions#width.
+		if top != root {
+			if q, ok := pp.Nest(root); ok {
+				if s, ok := free(q); ok {
+					return s, root, true
+				}
+			}
+		}
+	}
+	return "", "", false
+}
