@@ -38,7 +38,9 @@ func surface(version string, syms ...model.Symbol) *model.Surface {
 	return s
 }
 
-func rel(aToB, bToA bool) Relation { return Relation{Assignability: Assignability{AToB: aToB, BToA: bToA}} }
+func rel(aToB, bToA bool) Relation {
+	return Relation{Assignability: Assignability{AToB: aToB, BToA: bToA}}
+}
 
 // sigRel is a relation for a single-overload callable: one Assignability
 // per parameter, then the return.

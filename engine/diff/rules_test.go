@@ -33,18 +33,18 @@ type want struct {
 }
 
 const (
-	fn    = model.KindFunction
-	meth  = model.KindMethod
-	prop  = model.KindProperty
-	vari  = model.KindVariable
-	iface = model.KindInterface
-	class = model.KindClass
+	fn     = model.KindFunction
+	meth   = model.KindMethod
+	prop   = model.KindProperty
+	vari   = model.KindVariable
+	iface  = model.KindInterface
+	class  = model.KindClass
 	talias = model.KindTypeAlias
-	enum  = model.KindEnum
-	emem  = model.KindEnumMember
-	ctor  = model.KindConstructor
-	idx   = model.KindIndexSignature
-	ns    = model.KindNamespace
+	enum   = model.KindEnum
+	emem   = model.KindEnumMember
+	ctor   = model.KindConstructor
+	idx    = model.KindIndexSignature
+	ns     = model.KindNamespace
 )
 
 // ruleCases: every row of every table, at least once.
@@ -233,8 +233,8 @@ var ruleCases = []ruleCase{
 		b:    []model.Symbol{sym("find", fn, "(id: string): Item | null")},
 		want: want{kind: model.ChangeNarrowed, severity: model.Additive, confidence: 1, role: RoleReturn}},
 	{rule: "sig/return/widened", name: "return union widened",
-		a:    []model.Symbol{sym("find", fn, "(id: string): Item")},
-		b:    []model.Symbol{sym("find", fn, "(id: string): Item | undefined")},
+		a: []model.Symbol{sym("find", fn, "(id: string): Item")},
+		b: []model.Symbol{sym("find", fn, "(id: string): Item | undefined")},
 		want: want{kind: model.ChangeWidened, severity: model.Additive, confidence: 0.6, role: RoleReturn,
 			note: "type widened; breaking if the member is read by the consumer"}},
 	{rule: "sig/return/changed", name: "return type replaced",
