@@ -1,0 +1,390 @@
+package groups
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/engine/semver"
+)
+
+// candidate is one visible direct dependency the plan may move.
+type candidate struct {
+	name, installed string
+	workspaces      []string
+}
+
+// mover is the target or a companion, at the version it moves to.
+type mover struct {
+	name, from, to string
+	workspaces     []string
+	toRel          model.Release
+	hasToRel       bool
+}
+
+type verdict int
+
+const (
+	none     verdict = iota // unrelated, or already agreeing
+	wait                    // a types package waiting for the package it types
+	move                    // a companion
+	conflict                // linked, but no release agrees
+)
+
+type decision struct {
+	verdict verdict
+	to, why string
+}
+
+// Companions plans what upgrading target to version to drags along among
+// candidates: every direct dependency of every workspace; only those
+// declared in the target's workspace or an ancestor of it count, and a
+// companion's own companions must be visible from its workspaces.
+//
+// Each linked candidate moves to the version that agrees with the package
+// it follows, by the first rule that applies:
+//
+//  1. the version the followed package's new manifest pins exactly;
+//  2. @types/<pkg> of a moving <pkg>: see TypesRelease;
+//  3. lockstep: its release at the followed version exists and asks for
+//     that version (react-dom 19.0.0 for react 19.0.0), even when the
+//     installed range would accept it;
+//  4. the followed package's new manifest peer-requires it with a range its
+//     installed version misses: its newest release in that range;
+//  5. its installed manifest names the followed package with a range that
+//     refuses the new version: its newest release whose range accepts it
+//     (an exact one "pins"), else its newest release that no longer names it;
+//  6. its installed manifest pins a package the followed one now pins at
+//     another version: its newest release whose exact pins agree.
+//
+// Rules 4 to 6 read only releases above the installed one, neither
+// deprecated nor prereleases (unless the target is one) nor above the latest
+// dist-tag. A candidate linked by rule 1, 4, 5 or 6 with no agreeing release
+// is a conflict. The closure is transitive; a types package whose package
+// is a candidate waits for that package's decision before its own manifest
+// may place it.
+func Companions(target Dep, to string, candidates []Dep, p Packuments) model.CompanionPlan {
+	plan := model.CompanionPlan{Name: target.Name, From: target.Installed, To: to,
+		Companions: []model.Companion{}, Conflicts: []model.Conflict{}}
+	c := newCache(p)
+	cands := visibleCandidates(target, candidates)
+	byName := map[string]*candidate{}
+	for i := range cands {
+		byName[cands[i].name] = &cands[i]
+	}
+	movers := map[string]*mover{}
+	decided := map[string]bool{target.Name: true}
+	first := newMover(p, target.Name, target.Installed, to, []string{cleanWS(target.Workspace)})
+	movers[target.Name] = first
+	queue := []*mover{first}
+	order := []*mover{first}
+
+	settle := func(f *mover, cand *candidate, d decision) {
+		switch d.verdict {
+		case move:
+			decided[cand.name] = true
+			plan.Companions = append(plan.Companions, model.Companion{Name: cand.name, From: cand.installed, To: d.to, Why: d.why})
+			m := newMover(p, cand.name, cand.installed, d.to, cand.workspaces)
+			movers[cand.name] = m
+			queue = append(queue, m)
+			order = append(order, m)
+		case conflict:
+			decided[cand.name] = true
+			plan.Conflicts = append(plan.Conflicts, model.Conflict{Name: cand.name, From: cand.installed, Why: d.why})
+		}
+	}
+	for {
+		for len(queue) > 0 {
+			f := queue[0]
+			queue = queue[1:]
+			for i := range cands {
+				cand := &cands[i]
+				if decided[cand.name] || !seenFrom(cand, f) {
+					continue
+				}
+				settle(f, cand, evaluate(c, f, cand, movers, byName, false))
+			}
+		}
+		// Types packages still waiting follow their own manifests now that
+		// the packages they type have settled without moving.
+		for _, f := range order {
+			for i := range cands {
+				cand := &cands[i]
+				if decided[cand.name] || !seenFrom(cand, f) || TypedPackage(cand.name) == "" {
+					continue
+				}
+				settle(f, cand, evaluate(c, f, cand, movers, byName, true))
+			}
+		}
+		if len(queue) == 0 {
+			break
+		}
+	}
+	sort.Slice(plan.Companions, func(i, j int) bool { return plan.Companions[i].Name < plan.Companions[j].Name })
+	sort.Slice(plan.Conflicts, func(i, j int) bool { return plan.Conflicts[i].Name < plan.Conflicts[j].Name })
+	return plan
+}
+
+func newMover(p Packuments, name, from, to string, ws []string) *mover {
+	m := &mover{name: name, from: from, to: to, workspaces: ws}
+	m.toRel, m.hasToRel = p.release(name, to)
+	return m
+}
+
+// visibleCandidates keeps, per name, the declaration nearest the target's
+// workspace (what the resolver would find from there), with every visible
+// workspace declaring that same version.
+func visibleCandidates(target Dep, deps []Dep) []candidate {
+	from := cleanWS(target.Workspace)
+	best := map[string]Dep{}
+	for _, d := range deps {
+		if d.Name == target.Name || d.Name == "" || !visible(d.Workspace, from) {
+			continue
+		}
+		b, ok := best[d.Name]
+		if !ok || depth(d.Workspace) > depth(b.Workspace) ||
+			(depth(d.Workspace) == depth(b.Workspace) && semver.Compare(d.Installed, b.Installed) > 0) {
+			best[d.Name] = d
+		}
+	}
+	var out []candidate
+	for _, name := range sortedKeys(best) {
+		b := best[name]
+		c := candidate{name: name, installed: b.Installed}
+		seen := map[string]bool{}
+		for _, d := range deps {
+			if d.Name == name && d.Installed == b.Installed && visible(d.Workspace, from) && !seen[cleanWS(d.Workspace)] {
+				seen[cleanWS(d.Workspace)] = true
+				c.workspaces = append(c.workspaces, cleanWS(d.Workspace))
+			}
+		}
+		sort.Strings(c.workspaces)
+		out = append(out, c)
+	}
+	return out
+}
+
+// seenFrom reports whether the candidate is visible from a workspace of
+// the package it would follow.
+func seenFrom(c *candidate, f *mover) bool {
+	for _, w := range c.workspaces {
+		for _, fw := range f.workspaces {
+			if visible(w, fw) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func evaluate(c *cache, f *mover, cand *candidate, movers map[string]*mover, byName map[string]*candidate, final bool) decision {
+	if d, ok := pinnedBy(c, f, cand); ok {
+		return d
+	}
+	if typed := TypedPackage(cand.name); typed != "" {
+		if m := movers[typed]; m != nil && seenFrom(cand, m) {
+			to, how := typesRelease(c.releases(cand.name), m.to, cand.installed)
+			if to == "" {
+				return decision{}
+			}
+			return decision{move, to, fmt.Sprintf("types of %s, %s", typed, how)}
+		}
+		if m := movers[typed]; m == nil && byName[typed] != nil && !final {
+			return decision{verdict: wait}
+		}
+	}
+	if d, ok := lockstep(c, f, cand); ok {
+		return d
+	}
+	if d, ok := requiredByPeer(c, f, cand); ok {
+		return d
+	}
+	inst, hasInst := c.p.release(cand.name, cand.installed)
+	if !hasInst {
+		return decision{}
+	}
+	if d, ok := namesFollowed(c, f, cand, inst); ok {
+		return d
+	}
+	if d, ok := sharedPins(c, f, cand, inst); ok {
+		return d
+	}
+	return decision{}
+}
+
+// pinnedBy: the followed package's new manifest pins the candidate.
+func pinnedBy(c *cache, f *mover, cand *candidate) (decision, bool) {
+	if !f.hasToRel {
+		return decision{}, false
+	}
+	v, ok := pins(f.toRel)[cand.name]
+	if !ok {
+		return decision{}, false
+	}
+	switch d := semver.Compare(v, cand.installed); {
+	case d == 0:
+		return decision{}, true
+	case d < 0:
+		return decision{conflict, "", fmt.Sprintf("%s %s pins %s %s, below the installed %s", f.name, f.to, cand.name, v, cand.installed)}, true
+	}
+	if c.p[cand.name] != nil {
+		if _, ok := c.p.release(cand.name, v); !ok {
+			return decision{conflict, "", fmt.Sprintf("%s %s pins %s %s, which the registry does not list", f.name, f.to, cand.name, v)}, true
+		}
+	}
+	return decision{move, v, fmt.Sprintf("pinned by %s %s", f.name, f.to)}, true
+}
+
+// lockstep: the candidate has a release at the followed version that asks
+// for exactly that release train.
+func lockstep(c *cache, f *mover, cand *candidate) (decision, bool) {
+	if semver.Compare(f.to, cand.installed) <= 0 {
+		return decision{}, false
+	}
+	rel, ok := c.p.release(cand.name, f.to)
+	if !ok {
+		return decision{}, false
+	}
+	ls := linksTo(rel, f.name)
+	if len(ls) == 0 || !c.accepts(ls, f.to) {
+		return decision{}, false
+	}
+	return decision{move, f.to, fmt.Sprintf("released in lockstep (%s %s %s %s)", f.to, verb(ls[0].field), f.name, ls[0].spec)}, true
+}
+
+// requiredByPeer: the followed package's new manifest peer-requires the
+// candidate with a range its installed version misses.
+func requiredByPeer(c *cache, f *mover, cand *candidate) (decision, bool) {
+	if !f.hasToRel {
+		return decision{}, false
+	}
+	spec, ok := f.toRel.PeerDependencies[cand.name]
+	r := c.rng(spec)
+	if !ok || r == nil || r.Satisfies(cand.installed) {
+		return decision{}, false
+	}
+	for _, rv := range eligible(c, cand, f) {
+		if r.SatisfiesVersion(rv.v) {
+			return decision{move, rv.raw, fmt.Sprintf("%s %s peer-requires %s %s", f.name, f.to, cand.name, spec)}, true
+		}
+	}
+	return decision{conflict, "", fmt.Sprintf("no release of %s satisfies %s %s's peer range %s", cand.name, f.name, f.to, spec)}, true
+}
+
+// namesFollowed: the candidate's installed manifest names the followed
+// package with a range that refuses its new version.
+func namesFollowed(c *cache, f *mover, cand *candidate, inst model.Release) (decision, bool) {
+	ls := linksTo(inst, f.name)
+	if len(ls) == 0 || c.accepts(ls, f.to) {
+		return decision{}, false
+	}
+	rs := eligible(c, cand, f)
+	for _, rv := range rs {
+		if nl := linksTo(rv.rel, f.name); len(nl) > 0 && c.accepts(nl, f.to) {
+			why := fmt.Sprintf("accepts %s %s (%s %s)", f.name, f.to, fieldWord(nl[0].field), nl[0].spec)
+			if v, ok := semver.Exact(nl[0].spec); ok {
+				why = fmt.Sprintf("pins %s %s", f.name, v)
+			}
+			return decision{move, rv.raw, why}, true
+		}
+	}
+	for _, rv := range rs {
+		if len(linksTo(rv.rel, f.name)) == 0 {
+			return decision{move, rv.raw, fmt.Sprintf("no longer %s %s", verb(ls[0].field), f.name)}, true
+		}
+	}
+	why := fmt.Sprintf("no release of %s accepts %s %s", cand.name, f.name, f.to)
+	if l := latest(c.p[cand.name]); l != "" {
+		if rel, ok := c.p.release(cand.name, l); ok {
+			if nl := linksTo(rel, f.name); len(nl) > 0 {
+				why += fmt.Sprintf(" (latest %s %s %s)", l, verb(nl[0].field), nl[0].spec)
+			}
+		}
+	}
+	return decision{conflict, "", why}, true
+}
+
+// sharedPins: the candidate pins, exactly, a package of its or the
+// followed package's scope that the followed package now pins at another
+// version.
+func sharedPins(c *cache, f *mover, cand *candidate, inst model.Release) (decision, bool) {
+	if !f.hasToRel {
+		return decision{}, false
+	}
+	want := map[string]string{}
+	for dep, v := range pins(f.toRel) {
+		if pinWorthSharing(dep, f.name, cand.name) {
+			want[dep] = v
+		}
+	}
+	disagree := ""
+	have := pins(inst)
+	for _, dep := range sortedKeys(want) {
+		if v, ok := have[dep]; ok && semver.Compare(v, want[dep]) != 0 {
+			disagree = dep
+			break
+		}
+	}
+	if disagree == "" {
+		return decision{}, false
+	}
+	for _, rv := range eligible(c, cand, f) {
+		if agree, on := pinsAgree(pins(rv.rel), want); agree {
+			if ls := linksTo(rv.rel, f.name); len(ls) > 0 && !c.accepts(ls, f.to) {
+				continue
+			}
+			return decision{move, rv.raw, fmt.Sprintf("pins %s %s like %s %s", on, want[on], f.name, f.to)}, true
+		}
+	}
+	return decision{conflict, "", fmt.Sprintf("no release of %s pins %s %s like %s %s", cand.name, disagree, want[disagree], f.name, f.to)}, true
+}
+
+// pinsAgree reports whether every package both pin has one version, and at
+// least one is shared; on names the first shared one.
+func pinsAgree(have, want map[string]string) (bool, string) {
+	on := ""
+	for _, dep := range sortedKeys(want) {
+		v, ok := have[dep]
+		if !ok {
+			continue
+		}
+		if semver.Compare(v, want[dep]) != 0 {
+			return false, ""
+		}
+		if on == "" {
+			on = dep
+		}
+	}
+	return on != "", on
+}
+
+// eligible lists, newest first, the releases of the candidate a plan may
+// move it to: above what is installed, not deprecated, no prerelease unless
+// the followed version or the installed one is one, and not above the
+// latest dist-tag, which is what an install would pick.
+func eligible(c *cache, cand *candidate, f *mover) []relVersion {
+	inst, instErr := semver.Parse(cand.installed)
+	allowPre := (instErr == nil && inst.IsPrerelease())
+	if v, err := semver.Parse(f.to); err == nil && v.IsPrerelease() {
+		allowPre = true
+	}
+	var ceiling *semver.Version
+	if l := latest(c.p[cand.name]); l != "" && !allowPre {
+		ceiling, _ = semver.Parse(l)
+	}
+	var out []relVersion
+	for _, rv := range c.releases(cand.name) {
+		switch {
+		case instErr == nil && rv.v.Compare(inst) <= 0:
+			continue
+		case rv.rel.Deprecated != "":
+			continue
+		case rv.v.IsPrerelease() && !allowPre:
+			continue
+		case ceiling != nil && rv.v.Compare(ceiling) > 0 && (instErr != nil || ceiling.Compare(inst) > 0):
+			continue
+		}
+		out = append(out, rv)
+	}
+	return out
+}

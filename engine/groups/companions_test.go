@@ -1,0 +1,338 @@
+package groups
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/uptide/uptide/engine/model"
+)
+
+func TestCompanions(t *testing.T) {
+	react := reactRegistry()
+	ai := aiRegistry()
+	cases := []struct {
+		name       string
+		p          Packuments
+		target     Dep
+		to         string
+		candidates []Dep
+		companions []model.Companion
+		conflicts  []model.Conflict
+	}{
+		{
+			name:   "react 18 → 19 moves react-dom, @types/react and @types/react-dom together",
+			p:      react,
+			target: Dep{Name: "react", Installed: "18.3.1", Workspace: "."},
+			to:     "19.0.0",
+			candidates: []Dep{
+				{Name: "react", Installed: "18.3.1", Workspace: "."},
+				{Name: "react-dom", Installed: "18.3.1", Workspace: "."},
+				{Name: "@types/react", Installed: "18.3.12", Workspace: "."},
+				{Name: "@types/react-dom", Installed: "18.3.5", Workspace: "."},
+				{Name: "lodash", Installed: "4.17.21", Workspace: "."},
+			},
+			companions: []model.Companion{
+				{Name: "@types/react", From: "18.3.12", To: "19.0.8", Why: "types of react, newest at 19.0"},
+				// Its own manifest would pick 19.1.2 (peer @types/react ^19.0.0);
+				// it waits for react-dom and types 19.0.
+				{Name: "@types/react-dom", From: "18.3.5", To: "19.0.4", Why: "types of react-dom, newest at 19.0"},
+				{Name: "react-dom", From: "18.3.1", To: "19.0.0", Why: "released in lockstep (19.0.0 peer-requires react ^19.0.0)"},
+			},
+		},
+		{
+			name:   "lockstep even when the installed range accepts the target",
+			p:      merge(react, registry(pk("react-dom", v("18.3.1", peer("react", ">=18")), v("19.0.0", peer("react", "^19.0.0"))))),
+			target: Dep{Name: "react", Installed: "18.3.1", Workspace: "."},
+			to:     "19.0.0",
+			candidates: []Dep{
+				{Name: "react-dom", Installed: "18.3.1", Workspace: "."},
+			},
+			companions: []model.Companion{
+				{Name: "react-dom", From: "18.3.1", To: "19.0.0", Why: "released in lockstep (19.0.0 peer-requires react ^19.0.0)"},
+			},
+		},
+		{
+			name:   "a candidate whose installed range accepts the target is not a companion",
+			p:      react,
+			target: Dep{Name: "react", Installed: "18.3.1", Workspace: "."},
+			to:     "19.0.0",
+			candidates: []Dep{
+				{Name: "@testing-library/react", Installed: "16.1.0", Workspace: "."},
+			},
+		},
+		{
+			name:   "the newest release that accepts the target",
+			p:      react,
+			target: Dep{Name: "react", Installed: "18.3.1", Workspace: "."},
+			to:     "19.0.0",
+			candidates: []Dep{
+				{Name: "@testing-library/react", Installed: "14.3.1", Workspace: "."},
+			},
+			companions: []model.Companion{
+				{Name: "@testing-library/react", From: "14.3.1", To: "16.1.0", Why: "accepts react 19.0.0 (peer ^18.0.0 || ^19.0.0)"},
+			},
+		},
+		{
+			name:   "no release accepts the target: a conflict",
+			p:      react,
+			target: Dep{Name: "react", Installed: "18.3.1", Workspace: "."},
+			to:     "19.0.0",
+			candidates: []Dep{
+				{Name: "@ai-sdk/react", Installed: "0.0.70", Workspace: "."},
+				{Name: "react-dom", Installed: "18.3.1", Workspace: "."},
+			},
+			companions: []model.Companion{
+				{Name: "react-dom", From: "18.3.1", To: "19.0.0", Why: "released in lockstep (19.0.0 peer-requires react ^19.0.0)"},
+			},
+			conflicts: []model.Conflict{
+				{Name: "@ai-sdk/react", From: "0.0.70", Why: "no release of @ai-sdk/react accepts react 19.0.0 (latest 0.0.70 peer-requires ^18.2.0)"},
+			},
+		},
+		{
+			name:   "ai 3 → 4: a pinned member, a shared-pin member, an unrelated one",
+			p:      ai,
+			target: Dep{Name: "ai", Installed: "3.4.0", Workspace: "."},
+			to:     "4.0.0",
+			candidates: []Dep{
+				{Name: "@ai-sdk/openai", Installed: "0.0.66", Workspace: "."},
+				{Name: "@ai-sdk/react", Installed: "0.0.70", Workspace: "."},
+				{Name: "zod", Installed: "3.23.8", Workspace: "."},
+			},
+			companions: []model.Companion{
+				// 1.0.5 is newer but pins provider 1.0.1.
+				{Name: "@ai-sdk/openai", From: "0.0.66", To: "1.0.0", Why: "pins @ai-sdk/provider 1.0.0 like ai 4.0.0"},
+				{Name: "@ai-sdk/react", From: "0.0.70", To: "1.0.0", Why: "pinned by ai 4.0.0"},
+			},
+		},
+		{
+			name:   "shared pin with no agreeing release: a conflict",
+			p:      ai,
+			target: Dep{Name: "ai", Installed: "3.4.0", Workspace: "."},
+			to:     "4.0.0",
+			candidates: []Dep{
+				{Name: "@ai-sdk/anthropic", Installed: "0.0.50", Workspace: "."},
+			},
+			conflicts: []model.Conflict{
+				{Name: "@ai-sdk/anthropic", From: "0.0.50", Why: "no release of @ai-sdk/anthropic pins @ai-sdk/provider 1.0.0 like ai 4.0.0"},
+			},
+		},
+		{
+			name: "the target pins below what is installed: a conflict, never a downgrade",
+			p: merge(ai, registry(pk("ai",
+				v("3.4.0"), v("4.0.0", dep("@ai-sdk/react", "1.0.0"))))),
+			target: Dep{Name: "ai", Installed: "3.4.0", Workspace: "."},
+			to:     "4.0.0",
+			candidates: []Dep{
+				{Name: "@ai-sdk/react", Installed: "1.2.0", Workspace: "."},
+			},
+			conflicts: []model.Conflict{
+				{Name: "@ai-sdk/react", From: "1.2.0", Why: "ai 4.0.0 pins @ai-sdk/react 1.0.0, below the installed 1.2.0"},
+			},
+		},
+		{
+			name: "an exact accepting range reads as a pin",
+			p: registry(
+				pk("@bull-board/api", v("5.21.0"), v("6.0.0"), v("6.3.0")),
+				pk("@bull-board/express",
+					v("5.21.0", dep("@bull-board/api", "5.21.0")),
+					v("6.3.0", dep("@bull-board/api", "6.3.0")))),
+			target: Dep{Name: "@bull-board/api", Installed: "6.0.0", Workspace: "."},
+			to:     "6.3.0",
+			candidates: []Dep{
+				{Name: "@bull-board/express", Installed: "5.21.0", Workspace: "."},
+			},
+			companions: []model.Companion{
+				{Name: "@bull-board/express", From: "5.21.0", To: "6.3.0", Why: "released in lockstep (6.3.0 depends on @bull-board/api 6.3.0)"},
+			},
+		},
+		{
+			name:   "the target's new peer range pulls the peer along",
+			p:      react,
+			target: Dep{Name: "react-dom", Installed: "18.3.1", Workspace: "."},
+			to:     "19.1.0",
+			candidates: []Dep{
+				{Name: "react", Installed: "18.3.1", Workspace: "."},
+			},
+			companions: []model.Companion{
+				{Name: "react", From: "18.3.1", To: "19.1.0", Why: "react-dom 19.1.0 peer-requires react ^19.1.0"},
+			},
+		},
+		{
+			name: "releases above latest, deprecated ones and prereleases are passed over",
+			p: merge(react, registry(tagged(pk("@testing-library/react",
+				v("14.3.1", peer("react", "^18.0.0")),
+				v("15.0.0", peer("react", "^18.0.0 || ^19.0.0")),
+				v("15.0.1", peer("react", "^18.0.0 || ^19.0.0"), deprecated("broken build")),
+				v("16.0.0-beta.1", peer("react", "^19.0.0")),
+				v("16.0.0", peer("react", "^19.0.0"))), "latest", "15.0.1"))),
+			target: Dep{Name: "react", Installed: "18.3.1", Workspace: "."},
+			to:     "19.0.0",
+			candidates: []Dep{
+				{Name: "@testing-library/react", Installed: "14.3.1", Workspace: "."},
+			},
+			companions: []model.Companion{
+				{Name: "@testing-library/react", From: "14.3.1", To: "15.0.0", Why: "accepts react 19.0.0 (peer ^18.0.0 || ^19.0.0)"},
+			},
+		},
+		{
+			name: "a newer release that no longer depends on the target",
+			p: merge(react, registry(pk("react-helmet",
+				v("5.0.0", peer("react", "^16 || ^17 || ^18")),
+				v("6.0.0")))),
+			target: Dep{Name: "react", Installed: "18.3.1", Workspace: "."},
+			to:     "19.0.0",
+			candidates: []Dep{
+				{Name: "react-helmet", Installed: "5.0.0", Workspace: "."},
+			},
+			companions: []model.Companion{
+				{Name: "react-helmet", From: "5.0.0", To: "6.0.0", Why: "no longer peer-requires react"},
+			},
+		},
+		{
+			name:   "visibility: the root is visible from a workspace, a sibling is not",
+			p:      react,
+			target: Dep{Name: "react", Installed: "18.3.1", Workspace: "packages/web"},
+			to:     "19.0.0",
+			candidates: []Dep{
+				{Name: "react", Installed: "18.3.1", Workspace: "packages/web"},
+				{Name: "react-dom", Installed: "18.3.1", Workspace: "packages/web"},
+				{Name: "@types/react", Installed: "18.3.12", Workspace: "."},
+				{Name: "@types/react-dom", Installed: "18.3.5", Workspace: "packages/admin"},
+				{Name: "@testing-library/react", Installed: "14.3.1", Workspace: "packages/web-tests"},
+			},
+			companions: []model.Companion{
+				{Name: "@types/react", From: "18.3.12", To: "19.0.8", Why: "types of react, newest at 19.0"},
+				{Name: "react-dom", From: "18.3.1", To: "19.0.0", Why: "released in lockstep (19.0.0 peer-requires react ^19.0.0)"},
+			},
+		},
+		{
+			name:   "visibility: the nearest declaration wins, one entry for many workspaces",
+			p:      react,
+			target: Dep{Name: "react", Installed: "18.3.1", Workspace: "apps/web"},
+			to:     "19.0.0",
+			candidates: []Dep{
+				{Name: "react-dom", Installed: "18.2.0", Workspace: "."},
+				{Name: "react-dom", Installed: "18.3.1", Workspace: "apps/web"},
+				{Name: "@types/react", Installed: "18.3.12", Workspace: "."},
+				{Name: "@types/react", Installed: "18.3.12", Workspace: "apps"},
+			},
+			companions: []model.Companion{
+				{Name: "@types/react", From: "18.3.12", To: "19.0.8", Why: "types of react, newest at 19.0"},
+				{Name: "react-dom", From: "18.3.1", To: "19.0.0", Why: "released in lockstep (19.0.0 peer-requires react ^19.0.0)"},
+			},
+		},
+		{
+			name:   "a types package follows the package it types only where it sees it",
+			p:      react,
+			target: Dep{Name: "react", Installed: "18.3.1", Workspace: "apps/web"},
+			to:     "19.0.0",
+			candidates: []Dep{
+				{Name: "react-dom", Installed: "18.3.1", Workspace: "apps/web"},
+				{Name: "@types/react-dom", Installed: "18.3.1", Workspace: "."},
+			},
+			companions: []model.Companion{
+				{Name: "@types/react-dom", From: "18.3.1", To: "19.0.4", Why: "types of react-dom, newest at 19.0"},
+				{Name: "react-dom", From: "18.3.1", To: "19.0.0", Why: "released in lockstep (19.0.0 peer-requires react ^19.0.0)"},
+			},
+		},
+		{
+			// c moves one level deeper (with b) than @types/a, which
+			// @types/c's manifest names: on its own manifest @types/c would
+			// take 2.1.0, but it waits for c and types 2.0.
+			name: "a types package waits for the package it types",
+			p: registry(
+				pk("a", v("1.0.0"), v("2.0.0")),
+				pk("@types/a", v("1.0.0"), v("2.0.0"), v("2.1.0")),
+				pk("b", v("1.0.0", peer("a", "^1.0.0")), v("2.0.0", peer("a", "^2.0.0"))),
+				pk("c", v("1.0.0", peer("b", "^1.0.0")), v("2.0.0", peer("b", "^2.0.0")), v("2.1.0", peer("b", "^2.0.0"))),
+				pk("@types/c",
+					v("1.0.0", peer("@types/a", "^1.0.0")),
+					v("2.0.0", peer("@types/a", "^2.0.0")),
+					v("2.1.0", peer("@types/a", "^2.0.0")))),
+			target: Dep{Name: "a", Installed: "1.0.0", Workspace: "."},
+			to:     "2.0.0",
+			candidates: []Dep{
+				{Name: "b", Installed: "1.0.0", Workspace: "."},
+				{Name: "c", Installed: "1.0.0", Workspace: "."},
+				{Name: "@types/a", Installed: "1.0.0", Workspace: "."},
+				{Name: "@types/c", Installed: "1.0.0", Workspace: "."},
+			},
+			companions: []model.Companion{
+				{Name: "@types/a", From: "1.0.0", To: "2.0.0", Why: "types of a, newest at 2.0"},
+				{Name: "@types/c", From: "1.0.0", To: "2.0.0", Why: "types of c, newest at 2.0"},
+				{Name: "b", From: "1.0.0", To: "2.0.0", Why: "released in lockstep (2.0.0 peer-requires a ^2.0.0)"},
+				{Name: "c", From: "1.0.0", To: "2.0.0", Why: "released in lockstep (2.0.0 peer-requires b ^2.0.0)"},
+			},
+		},
+		{
+			name: "a types package whose package stays put follows its own manifest",
+			p: merge(react, registry(
+				pk("react-select", v("5.8.0", peer("react", "^16.8.0 || ^17.0.0 || ^18.0.0 || ^19.0.0"))),
+				pk("@types/react-select",
+					v("5.0.0", peer("@types/react", "^18.0.0")),
+					v("5.0.3", peer("@types/react", "^18.0.0 || ^19.0.0"))))),
+			target: Dep{Name: "react", Installed: "18.3.1", Workspace: "."},
+			to:     "19.0.0",
+			candidates: []Dep{
+				{Name: "@types/react", Installed: "18.3.12", Workspace: "."},
+				{Name: "@types/react-select", Installed: "5.0.0", Workspace: "."},
+				{Name: "react-select", Installed: "5.8.0", Workspace: "."},
+			},
+			companions: []model.Companion{
+				{Name: "@types/react", From: "18.3.12", To: "19.0.8", Why: "types of react, newest at 19.0"},
+				{Name: "@types/react-select", From: "5.0.0", To: "5.0.3", Why: "accepts @types/react 19.0.8 (peer ^18.0.0 || ^19.0.0)"},
+			},
+		},
+		{
+			name:   "no packument for a candidate: only the target's own manifest speaks",
+			p:      registry(pk("ai", v("3.4.0"), v("4.0.0", dep("@ai-sdk/react", "1.0.0")))),
+			target: Dep{Name: "ai", Installed: "3.4.0", Workspace: "."},
+			to:     "4.0.0",
+			candidates: []Dep{
+				{Name: "@ai-sdk/react", Installed: "0.0.70", Workspace: "."},
+				{Name: "@ai-sdk/openai", Installed: "0.0.66", Workspace: "."},
+			},
+			companions: []model.Companion{
+				{Name: "@ai-sdk/react", From: "0.0.70", To: "1.0.0", Why: "pinned by ai 4.0.0"},
+			},
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := Companions(c.target, c.to, c.candidates, c.p)
+			want := model.CompanionPlan{Name: c.target.Name, From: c.target.Installed, To: c.to,
+				Companions: orEmpty(c.companions), Conflicts: orEmpty(c.conflicts)}
+			if d := cmp.Diff(want, got); d != "" {
+				t.Errorf("plan (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+func orEmpty[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+func TestCompanionsIsDeterministic(t *testing.T) {
+	p := merge(reactRegistry(), aiRegistry())
+	cands := []Dep{
+		{Name: "react-dom", Installed: "18.3.1", Workspace: "."},
+		{Name: "@types/react", Installed: "18.3.12", Workspace: "."},
+		{Name: "@types/react-dom", Installed: "18.3.5", Workspace: "."},
+		{Name: "@ai-sdk/react", Installed: "0.0.70", Workspace: "."},
+		{Name: "@testing-library/react", Installed: "14.3.1", Workspace: "."},
+	}
+	first := Companions(Dep{Name: "react", Installed: "18.3.1", Workspace: "."}, "19.0.0", cands, p)
+	for i := 0; i < 20; i++ {
+		rev := make([]Dep, len(cands))
+		for j := range cands {
+			rev[len(cands)-1-j] = cands[(j+i)%len(cands)]
+		}
+		if d := cmp.Diff(first, Companions(Dep{Name: "react", Installed: "18.3.1", Workspace: "."}, "19.0.0", rev, p)); d != "" {
+			t.Fatalf("input order changed the plan:\n%s", d)
+		}
+	}
+}

@@ -1,0 +1,295 @@
+package groups
+
+import (
+	"math/rand"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/uptide/uptide/engine/model"
+)
+
+func awsRegistry() Packuments {
+	return registry(
+		pk("@aws-sdk/client-s3", v("3.500.0", dep("@aws-sdk/core", "3.496.0"), dep("@aws-sdk/types", "3.496.0"), dep("@smithy/types", "^2.9.1"))),
+		pk("@aws-sdk/s3-request-presigner", v("3.500.0", dep("@aws-sdk/core", "3.496.0"), dep("@aws-sdk/types", "3.496.0"))),
+		pk("@aws-sdk/client-dynamodb", v("3.500.0", dep("@aws-sdk/core", "3.496.0"))),
+		pk("@smithy/node-http-handler", v("2.3.1", dep("@smithy/types", "^2.9.1"))),
+	)
+}
+
+func TestReleaseGroups(t *testing.T) {
+	cases := []struct {
+		name string
+		p    Packuments
+		deps []Dep
+		want []model.Group
+	}{
+		{
+			name: "one scope on one major sharing a scope package that is not a direct dependency",
+			p:    awsRegistry(),
+			deps: []Dep{
+				{Name: "@aws-sdk/client-s3", Installed: "3.500.0", Workspace: "."},
+				{Name: "@aws-sdk/s3-request-presigner", Installed: "3.500.0", Workspace: "."},
+				{Name: "@aws-sdk/client-dynamodb", Installed: "3.500.0", Workspace: "packages/api"},
+				{Name: "@smithy/node-http-handler", Installed: "2.3.1", Workspace: "."},
+			},
+			want: []model.Group{{
+				Title:   "@aws-sdk/* (3 packages)",
+				Kind:    model.GroupFamily,
+				Members: []string{"@aws-sdk/client-dynamodb", "@aws-sdk/client-s3", "@aws-sdk/s3-request-presigner"},
+				Why:     "same scope, major 3, share @aws-sdk/core",
+			}},
+		},
+		{
+			name: "one member in two workspaces at one version is one member",
+			p:    awsRegistry(),
+			deps: []Dep{
+				{Name: "@aws-sdk/client-s3", Installed: "3.500.0", Workspace: "packages/api"},
+				{Name: "@aws-sdk/client-s3", Installed: "3.500.0", Workspace: "packages/worker"},
+				{Name: "@aws-sdk/s3-request-presigner", Installed: "3.500.0", Workspace: "packages/api"},
+			},
+			want: []model.Group{{
+				Title:   "@aws-sdk/* (2 packages)",
+				Kind:    model.GroupFamily,
+				Members: []string{"@aws-sdk/client-s3", "@aws-sdk/s3-request-presigner"},
+				Why:     "same scope, major 3, share @aws-sdk/core",
+			}},
+		},
+		{
+			name: "one scope on one major, one depending on the other",
+			p: registry(
+				pk("@tanstack/react-query", v("5.62.0", dep("@tanstack/query-core", "5.62.0"))),
+				pk("@tanstack/react-query-devtools", v("5.62.0", peer("@tanstack/react-query", "^5.62.0"), dep("@tanstack/query-devtools", "5.61.4"))),
+			),
+			deps: []Dep{
+				{Name: "@tanstack/react-query", Installed: "5.62.0", Workspace: "."},
+				{Name: "@tanstack/react-query-devtools", Installed: "5.62.0", Workspace: "."},
+			},
+			want: []model.Group{{
+				Title:   "@tanstack/* (2 packages)",
+				Kind:    model.GroupFamily,
+				Members: []string{"@tanstack/react-query", "@tanstack/react-query-devtools"},
+				Why:     "same scope, major 5, @tanstack/react-query-devtools peer-requires @tanstack/react-query",
+			}},
+		},
+		{
+			name: "different majors in one scope sharing a package are not a group",
+			p: registry(
+				pk("@acme/ui", v("1.4.0", dep("@acme/tokens", "^1.0.0"))),
+				pk("@acme/charts", v("2.0.1", dep("@acme/tokens", "^1.0.0"))),
+			),
+			deps: []Dep{
+				{Name: "@acme/ui", Installed: "1.4.0", Workspace: "."},
+				{Name: "@acme/charts", Installed: "2.0.1", Workspace: "."},
+			},
+			want: []model.Group{},
+		},
+		{
+			name: "an explicit dependency joins one scope across majors",
+			p: registry(
+				pk("@bull-board/api", v("5.21.0"), v("6.0.0")),
+				pk("@bull-board/express", v("5.21.0", dep("@bull-board/api", "5.21.0"), dep("@bull-board/ui", "5.21.0"))),
+			),
+			deps: []Dep{
+				{Name: "@bull-board/express", Installed: "5.21.0", Workspace: "."},
+				{Name: "@bull-board/api", Installed: "6.0.0", Workspace: "."},
+			},
+			want: []model.Group{{
+				Title:   "@bull-board/* (2 packages)",
+				Kind:    model.GroupExplicit,
+				Members: []string{"@bull-board/api", "@bull-board/express"},
+				Why:     "@bull-board/express 5.21.0 depends on @bull-board/api 5.21.0 (6.0.0 installed)",
+			}},
+		},
+		{
+			name: "ai and an @ai-sdk provider pin the same provider",
+			p:    aiRegistry(),
+			deps: []Dep{
+				{Name: "ai", Installed: "3.4.0", Workspace: "."},
+				{Name: "@ai-sdk/openai", Installed: "0.0.66", Workspace: "."},
+				{Name: "zod", Installed: "3.23.8", Workspace: "."},
+			},
+			want: []model.Group{{
+				Title:   "ai (2 packages)",
+				Kind:    model.GroupSharedPin,
+				Members: []string{"ai", "@ai-sdk/openai"},
+				Why:     "both pin @ai-sdk/provider 0.0.26 exactly",
+			}},
+		},
+		{
+			name: "ai leads three packages, one of them linked by a shared pin only with ai",
+			p:    aiRegistry(),
+			deps: []Dep{
+				{Name: "ai", Installed: "3.4.0", Workspace: "."},
+				{Name: "@ai-sdk/openai", Installed: "0.0.66", Workspace: "."},
+				{Name: "@ai-sdk/react", Installed: "0.0.70", Workspace: "."},
+			},
+			want: []model.Group{{
+				Title:   "ai (3 packages)",
+				Kind:    model.GroupSharedPin,
+				Members: []string{"ai", "@ai-sdk/openai", "@ai-sdk/react"},
+				Why:     "all 3 pin @ai-sdk/provider-utils 1.0.20 exactly",
+			}},
+		},
+		{
+			name: "strangers pinning one utility are not a group",
+			p: registry(
+				pk("left", v("1.0.0", dep("lodash", "4.17.21"), dep("@babel/runtime", "7.24.0"))),
+				pk("right", v("2.0.0", dep("lodash", "4.17.21"), dep("@babel/runtime", "7.24.0"))),
+			),
+			deps: []Dep{
+				{Name: "left", Installed: "1.0.0", Workspace: "."},
+				{Name: "right", Installed: "2.0.0", Workspace: "."},
+			},
+			want: []model.Group{},
+		},
+		{
+			name: "a target's peer range that needs the other joins across scopes",
+			p:    reactRegistry(),
+			deps: []Dep{
+				{Name: "react", Installed: "18.3.1", Workspace: "."},
+				{Name: "react-dom", Installed: "18.3.1", Workspace: "."},
+				{Name: "@testing-library/react", Installed: "16.1.0", Workspace: "."},
+				{Name: "@types/react", Installed: "18.3.12", Workspace: "."},
+				{Name: "@types/react-dom", Installed: "18.3.5", Workspace: "."},
+			},
+			want: []model.Group{{
+				Title:   "react (2 packages)",
+				Kind:    model.GroupPeer,
+				Members: []string{"react", "react-dom"},
+				Why:     "react-dom 19.1.0 peer-requires react ^19.1.0",
+			}},
+		},
+		{
+			name: "the peer link reads the target the caller gives",
+			p:    reactRegistry(),
+			deps: []Dep{
+				{Name: "react", Installed: "18.3.1", Workspace: ".", Target: "19.0.0"},
+				{Name: "react-dom", Installed: "18.3.1", Workspace: ".", Target: "19.0.0"},
+			},
+			want: []model.Group{{
+				Title:   "react (2 packages)",
+				Kind:    model.GroupPeer,
+				Members: []string{"react", "react-dom"},
+				Why:     "react-dom 19.0.0 peer-requires react ^19.0.0",
+			}},
+		},
+		{
+			name: "up to date, the peer range is met and nothing links",
+			p:    reactRegistry(),
+			deps: []Dep{
+				{Name: "react", Installed: "19.1.0", Workspace: "."},
+				{Name: "react-dom", Installed: "19.1.0", Workspace: "."},
+			},
+			want: []model.Group{},
+		},
+		{
+			name: "packuments missing or versions unknown link nothing and do not fail",
+			p:    registry(pk("@aws-sdk/client-s3", v("3.500.0", dep("@aws-sdk/core", "3.496.0")))),
+			deps: []Dep{
+				{Name: "@aws-sdk/client-s3", Installed: "3.499.0", Workspace: "."},
+				{Name: "@aws-sdk/s3-request-presigner", Installed: "3.500.0", Workspace: "."},
+				{Name: "mystery", Installed: "", Workspace: "."},
+			},
+			want: []model.Group{},
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := ReleaseGroups(c.deps, c.p)
+			if d := cmp.Diff(c.want, got); d != "" {
+				t.Errorf("groups (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+func TestReleaseGroupsIsDeterministic(t *testing.T) {
+	p := merge(awsRegistry(), aiRegistry(), reactRegistry())
+	deps := []Dep{
+		{Name: "@aws-sdk/client-s3", Installed: "3.500.0", Workspace: "."},
+		{Name: "@aws-sdk/s3-request-presigner", Installed: "3.500.0", Workspace: "apps/api"},
+		{Name: "@aws-sdk/client-dynamodb", Installed: "3.500.0", Workspace: "apps/api"},
+		{Name: "ai", Installed: "3.4.0", Workspace: "apps/web"},
+		{Name: "@ai-sdk/openai", Installed: "0.0.66", Workspace: "apps/web"},
+		{Name: "@ai-sdk/react", Installed: "0.0.70", Workspace: "apps/web"},
+		{Name: "react", Installed: "18.3.1", Workspace: "apps/web"},
+		{Name: "react-dom", Installed: "18.3.1", Workspace: "apps/web"},
+		{Name: "zod", Installed: "3.23.8", Workspace: "apps/web"},
+	}
+	want := ReleaseGroups(deps, p)
+	if len(want) != 3 {
+		t.Fatalf("want the aws, ai and react groups, got %+v", want)
+	}
+	rnd := rand.New(rand.NewSource(7))
+	for i := 0; i < 50; i++ {
+		shuffled := append([]Dep(nil), deps...)
+		rnd.Shuffle(len(shuffled), func(a, b int) { shuffled[a], shuffled[b] = shuffled[b], shuffled[a] })
+		if d := cmp.Diff(want, ReleaseGroups(shuffled, p)); d != "" {
+			t.Fatalf("input order changed the groups:\n%s", d)
+		}
+	}
+}
+
+func TestTypesRelease(t *testing.T) {
+	types := pk("@types/node",
+		v("18.19.0"), v("18.19.68"), v("20.11.0"), v("20.17.10"), v("22.10.2"),
+		v("22.10.3", deprecated("stub")), v("23.0.0-beta.1"))
+	cases := []struct {
+		name, target, installed, want, how string
+	}{
+		{"newest at the target's major.minor", "20.11.1", "18.19.0", "20.11.0", "newest at 20.11"},
+		{"else newest at its major", "20.5.0", "18.19.0", "20.17.10", "newest at 20"},
+		{"else the newest there is, never a deprecated stub or a prerelease", "24.1.0", "18.19.0", "22.10.2", "newest release"},
+		{"never below what is installed", "18.19.0", "20.17.10", "", ""},
+		{"nothing to do when installed is the pick", "22.10.0", "22.10.2", "", ""},
+		{"an invalid target picks nothing", "latest", "18.19.0", "", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, how := TypesRelease(types, c.target, c.installed)
+			if got != c.want || how != c.how {
+				t.Errorf("TypesRelease(%s, installed %s) = %q, %q; want %q, %q", c.target, c.installed, got, how, c.want, c.how)
+			}
+		})
+	}
+}
+
+func TestTypesName(t *testing.T) {
+	for pkg, types := range map[string]string{
+		"react": "@types/react", "@babel/core": "@types/babel__core", "node": "@types/node",
+	} {
+		if got := TypesName(pkg); got != types {
+			t.Errorf("TypesName(%q) = %q, want %q", pkg, got, types)
+		}
+		if got := TypedPackage(types); got != pkg {
+			t.Errorf("TypedPackage(%q) = %q, want %q", types, got, pkg)
+		}
+	}
+	for _, notTypes := range []string{"react", "@types/", "@typesx/y", "@babel/core"} {
+		if got := TypedPackage(notTypes); got != "" {
+			t.Errorf("TypedPackage(%q) = %q, want none", notTypes, got)
+		}
+	}
+}
+
+func TestVisible(t *testing.T) {
+	cases := []struct {
+		w, from string
+		want    bool
+	}{
+		{".", "packages/web", true},
+		{"", "packages/web", true},
+		{"packages/web", "packages/web", true},
+		{"./packages/web", "packages/web/", true},
+		{"packages", "packages/web", true},
+		{"packages/admin", "packages/web", false},
+		{"packages/web", ".", false},
+		{"packages/we", "packages/web", false},
+	}
+	for _, c := range cases {
+		if got := visible(c.w, c.from); got != c.want {
+			t.Errorf("visible(%q from %q) = %v, want %v", c.w, c.from, got, c.want)
+		}
+	}
+}
