@@ -1,0 +1,223 @@
+package typescript
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/uptide/uptide/internal/cache"
+)
+
+// Pinned is the compiler surfaces are extracted with, whatever a repository
+// installs, so the surface cache is shared across repositories.
+const (
+	PinnedName    = "typescript"
+	PinnedVersion = "6.0.3"
+)
+
+// Compiler is a TypeScript compiler with a JavaScript API the driver can load.
+type Compiler struct {
+	// Dir is the typescript package directory (it holds lib/typescript.js).
+	Dir     string
+	Version string
+	// FromRepo is true for the repository's own node_modules/typescript.
+	FromRepo bool
+	// RepoNative is the version of a native TypeScript (7 or newer, no JS
+	// API) the repository installs, set when the pinned compiler stands in
+	// for it; the judging compile then runs the repository's own tsc.
+	RepoNative string
+	// RepoDir is the node_modules/typescript that was found in the
+	// repository, whether it was used or set aside.
+	RepoDir string
+}
+
+// ScriptPath is the compiler's JavaScript API.
+func (c *Compiler) ScriptPath() string { return filepath.Join(c.Dir, "lib", "typescript.js") }
+
+// FetchFunc fetches an npm package version (integrity verified by the
+// fetcher) and returns the directory it was extracted into. The engine wires
+// the registry client here; the directory is copied, not kept.
+type FetchFunc func(ctx context.Context, name, version string) (dir string, err error)
+
+// ProgressFunc is told what the resolver is waiting for ("downloading
+// typescript@6.0.3"), and again with done set when it is over.
+type ProgressFunc func(message string, done bool)
+
+// ResolveCompiler picks the compiler for a repository: its own
+// node_modules/typescript (the one in repoDir or the nearest ancestor) when
+// it is TypeScript 4.x to 6.x with a JavaScript API, otherwise the pinned
+// compiler, fetched once into the cache. A native TypeScript 7 is recorded in
+// RepoNative and the pinned compiler is returned for the driver.
+func ResolveCompiler(ctx context.Context, repoDir string, fetch FetchFunc, progress ProgressFunc) (*Compiler, error) {
+	found, version, err := findRepoTypeScript(repoDir)
+	if err != nil {
+		return nil, err
+	}
+	if found != "" {
+		major, _ := strconv.Atoi(strings.SplitN(version, ".", 2)[0])
+		_, scriptErr := os.Stat(filepath.Join(found, "lib", "typescript.js"))
+		if major >= 4 && major <= 6 && scriptErr == nil {
+			return &Compiler{Dir: found, Version: version, FromRepo: true, RepoDir: found}, nil
+		}
+		pinned, err := PinnedCompiler(ctx, fetch, progress)
+		if err != nil {
+			return nil, err
+		}
+		c := *pinned
+		c.RepoDir = found
+		if major >= 7 || scriptErr != nil {
+			c.RepoNative = version
+		}
+		return &c, nil
+	}
+	return PinnedCompiler(ctx, fetch, progress)
+}
+
+// findRepoTypeScript walks up from dir to the first node_modules/typescript.
+func findRepoTypeScript(dir string) (string, string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", "", err
+	}
+	for {
+		candidate := filepath.Join(abs, "node_modules", "typescript")
+		manifest := filepath.Join(candidate, "package.json")
+		if b, err := os.ReadFile(manifest); err == nil {
+			var pkg struct {
+				Version string `json:"version"`
+			}
+			if err := json.Unmarshal(b, &pkg); err != nil || pkg.Version == "" {
+				return "", "", fmt.Errorf("%s: not a readable package.json (%v): reinstall typescript", manifest, err)
+			}
+			if real, err := filepath.EvalSymlinks(candidate); err == nil {
+				candidate = real
+			}
+			return candidate, pkg.Version, nil
+		}
+		parent := filepath.Dir(abs)
+		if parent == abs {
+			return "", "", nil
+		}
+		abs = parent
+	}
+}
+
+// PinnedCompiler returns typescript@6.0.3 from the cache, fetching it through
+// fetch the first time.
+func PinnedCompiler(ctx context.Context, fetch FetchFunc, progress ProgressFunc) (*Compiler, error) {
+	parent, err := cache.Dir("compilers")
+	if err != nil {
+		return nil, fmt.Errorf("compiler cache: %w", err)
+	}
+	label := PinnedName + "@" + PinnedVersion
+	dir := filepath.Join(parent, label)
+	c := &Compiler{Dir: dir, Version: PinnedVersion}
+	if _, err := os.Stat(filepath.Join(dir, ".complete")); err == nil {
+		return c, nil
+	}
+	if fetch == nil {
+		return nil, fmt.Errorf("%s is not in the cache (%s) and no registry is available to fetch it", label, dir)
+	}
+	if progress != nil {
+		progress("downloading "+label, false)
+		defer progress("downloading "+label, true)
+	}
+	src, err := fetch(ctx, PinnedName, PinnedVersion)
+	if err != nil {
+		return nil, fmt.Errorf("fetch %s: %w", label, err)
+	}
+	if err := checkCompilerPackage(src); err != nil {
+		return nil, fmt.Errorf("fetched %s: %w", label, err)
+	}
+	tmp, err := os.MkdirTemp(parent, label+".tmp-")
+	if err != nil {
+		return nil, fmt.Errorf("compiler cache: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	if err := copyCompiler(src, tmp); err != nil {
+		return nil, fmt.Errorf("compiler cache: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(tmp, ".complete"), nil, 0o644); err != nil {
+		return nil, fmt.Errorf("compiler cache: %w", err)
+	}
+	// An empty directory left by an interrupted run is replaced; a complete
+	// one another run just wrote is kept.
+	_ = os.Remove(dir)
+	if err := os.Rename(tmp, dir); err != nil {
+		if _, statErr := os.Stat(filepath.Join(dir, ".complete")); statErr == nil {
+			return c, nil
+		}
+		return nil, fmt.Errorf("compiler cache: %w", err)
+	}
+	return c, nil
+}
+
+func checkCompilerPackage(dir string) error {
+	b, err := os.ReadFile(filepath.Join(dir, "package.json"))
+	if err != nil {
+		return err
+	}
+	var pkg struct {
+		Name    string `json:"name"`
+		Version string `json:"version"`
+	}
+	if err := json.Unmarshal(b, &pkg); err != nil {
+		return fmt.Errorf("%s: %w", filepath.Join(dir, "package.json"), err)
+	}
+	if pkg.Name != PinnedName || pkg.Version != PinnedVersion {
+		return fmt.Errorf("%s holds %s@%s, not %s@%s", dir, pkg.Name, pkg.Version, PinnedName, PinnedVersion)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "lib", "typescript.js")); err != nil {
+		return fmt.Errorf("no lib/typescript.js in %s", dir)
+	}
+	return nil
+}
+
+// copyCompiler copies what the driver loads: package.json, the JS API and
+// the lib declaration files (not tsserver, tsc or the locales).
+func copyCompiler(src, dst string) error {
+	keep := func(rel string) bool {
+		rel = filepath.ToSlash(rel)
+		if rel == "package.json" || rel == "LICENSE.txt" || rel == "lib/typescript.js" {
+			return true
+		}
+		return strings.HasPrefix(rel, "lib/lib.") && strings.HasSuffix(rel, ".d.ts") && !strings.Contains(rel[4:], "/")
+	}
+	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(src, p)
+		if err != nil || d.IsDir() || !keep(rel) || !d.Type().IsRegular() {
+			return err
+		}
+		out := filepath.Join(dst, rel)
+		if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+			return err
+		}
+		return copyFile(p, out)
+	})
+}
+
+func copyFile(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.Create(dst)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}

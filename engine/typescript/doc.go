@@ -1,0 +1,12 @@
+// Package typescript is Uptide's TypeScript adapter. It owns the embedded
+// Node driver (driver/, plain CommonJS run by one long-lived node process per
+// run, speaking JSON lines), the choice of compiler (the repository's own
+// TypeScript 4.x-6.x, else a pinned typescript@6.0.3 fetched once into the
+// cache), and what the driver answers: the public API surface of a package
+// directory as model.Surface, cached per name and version, and
+// assignability between two versions of the same paths.
+//
+// Declarations are read by the TypeScript checker itself, never parsed here:
+// re-exports, export =, merged namespaces and inherited members are only
+// understood correctly by the compiler.
+package typescript

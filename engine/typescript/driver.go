@@ -1,0 +1,257 @@
+package typescript
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+)
+
+// DriverError is an error the driver answered with, or a failure of the
+// driver process itself, always naming what it was working on.
+type DriverError struct {
+	// Subject is what the request was about ("zod@4.1.12", a directory).
+	Subject string
+	Method  string
+	// Code is the driver's (NO_TYPES, BAD_REQUEST, INTERNAL) or one of
+	// CRASHED, TIMEOUT, MALFORMED for failures of the process.
+	Code    string
+	Message string
+}
+
+func (e *DriverError) Error() string {
+	return fmt.Sprintf("TypeScript driver, %s of %s: %s", e.Method, e.Subject, e.Message)
+}
+
+// Process failure codes.
+const (
+	CodeCrashed   = "CRASHED"
+	CodeTimeout   = "TIMEOUT"
+	CodeMalformed = "MALFORMED"
+)
+
+// proc is one running driver. Requests are serialized: node answers them one
+// at a time anyway, and a serial protocol makes a malformed or missing answer
+// attributable to exactly one request.
+type proc struct {
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	lines  chan []byte
+	quit   chan struct{}
+	exited chan struct{}
+	stderr *tailBuffer
+
+	waitErr error // set before exited is closed
+
+	mu     sync.Mutex
+	nextID int64
+	broken error
+}
+
+type request struct {
+	ID     int64  `json:"id"`
+	Method string `json:"method"`
+	Params any    `json:"params"`
+}
+
+type response struct {
+	ID     *int64          `json:"id"`
+	Result json.RawMessage `json:"result"`
+	Error  *struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+// startProc runs `node main.js typescript.js` and waits for its hello.
+func startProc(ctx context.Context, nodeBin, mainJS, typescriptJS string, timeout time.Duration) (*proc, string, error) {
+	cmd := exec.Command(nodeBin, "--max-old-space-size=4096", mainJS, typescriptJS)
+	ownGroup(cmd)
+	p := &proc{
+		cmd:    cmd,
+		lines:  make(chan []byte),
+		quit:   make(chan struct{}),
+		exited: make(chan struct{}),
+		stderr: &tailBuffer{max: 16 << 10},
+	}
+	cmd.Stderr = p.stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, "", err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, "", err
+	}
+	p.stdin = stdin
+	if err := cmd.Start(); err != nil {
+		return nil, "", fmt.Errorf("start the TypeScript driver: %w", err)
+	}
+	go p.read(stdout)
+	var hello struct {
+		TypeScript string `json:"typescript"`
+	}
+	raw, err := p.call(ctx, "hello", nil, timeout, typescriptJS)
+	if err == nil {
+		err = json.Unmarshal(raw, &hello)
+	}
+	if err != nil {
+		p.close()
+		return nil, "", err
+	}
+	return p, hello.TypeScript, nil
+}
+
+func (p *proc) read(stdout io.Reader) {
+	r := bufio.NewReaderSize(stdout, 1<<20)
+	for {
+		line, err := r.ReadBytes('\n')
+		if len(bytes.TrimSpace(line)) > 0 {
+			select {
+			case p.lines <- line:
+			case <-p.quit:
+				_, _ = io.Copy(io.Discard, r)
+				err = io.EOF
+			}
+		}
+		if err != nil {
+			break
+		}
+	}
+	p.waitErr = p.cmd.Wait()
+	close(p.exited)
+}
+
+// call sends one request and waits for its answer, the timeout, or ctx. On
+// anything but an answer the process is killed: its state is unknown.
+func (p *proc) call(ctx context.Context, method string, params any, timeout time.Duration, subject string) (json.RawMessage, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	fail := func(code, msg string) error {
+		err := &DriverError{Subject: subject, Method: method, Code: code, Message: msg}
+		p.broken = err
+		p.kill()
+		return err
+	}
+	if p.broken != nil {
+		return nil, &DriverError{Subject: subject, Method: method, Code: CodeCrashed, Message: "the driver stopped earlier: " + p.broken.Error()}
+	}
+	p.nextID++
+	id := p.nextID
+	body, err := json.Marshal(request{ID: id, Method: method, Params: params})
+	if err != nil {
+		return nil, err
+	}
+	body = append(body, '\n')
+	written := make(chan error, 1)
+	go func() {
+		_, err := p.stdin.Write(body)
+		written <- err
+	}()
+
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	for {
+		select {
+		case err := <-written:
+			if err != nil {
+				<-p.exited
+				return nil, fail(CodeCrashed, "the driver stopped reading requests: "+p.exitText())
+			}
+			written = nil
+		case line := <-p.lines:
+			var resp response
+			if err := json.Unmarshal(line, &resp); err != nil || resp.ID == nil || *resp.ID != id || (resp.Error == nil && resp.Result == nil) {
+				return nil, fail(CodeMalformed, fmt.Sprintf("malformed answer %q", truncate(string(line), 200)))
+			}
+			if resp.Error != nil {
+				return nil, &DriverError{Subject: subject, Method: method, Code: resp.Error.Code, Message: resp.Error.Message}
+			}
+			return resp.Result, nil
+		case <-p.exited:
+			return nil, fail(CodeCrashed, "the driver exited: "+p.exitText())
+		case <-timer.C:
+			return nil, fail(CodeTimeout, fmt.Sprintf("no answer after %s; the driver was stopped", timeout))
+		case <-ctx.Done():
+			return nil, fail(CodeCrashed, "cancelled: "+ctx.Err().Error())
+		}
+	}
+}
+
+func (p *proc) exitText() string {
+	msg := "unknown exit"
+	select {
+	case <-p.exited:
+		if p.waitErr != nil {
+			msg = p.waitErr.Error()
+		} else {
+			msg = "exit status 0"
+		}
+	default:
+	}
+	if tail := strings.TrimSpace(p.stderr.String()); tail != "" {
+		msg += "; stderr: " + truncate(tail, 2000)
+	}
+	return msg
+}
+
+func (p *proc) kill() {
+	killGroup(p.cmd)
+	select {
+	case <-p.quit:
+	default:
+		close(p.quit)
+	}
+}
+
+// close ends the driver: stdin closed first so it can exit on its own, then
+// its process group killed so nothing it started outlives it.
+func (p *proc) close() {
+	_ = p.stdin.Close()
+	select {
+	case <-p.exited:
+	case <-time.After(time.Second):
+	}
+	p.kill()
+	<-p.exited
+}
+
+// tailBuffer keeps the last max bytes written: the end of a crashing
+// driver's stderr is what explains it.
+type tailBuffer struct {
+	mu  sync.Mutex
+	max int
+	buf []byte
+}
+
+func (t *tailBuffer) Write(b []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, b...)
+	if len(t.buf) > t.max {
+		t.buf = append([]byte(nil), t.buf[len(t.buf)-t.max:]...)
+	}
+	return len(b), nil
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.buf)
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+var errClosed = errors.New("the TypeScript adapter is closed")

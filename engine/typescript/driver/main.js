@@ -1,0 +1,39 @@
+// @ts-check
+'use strict';
+
+// The driver's entry point: loads one TypeScript compiler (the path given as
+// the first argument) and answers JSON-line requests on stdin until stdin
+// closes. Everything is synchronous inside a request; requests are answered
+// in the order they arrive.
+
+const protocol = require('./protocol');
+const { extractSurface } = require('./surface');
+const { compareTypes } = require('./compare');
+
+function main() {
+  const tsPath = process.argv[2];
+  if (!tsPath) {
+    process.stderr.write('usage: node main.js <path to typescript.js>\n');
+    process.exit(2);
+  }
+  /** @type {typeof import('typescript')} */
+  let ts;
+  try {
+    ts = require(tsPath);
+  } catch (err) {
+    process.stderr.write(`cannot load the TypeScript compiler at ${tsPath}: ${err && /** @type {Error} */ (err).message}\n`);
+    process.exit(3);
+  }
+  /** @type {Record<string, (params: any) => any>} */
+  const methods = {
+    hello: () => ({ typescript: ts.version, node: process.versions.node }),
+    surface: (params) => extractSurface(ts, params),
+    compare: (params) => compareTypes(ts, params),
+    // crash exists so the Go side can test how it handles a driver dying mid-request.
+    crash: () => process.exit(70),
+    hang: () => { for (;;) { /* a request that never answers, for timeout tests */ } },
+  };
+  protocol.serve(process.stdin, process.stdout, methods);
+}
+
+main();
