@@ -20,7 +20,7 @@ func main() {
 
 func run() int {
 	dir := flag.String("dir", "fixtures/registry", "fixture tree: <name>/<version>/package.json")
-	addr := flag.String("addr", "127.0.0.1:4873", "listen address (port 0 picks a free one)")
+	addr := flag.String("addr", "127.0.0.1:0", "listen address; port 0 picks a free one")
 	latency := flag.Duration("latency", 0, "delay every answer by this much")
 	verbose := flag.Bool("v", false, "log each request on stderr when the registry stops")
 	flag.Parse()
