@@ -2,6 +2,7 @@ package groups
 
 import (
 	"fmt"
+	"iter"
 	"sort"
 
 	"github.com/uptide/uptide/engine/model"
@@ -17,6 +18,7 @@ type candidate struct {
 // mover is the target or a companion, at the version it moves to.
 type mover struct {
 	name, from, to string
+	toV            *semver.Version // nil when to is not a version
 	workspaces     []string
 	toRel          model.Release
 	hasToRel       bool
@@ -64,9 +66,15 @@ type decision struct {
 // is a candidate waits for that package's decision before its own manifest
 // may place it.
 func Companions(target Dep, to string, candidates []Dep, p Packuments) model.CompanionPlan {
+	return NewIndex(p).Companions(target, to, candidates)
+}
+
+// Companions is the package-level Companions over the index's packuments.
+func (ix *Index) Companions(target Dep, to string, candidates []Dep) model.CompanionPlan {
 	plan := model.CompanionPlan{Name: target.Name, From: target.Installed, To: to,
 		Companions: []model.Companion{}, Conflicts: []model.Conflict{}}
-	c := newCache(p)
+	c := ix.c
+	p := c.p
 	cands := visibleCandidates(target, candidates)
 	byName := map[string]*candidate{}
 	for i := range cands {
@@ -127,6 +135,7 @@ func Companions(target Dep, to string, candidates []Dep, p Packuments) model.Com
 
 func newMover(p Packuments, name, from, to string, ws []string) *mover {
 	m := &mover{name: name, from: from, to: to, workspaces: ws}
+	m.toV, _ = semver.Parse(to)
 	m.toRel, m.hasToRel = p.release(name, to)
 	return m
 }
@@ -246,7 +255,7 @@ func lockstep(c *cache, f *mover, cand *candidate) (decision, bool) {
 		return decision{}, false
 	}
 	ls := linksTo(rel, f.name)
-	if len(ls) == 0 || !c.accepts(ls, f.to) {
+	if len(ls) == 0 || !c.accepts(ls, f.toV) {
 		return decision{}, false
 	}
 	return decision{move, f.to, fmt.Sprintf("released in lockstep (%s %s %s %s)", f.to, verb(ls[0].field), f.name, ls[0].spec)}, true
@@ -263,7 +272,7 @@ func requiredByPeer(c *cache, f *mover, cand *candidate) (decision, bool) {
 	if !ok || r == nil || r.Satisfies(cand.installed) {
 		return decision{}, false
 	}
-	for _, rv := range eligible(c, cand, f) {
+	for rv := range eligible(c, cand, f) {
 		if r.SatisfiesVersion(rv.v) {
 			return decision{move, rv.raw, fmt.Sprintf("%s %s peer-requires %s %s", f.name, f.to, cand.name, spec)}, true
 		}
@@ -275,12 +284,12 @@ func requiredByPeer(c *cache, f *mover, cand *candidate) (decision, bool) {
 // package with a range that refuses its new version.
 func namesFollowed(c *cache, f *mover, cand *candidate, inst model.Release) (decision, bool) {
 	ls := linksTo(inst, f.name)
-	if len(ls) == 0 || c.accepts(ls, f.to) {
+	if len(ls) == 0 || c.accepts(ls, f.toV) {
 		return decision{}, false
 	}
 	rs := eligible(c, cand, f)
-	for _, rv := range rs {
-		if nl := linksTo(rv.rel, f.name); len(nl) > 0 && c.accepts(nl, f.to) {
+	for rv := range rs {
+		if nl := linksTo(*rv.rel, f.name); len(nl) > 0 && c.accepts(nl, f.toV) {
 			why := fmt.Sprintf("accepts %s %s (%s %s)", f.name, f.to, fieldWord(nl[0].field), nl[0].spec)
 			if v, ok := semver.Exact(nl[0].spec); ok {
 				why = fmt.Sprintf("pins %s %s", f.name, v)
@@ -288,8 +297,8 @@ func namesFollowed(c *cache, f *mover, cand *candidate, inst model.Release) (dec
 			return decision{move, rv.raw, why}, true
 		}
 	}
-	for _, rv := range rs {
-		if len(linksTo(rv.rel, f.name)) == 0 {
+	for rv := range rs {
+		if len(linksTo(*rv.rel, f.name)) == 0 {
 			return decision{move, rv.raw, fmt.Sprintf("no longer %s %s", verb(ls[0].field), f.name)}, true
 		}
 	}
@@ -328,9 +337,9 @@ func sharedPins(c *cache, f *mover, cand *candidate, inst model.Release) (decisi
 	if disagree == "" {
 		return decision{}, false
 	}
-	for _, rv := range eligible(c, cand, f) {
-		if agree, on := pinsAgree(pins(rv.rel), want); agree {
-			if ls := linksTo(rv.rel, f.name); len(ls) > 0 && !c.accepts(ls, f.to) {
+	for rv := range eligible(c, cand, f) {
+		if agree, on := pinsAgree(pins(*rv.rel), want); agree {
+			if ls := linksTo(*rv.rel, f.name); len(ls) > 0 && !c.accepts(ls, f.toV) {
 				continue
 			}
 			return decision{move, rv.raw, fmt.Sprintf("pins %s %s like %s %s", on, want[on], f.name, f.to)}, true
@@ -358,33 +367,33 @@ func pinsAgree(have, want map[string]string) (bool, string) {
 	return on != "", on
 }
 
-// eligible lists, newest first, the releases of the candidate a plan may
+// eligible yields, newest first, the releases of the candidate a plan may
 // move it to: above what is installed, not deprecated, no prerelease unless
 // the followed version or the installed one is one, and not above the
 // latest dist-tag, which is what an install would pick.
-func eligible(c *cache, cand *candidate, f *mover) []relVersion {
+func eligible(c *cache, cand *candidate, f *mover) iter.Seq[relVersion] {
 	inst, instErr := semver.Parse(cand.installed)
-	allowPre := (instErr == nil && inst.IsPrerelease())
-	if v, err := semver.Parse(f.to); err == nil && v.IsPrerelease() {
-		allowPre = true
-	}
+	allowPre := (instErr == nil && inst.IsPrerelease()) || (f.toV != nil && f.toV.IsPrerelease())
 	var ceiling *semver.Version
 	if l := latest(c.p[cand.name]); l != "" && !allowPre {
 		ceiling, _ = semver.Parse(l)
 	}
-	var out []relVersion
-	for _, rv := range c.releases(cand.name) {
-		switch {
-		case instErr == nil && rv.v.Compare(inst) <= 0:
-			continue
-		case rv.rel.Deprecated != "":
-			continue
-		case rv.v.IsPrerelease() && !allowPre:
-			continue
-		case ceiling != nil && rv.v.Compare(ceiling) > 0 && (instErr != nil || ceiling.Compare(inst) > 0):
-			continue
-		}
-		out = append(out, rv)
+	if ceiling != nil && instErr == nil && ceiling.Compare(inst) <= 0 {
+		ceiling = nil // a prerelease or a tag below what is installed bounds nothing
 	}
-	return out
+	return func(yield func(relVersion) bool) {
+		for _, rv := range c.releases(cand.name) {
+			switch {
+			case instErr == nil && rv.v.Compare(inst) <= 0:
+				return // newest first: nothing further is above installed
+			case rv.rel.Deprecated != "",
+				rv.v.IsPrerelease() && !allowPre,
+				ceiling != nil && rv.v.Compare(ceiling) > 0:
+				continue
+			}
+			if !yield(rv) {
+				return
+			}
+		}
+	}
 }

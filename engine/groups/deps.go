@@ -2,6 +2,7 @@ package groups
 
 import (
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -25,8 +26,8 @@ type Dep struct {
 // Packuments maps a package name to what the registry knows of it.
 type Packuments map[string]*model.Packument
 
-// release returns the manifest of name@version, tolerating a version
-// written differently from the packument's key (a "v", build metadata).
+// release returns the manifest of name@version, also when the version is
+// spelled differently from the packument's key ("v1.2.3", "=1.2.3").
 func (p Packuments) release(name, version string) (model.Release, bool) {
 	pk := p[name]
 	if pk == nil || version == "" {
@@ -35,19 +36,9 @@ func (p Packuments) release(name, version string) (model.Release, bool) {
 	if r, ok := pk.Versions[version]; ok {
 		return r, true
 	}
-	want, err := semver.Parse(version)
-	if err != nil {
-		return model.Release{}, false
-	}
-	keys := make([]string, 0, len(pk.Versions))
-	for k := range pk.Versions {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		if v, err := semver.Parse(k); err == nil && v.Compare(want) == 0 {
-			return pk.Versions[k], true
-		}
+	if canon, ok := semver.Exact(version); ok && canon != version {
+		r, ok := pk.Versions[canon]
+		return r, ok
 	}
 	return model.Release{}, false
 }
@@ -177,19 +168,20 @@ func fieldWord(f model.DepType) string {
 	return "dependency"
 }
 
-// accepts reports whether every entry's range admits v. A specifier that
-// is not a range (a tag, an alias, a URL) gives no verdict, so it accepts.
-func (c *cache) accepts(ls []link, v string) bool {
+// accepts reports whether every entry's range admits v (nil: an invalid
+// version, which no range admits). A specifier that is not a range (a tag,
+// an alias, a URL) gives no verdict, so it accepts.
+func (c *cache) accepts(ls []link, v *semver.Version) bool {
 	for _, l := range ls {
 		r := c.rng(l.spec)
-		if r != nil && !r.Satisfies(v) {
+		if r != nil && (v == nil || !r.SatisfiesVersion(v)) {
 			return false
 		}
 	}
 	return true
 }
 
-// cache remembers parsed ranges and sorted releases for one computation.
+// cache remembers parsed ranges and sorted releases of one set of packuments.
 type cache struct {
 	p        Packuments
 	ranges   map[string]*semver.Range
@@ -215,7 +207,7 @@ func (c *cache) rng(spec string) *semver.Range {
 type relVersion struct {
 	raw string
 	v   *semver.Version
-	rel model.Release
+	rel *model.Release
 }
 
 // releases lists the valid versions of name, newest first.
@@ -225,17 +217,20 @@ func (c *cache) releases(name string) []relVersion {
 	}
 	var rs []relVersion
 	if pk := c.p[name]; pk != nil {
+		rels := make([]model.Release, 0, len(pk.Versions))
+		rs = make([]relVersion, 0, len(pk.Versions))
 		for raw, rel := range pk.Versions {
 			if v, err := semver.Parse(raw); err == nil {
-				rs = append(rs, relVersion{raw, v, rel})
+				rels = append(rels, rel)
+				rs = append(rs, relVersion{raw, v, &rels[len(rels)-1]})
 			}
 		}
 	}
-	sort.Slice(rs, func(i, j int) bool {
-		if d := rs[i].v.Compare(rs[j].v); d != 0 {
-			return d > 0
+	slices.SortFunc(rs, func(a, b relVersion) int {
+		if d := b.v.Compare(a.v); d != 0 {
+			return d
 		}
-		return rs[i].raw < rs[j].raw
+		return strings.Compare(a.raw, b.raw)
 	})
 	c.versions[name] = rs
 	return rs

@@ -53,7 +53,12 @@ type edge struct {
 // after its lead, listed first: an unscoped member if there is one, the
 // one most members depend on, then the first by name.
 func ReleaseGroups(deps []Dep, p Packuments) []model.Group {
-	c := newCache(p)
+	return NewIndex(p).ReleaseGroups(deps)
+}
+
+// ReleaseGroups is the package-level ReleaseGroups over the index's packuments.
+func (ix *Index) ReleaseGroups(deps []Dep) []model.Group {
+	c, p := ix.c, ix.c.p
 	nodes := buildNodes(deps, p)
 	byName := map[string][]int{}
 	for i, n := range nodes {
