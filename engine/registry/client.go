@@ -60,6 +60,8 @@ type Client struct {
 	mu      sync.Mutex
 	blocked map[string]*Error    // host → its first refusal
 	calls   map[string]*packCall // packument cache key → in flight or done
+
+	fileLocks sync.Map // tarball cache path → chan struct{} (a lock that honours ctx)
 }
 
 // New returns a client. It does no I/O.

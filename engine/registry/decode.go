@@ -166,7 +166,7 @@ func decodePackument(body []byte, name string) (*model.Packument, error) {
 		p.DistTags = map[string]string{}
 	}
 	for v, r := range w.Versions {
-		if !r.isObject {
+		if !r.isObject || v == "" {
 			continue
 		}
 		rel := r.release()

@@ -92,6 +92,14 @@ func (c *Client) Fetch(ctx context.Context, name, versionOrTag string) (*Package
 	path := filepath.Join(dir, rel.Version+".tgz")
 	dl := download{client: c, pkg: id, registry: reg, url: tarURL, path: path, sum: sum}
 
+	// One Fetch per tarball at a time within a run: a second caller then
+	// finds the verified copy instead of racing the first one's download
+	// (or deleting the file it is about to extract).
+	unlock, err := c.lockFile(ctx, path)
+	if err != nil {
+		return nil, &Error{Package: id, Host: tarURL.Host, Reason: "canceled", Err: err}
+	}
+	defer unlock()
 	cached := dl.cachedCopyValid()
 	if !cached {
 		if err := dl.fetch(ctx); err != nil {
@@ -112,6 +120,17 @@ func (c *Client) Fetch(ctx context.Context, name, versionOrTag string) (*Package
 		return nil, &Error{Package: id, Host: tarURL.Host, Reason: "cannot extract the tarball", Err: err}
 	}
 	return &Package{Name: name, Version: rel.Version, Dir: out, Tarball: path, Manifest: rel, tempRoot: filepath.Dir(out)}, nil
+}
+
+func (c *Client) lockFile(ctx context.Context, path string) (func(), error) {
+	v, _ := c.fileLocks.LoadOrStore(path, make(chan struct{}, 1))
+	ch := v.(chan struct{})
+	select {
+	case ch <- struct{}{}:
+		return func() { <-ch }, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }
 
 func extractToTemp(tarball string) (string, error) {

@@ -432,3 +432,36 @@ func TestExtractNotGzip(t *testing.T) {
 		t.Fatalf("want a not-gzip error, got %v", err)
 	}
 }
+
+func TestConcurrentFetchesDownloadOnce(t *testing.T) {
+	reg := newFakeRegistry(t)
+	reg.add("left-pad", "1.0.0", &fakeVersion{})
+	c := testClient(t, testConfig(t, "registry="+reg.URL()), "")
+	const n = 8
+	type result struct {
+		p   *Package
+		err error
+	}
+	results := make(chan result, n)
+	for range n {
+		go func() {
+			p, err := c.Fetch(context.Background(), "left-pad", "1.0.0")
+			results <- result{p, err}
+		}()
+	}
+	dirs := map[string]bool{}
+	for range n {
+		r := <-results
+		if r.err != nil {
+			t.Fatal(r.err)
+		}
+		dirs[r.p.Dir] = true
+		defer r.p.Remove()
+	}
+	if len(dirs) != n {
+		t.Errorf("each Fetch should get its own directory: %d distinct", len(dirs))
+	}
+	if got := len(reg.seen("/left-pad/-/")); got != 1 {
+		t.Errorf("tarball downloaded %d times, want 1", got)
+	}
+}

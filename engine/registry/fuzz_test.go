@@ -6,6 +6,8 @@ import (
 	"compress/gzip"
 	"os"
 	"path/filepath"
+	"strconv"
+	"sync/atomic"
 	"testing"
 )
 
@@ -94,10 +96,15 @@ func FuzzExtract(f *testing.F) {
 	f.Add(tarOf([]tarEntry{{name: "/abs/x", body: "x"}, {name: "p/h", typeflag: tar.TypeLink, linkname: "/etc/passwd"}}), false)
 	f.Add(makeTgz(f, []tarEntry{{name: "package/a.d.ts", body: "export {}"}}), true)
 	lim := extractLimits{maxBytes: 1 << 20, maxEntries: 200}
+	// One base directory for all runs: t.TempDir per run would dominate
+	// the cost of an execution.
+	base := f.TempDir()
+	var runs atomic.Int64
 	f.Fuzz(func(t *testing.T, data []byte, raw bool) {
-		parent := t.TempDir()
+		parent := filepath.Join(base, strconv.FormatInt(runs.Add(1), 10))
+		defer os.RemoveAll(parent)
 		dest := filepath.Join(parent, "dest")
-		if err := os.Mkdir(dest, 0o755); err != nil {
+		if err := os.MkdirAll(dest, 0o755); err != nil {
 			t.Fatal(err)
 		}
 		in := data

@@ -104,6 +104,7 @@ func (c *Client) loadPackument(ctx context.Context, name, reg string, full bool,
 		req.etag, cachedBody = readPackumentCache(cachePath)
 	}
 	var body []byte
+	var newETag string
 	err = c.get(ctx, req, func(resp *http.Response, r io.Reader) error {
 		switch resp.StatusCode {
 		case http.StatusOK:
@@ -111,11 +112,7 @@ func (c *Client) loadPackument(ctx context.Context, name, reg string, full bool,
 			if err != nil {
 				return err
 			}
-			body = b
-			if etag := resp.Header.Get("ETag"); etag != "" && cachePath != "" && !strings.ContainsAny(etag, "\r\n") {
-				// A cache that cannot be written only costs a full download next run.
-				_ = writeFileAtomic(cachePath, packumentCacheFile(etag, b))
-			}
+			body, newETag = b, resp.Header.Get("ETag")
 			return nil
 		case http.StatusNotModified:
 			if cachedBody == nil {
@@ -137,6 +134,12 @@ func (c *Client) loadPackument(ctx context.Context, name, reg string, full bool,
 			_ = os.Remove(cachePath)
 		}
 		return nil, &Error{Package: name, Host: u.Host, Status: http.StatusOK, Reason: "the registry sent an unreadable document", Err: err}
+	}
+	// Written once decoded (never cache what cannot be read) and outside
+	// the request slot, which disk time should not hold.
+	if newETag != "" && cachePath != "" && !strings.ContainsAny(newETag, "\r\n") {
+		// A cache that cannot be written only costs a full download next run.
+		_ = writeFileAtomic(cachePath, packumentCacheFile(newETag, body))
 	}
 	return p, nil
 }
