@@ -59,7 +59,7 @@ func classifyPair(p Pair) []model.Change {
 		c.Replacement = b.Deprecated.Replacement
 		out = append(out, apply(c, rule("deprecated"), "", strings.TrimSpace(b.Deprecated.Message)))
 	}
-	sa, sb := dropQualifier(a.Signature, p.Qualifier), dropQualifier(b.Signature, p.Qualifier)
+	sa, sb := dropQualifiers(a.Signature, p.Qualifiers), dropQualifiers(b.Signature, p.Qualifiers)
 	var findings []finding
 	switch {
 	case a.Kind != b.Kind:

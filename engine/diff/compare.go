@@ -139,12 +139,23 @@ func (c comparer) callable(a, b string, callback bool) []finding {
 		}
 	}
 	switch {
+	case len(missing) == 0 && len(added) == 0 && len(oa) == len(ob) && sameOverloadOrder(oa, ob):
+		return nil
 	case len(missing) == 0:
 		return []finding{{rule: "sig/overloads/survived", detail: fmt.Sprintf("%d overloads → %d, every old one kept", len(oa), len(ob))}}
 	case len(missing) == 1 && len(added) == 1:
 		return c.overload(oa[missing[0]], ob[added[0]], missing[0], true, callback)
 	}
 	return []finding{{rule: "sig/overloads/changed", detail: fmt.Sprintf("%d of %d overloads changed or disappeared", len(missing), len(oa))}}
+}
+
+func sameOverloadOrder(a, b []overload) bool {
+	for i := range a {
+		if a[i].text != b[i].text {
+			return false
+		}
+	}
+	return true
 }
 
 func (c comparer) overload(x, y overload, idx int, numbered, callback bool) []finding {

@@ -7,7 +7,7 @@ import "github.com/uptide/uptide/engine/model"
 // relations: text only), rename hints and folding, sorted canonically.
 func Diff(a, b *model.Surface, relations map[string]Relation) []model.Change {
 	ia, ib := newSurfaceIndex(a), newSurfaceIndex(b)
-	changes := Classify(Raw(a, b))
+	changes := Classify(rawWith(ia, ib))
 	changes = Refine(changes, relations)
 	changes = hintWith(changes, ia, ib)
 	changes = foldWith(changes, ia, ib)

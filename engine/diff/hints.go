@@ -43,11 +43,18 @@ func isContainerKind(k model.SymbolKind) bool {
 type surfaceIndex struct {
 	byPath map[string]*model.Symbol
 	sorted []string
+	// exportEquals are the `export =` roots, in path order.
+	exportEquals []*model.Symbol
 }
 
 func newSurfaceIndex(s *model.Surface) *surfaceIndex {
 	ix := &surfaceIndex{byPath: index(s)}
 	ix.sorted = sortedKeys(ix.byPath)
+	for _, p := range ix.sorted {
+		if sym := ix.byPath[p]; sym.ExportEquals {
+			ix.exportEquals = append(ix.exportEquals, sym)
+		}
+	}
 	return ix
 }
 
@@ -82,7 +89,24 @@ type hint struct {
 	target     int // candidate index among added
 	confidence float64
 	score      float64
-	why        string
+	// The evidence, formatted only for the hints that are kept.
+	identical   bool
+	sigDice     float64
+	nameDice    float64
+	jaccard     float64
+	emptyBodies bool
+}
+
+func (h *hint) why() string {
+	switch {
+	case h.identical:
+		return "identical signature"
+	case h.sigDice > 0:
+		return fmt.Sprintf("signature %.0f%% similar", h.sigDice*100)
+	case h.emptyBodies:
+		return fmt.Sprintf("name %.0f%% similar, no members", h.nameDice*100)
+	}
+	return fmt.Sprintf("name %.0f%% similar, %.0f%% of members shared", h.nameDice*100, h.jaccard*100)
 }
 
 // Hint marks removed changes with the added symbol they were probably
@@ -97,7 +121,6 @@ func Hint(changes []model.Change, a, b *model.Surface) []model.Change {
 }
 
 func hintWith(changes []model.Change, ia, ib *surfaceIndex) []model.Change {
-	type group struct{ removed, added []*candidate }
 	groups := map[string]*group{}
 	var keys []string
 	add := func(i int, sym *model.Symbol, removed bool) {
@@ -135,10 +158,6 @@ func hintWith(changes []model.Change, ia, ib *surfaceIndex) []model.Change {
 	}
 	sort.Strings(keys)
 	out := append([]model.Change(nil), changes...)
-	type containerHint struct {
-		from, to path.Path
-		conf     float64
-	}
 	var containerHints []containerHint
 	hinted := map[int]bool{}
 	for _, key := range keys {
@@ -146,26 +165,7 @@ func hintWith(changes []model.Change, ia, ib *surfaceIndex) []model.Change {
 		if len(g.removed) == 0 || len(g.added) == 0 {
 			continue
 		}
-		best := make([]*hint, len(g.removed))
-		for ri, r := range g.removed {
-			var top, second *hint
-			for ai, x := range g.added {
-				h := evidence(r, x, ia, ib)
-				if h == nil {
-					continue
-				}
-				h.target = ai
-				switch {
-				case top == nil || better(h, top):
-					top, second = h, top
-				case second == nil || better(h, second):
-					second = h
-				}
-			}
-			if top != nil && (second == nil || better(top, second)) {
-				best[ri] = top
-			}
-		}
+		best := g.bestHints(ia, ib)
 		// An added symbol claimed by several removed ones goes to the one
 		// with strictly better evidence, or to none.
 		claims := map[int][]int{}
@@ -198,7 +198,7 @@ func hintWith(changes []model.Change, ia, ib *surfaceIndex) []model.Change {
 				continue
 			}
 			r, x := g.removed[ri], g.added[h.target]
-			setHint(&out[r.change], x.text, h.confidence, h.why)
+			setHint(&out[r.change], x.text, h.confidence, h.why())
 			hinted[r.change] = true
 			if isContainerKind(r.sym.Kind) {
 				containerHints = append(containerHints, containerHint{from: r.path, to: x.path, conf: h.confidence})
@@ -208,6 +208,10 @@ func hintWith(changes []model.Change, ia, ib *surfaceIndex) []model.Change {
 	if len(containerHints) == 0 {
 		return out
 	}
+	byContainer := make(map[string]containerHint, len(containerHints))
+	for _, h := range containerHints {
+		byContainer[h.from.String()] = h
+	}
 	for i, c := range out {
 		if c.Kind != model.ChangeRemoved || hinted[i] {
 			continue
@@ -216,21 +220,25 @@ func hintWith(changes []model.Change, ia, ib *surfaceIndex) []model.Change {
 		if err != nil {
 			continue
 		}
-		for _, h := range containerHints {
-			if !h.from.IsAncestorOf(p) {
+		// The innermost renamed container decides, as it is the most
+		// specific evidence.
+		anc := p.Ancestors()
+		for k := len(anc) - 1; k >= 0; k-- {
+			h, ok := byContainer[anc[k].String()]
+			if !ok {
 				continue
 			}
 			q, ok := p.Rebase(h.from, h.to)
 			if !ok {
-				continue
+				break
 			}
 			target := q.String()
 			if _, inB := ib.byPath[target]; inB {
 				if _, inA := ia.byPath[target]; !inA {
 					setHint(&out[i], target, h.conf, "its container "+h.from.String()+" was renamed")
-					break
 				}
 			}
+			break
 		}
 	}
 	return out
@@ -243,27 +251,79 @@ func better(a, b *hint) bool {
 	return a.score > b.score
 }
 
-// evidence is the rename hint from r to x, or nil when there is not enough.
-func evidence(r, x *candidate, ia, ib *surfaceIndex) *hint {
-	if isLeafKind(r.sym.Kind) {
-		if r.sym.Signature == "" || x.sym.Signature == "" {
-			return nil
+type containerHint struct {
+	from, to path.Path
+	conf     float64
+}
+
+// group is the removed and added symbols of one parent and kind: the only
+// ones that can be renames of each other.
+type group struct{ removed, added []*candidate }
+
+// bestHints is, per removed candidate, the added one with strictly the best
+// evidence, or nil.
+func (g *group) bestHints(ia, ib *surfaceIndex) []*hint {
+	best := make([]*hint, len(g.removed))
+	var sigIndex, nameIndex *bigramIndex
+	var identical map[string][]int
+	for ri, r := range g.removed {
+		var top, second *hint
+		consider := func(h *hint) {
+			switch {
+			case top == nil || better(h, top):
+				top, second = h, top
+			case second == nil || better(h, second):
+				second = h
+			}
 		}
-		if r.sym.Signature == x.sym.Signature {
-			return &hint{confidence: leafIdenticalConfidence, score: 1, why: "identical signature"}
+		if isLeafKind(r.sym.Kind) {
+			if r.sym.Signature == "" {
+				continue
+			}
+			if sigIndex == nil {
+				identical = map[string][]int{}
+				sigs := make([]bigrams, len(g.added))
+				for ai, x := range g.added {
+					sigs[ai] = x.sig
+					if x.sym.Signature != "" {
+						identical[x.sym.Signature] = append(identical[x.sym.Signature], ai)
+					}
+				}
+				sigIndex = newBigramIndex(sigs)
+			}
+			for _, ai := range identical[r.sym.Signature] {
+				consider(&hint{target: ai, confidence: leafIdenticalConfidence, score: 1, identical: true})
+			}
+			sigIndex.each(r.sig, func(ai int, d float64) {
+				if d >= leafDiceThreshold && g.added[ai].sym.Signature != r.sym.Signature && g.added[ai].sym.Signature != "" {
+					consider(&hint{target: ai, confidence: leafSimilarConfidence, score: d, sigDice: d})
+				}
+			})
+		} else {
+			if nameIndex == nil {
+				names := make([]bigrams, len(g.added))
+				for ai, x := range g.added {
+					names[ai] = x.name
+				}
+				nameIndex = newBigramIndex(names)
+			}
+			nameIndex.each(r.name, func(ai int, d float64) {
+				if h := containerEvidence(r, g.added[ai], d, ia, ib); h != nil {
+					h.target = ai
+					consider(h)
+				}
+			})
 		}
-		if diceBound(r.sig, x.sig) < leafDiceThreshold {
-			return nil
+		if top != nil && (second == nil || better(top, second)) {
+			best[ri] = top
 		}
-		if d := dice(r.sig, x.sig); d >= leafDiceThreshold {
-			return &hint{confidence: leafSimilarConfidence, score: d, why: fmt.Sprintf("signature %.0f%% similar", d*100)}
-		}
-		return nil
 	}
-	if diceBound(r.name, x.name) < containerNameThreshold {
-		return nil
-	}
-	name := dice(r.name, x.name)
+	return best
+}
+
+// containerEvidence is the rename hint from container r to x given their
+// names' similarity, or nil when there is not enough evidence.
+func containerEvidence(r, x *candidate, name float64, ia, ib *surfaceIndex) *hint {
 	if name < containerNameThreshold {
 		return nil
 	}
@@ -277,7 +337,7 @@ func evidence(r, x *candidate, ia, ib *surfaceIndex) *hint {
 		if name < emptyContainerName {
 			return nil
 		}
-		return &hint{confidence: containerWeak, score: name, why: fmt.Sprintf("name %.0f%% similar, no members", name*100)}
+		return &hint{confidence: containerWeak, score: name, nameDice: name, emptyBodies: true}
 	}
 	j := jaccard(r.members, x.members)
 	if j < containerJaccard {
@@ -287,7 +347,7 @@ func evidence(r, x *candidate, ia, ib *surfaceIndex) *hint {
 	if name >= containerStrongName && j >= containerStrongJaccard {
 		conf = containerStrong
 	}
-	return &hint{confidence: conf, score: name + j, why: fmt.Sprintf("name %.0f%% similar, %.0f%% of members shared", name*100, j*100)}
+	return &hint{confidence: conf, score: name + j, nameDice: name, jaccard: j}
 }
 
 func setHint(c *model.Change, target string, conf float64, why string) {

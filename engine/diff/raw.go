@@ -14,10 +14,10 @@ type Pair struct {
 	// in A, since that is the name consumers of A wrote.
 	Path string
 	A, B *model.Symbol
-	// Qualifier is the `export =` root name ("sharp") whose "sharp."
-	// qualifiers are dropped from both signatures before comparing, set when
-	// the pair was matched across export shapes.
-	Qualifier string
+	// Qualifiers are the `export =` root names ("sharp") whose "sharp."
+	// qualifiers are dropped from both signatures before comparing, set on
+	// every pair when the two sides export such a root in different shapes.
+	Qualifiers []string
 }
 
 // Raw pairs the symbols of two surfaces by canonical path and returns the
@@ -26,28 +26,33 @@ type Pair struct {
 // exports, the root is looked up under the other side's same declared name
 // or default, and its namespace members as top-level names.
 func Raw(a, b *model.Surface) []Pair {
-	ia, ib := index(a), index(b)
-	shapes := exportShapes(ia, ib)
+	return rawWith(newSurfaceIndex(a), newSurfaceIndex(b))
+}
+
+func rawWith(xa, xb *surfaceIndex) []Pair {
+	ia, ib := xa.byPath, xb.byPath
+	shapes := exportShapes(xa, xb)
+	quals := shapes.qualifiers()
 	consumed := make(map[string]bool)
 	pairs := make([]Pair, 0, 64)
-	for _, p := range sortedKeys(ia) {
+	for _, p := range xa.sorted {
 		sa := ia[p]
 		if sb, ok := ib[p]; ok {
-			if differs(sa, sb, "") {
-				pairs = append(pairs, Pair{Path: p, A: sa, B: sb})
+			if differs(sa, sb, quals) {
+				pairs = append(pairs, Pair{Path: p, A: sa, B: sb, Qualifiers: quals})
 			}
 			continue
 		}
-		if target, qual, ok := shapes.lookup(p, ia, ib, consumed); ok {
+		if target, ok := shapes.lookup(p, ia, ib, consumed); ok {
 			consumed[target] = true
-			if sb := ib[target]; differs(sa, sb, qual) {
-				pairs = append(pairs, Pair{Path: p, A: sa, B: sb, Qualifier: qual})
+			if sb := ib[target]; differs(sa, sb, quals) {
+				pairs = append(pairs, Pair{Path: p, A: sa, B: sb, Qualifiers: quals})
 			}
 			continue
 		}
 		pairs = append(pairs, Pair{Path: p, A: sa})
 	}
-	for _, p := range sortedKeys(ib) {
+	for _, p := range xb.sorted {
 		if _, ok := ia[p]; !ok && !consumed[p] {
 			pairs = append(pairs, Pair{Path: p, B: ib[p]})
 		}
@@ -84,11 +89,11 @@ func sortedKeys(m map[string]*model.Symbol) []string {
 }
 
 // differs reports whether anything the classification looks at changed.
-func differs(a, b *model.Symbol, qualifier string) bool {
+func differs(a, b *model.Symbol, qualifiers []string) bool {
 	if a.Kind != b.Kind || a.Optional != b.Optional || (a.Deprecated == nil) != (b.Deprecated == nil) {
 		return true
 	}
-	if dropQualifier(a.Signature, qualifier) != dropQualifier(b.Signature, qualifier) {
+	if dropQualifiers(a.Signature, qualifiers) != dropQualifiers(b.Signature, qualifiers) {
 		return true
 	}
 	return !sameStringSet(a.ExportedFrom, b.ExportedFrom)
@@ -114,11 +119,12 @@ type shapeMap struct {
 	bRoots []string
 }
 
-func exportShapes(ia, ib map[string]*model.Symbol) shapeMap {
+func exportShapes(xa, xb *surfaceIndex) shapeMap {
 	var m shapeMap
-	for _, p := range sortedKeys(ia) {
-		s := ia[p]
-		if !s.ExportEquals || !isTopName(p) {
+	ia, ib := xa.byPath, xb.byPath
+	for _, s := range xa.exportEquals {
+		p := s.Path
+		if !isTopName(p) {
 			continue
 		}
 		if other, ok := ib[p]; ok && other.ExportEquals {
@@ -136,9 +142,9 @@ func exportShapes(ia, ib map[string]*model.Symbol) shapeMap {
 			m.aRoots[p] = ""
 		}
 	}
-	for _, p := range sortedKeys(ib) {
-		s := ib[p]
-		if !s.ExportEquals || !isTopName(p) {
+	for _, s := range xb.exportEquals {
+		p := s.Path
+		if !isTopName(p) {
 			continue
 		}
 		if other, ok := ia[p]; ok && other.ExportEquals {
@@ -149,6 +155,17 @@ func exportShapes(ia, ib map[string]*model.Symbol) shapeMap {
 	return m
 }
 
+// qualifiers are the root names whose qualifiers signatures lose.
+func (m shapeMap) qualifiers() []string {
+	var out []string
+	for r := range m.aRoots {
+		out = append(out, r)
+	}
+	out = append(out, m.bRoots...)
+	sort.Strings(out)
+	return out
+}
+
 func isTopName(p string) bool {
 	pp, err := path.Parse(p)
 	return err == nil && pp.Scope == "" && pp.Len() == 1 && pp.Segments[0].Kind == path.Name
@@ -157,13 +174,13 @@ func isTopName(p string) bool {
 // lookup finds the B path an A path that is missing from B corresponds to
 // under the other export shape. A candidate must be absent from A (it
 // would be compared with itself otherwise) and not already matched.
-func (m shapeMap) lookup(p string, ia, ib map[string]*model.Symbol, consumed map[string]bool) (target, qualifier string, ok bool) {
+func (m shapeMap) lookup(p string, ia, ib map[string]*model.Symbol, consumed map[string]bool) (target string, ok bool) {
 	if m.aRoots == nil && len(m.bRoots) == 0 {
-		return "", "", false
+		return "", false
 	}
 	pp, err := path.Parse(p)
 	if err != nil || pp.Scope != "" || pp.Segments[0].Kind != path.Name {
-		return "", "", false
+		return "", false
 	}
 	free := func(q path.Path) (string, bool) {
 		s := q.String()
@@ -176,13 +193,13 @@ func (m shapeMap) lookup(p string, ia, ib map[string]*model.Symbol, consumed map
 		// sharp → default; sharp#resize → default#resize.
 		if newRoot != "" && newRoot != top {
 			if s, ok := free(pp.WithRoot(newRoot)); ok {
-				return s, top, true
+				return s, true
 			}
 		}
 		// sharp.ResizeOptions#width → ResizeOptions#width.
 		if q, ok := pp.DropRoot(); ok {
 			if s, ok := free(q); ok {
-				return s, top, true
+				return s, true
 			}
 		}
 	}
@@ -190,17 +207,17 @@ func (m shapeMap) lookup(p string, ia, ib map[string]*model.Symbol, consumed map
 		// default → sharp; default#resize → sharp#resize.
 		if top == "default" {
 			if s, ok := free(pp.WithRoot(root)); ok {
-				return s, root, true
+				return s, true
 			}
 		}
 		// ResizeOptions#width → sharp.ResizeOptions#width.
 		if top != root {
 			if q, ok := pp.Nest(root); ok {
 				if s, ok := free(q); ok {
-					return s, root, true
+					return s, true
 				}
 			}
 		}
 	}
-	return "", "", false
+	return "", false
 }

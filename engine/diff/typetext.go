@@ -382,6 +382,13 @@ func isIdent(s string) bool {
 	return true
 }
 
+func dropQualifiers(s string, qs []string) string {
+	for _, q := range qs {
+		s = dropQualifier(s, q)
+	}
+	return s
+}
+
 // dropQualifier removes "q." where q is a whole identifier, so that
 // sharp.ResizeOptions under export = compares equal to ResizeOptions
 // exported by name.

@@ -1,0 +1,95 @@
+package diff
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/uptide/uptide/engine/model"
+)
+
+func TestNeedsTypes(t *testing.T) {
+	a := surface("1",
+		sym("parse", fn, "(input: string): Item"),
+		sym("Options#mode", prop, "Mode"),
+		sym("Options#timeout", prop, "number"),
+		sym("Client", class, "class"),
+		sym("Store", iface, "interface"),
+		sym("gone", fn, "(): void"),
+		sym("Mode", talias, "type = 'a'"),
+	)
+	b := surface("2",
+		sym("parse", fn, "(input: Source): Item"),
+		sym("Options#mode", prop, "ModeV2"),
+		optional(sym("Options#timeout", prop, "number")),
+		sym("Client", class, "abstract class"),
+		sym("Store", talias, "type"),
+		sym("Mode", talias, "type = 'a' | 'b'"),
+	)
+	changes := Classify(Raw(a, b))
+	got := NeedsTypes(changes)
+	want := []string{"Mode", "Options#mode", "parse"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("(-want +got):\n%s", diff)
+	}
+	// Without answers nothing moves.
+	if diff := cmp.Diff(changes, Refine(changes, nil)); diff != "" {
+		t.Fatalf("Refine without relations changed things:\n%s", diff)
+	}
+	// Answers for paths that are not refinable are ignored.
+	refined := Refine(changes, map[string]Relation{"Client": rel(true, true), "Options#timeout": rel(true, true)})
+	if diff := cmp.Diff(changes, refined); diff != "" {
+		t.Fatalf("Refine touched facts the checker cannot improve:\n%s", diff)
+	}
+}
+
+func TestRefineKeepsStructuralFindings(t *testing.T) {
+	a := surface("1", sym("parse", fn, "(input: Input): Item"))
+	b := surface("2", sym("parse", fn, "(input: RawInput, strict: boolean): Item"))
+	// The checker finds the parameter type equivalent, but the new required
+	// parameter still breaks every call.
+	got := Diff(a, b, map[string]Relation{"parse": sigRel(ptr(both), both)})
+	if len(got) != 1 || got[0].Rule != "sig/param/added-required" || got[0].Severity != model.Breaking {
+		t.Fatalf("got %+v", got)
+	}
+}
+
+func TestRefineWholeCallable(t *testing.T) {
+	a := surface("1", sym("on", fn, "(event: 'a', cb: () => void): void; (event: 'b', cb: () => void): void"))
+	b := surface("2", sym("on", fn, "(event: 'a' | 'b', cb: () => void): void"))
+	tests := []struct {
+		name string
+		rel  Relation
+		rule string
+	}{
+		{"new assignable to old", rel(false, true), "direction/callable/compatible"},
+		{"only old assignable to new", rel(true, false), "checker/incompatible"},
+		{"neither", rel(false, false), "checker/incompatible"},
+		// Signatures whose count does not match the overloads fall back to
+		// the whole function types.
+		{"mismatched signature answers", Relation{Assignability: bToA, Signatures: []SignatureRelation{{}}}, "direction/callable/compatible"},
+	}
+	for _, tt := range tests {
+		got := Diff(a, b, map[string]Relation{"on": tt.rel})
+		if len(got) != 1 || got[0].Rule != tt.rule {
+			t.Errorf("%s: got %+v, want rule %s", tt.name, got, tt.rule)
+		}
+	}
+	if got := Diff(a, b, map[string]Relation{"on": rel(true, true)}); len(got) != 0 {
+		t.Errorf("equivalent both ways should leave nothing: %+v", got)
+	}
+}
+
+func TestRefineCombinesParts(t *testing.T) {
+	a := surface("1", sym("fetch", fn, "(url: string, init: Init): Response"))
+	b := surface("2", sym("fetch", fn, "(url: string | URL, init: InitV2): Response | undefined"))
+	got := Diff(a, b, map[string]Relation{"fetch": sigRel(ptr(aToB), aToB, bToA)})
+	// Widened parameter (additive 0.8), narrowed parameter (breaking) and
+	// widened return (breaking): breaking, decided by the first certain break.
+	if len(got) != 1 {
+		t.Fatalf("got %+v", got)
+	}
+	c := got[0]
+	if c.Severity != model.Breaking || c.Kind != model.ChangeSignature || c.Role != "" || c.Rule != "direction/parameter/narrowed" {
+		t.Fatalf("got %+v", c)
+	}
+}
