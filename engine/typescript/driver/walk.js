@@ -9,6 +9,7 @@
 
 const path = require('path');
 const { segment, replacementOf } = require('./serialize');
+const jsdoc = require('./jsdoc');
 
 /**
  * @typedef {object} Node
@@ -149,7 +150,7 @@ class Walker {
 
   /** @param {import('typescript').Node} d */
   isInternal(d) {
-    return this.ts.getJSDocTags(d).some((t) => t.tagName.text === 'internal');
+    return jsdoc.isInternal(this.ts, d);
   }
 
   /**
@@ -160,17 +161,16 @@ class Walker {
    * @param {boolean} callable
    */
   deprecation(decls, callable) {
-    const ts = this.ts;
-    /** @type {import('typescript').JSDocDeprecatedTag | undefined} */
+    /** @type {string | undefined} */
     let first;
     let all = decls.length > 0;
     for (const d of decls) {
-      const tag = ts.getJSDocDeprecatedTag(d);
-      if (tag && !first) first = tag;
-      if (!tag) all = false;
+      const text = jsdoc.deprecatedText(this.ts, d);
+      if (text !== undefined && first === undefined) first = text;
+      if (text === undefined) all = false;
     }
-    if (!first || (callable && !all)) return undefined;
-    const message = (ts.getTextOfJSDocComment(first.comment) || '').replace(/\s+/g, ' ').trim();
+    if (first === undefined || (callable && !all)) return undefined;
+    const message = first;
     const replacement = replacementOf(message);
     return replacement ? { message, replacement } : { message };
   }
@@ -488,7 +488,7 @@ class Walker {
     if (name.startsWith('#') || name.startsWith('__#')) return [];
     const decls = (prop.declarations || []).filter((d) => this.inPackage(d));
     if (decls.length === 0) return [];
-    const flags = ts.getDeclarationModifierFlagsFromSymbol(prop);
+    const flags = ts.getCombinedModifierFlags(/** @type {import('typescript').Declaration} */ (decls[0]));
     if (flags & ts.ModifierFlags.Private) return [];
     const isProtected = !!(flags & ts.ModifierFlags.Protected);
     const isAbstract = !!(flags & ts.ModifierFlags.Abstract);
