@@ -1,0 +1,380 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/uptide/uptide/engine/groups"
+	"github.com/uptide/uptide/engine/lockfile"
+	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/engine/registry"
+	"github.com/uptide/uptide/engine/repo"
+	"github.com/uptide/uptide/engine/semver"
+)
+
+// DiscoverOptions configures Discover.
+type DiscoverOptions struct {
+	// Cwd is where the user ran Uptide; the repository root is found from it.
+	Cwd string
+	// Env is the environment .npmrc settings are read from (npm_config_*).
+	Env []string
+	// Client overrides the registry client (tests, the demo).
+	Client *registry.Client
+	Events Sink
+	// Timing, when set, receives the duration of each phase.
+	Timing map[Phase]time.Duration
+}
+
+// Discover reads the repository as its package manager sees it, asks the
+// registry what is available, and works out release groups and companions.
+// Registry failures do not fail it: the packages are reported not checked.
+func Discover(ctx context.Context, opts DiscoverOptions) (*model.DiscoverReport, error) {
+	t := newTimer(opts.Timing)
+	r, err := repo.Load(opts.Cwd)
+	if err != nil {
+		return nil, err
+	}
+	t.done(PhaseRepository)
+	opts.Events.emit(Event{Phase: PhaseRepository, Finished: true})
+
+	rep := &model.DiscoverReport{Repository: summarize(r), Problems: append([]model.Problem{}, r.Problems...)}
+	lf, problem := loadLockfile(r.Root)
+	if problem != nil {
+		rep.Problems = append(rep.Problems, *problem)
+	}
+	if lf != nil {
+		rep.Repository.Lockfile = rel(r.Root, lf.Path())
+		rep.Repository.LockfileFormat = string(lf.Format())
+	} else if problem == nil {
+		rep.Notes = append(rep.Notes, "no lockfile: installed versions are the exact versions the manifests pin; run "+r.PackageManager+" install for the rest")
+	}
+	t.done(PhaseLockfile)
+
+	decls, skipped := resolveInstalled(r, lf, problem != nil)
+	rep.Skipped = skipped
+
+	client := opts.Client
+	if client == nil {
+		client, err = newClient(r.Root, opts.Env)
+		if err != nil {
+			return nil, err
+		}
+	}
+	packs, failures := fetchPackuments(ctx, client, decls, opts.Events)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	t.done(PhaseRegistry)
+
+	rep.Rows = buildRows(decls, packs, failures)
+	rep.NotChecked = notChecked(decls, failures)
+
+	deps := groupDeps(decls, packs)
+	rep.Groups = groups.ReleaseGroups(deps, packs)
+	markGroups(rep.Rows, rep.Groups)
+	rep.Companions = companionPlans(rep.Rows, deps, packs)
+	t.done(PhaseGroups)
+	opts.Events.emit(Event{Phase: PhaseGroups, Finished: true})
+
+	if err := addImporters(r, rep.Rows); err != nil {
+		return nil, err
+	}
+	t.done(PhaseImporters)
+	sortRows(rep.Rows)
+	normalize(rep)
+	return rep, nil
+}
+
+// newClient builds the registry client from the repository's .npmrc files
+// and the environment.
+func newClient(root string, env []string) (*registry.Client, error) {
+	cfg, err := registry.LoadConfig(root, env)
+	if err != nil {
+		return nil, err
+	}
+	return registry.New(registry.Options{Config: cfg}), nil
+}
+
+func summarize(r *model.Repository) model.RepoSummary {
+	s := model.RepoSummary{Root: r.Root, PackageManager: r.PackageManager}
+	for _, w := range r.Workspaces {
+		s.Workspaces = append(s.Workspaces, w.Path)
+		if w.Path == "." {
+			s.Name = w.Name
+		}
+	}
+	if s.Name == "" {
+		s.Name = filepath.Base(r.Root)
+	}
+	return s
+}
+
+func loadLockfile(root string) (lockfile.Lockfile, *model.Problem) {
+	path, err := lockfile.Find(root)
+	if err != nil {
+		return nil, asProblem(err, root)
+	}
+	if path == "" {
+		return nil, nil
+	}
+	lf, err := lockfile.Load(path)
+	if err != nil {
+		return nil, asProblem(err, path)
+	}
+	return lf, nil
+}
+
+// asProblem turns a parse error into a Problem naming the file.
+func asProblem(err error, file string) *model.Problem {
+	var le *lockfile.Error
+	if errors.As(err, &le) {
+		msg := le.Msg
+		if le.Hint != "" {
+			msg += ": " + le.Hint
+		}
+		return &model.Problem{File: le.File, Line: le.Line, Message: msg}
+	}
+	return &model.Problem{File: file, Message: err.Error()}
+}
+
+func rel(root, path string) string {
+	if r, err := filepath.Rel(root, path); err == nil {
+		return filepath.ToSlash(r)
+	}
+	return path
+}
+
+// decl is one registry declaration of one workspace with its installed version.
+type decl struct {
+	ws      string
+	d       model.Declaration
+	version string
+	source  model.InstalledSource
+	reason  string
+}
+
+// resolveInstalled reads the installed version of every registry
+// declaration, and sets aside the ones that do not come from a registry.
+func resolveInstalled(r *model.Repository, lf lockfile.Lockfile, lockBroken bool) ([]decl, []model.Skipped) {
+	var decls []decl
+	var skipped []model.Skipped
+	local := map[string]model.Workspace{}
+	for _, w := range r.Workspaces {
+		if w.Name != "" {
+			local[w.Name] = w
+		}
+	}
+	for _, w := range r.Workspaces {
+		for _, d := range w.Declarations {
+			if d.Type == model.Peer {
+				continue
+			}
+			if !d.Kind.FromRegistry() {
+				skipped = append(skipped, model.Skipped{Name: d.Name, Workspace: w.Path, Spec: d.Spec, Kind: d.Kind, Reason: skipReason(d.Kind)})
+				continue
+			}
+			if lw, ok := local[d.Name]; ok && resolvesToWorkspace(d, lw) {
+				skipped = append(skipped, model.Skipped{Name: d.Name, Workspace: w.Path, Spec: d.Spec, Kind: d.Kind,
+					Reason: "workspace package: resolved to " + lw.Path})
+				continue
+			}
+			x := decl{ws: w.Path, d: d}
+			switch {
+			case lf != nil:
+				if v, ok := lf.Installed(w.Path, d.Name, d.Spec); ok {
+					x.version, x.source = v, model.FromLockfile
+				} else {
+					x.source = model.Unknown
+					x.reason = fmt.Sprintf("not in %s: run %s install", filepath.Base(lf.Path()), r.PackageManager)
+				}
+			case !lockBroken && semver.IsExact(d.Range):
+				x.version, x.source = cleanExact(d.Range), model.FromManifest
+			default:
+				x.source = model.Unknown
+				if lockBroken {
+					x.reason = "the lockfile could not be read"
+				} else {
+					x.reason = "no lockfile and the manifest does not pin an exact version"
+				}
+			}
+			decls = append(decls, x)
+		}
+	}
+	return decls, skipped
+}
+
+// resolvesToWorkspace reports whether a registry-looking specifier is
+// satisfied by the repository's own workspace of that name, which is what
+// npm, yarn and bun link instead of asking the registry.
+func resolvesToWorkspace(d model.Declaration, w model.Workspace) bool {
+	if d.Package != d.Name {
+		return false
+	}
+	if d.Kind == model.SpecTag || d.Range == "" || d.Range == "*" || w.Version == "" {
+		return true
+	}
+	return semver.Satisfies(w.Version, d.Range)
+}
+
+func cleanExact(v string) string {
+	if p, err := semver.Parse(v); err == nil {
+		return p.String()
+	}
+	return v
+}
+
+func skipReason(k model.SpecKind) string {
+	switch k {
+	case model.SpecWorkspace:
+		return "workspace package: versioned with the repository"
+	case model.SpecLink:
+		return "linked directory: not from a registry"
+	case model.SpecFile:
+		return "local file or directory: not from a registry"
+	case model.SpecGit:
+		return "git dependency: not from a registry"
+	case model.SpecURL:
+		return "tarball URL: not from a registry"
+	case model.SpecCatalog:
+		return "catalog entry not found in pnpm-workspace.yaml"
+	}
+	return "not from a registry"
+}
+
+// fetchPackuments asks the registry about every distinct package, all at
+// once (the client bounds concurrency), and returns the answers and the
+// failures by package.
+func fetchPackuments(ctx context.Context, c *registry.Client, decls []decl, events Sink) (groups.Packuments, map[string]error) {
+	names := map[string]bool{}
+	for _, d := range decls {
+		names[d.d.Package] = true
+	}
+	total := len(names)
+	events.emit(Event{Phase: PhaseRegistry, Total: total})
+	packs := groups.Packuments{}
+	failures := map[string]error{}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	done := 0
+	for name := range names {
+		wg.Add(1)
+		go func(name string) {
+			defer wg.Done()
+			p, err := c.Packument(ctx, name, false)
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				failures[name] = err
+			} else {
+				packs[name] = p
+			}
+			done++
+			events.emit(Event{Phase: PhaseRegistry, Done: done, Total: total, Package: name})
+		}(name)
+	}
+	wg.Wait()
+	events.emit(Event{Phase: PhaseRegistry, Done: done, Total: total, Finished: true})
+	return packs, failures
+}
+
+// notChecked lists the packages the registry did not answer for, with the
+// host and the reason, so the report can group them by host.
+func notChecked(decls []decl, failures map[string]error) []model.NotChecked {
+	byName := map[string]*model.NotChecked{}
+	for _, d := range decls {
+		err, failed := failures[d.d.Package]
+		if !failed {
+			continue
+		}
+		nc := byName[d.d.Package]
+		if nc == nil {
+			nc = &model.NotChecked{Name: d.d.Package, Reason: err.Error()}
+			var re *registry.Error
+			if errors.As(err, &re) {
+				nc.Host, nc.Reason = re.Host, re.Reason
+			}
+			byName[d.d.Package] = nc
+		}
+		nc.Workspaces = appendUnique(nc.Workspaces, d.ws)
+	}
+	out := make([]model.NotChecked, 0, len(byName))
+	for _, nc := range byName {
+		sort.Strings(nc.Workspaces)
+		out = append(out, *nc)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Host != out[j].Host {
+			return out[i].Host < out[j].Host
+		}
+		return out[i].Name < out[j].Name
+	})
+	return out
+}
+
+func appendUnique(list []string, s string) []string {
+	for _, x := range list {
+		if x == s {
+			return list
+		}
+	}
+	return append(list, s)
+}
+
+// normalize makes every list non-nil and sorted so JSON is deterministic.
+func normalize(r *model.DiscoverReport) {
+	if r.Rows == nil {
+		r.Rows = []model.DependencyRow{}
+	}
+	if r.Groups == nil {
+		r.Groups = []model.Group{}
+	}
+	if r.Companions == nil {
+		r.Companions = []model.CompanionPlan{}
+	}
+	if r.Skipped == nil {
+		r.Skipped = []model.Skipped{}
+	}
+	sort.Slice(r.Skipped, func(i, j int) bool {
+		a, b := r.Skipped[i], r.Skipped[j]
+		if a.Name != b.Name {
+			return a.Name < b.Name
+		}
+		return a.Workspace < b.Workspace
+	})
+	if r.NotChecked == nil {
+		r.NotChecked = []model.NotChecked{}
+	}
+	if r.Problems == nil {
+		r.Problems = []model.Problem{}
+	}
+	sort.Slice(r.Problems, func(i, j int) bool {
+		if r.Problems[i].File != r.Problems[j].File {
+			return r.Problems[i].File < r.Problems[j].File
+		}
+		return r.Problems[i].Line < r.Problems[j].Line
+	})
+	if r.Notes == nil {
+		r.Notes = []string{}
+	}
+}
+
+// timer records phase durations when asked to.
+type timer struct {
+	into map[Phase]time.Duration
+	last time.Time
+}
+
+func newTimer(into map[Phase]time.Duration) *timer { return &timer{into: into, last: time.Now()} }
+
+func (t *timer) done(p Phase) {
+	now := time.Now()
+	if t.into != nil {
+		t.into[p] += now.Sub(t.last)
+	}
+	t.last = now
+}

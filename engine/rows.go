@@ -1,0 +1,218 @@
+package engine
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/uptide/uptide/engine/groups"
+	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/engine/repo"
+	"github.com/uptide/uptide/engine/semver"
+)
+
+// Row statuses.
+const (
+	StatusOK         = "ok"
+	StatusNotChecked = "not-checked"
+)
+
+// buildRows merges declarations into dependency decisions: the same package
+// at the same installed version and target across workspaces is one row, a
+// catalog: dependency is one row, different installed versions stay apart.
+func buildRows(decls []decl, packs groups.Packuments, failures map[string]error) []model.DependencyRow {
+	rows := map[string]*model.DependencyRow{}
+	var order []string
+	for _, d := range decls {
+		row := model.DependencyRow{
+			Name: d.d.Name, Package: d.d.Package, Catalog: d.d.Catalog,
+			Installed: d.version, InstalledSource: d.source, Status: StatusOK, Reason: d.reason,
+		}
+		if p := packs[d.d.Package]; p != nil {
+			fillAvailable(&row, d, p)
+		} else if err := failures[d.d.Package]; err != nil {
+			row.Status, row.Reason = StatusNotChecked, err.Error()
+		}
+		key := strings.Join([]string{row.Name, row.Package, row.Installed, row.Target}, "\x00")
+		if row.Catalog != "" {
+			key = "catalog\x00" + row.Catalog + "\x00" + key
+		}
+		r := rows[key]
+		if r == nil {
+			r = &row
+			rows[key] = r
+			order = append(order, key)
+		}
+		r.Workspaces = appendUnique(r.Workspaces, d.ws)
+		r.Types = appendUniqueType(r.Types, d.d.Type)
+		r.Specs = appendUnique(r.Specs, d.d.Spec)
+	}
+	out := make([]model.DependencyRow, 0, len(order))
+	for _, k := range order {
+		r := rows[k]
+		sort.Strings(r.Workspaces)
+		sort.Strings(r.Specs)
+		sort.Slice(r.Types, func(i, j int) bool { return r.Types[i] < r.Types[j] })
+		r.Shared = len(r.Workspaces) > 1
+		r.ImportingFiles = []string{}
+		out = append(out, *r)
+	}
+	return out
+}
+
+// fillAvailable sets latest, target, update kind and deprecation from the
+// packument. A dist-tag specifier targets its own tag; a version above latest
+// (a prerelease already installed) is its own target.
+func fillAvailable(row *model.DependencyRow, d decl, p *model.Packument) {
+	row.Latest = p.DistTags["latest"]
+	row.Target = row.Latest
+	if d.d.Kind == model.SpecTag {
+		if v, ok := p.DistTags[d.d.Range]; ok {
+			row.Target = v
+		}
+	}
+	if row.Installed == "" {
+		return
+	}
+	if row.Target == "" || semver.Compare(row.Target, row.Installed) < 0 {
+		row.Target = row.Installed
+	}
+	row.Update = semver.UpdateKind(row.Installed, row.Target)
+	if rel, ok := p.Versions[row.Installed]; ok {
+		row.Deprecated = rel.Deprecated
+	}
+	if rel, ok := p.Versions[row.Target]; ok && row.Target != row.Installed {
+		row.TargetDeprecated = rel.Deprecated
+	}
+}
+
+func appendUniqueType(list []model.DepType, t model.DepType) []model.DepType {
+	for _, x := range list {
+		if x == t {
+			return list
+		}
+	}
+	return append(list, t)
+}
+
+// groupDeps is the input of the group and companion rules: every registry
+// dependency whose installed version and metadata are known.
+func groupDeps(decls []decl, packs groups.Packuments) []groups.Dep {
+	var deps []groups.Dep
+	for _, d := range decls {
+		if d.version == "" || packs[d.d.Package] == nil {
+			continue
+		}
+		deps = append(deps, groups.Dep{Name: d.d.Package, Installed: d.version, Workspace: d.ws})
+	}
+	return deps
+}
+
+func markGroups(rows []model.DependencyRow, gs []model.Group) {
+	member := map[string]string{}
+	for _, g := range gs {
+		for _, m := range g.Members {
+			member[m] = g.Title
+		}
+	}
+	for i := range rows {
+		rows[i].Group = member[rows[i].Package]
+	}
+}
+
+// companionPlans plans the latest target of every major upgrade.
+func companionPlans(rows []model.DependencyRow, deps []groups.Dep, packs groups.Packuments) []model.CompanionPlan {
+	var plans []model.CompanionPlan
+	seen := map[string]bool{}
+	ix := groups.NewIndex(packs)
+	for _, r := range rows {
+		if r.Status != StatusOK || !strings.HasPrefix(r.Update, "major") {
+			continue
+		}
+		key := r.Package + "@" + r.Installed + ">" + r.Target
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		target := groups.Dep{Name: r.Package, Installed: r.Installed, Workspace: r.Workspaces[0], Target: r.Target}
+		plans = append(plans, ix.Companions(target, r.Target, deps))
+	}
+	sort.Slice(plans, func(i, j int) bool {
+		if plans[i].Name != plans[j].Name {
+			return plans[i].Name < plans[j].Name
+		}
+		return plans[i].From < plans[j].From
+	})
+	return plans
+}
+
+// addImporters fills each row's importing files with a text scan of the
+// sources of the workspaces the row belongs to (each file read once).
+func addImporters(r *model.Repository, rows []model.DependencyRow) error {
+	var names []string
+	for _, row := range rows {
+		names = appendUnique(names, row.Name)
+	}
+	byWS, err := repo.ImportersByWorkspace(r, names)
+	if err != nil {
+		return err
+	}
+	for i, row := range rows {
+		for _, ws := range row.Workspaces {
+			rows[i].ImportingFiles = mergeSorted(rows[i].ImportingFiles, byWS[ws][row.Name])
+		}
+	}
+	return nil
+}
+
+func mergeSorted(a, b []string) []string {
+	seen := map[string]bool{}
+	out := []string{}
+	for _, s := range append(append([]string{}, a...), b...) {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// urgency orders update kinds: majors first (more majors crossed first),
+// then minor, patch, up to date, unknown, not checked.
+func urgency(r model.DependencyRow) int {
+	switch {
+	case r.Status != StatusOK:
+		return 1000
+	case r.Installed == "":
+		return 900
+	case strings.HasPrefix(r.Update, "major"):
+		return 0
+	case r.Update == "minor":
+		return 100
+	case r.Update == "patch":
+		return 200
+	case r.Update == "prerelease":
+		return 250
+	}
+	return 300
+}
+
+// sortRows puts majors first, then by importing files, then by name.
+func sortRows(rows []model.DependencyRow) {
+	sort.SliceStable(rows, func(i, j int) bool {
+		a, b := rows[i], rows[j]
+		if ua, ub := urgency(a), urgency(b); ua != ub {
+			return ua < ub
+		}
+		if len(a.ImportingFiles) != len(b.ImportingFiles) {
+			return len(a.ImportingFiles) > len(b.ImportingFiles)
+		}
+		if a.Name != b.Name {
+			return a.Name < b.Name
+		}
+		if a.Installed != b.Installed {
+			return semver.Compare(a.Installed, b.Installed) < 0
+		}
+		return strings.Join(a.Workspaces, ",") < strings.Join(b.Workspaces, ",")
+	})
+}

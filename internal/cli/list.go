@@ -1,0 +1,159 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/uptide/uptide/engine"
+	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/engine/registry"
+	"github.com/uptide/uptide/internal/term"
+)
+
+// ListOptions are the inputs of `uptide list`.
+type ListOptions struct {
+	*Globals
+	// All shows minor and patch rows too (they are collapsed otherwise).
+	All bool
+}
+
+func newListCmd(g *Globals) *cobra.Command {
+	o := &ListOptions{Globals: g}
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "Every direct dependency, installed → latest, with release groups and companions",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runList(cmd, o)
+		},
+	}
+	cmd.Flags().BoolVar(&o.All, "all", false, "show minor and patch updates too")
+	return cmd
+}
+
+func runList(cmd *cobra.Command, o *ListOptions) error {
+	return list(cmd.Context(), o, nil, "list")
+}
+
+// list runs discovery and renders it; client is nil except for the demo,
+// which brings its own registry.
+func list(ctx context.Context, o *ListOptions, client *registry.Client, command string) error {
+	progress := term.NewProgress(o.Stderr, o.Term.Progress)
+	timing := map[engine.Phase]time.Duration{}
+	rep, err := engine.Discover(ctx, engine.DiscoverOptions{
+		Cwd: o.Cwd, Env: o.Env, Timing: timing, Client: client,
+		Events: func(e engine.Event) {
+			if e.Phase == engine.PhaseRegistry && e.Total > 0 {
+				progress.Update(e.Finished, "registry %d/%d", e.Done, e.Total)
+			}
+		},
+	})
+	progress.Clear()
+	if err != nil {
+		return err
+	}
+	code := ExitOK
+	if len(rep.NotChecked) > 0 || len(rep.Problems) > 0 {
+		code = ExitIncomplete
+	}
+	if o.Verbose {
+		writeTimings(o.Stderr, timing)
+	}
+	if o.JSON {
+		env := Envelope{SchemaVersion: SchemaVersion, Command: command, Data: rep, ExitCode: code, Warnings: listWarnings(rep)}
+		if o.Verbose {
+			env.Timing = timingMillis(timing)
+		}
+		if err := writeEnvelope(o.Stdout, env); err != nil {
+			return err
+		}
+	} else {
+		renderList(o.Stdout, rep, o.All, palette{on: o.Term.Color}, o.Term.Width)
+	}
+	if code != ExitOK {
+		return silentExit(code)
+	}
+	return nil
+}
+
+// listWarnings are the envelope's warnings: what makes the result partial.
+func listWarnings(rep *model.DiscoverReport) []string {
+	var w []string
+	for _, p := range rep.Problems {
+		w = append(w, problemLine(p))
+	}
+	for _, h := range notCheckedByHost(rep.NotChecked) {
+		w = append(w, fmt.Sprintf("%d packages not checked (%s: %s)", len(h.names), h.host, h.reason))
+	}
+	return w
+}
+
+func problemLine(p model.Problem) string {
+	if p.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", p.File, p.Line, p.Message)
+	}
+	return fmt.Sprintf("%s: %s", p.File, p.Message)
+}
+
+type hostFailures struct {
+	host, reason string
+	names        []string
+}
+
+// notCheckedByHost groups registry failures by host and reason.
+func notCheckedByHost(ncs []model.NotChecked) []hostFailures {
+	var out []hostFailures
+	idx := map[string]int{}
+	for _, nc := range ncs {
+		host := nc.Host
+		if host == "" {
+			host = "registry"
+		}
+		k := host + "\x00" + nc.Reason
+		i, ok := idx[k]
+		if !ok {
+			i = len(out)
+			idx[k] = i
+			out = append(out, hostFailures{host: host, reason: nc.Reason})
+		}
+		out[i].names = append(out[i].names, nc.Name)
+	}
+	return out
+}
+
+func writeTimings(w io.Writer, t map[engine.Phase]time.Duration) {
+	var keys []string
+	for p := range t {
+		keys = append(keys, string(p))
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		fmt.Fprintf(w, "uptide: %-10s %v\n", k, t[engine.Phase(k)].Round(time.Millisecond))
+	}
+}
+
+func timingMillis(t map[engine.Phase]time.Duration) map[string]int64 {
+	out := map[string]int64{}
+	for p, d := range t {
+		out[string(p)] = d.Milliseconds()
+	}
+	return out
+}
+
+// where names a row's workspaces for humans: "(root)" for the root.
+func where(ws []string) string {
+	names := make([]string, len(ws))
+	for i, w := range ws {
+		if w == "." {
+			w = "(root)"
+		}
+		names[i] = w
+	}
+	return strings.Join(names, ", ")
+}

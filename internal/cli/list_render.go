@@ -1,0 +1,182 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/uptide/uptide/engine/model"
+)
+
+// renderList prints the list report for humans: the table of decisions
+// (majors first), groups, companion plans, skipped and not-checked entries.
+func renderList(w io.Writer, rep *model.DiscoverReport, all bool, p palette, width int) {
+	var shown, hidden []model.DependencyRow
+	behind, majors := 0, 0
+	for _, r := range rep.Rows {
+		if r.Status != "ok" {
+			continue
+		}
+		if r.Update != "" {
+			behind++
+		}
+		switch {
+		case strings.HasPrefix(r.Update, "major"):
+			majors++
+			shown = append(shown, r)
+		case r.Installed == "":
+			shown = append(shown, r)
+		case r.Update == "minor" || r.Update == "patch":
+			if all {
+				shown = append(shown, r)
+			} else {
+				hidden = append(hidden, r)
+			}
+		case all:
+			shown = append(shown, r)
+		}
+	}
+	repo := rep.Repository
+	lock := "no lockfile"
+	if repo.Lockfile != "" {
+		lock = repo.Lockfile
+	}
+	fmt.Fprintf(w, "%s · %s (%s, %s, %s) · %d dependencies · %d behind, %d major\n\n",
+		p.bold("uptide"), repo.Name, repo.PackageManager, plural(len(repo.Workspaces), "workspace"), lock,
+		len(rep.Rows), behind, majors)
+
+	if len(shown) == 0 {
+		fmt.Fprintln(w, "  No major updates.")
+	} else {
+		t := &table{
+			header:   []string{"PACKAGE", "WHERE", "INSTALLED → LATEST", "KIND", "FILES", "NOTES"},
+			flexible: []bool{true, true, false, false, false, true},
+			right:    []bool{false, false, false, false, true, false},
+		}
+		for _, r := range shown {
+			t.add(r.Name, rowWhere(r), versions(r), r.Update, strconv.Itoa(len(r.ImportingFiles)), rowNotes(r))
+		}
+		fmt.Fprint(w, t.render(width, "  ", func(row, col int, s string) string {
+			switch {
+			case row < 0:
+				return p.dim(s)
+			case col == 3:
+				return p.update(s)
+			case col == 5 && strings.Contains(s, "deprecated"):
+				return p.yellow(s)
+			}
+			return s
+		}))
+	}
+	if len(hidden) > 0 {
+		fmt.Fprintf(w, "  %s\n", p.dim(fmt.Sprintf("%s hidden (--all shows them)", plural(len(hidden), "minor/patch update"))))
+	}
+
+	if len(rep.Groups) > 0 {
+		fmt.Fprintf(w, "\n%s\n", p.bold("Release groups"))
+		for _, g := range rep.Groups {
+			fmt.Fprintf(w, "  %s  %s\n", p.cyan(g.Title), strings.Join(g.Members, ", "))
+			fmt.Fprintf(w, "    %s\n", g.Why)
+			fmt.Fprintf(w, "    %s\n", p.dim("check: uptide check "+g.Members[0]))
+		}
+	}
+
+	var plans []model.CompanionPlan
+	for _, c := range rep.Companions {
+		if len(c.Companions)+len(c.Conflicts) > 0 {
+			plans = append(plans, c)
+		}
+	}
+	if len(plans) > 0 {
+		fmt.Fprintf(w, "\n%s\n", p.bold("Companions"))
+		for _, c := range plans {
+			fmt.Fprintf(w, "  %s %s → %s moves with:\n", c.Name, c.From, c.To)
+			t := &table{header: []string{"", "", ""}, flexible: []bool{false, false, true}}
+			for _, m := range c.Companions {
+				t.add(m.Name, m.From+" → "+m.To, m.Why)
+			}
+			for _, m := range c.Conflicts {
+				t.add("✗ "+m.Name, m.From, "conflict: "+m.Why)
+			}
+			out := t.render(width, "    ", func(row, col int, s string) string {
+				if row >= len(c.Companions) {
+					return p.red(s)
+				}
+				return s
+			})
+			// Drop the empty header line.
+			fmt.Fprint(w, out[strings.Index(out, "\n")+1:])
+		}
+	}
+
+	if len(rep.Skipped) > 0 {
+		fmt.Fprintf(w, "\n%s\n", p.bold(fmt.Sprintf("Not from a registry (%d)", len(rep.Skipped))))
+		for _, s := range rep.Skipped {
+			fmt.Fprintf(w, "  %s %s  %s\n", s.Name, p.dim("("+where([]string{s.Workspace})+" "+s.Spec+")"), s.Reason)
+		}
+	}
+	if len(rep.NotChecked) > 0 {
+		fmt.Fprintf(w, "\n%s\n", p.red(fmt.Sprintf("Not checked (%d)", len(rep.NotChecked))))
+		for _, h := range notCheckedByHost(rep.NotChecked) {
+			fmt.Fprintf(w, "  %s: %s\n    %s\n", h.host, h.reason, strings.Join(h.names, ", "))
+		}
+	}
+	for _, r := range rep.Rows {
+		if r.Status == "ok" && r.Installed == "" && r.Reason != "" {
+			fmt.Fprintf(w, "\n%s %s (%s): unknown installed version, %s\n", p.yellow("!"), r.Name, where(r.Workspaces), r.Reason)
+		}
+	}
+	if len(rep.Problems) > 0 {
+		fmt.Fprintf(w, "\n%s\n", p.red("Problems"))
+		for _, pr := range rep.Problems {
+			fmt.Fprintf(w, "  %s\n", problemLine(pr))
+		}
+	}
+	for _, n := range rep.Notes {
+		fmt.Fprintf(w, "\n%s\n", p.dim("note: "+n))
+	}
+}
+
+func rowWhere(r model.DependencyRow) string {
+	s := where(r.Workspaces)
+	if r.Catalog != "" {
+		return "catalog:" + strings.TrimPrefix(r.Catalog, "default") + " " + s
+	}
+	if r.Shared {
+		return "shared: " + s
+	}
+	return s
+}
+
+func versions(r model.DependencyRow) string {
+	inst := r.Installed
+	if inst == "" {
+		inst = "?"
+	}
+	if r.Target == "" || r.Target == r.Installed {
+		return inst
+	}
+	return inst + " → " + r.Target
+}
+
+func rowNotes(r model.DependencyRow) string {
+	var n []string
+	if r.Deprecated != "" {
+		n = append(n, "deprecated: "+r.Deprecated)
+	}
+	if r.Group != "" {
+		n = append(n, "group "+r.Group)
+	}
+	if r.Package != r.Name {
+		n = append(n, "alias of "+r.Package)
+	}
+	return strings.Join(n, "; ")
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
+}

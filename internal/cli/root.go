@@ -1,0 +1,92 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/uptide/uptide/internal/term"
+)
+
+// Globals are the flags every command shares.
+type Globals struct {
+	Cwd     string
+	JSON    bool
+	CI      bool
+	NoColor bool
+	Verbose bool
+
+	Stdout io.Writer
+	Stderr io.Writer
+	Env    []string
+	Term   term.Settings
+	start  time.Time
+}
+
+// Main runs the command line and returns the process exit code.
+func Main() int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	return Run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+}
+
+// Run runs the command line with the given arguments and streams.
+func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	g := &Globals{Stdout: stdout, Stderr: stderr, Env: os.Environ(), start: time.Now()}
+	root := newRoot(g)
+	root.SetArgs(args)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return ExitOK
+	}
+	var s silentExit
+	if errors.As(err, &s) {
+		return int(s)
+	}
+	fmt.Fprintf(stderr, "uptide: %v\n", err)
+	return exitCode(err)
+}
+
+func newRoot(g *Globals) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "uptide",
+		Short: "See what an npm dependency upgrade breaks in your code before you upgrade",
+		Long: "Uptide lists the dependencies of a JavaScript/TypeScript repository, installed → available,\n" +
+			"with the release groups that must move together and the companions an upgrade drags along.",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			if g.Cwd == "" {
+				wd, err := os.Getwd()
+				if err != nil {
+					return err
+				}
+				g.Cwd = wd
+			}
+			g.Term = term.Decide(g.Stdout, g.Stderr, g.CI, g.NoColor)
+			return nil
+		},
+	}
+	root.CompletionOptions.DisableDefaultCmd = true
+	f := root.PersistentFlags()
+	f.StringVar(&g.Cwd, "cwd", "", "run as if started in `DIR`")
+	f.BoolVar(&g.JSON, "json", false, "print one JSON envelope on stdout")
+	f.BoolVar(&g.CI, "ci", false, "plain output: no color, no progress line")
+	f.BoolVar(&g.NoColor, "no-color", false, "no color (NO_COLOR is honoured too)")
+	f.BoolVar(&g.Verbose, "verbose", false, "phase timings on stderr")
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError("%v", err) })
+
+	root.AddCommand(newListCmd(g), newDemoCmd(g))
+	return root
+}
+
+// elapsed is the time since the run started, for headers and --verbose.
+func (g *Globals) elapsed() time.Duration { return time.Since(g.start) }

@@ -1,0 +1,92 @@
+package cli
+
+import (
+	"strings"
+
+	"github.com/mattn/go-runewidth"
+)
+
+// table lays out rows of cells in columns fitted to a width. Columns marked
+// flexible shrink (with an ellipsis) when the table is too wide; the last
+// column is dropped first when even that is not enough.
+type table struct {
+	header   []string
+	rows     [][]string
+	flexible []bool
+	right    []bool
+}
+
+func (t *table) add(cells ...string) { t.rows = append(t.rows, cells) }
+
+func (t *table) render(width int, indent string, style func(row, col int, s string) string) string {
+	n := len(t.header)
+	widths := make([]int, n)
+	measure := func(cells []string) {
+		for i := 0; i < n && i < len(cells); i++ {
+			if w := runewidth.StringWidth(cells[i]); w > widths[i] {
+				widths[i] = w
+			}
+		}
+	}
+	measure(t.header)
+	for _, r := range t.rows {
+		measure(r)
+	}
+	total := func(cols int) int {
+		s := len(indent)
+		for i := 0; i < cols; i++ {
+			s += widths[i] + 2
+		}
+		return s
+	}
+	cols := n
+	for total(cols) > width {
+		shrunk := false
+		for i := 0; i < cols; i++ {
+			if i < len(t.flexible) && t.flexible[i] && widths[i] > 12 {
+				widths[i]--
+				shrunk = true
+				if total(cols) <= width {
+					break
+				}
+			}
+		}
+		if !shrunk {
+			if cols <= 2 {
+				break
+			}
+			cols--
+		}
+	}
+	var b strings.Builder
+	line := func(ri int, cells []string) {
+		b.WriteString(indent)
+		for i := 0; i < cols; i++ {
+			cell := ""
+			if i < len(cells) {
+				cell = cells[i]
+			}
+			cell = runewidth.Truncate(cell, widths[i], "…")
+			pad := strings.Repeat(" ", widths[i]-runewidth.StringWidth(cell))
+			if style != nil {
+				cell = style(ri, i, cell)
+			}
+			if i < len(t.right) && t.right[i] {
+				b.WriteString(pad + cell)
+			} else if i == cols-1 {
+				b.WriteString(cell)
+			} else {
+				b.WriteString(cell + pad)
+			}
+			if i < cols-1 {
+				b.WriteString("  ")
+			}
+		}
+		b.WriteString("\n")
+	}
+	line(-1, t.header)
+	for i, r := range t.rows {
+		line(i, r)
+	}
+	return b.String()
+}

@@ -1,0 +1,58 @@
+// Package term owns what Uptide knows about the terminal it writes to: whether
+// a stream is a TTY, whether color is allowed (NO_COLOR, --no-color, --ci),
+// its width, and the live progress line drawn on stderr.
+package term
+
+import (
+	"io"
+	"os"
+	"strconv"
+
+	xterm "golang.org/x/term"
+)
+
+// IsTTY reports whether w is a terminal.
+func IsTTY(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && xterm.IsTerminal(int(f.Fd()))
+}
+
+// Settings is how output should look, decided once per run.
+type Settings struct {
+	// Color allows ANSI colors on stdout.
+	Color bool
+	// Progress allows a live progress line on stderr.
+	Progress bool
+	// Width is the width to lay tables out in.
+	Width int
+}
+
+// Decide works out the settings from the flags, the environment and the
+// streams: --ci and pipes get plain output and no progress; NO_COLOR and
+// --no-color turn color off.
+func Decide(stdout, stderr io.Writer, ci, noColor bool) Settings {
+	// Without a terminal nothing limits the width; 160 keeps lines readable.
+	s := Settings{Width: 160}
+	outTTY := IsTTY(stdout)
+	_, noColorEnv := os.LookupEnv("NO_COLOR")
+	s.Color = outTTY && !ci && !noColor && !noColorEnv && os.Getenv("TERM") != "dumb"
+	s.Progress = IsTTY(stderr) && !ci
+	if w := width(stdout); w > 0 {
+		s.Width = w
+	} else if c, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && c > 20 {
+		s.Width = c
+	}
+	return s
+}
+
+func width(w io.Writer) int {
+	f, ok := w.(*os.File)
+	if !ok {
+		return 0
+	}
+	c, _, err := xterm.GetSize(int(f.Fd()))
+	if err != nil {
+		return 0
+	}
+	return c
+}
