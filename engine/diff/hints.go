@@ -3,7 +3,6 @@ package diff
 import (
 	"fmt"
 	"sort"
-	"strings"
 
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/engine/model/path"
@@ -37,39 +36,6 @@ func isContainerKind(k model.SymbolKind) bool {
 		return true
 	}
 	return false
-}
-
-// surfaceIndex answers the questions hints and folding ask of a surface.
-type surfaceIndex struct {
-	byPath map[string]*model.Symbol
-	sorted []string
-	// exportEquals are the `export =` roots, in path order.
-	exportEquals []*model.Symbol
-}
-
-func newSurfaceIndex(s *model.Surface) *surfaceIndex {
-	ix := &surfaceIndex{byPath: index(s)}
-	ix.sorted = sortedKeys(ix.byPath)
-	for _, p := range ix.sorted {
-		if sym := ix.byPath[p]; sym.ExportEquals {
-			ix.exportEquals = append(ix.exportEquals, sym)
-		}
-	}
-	return ix
-}
-
-// members are a container's descendants as "relative path NUL signature",
-// sorted: paths sharing a prefix are contiguous in sorted order.
-func (ix *surfaceIndex) members(container string) []string {
-	lo := sort.SearchStrings(ix.sorted, container)
-	var out []string
-	for i := lo; i < len(ix.sorted) && strings.HasPrefix(ix.sorted[i], container); i++ {
-		p := ix.sorted[i]
-		if path.IsAncestor(container, p) {
-			out = append(out, p[len(container):]+"\x00"+ix.byPath[p].Signature)
-		}
-	}
-	return out
 }
 
 // candidate is one side of a possible rename.
