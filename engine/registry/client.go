@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -204,7 +205,7 @@ func (c *Client) attempt(ctx context.Context, req request, handle func(*http.Res
 	}
 	switch st := resp.StatusCode; {
 	case st == http.StatusUnauthorized || st == http.StatusForbidden || st == http.StatusMethodNotAllowed:
-		e := c.newError(req, st, statusReason(st, c.nerfFor(req.registry), c.cfg.hasAuth(req.registry)), nil)
+		e := c.newError(req, st, statusReason(st, c.nerfFor(req), c.cfg.authHeader(req.url, req.registry) != ""), nil)
 		if !req.probe {
 			c.block(req.url.Host, e)
 		}
@@ -238,12 +239,13 @@ func (c *Client) newError(req request, status int, reason string, cause error) *
 	return &Error{Package: req.pkg, Host: req.url.Host, Status: status, Reason: reason, Err: cause}
 }
 
-func (c *Client) nerfFor(registry string) string {
-	u, err := url.Parse(registry)
-	if err != nil {
-		return "the registry"
+// nerfFor is the .npmrc key prefix a user would set credentials under for
+// req: the registry's, or the bare host for a tarball served elsewhere.
+func (c *Client) nerfFor(req request) string {
+	if u, err := url.Parse(req.registry); err == nil && strings.EqualFold(u.Host, req.url.Host) {
+		return nerfDart(u)
 	}
-	return nerfDart(u)
+	return "//" + strings.ToLower(req.url.Host) + "/"
 }
 
 func (c *Client) block(host string, e *Error) {

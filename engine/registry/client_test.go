@@ -444,3 +444,37 @@ func TestInvalidNames(t *testing.T) {
 		t.Errorf("invalid names reached the registry: %d requests", n)
 	}
 }
+
+func TestRefusingTarballHostIsBlockedAlone(t *testing.T) {
+	cdn := newFakeRegistry(t)
+	cdn.before = func(w http.ResponseWriter, r *http.Request) bool {
+		w.WriteHeader(http.StatusForbidden)
+		return true
+	}
+	reg := newFakeRegistry(t)
+	reg.add("on-cdn", "1.0.0", &fakeVersion{})
+	reg.packages["on-cdn"].versions["1.0.0"].tarball = cdn.srv.URL + "/on-cdn/-/on-cdn-1.0.0.tgz"
+	reg.add("on-cdn-too", "1.0.0", &fakeVersion{})
+	reg.packages["on-cdn-too"].versions["1.0.0"].tarball = cdn.srv.URL + "/on-cdn-too/-/on-cdn-too-1.0.0.tgz"
+	reg.add("local", "1.0.0", &fakeVersion{})
+	c := testClient(t, testConfig(t, "registry="+reg.URL()), "")
+	ctx := context.Background()
+
+	_, err := c.Fetch(ctx, "on-cdn", "1.0.0")
+	var re *Error
+	cdnHost := strings.TrimPrefix(cdn.srv.URL, "http://")
+	if !errors.As(err, &re) || re.Status != 403 || re.Host != cdnHost || !strings.Contains(re.Reason, "//"+cdnHost+"/:_authToken") {
+		t.Fatalf("want a 403 from the tarball host naming its .npmrc key, got %v", err)
+	}
+	if _, err := c.Fetch(ctx, "on-cdn-too", "1.0.0"); !errors.As(err, &re) || re.Status != 403 || re.Package != "on-cdn-too@1.0.0" {
+		t.Fatalf("the tarball host should stay blocked: %v", err)
+	}
+	if n := len(cdn.seen("/")); n != 1 {
+		t.Errorf("blocked tarball host asked %d times, want 1", n)
+	}
+	pkg, err := c.Fetch(ctx, "local", "1.0.0")
+	if err != nil {
+		t.Fatalf("the registry host is not blocked by its CDN's refusal: %v", err)
+	}
+	pkg.Remove()
+}

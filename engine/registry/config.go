@@ -455,9 +455,3 @@ func (c *Config) lookupAuth(key string) string {
 	}
 	return ""
 }
-
-// hasAuth reports whether requests to registry carry credentials.
-func (c *Config) hasAuth(registry string) bool {
-	u, err := url.Parse(registry)
-	return err == nil && c.authHeader(u, registry) != ""
-}
