@@ -36,7 +36,7 @@ func (l *berryLockfile) Lookup(ws, name, spec string) (Entry, bool) {
 	if locked, ok := l.workspaces[cleanWorkspace(ws)][name]; ok {
 		keys = append(keys, name+"@"+berryRange(locked))
 	}
-	i, ok := l.find(name, keys...)
+	i, ok := l.find(keys...)
 	if !ok {
 		return Entry{}, false
 	}

@@ -1,6 +1,7 @@
 package lockfile
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 
@@ -14,6 +15,9 @@ const pnpmHint = "restore it from version control or run `pnpm install` to write
 type pnpmLockfile struct {
 	file   string
 	format Format
+	// refs are the registry versions the importers name, checked against
+	// the package table once it is known.
+	refs []pnpmRef
 	// importers maps workspace path → manifest name → version as written
 	// ("1.7.0(react@18.3.1)", "left-pad@1.3.0", "link:../a").
 	importers map[string]map[string]string
@@ -161,8 +165,105 @@ func parsePnpm(file string, data []byte) (Lockfile, error) {
 				return nil, &Error{File: file, Line: lineCount(data), Msg: fmt.Sprintf("the importers name registry packages but there is no %q section, so the file looks truncated", k), Hint: pnpmHint}
 			}
 		}
+		if err := l.checkRefs(byKey[need[len(need)-1]]); err != nil {
+			return nil, err
+		}
 	}
+	l.refs = nil
 	return l, nil
+}
+
+// checkRefs makes sure every registry version an importer links has its
+// entry in the package table (snapshots in v9, packages before): pnpm
+// never writes one without the other, so a missing entry means the file
+// was cut short or merged by hand, and its versions cannot be trusted.
+func (l *pnpmLockfile) checkRefs(table section) error {
+	keys := sectionKeys(table.text)
+	for _, r := range l.refs {
+		k, ok := pnpmTableKey(l.format, r.name, r.raw)
+		if !ok {
+			continue
+		}
+		if _, found := keys[k]; !found {
+			where := "packages"
+			if l.format == PnpmV9 {
+				where = "snapshots"
+			}
+			return &Error{File: l.file, Line: r.line, Msg: fmt.Sprintf("importer %q links %s %s, which has no entry %q in %s, so the file looks truncated or badly merged", r.ws, r.name, r.raw, k, where), Hint: pnpmHint}
+		}
+	}
+	return nil
+}
+
+// pnpmTableKey is the key of the package-table entry an importer version
+// points at, when its form is certain.
+func pnpmTableKey(f Format, name, raw string) (string, bool) {
+	if raw == "" || strings.Contains(raw, ":") {
+		return "", false
+	}
+	plain := raw[0] >= '0' && raw[0] <= '9'
+	switch f {
+	case PnpmV5:
+		if plain {
+			return "/" + name + "/" + raw, true
+		}
+		return raw, raw[0] == '/'
+	case PnpmV6:
+		if plain {
+			return "/" + name + "@" + raw, true
+		}
+		return raw, raw[0] == '/'
+	}
+	if plain {
+		return name + "@" + raw, true
+	}
+	// An alias: "left-pad@1.3.0", "@scope/real@1.0.1(react@18.3.1)".
+	base, _, _ := strings.Cut(raw, "(")
+	n, v, ok := splitAt(base)
+	if !ok || !isVersion(v) {
+		return "", false
+	}
+	if strings.HasPrefix(n, "@") {
+		return raw, strings.Count(n, "/") == 1
+	}
+	return raw, !strings.Contains(n, "/")
+}
+
+// sectionKeys collects the keys of a top-level mapping's entries (the
+// lines indented by exactly two spaces) without parsing their values.
+func sectionKeys(text []byte) map[string]struct{} {
+	keys := map[string]struct{}{}
+	for off := 0; off < len(text); {
+		end := bytes.IndexByte(text[off:], '\n')
+		next := len(text)
+		if end >= 0 {
+			next = off + end + 1
+		}
+		l := text[off:next]
+		off = next
+		if len(l) < 3 || l[0] != ' ' || l[1] != ' ' || l[2] == ' ' || l[2] == '#' || l[2] == '\r' || l[2] == '\n' {
+			continue
+		}
+		l = bytes.TrimRight(l[2:], "\r\n")
+		if l[0] == '\'' || l[0] == '"' {
+			if k, ok := topKey(l); ok {
+				keys[k] = struct{}{}
+			}
+			continue
+		}
+		if i := bytes.Index(l, []byte(": ")); i >= 0 {
+			keys[string(l[:i])] = struct{}{}
+		} else if l[len(l)-1] == ':' {
+			keys[string(l[:len(l)-1])] = struct{}{}
+		}
+	}
+	return keys
+}
+
+// pnpmRef is one importer dependency and where it is written.
+type pnpmRef struct {
+	ws, field, name, raw string
+	line                 int
 }
 
 var depFields = []string{"dependencies", "devDependencies", "optionalDependencies"}
@@ -244,6 +345,7 @@ func (l *pnpmLockfile) readDeps(m *yaml.Node, ws, field string, deps map[string]
 		}
 		if !isLocalProtocol(raw) {
 			*registryDeps = true
+			l.refs = append(l.refs, pnpmRef{ws: ws, field: field, name: k.Value, raw: raw, line: k.Line})
 		}
 	}
 	return nil

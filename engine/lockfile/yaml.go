@@ -22,9 +22,10 @@ type section struct {
 // and package-manager dependencies) before the project's graph; the graph is
 // always the last one.
 func lastDocument(data []byte) ([]byte, int) {
-	start, startLine := 0, 1
-	best, bestLine := data, 1
-	hasContent := false
+	// Marker lines are rare, so find them with IndexByte over line starts
+	// instead of looking at every line.
+	type mark struct{ at, next, line int }
+	var marks []mark
 	line := 1
 	for off := 0; off < len(data); {
 		end := bytes.IndexByte(data[off:], '\n')
@@ -32,22 +33,43 @@ func lastDocument(data []byte) ([]byte, int) {
 		if end >= 0 {
 			next = off + end + 1
 		}
-		l := bytes.TrimRight(data[off:next], "\r\n")
-		if isDocMarker(l) {
-			if hasContent {
-				best, bestLine = data[start:off], startLine
-			}
-			start, startLine, hasContent = next, line+1, false
-		} else if t := bytes.TrimSpace(l); len(t) > 0 && t[0] != '#' {
-			hasContent = true
+		if c := data[off]; (c == '-' || c == '.') && isDocMarker(bytes.TrimRight(data[off:next], "\r\n")) {
+			marks = append(marks, mark{off, next, line})
 		}
 		off = next
 		line++
 	}
-	if hasContent {
-		best, bestLine = data[start:], startLine
+	end := len(data)
+	for i := len(marks) - 1; i >= -1; i-- {
+		start, startLine := 0, 1
+		if i >= 0 {
+			start, startLine = marks[i].next, marks[i].line+1
+		}
+		if hasContent(data[start:end]) {
+			return data[start:end], startLine
+		}
+		if i >= 0 {
+			end = marks[i].at
+		}
 	}
-	return best, bestLine
+	return data, 1
+}
+
+// hasContent reports whether text has a line that is neither blank nor a
+// comment.
+func hasContent(text []byte) bool {
+	for off := 0; off < len(text); {
+		end := bytes.IndexByte(text[off:], '\n')
+		next := len(text)
+		if end >= 0 {
+			next = off + end + 1
+		}
+		if t := bytes.TrimSpace(text[off:next]); len(t) > 0 && t[0] != '#' {
+			return true
+		}
+		off = next
+	}
+	return false
 }
 
 func isDocMarker(l []byte) bool {

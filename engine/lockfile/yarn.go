@@ -7,7 +7,6 @@ import (
 	"path"
 	"strconv"
 	"strings"
-	"sync"
 )
 
 const yarnHint = "restore it from version control or run `yarn install` to write it again"
@@ -25,46 +24,18 @@ type yarnEntry struct {
 type yarnIndex struct {
 	entries     []yarnEntry
 	descriptors map[string]int // "name@range" → entries index
-
-	byNameOnce sync.Once
-	byName     map[string][]int
 }
 
-// find returns the entry of a descriptor, else the only registry version
-// the lockfile has for the name: a manifest edited since the last install,
-// or a range rewritten by resolutions, still installs that one copy.
-func (x *yarnIndex) find(name string, descriptors ...string) (int, bool) {
+// find returns the entry of the first descriptor the lockfile has. There is
+// no guessing past that: a declaration whose range has no entry was added
+// or changed after the last install, and what it will install is unknown.
+func (x *yarnIndex) find(descriptors ...string) (int, bool) {
 	for _, d := range descriptors {
 		if i, ok := x.descriptors[d]; ok {
 			return i, true
 		}
 	}
-	x.byNameOnce.Do(x.indexNames)
-	found := -1
-	for _, i := range x.byName[name] {
-		e := x.entries[i]
-		if !isVersion(e.version) || e.version == "0.0.0-use.local" {
-			continue
-		}
-		if found >= 0 && x.entries[found].version != e.version {
-			return 0, false
-		}
-		found = i
-	}
-	return found, found >= 0
-}
-
-func (x *yarnIndex) indexNames() {
-	x.byName = map[string][]int{}
-	for d, i := range x.descriptors {
-		n, rng, _ := splitAt(d)
-		if isLocalProtocol(rng) || strings.HasPrefix(rng, "patch:") {
-			continue
-		}
-		if len(x.byName[n]) == 0 || x.byName[n][len(x.byName[n])-1] != i {
-			x.byName[n] = append(x.byName[n], i)
-		}
-	}
+	return 0, false
 }
 
 func (x *yarnIndex) add(keys []string, e yarnEntry) {
@@ -111,7 +82,7 @@ func (l *yarnV1Lockfile) Lookup(ws, name, spec string) (Entry, bool) {
 			keys = append(keys, name+"@"+p+path.Join(cleanWorkspace(ws), rel))
 		}
 	}
-	i, ok := l.find(name, keys...)
+	i, ok := l.find(keys...)
 	if !ok {
 		return Entry{}, false
 	}
