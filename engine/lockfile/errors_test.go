@@ -37,7 +37,9 @@ func fixtureFiles(t testing.TB) map[string][]lookup {
 	return out
 }
 
-func isJSON(p string) bool { return strings.HasSuffix(p, ".json") || strings.HasSuffix(p, ".lock") && filepath.Base(p) == "bun.lock" }
+func isJSON(p string) bool {
+	return strings.HasSuffix(p, ".json") || strings.HasSuffix(p, ".lock") && filepath.Base(p) == "bun.lock"
+}
 
 // answers asks every case and keeps the registry versions found.
 func answers(lf Lockfile, cases []lookup) map[lookup]string {
