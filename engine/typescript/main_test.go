@@ -22,10 +22,16 @@ var (
 	pinned     *Compiler
 	pinnedErr  error
 	tempDirs   []string
+
+	sharedOnce sync.Once
+	shared     *Adapter
 )
 
 func TestMain(m *testing.M) {
 	code := m.Run()
+	if shared != nil {
+		shared.Close()
+	}
 	for _, d := range tempDirs {
 		os.RemoveAll(d)
 	}
@@ -59,6 +65,15 @@ func newAdapter(t testing.TB) *Adapter {
 	a := New(pinnedCompiler(t), Options{NoSurfaceCache: true})
 	t.Cleanup(func() { a.Close() })
 	return a
+}
+
+// sharedAdapter is one driver for the tests that only read through it, so
+// the suite starts node and loads the compiler a few times, not per test.
+func sharedAdapter(t testing.TB) *Adapter {
+	t.Helper()
+	c := pinnedCompiler(t)
+	sharedOnce.Do(func() { shared = New(c, Options{NoSurfaceCache: true}) })
+	return shared
 }
 
 // npmPackFetch implements FetchFunc with `npm pack`, which verifies the

@@ -36,7 +36,7 @@ func TestPairsSurfaces(t *testing.T) {
 	if len(cases) < 40 {
 		t.Fatalf("%d pair cases in %s, want at least 40", len(cases), pairsDir)
 	}
-	a := newAdapter(t)
+	a := sharedAdapter(t)
 	ctx := context.Background()
 	for _, c := range cases {
 		if !c.IsDir() {

@@ -29,9 +29,6 @@ function main() {
     hello: () => ({ typescript: ts.version, node: process.versions.node }),
     surface: (params) => extractSurface(ts, params),
     compare: (params) => compareTypes(ts, params),
-    // crash exists so the Go side can test how it handles a driver dying mid-request.
-    crash: () => process.exit(70),
-    hang: () => { for (;;) { /* a request that never answers, for timeout tests */ } },
   };
   protocol.serve(process.stdin, process.stdout, methods);
 }

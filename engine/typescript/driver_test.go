@@ -1,0 +1,166 @@
+package typescript
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// fakeDriver misbehaves on request, so the Go side's handling of a driver
+// that crashes, hangs or answers garbage is tested against a real process.
+const fakeDriver = `
+const { spawn } = require('child_process');
+const out = (m) => process.stdout.write(JSON.stringify(m) + '\n');
+const rl = require('readline').createInterface({ input: process.stdin });
+rl.on('line', (line) => {
+  const r = JSON.parse(line);
+  switch (r.method) {
+    case 'hello': out({ id: r.id, result: { typescript: '0.0.0-fake' } }); break;
+    case 'echo': out({ id: r.id, result: r.params }); break;
+    case 'fail': out({ id: r.id, error: { code: 'NO_TYPES', message: 'nothing here' } }); break;
+    case 'crash': process.stderr.write('FATAL: heap out of memory\n'); process.exit(3);
+    case 'hang': setInterval(() => {}, 1000); break;
+    case 'garbage': process.stdout.write('this is not json\n'); break;
+    case 'wrongid': out({ id: r.id + 100, result: {} }); break;
+    case 'empty': out({ id: r.id }); break;
+    case 'child': {
+      const c = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+      out({ id: r.id, result: { pid: c.pid } });
+      break;
+    }
+  }
+});
+rl.on('close', () => process.exit(0));
+`
+
+func startFake(t *testing.T) *proc {
+	t.Helper()
+	requireNode(t)
+	bin, _, err := findNode(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	script := filepath.Join(t.TempDir(), "fake.js")
+	if err := os.WriteFile(script, []byte(fakeDriver), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, version, err := startProc(context.Background(), bin, script, "unused", 30*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if version != "0.0.0-fake" {
+		t.Fatalf("hello answered %q", version)
+	}
+	t.Cleanup(p.close)
+	return p
+}
+
+func TestDriverFailures(t *testing.T) {
+	tests := []struct {
+		method   string
+		timeout  time.Duration
+		code     string
+		contains string
+	}{
+		{method: "fail", code: "NO_TYPES", contains: "nothing here"},
+		{method: "crash", code: CodeCrashed, contains: "heap out of memory"},
+		{method: "hang", timeout: 300 * time.Millisecond, code: CodeTimeout, contains: "no answer after 300ms"},
+		{method: "garbage", code: CodeMalformed, contains: "this is not json"},
+		{method: "wrongid", code: CodeMalformed, contains: "malformed answer"},
+		{method: "empty", code: CodeMalformed, contains: "malformed answer"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.method, func(t *testing.T) {
+			p := startFake(t)
+			timeout := tt.timeout
+			if timeout == 0 {
+				timeout = 30 * time.Second
+			}
+			_, err := p.call(context.Background(), tt.method, nil, timeout, "left-pad@1.3.0")
+			var de *DriverError
+			if !errors.As(err, &de) {
+				t.Fatalf("want a DriverError, got %v", err)
+			}
+			if de.Code != tt.code {
+				t.Errorf("code %s, want %s (%v)", de.Code, tt.code, err)
+			}
+			if !strings.Contains(err.Error(), "left-pad@1.3.0") || !strings.Contains(err.Error(), tt.contains) {
+				t.Errorf("error %q should name the package and say %q", err, tt.contains)
+			}
+			if tt.code == "NO_TYPES" {
+				// An answered error leaves the driver usable.
+				if _, err := p.call(context.Background(), "echo", map[string]int{"x": 1}, timeout, "next"); err != nil {
+					t.Errorf("driver unusable after an error answer: %v", err)
+				}
+				return
+			}
+			// Anything else leaves it stopped: later calls fail at once.
+			if _, err := p.call(context.Background(), "echo", nil, timeout, "next@1.0.0"); err == nil || !strings.Contains(err.Error(), "stopped earlier") {
+				t.Errorf("call after a %s: %v, want a 'stopped earlier' error", tt.method, err)
+			}
+		})
+	}
+}
+
+func TestDriverEchoAndCancel(t *testing.T) {
+	p := startFake(t)
+	raw, err := p.call(context.Background(), "echo", map[string]string{"a": "b"}, 30*time.Second, "x")
+	if err != nil || string(raw) != `{"a":"b"}` {
+		t.Fatalf("echo: %s, %v", raw, err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := p.call(ctx, "hang", nil, 30*time.Second, "y@1.0.0"); err == nil || !strings.Contains(err.Error(), "cancelled") {
+		t.Fatalf("cancelled call: %v", err)
+	}
+}
+
+func TestNodeVersion(t *testing.T) {
+	tests := []struct {
+		version string
+		major   int
+		ok      bool
+	}{
+		{"v20.11.1", 20, true},
+		{"v18.0.0\n", 18, true},
+		{"22", 22, true},
+		{"vx.1", 0, false},
+		{"", 0, false},
+	}
+	for _, tt := range tests {
+		major, ok := nodeMajor(tt.version)
+		if major != tt.major || ok != tt.ok {
+			t.Errorf("nodeMajor(%q) = %d, %v; want %d, %v", tt.version, major, ok, tt.major, tt.ok)
+		}
+	}
+}
+
+func TestNodeMissingOrOld(t *testing.T) {
+	t.Run("missing", func(t *testing.T) {
+		t.Setenv("PATH", t.TempDir())
+		_, _, err := findNode(context.Background())
+		if !errors.Is(err, ErrNoNode) || !strings.Contains(err.Error(), "node 18 or newer is required on PATH") {
+			t.Fatalf("got %v", err)
+		}
+		a := New(&Compiler{Dir: t.TempDir()}, Options{NoSurfaceCache: true})
+		defer a.Close()
+		if _, err := a.ExtractSurface(context.Background(), t.TempDir(), "x", "1.0.0"); !errors.Is(err, ErrNoNode) {
+			t.Fatalf("ExtractSurface without node: %v", err)
+		}
+	})
+	t.Run("too old", func(t *testing.T) {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "node"), []byte("#!/bin/sh\necho v16.20.2\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		t.Setenv("PATH", dir)
+		_, _, err := findNode(context.Background())
+		if !errors.Is(err, ErrNoNode) || !strings.Contains(err.Error(), "v16.20.2") {
+			t.Fatalf("got %v", err)
+		}
+	})
+}
