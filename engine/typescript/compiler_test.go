@@ -121,13 +121,17 @@ func TestPinnedCompilerFetchesOnce(t *testing.T) {
 
 	var fetches int
 	var events []string
-	progress := func(msg string, done bool) { events = append(events, msg+map[bool]string{true: " done", false: ""}[done]) }
+	progress := func(msg string, done bool) {
+		events = append(events, msg+map[bool]string{true: " done", false: ""}[done])
+	}
 
 	bad := func(ctx context.Context, name, version string) (string, error) { fetches++; return wrong, nil }
 	if _, err := PinnedCompiler(context.Background(), bad, progress); err == nil || !strings.Contains(err.Error(), "5.0.0") {
 		t.Fatalf("a wrong version must be refused, got %v", err)
 	}
-	failing := func(ctx context.Context, name, version string) (string, error) { return "", errors.New("registry down") }
+	failing := func(ctx context.Context, name, version string) (string, error) {
+		return "", errors.New("registry down")
+	}
 	if _, err := PinnedCompiler(context.Background(), failing, nil); err == nil || !strings.Contains(err.Error(), "registry down") {
 		t.Fatalf("fetch error must surface, got %v", err)
 	}
