@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -477,4 +478,49 @@ func TestRefusingTarballHostIsBlockedAlone(t *testing.T) {
 		t.Fatalf("the registry host is not blocked by its CDN's refusal: %v", err)
 	}
 	pkg.Remove()
+}
+
+// A document the registry declared fresh (Cache-Control max-age) is used
+// from the cache without a request; one without freshness is revalidated.
+func TestPackumentFreshnessSkipsRevalidation(t *testing.T) {
+	for _, tc := range []struct {
+		cacheControl string
+		wantSecond   int
+	}{
+		{"public, max-age=300", 0},
+		{"no-cache", 1},
+		{"", 1},
+	} {
+		t.Run(tc.cacheControl, func(t *testing.T) {
+			var requests atomic.Int32
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				requests.Add(1)
+				w.Header().Set("ETag", `"v1"`)
+				if tc.cacheControl != "" {
+					w.Header().Set("Cache-Control", tc.cacheControl)
+				}
+				if r.Header.Get("If-None-Match") == `"v1"` {
+					w.WriteHeader(http.StatusNotModified)
+					return
+				}
+				w.Write([]byte(`{"name":"left-pad","dist-tags":{"latest":"1.3.0"},"versions":{"1.3.0":{"name":"left-pad","version":"1.3.0","dist":{"tarball":"x"}}}}`))
+			}))
+			defer srv.Close()
+			cacheDir := t.TempDir()
+			cfg, err := LoadConfig(t.TempDir(), []string{"npm_config_registry=" + srv.URL, "HOME=" + t.TempDir()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := 0; i < 2; i++ {
+				c := New(Options{Config: cfg, CacheDir: cacheDir})
+				p, err := c.Packument(context.Background(), "left-pad", false)
+				if err != nil || p.DistTags["latest"] != "1.3.0" {
+					t.Fatalf("run %d: %v %+v", i, err, p)
+				}
+			}
+			if got := int(requests.Load()) - 1; got != tc.wantSecond {
+				t.Errorf("second run made %d requests, want %d", got, tc.wantSecond)
+			}
+		})
+	}
 }

@@ -14,7 +14,9 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/uptide/uptide/engine/model"
 )
@@ -99,12 +101,21 @@ func (c *Client) loadPackument(ctx context.Context, name, reg string, full bool,
 		req.accept = fullAccept
 	}
 	cachePath := c.packumentPath(key)
-	var cachedBody []byte
+	var cached cachedPackument
 	if cachePath != "" {
-		req.etag, cachedBody = readPackumentCache(cachePath)
+		cached = readPackumentCache(cachePath)
+		req.etag = cached.etag
+	}
+	// A document still fresh by the registry's Cache-Control is used
+	// without asking, as npm does; a stale one is revalidated by ETag.
+	if cached.body != nil && time.Now().Before(cached.freshUntil) {
+		if p, err := decodePackument(cached.body, name); err == nil {
+			return p, nil
+		}
 	}
 	var body []byte
 	var newETag string
+	var freshUntil time.Time
 	err = c.get(ctx, req, func(resp *http.Response, r io.Reader) error {
 		switch resp.StatusCode {
 		case http.StatusOK:
@@ -113,12 +124,17 @@ func (c *Client) loadPackument(ctx context.Context, name, reg string, full bool,
 				return err
 			}
 			body, newETag = b, resp.Header.Get("ETag")
+			freshUntil = time.Now().Add(maxAge(resp.Header))
 			return nil
 		case http.StatusNotModified:
-			if cachedBody == nil {
+			if cached.body == nil {
 				return c.newError(req, resp.StatusCode, "304 not modified without a cached document", nil)
 			}
-			body = cachedBody
+			body, newETag = cached.body, cached.etag
+			if e := resp.Header.Get("ETag"); e != "" {
+				newETag = e
+			}
+			freshUntil = time.Now().Add(maxAge(resp.Header))
 			return nil
 		case http.StatusNotFound:
 			return c.newError(req, resp.StatusCode, "404 not found in the registry", nil)
@@ -139,7 +155,7 @@ func (c *Client) loadPackument(ctx context.Context, name, reg string, full bool,
 	// the request slot, which disk time should not hold.
 	if newETag != "" && cachePath != "" && !strings.ContainsAny(newETag, "\r\n") {
 		// A cache that cannot be written only costs a full download next run.
-		_ = writeFileAtomic(cachePath, packumentCacheFile(newETag, body))
+		_ = writeFileAtomic(cachePath, packumentCacheFile(newETag, freshUntil, body))
 	}
 	return p, nil
 }
@@ -182,31 +198,65 @@ func (c *Client) packumentPath(key string) string {
 	return filepath.Join(dir, key+".json")
 }
 
-const packumentCacheMagic = "uptide-packument-v1\n"
+const packumentCacheMagic = "uptide-packument-v2\n"
 
-// packumentCacheFile is the magic line, the ETag line, then the body as
-// the registry sent it, so no re-encoding happens on either side.
-func packumentCacheFile(etag string, body []byte) []byte {
+// packumentCacheFile is the magic line, the ETag line, the line holding
+// the Unix time the document stays fresh until, then the body as the
+// registry sent it, so no re-encoding happens on either side.
+func packumentCacheFile(etag string, freshUntil time.Time, body []byte) []byte {
 	var b bytes.Buffer
-	b.Grow(len(packumentCacheMagic) + len(etag) + 1 + len(body))
+	b.Grow(len(packumentCacheMagic) + len(etag) + 24 + len(body))
 	b.WriteString(packumentCacheMagic)
 	b.WriteString(etag)
+	b.WriteByte('\n')
+	b.WriteString(strconv.FormatInt(freshUntil.Unix(), 10))
 	b.WriteByte('\n')
 	b.Write(body)
 	return b.Bytes()
 }
 
-func readPackumentCache(path string) (etag string, body []byte) {
+type cachedPackument struct {
+	etag       string
+	freshUntil time.Time
+	body       []byte
+}
+
+func readPackumentCache(path string) cachedPackument {
 	data, err := os.ReadFile(path)
 	if err != nil || !bytes.HasPrefix(data, []byte(packumentCacheMagic)) {
-		return "", nil
+		return cachedPackument{}
 	}
-	rest := data[len(packumentCacheMagic):]
-	i := bytes.IndexByte(rest, '\n')
-	if i <= 0 {
-		return "", nil
+	etag, rest, ok := bytes.Cut(data[len(packumentCacheMagic):], []byte("\n"))
+	if !ok || len(etag) == 0 {
+		return cachedPackument{}
 	}
-	return string(rest[:i]), rest[i+1:]
+	fresh, body, ok := bytes.Cut(rest, []byte("\n"))
+	if !ok {
+		return cachedPackument{}
+	}
+	until, err := strconv.ParseInt(string(fresh), 10, 64)
+	if err != nil {
+		return cachedPackument{}
+	}
+	return cachedPackument{etag: string(etag), freshUntil: time.Unix(until, 0), body: body}
+}
+
+// maxAge is how long a response may be used without asking again:
+// Cache-Control max-age, none for no-cache, no-store or no header.
+func maxAge(h http.Header) time.Duration {
+	var age time.Duration
+	for _, d := range strings.Split(h.Get("Cache-Control"), ",") {
+		d = strings.ToLower(strings.TrimSpace(d))
+		switch {
+		case d == "no-cache" || d == "no-store":
+			return 0
+		case strings.HasPrefix(d, "max-age="):
+			if n, err := strconv.Atoi(strings.TrimPrefix(d, "max-age=")); err == nil && n > 0 {
+				age = time.Duration(n) * time.Second
+			}
+		}
+	}
+	return age
 }
 
 func readAllLimited(r io.Reader, limit int64) ([]byte, error) {

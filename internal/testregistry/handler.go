@@ -1,6 +1,7 @@
 package testregistry
 
 import (
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -167,6 +168,12 @@ func (r *Registry) servePackument(w http.ResponseWriter, req *http.Request, name
 		ctype = abbreviatedType
 	}
 	w.Header().Set("Vary", "Accept")
+	r.mu.Lock()
+	maxAge := r.maxAge
+	r.mu.Unlock()
+	if maxAge > 0 {
+		w.Header().Set("Cache-Control", fmt.Sprintf("public, max-age=%d", int(maxAge.Seconds())))
+	}
 	serveCached(w, req, ctype, doc.body, doc.etag)
 }
 

@@ -23,6 +23,7 @@ type Registry struct {
 	mu       sync.Mutex
 	pkgs     map[string]*pkg
 	latency  time.Duration
+	maxAge   time.Duration // Cache-Control max-age of packuments; 0 sends none
 	faults   map[string]*fault
 	corrupt  map[string]bool // "name@version"
 	token    string
@@ -277,6 +278,14 @@ func (r *Registry) Integrity(name, ver string) (string, error) {
 		return "", err
 	}
 	return t.integrity, nil
+}
+
+// SetMaxAge makes packument answers carry Cache-Control max-age, as a real
+// registry's do (300 s), so clients may reuse them without asking.
+func (r *Registry) SetMaxAge(d time.Duration) {
+	r.mu.Lock()
+	r.maxAge = d
+	r.mu.Unlock()
 }
 
 // SetLatency delays every answer by d (0 turns it off). A client that gives
