@@ -1,0 +1,160 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/uptide/uptide/internal/testregistry"
+)
+
+// The end-to-end tests run the real binary, built once, against copies of
+// the fixture repositories and the in-process test registry.
+
+var (
+	buildOnce sync.Once
+	binPath   string
+	buildErr  error
+)
+
+func uptideBinary(t testing.TB) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "uptide-bin-")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "uptide")
+		out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
+		if err != nil {
+			buildErr = errors.New(string(out))
+		}
+	})
+	if buildErr != nil {
+		t.Fatalf("building uptide: %v", buildErr)
+	}
+	return binPath
+}
+
+// startRegistry serves fixtures/registry on a loopback port.
+func startRegistry(t testing.TB) *testregistry.Registry {
+	t.Helper()
+	reg, err := testregistry.New(os.DirFS("../../fixtures/registry"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := reg.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(reg.Close)
+	return reg
+}
+
+// copyRepo copies a fixture repository into a temporary directory.
+func copyRepo(t testing.TB, name string) string {
+	t.Helper()
+	src := filepath.Join("../../fixtures/repos", name)
+	dst := filepath.Join(t.TempDir(), name)
+	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, path)
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+type result struct {
+	stdout, stderr string
+	code           int
+}
+
+// env is an isolated environment: no user .npmrc, a private cache, the
+// test registry as the default registry.
+type env struct {
+	home, cache, registry string
+}
+
+func newEnv(t testing.TB, reg *testregistry.Registry) env {
+	return env{home: t.TempDir(), cache: t.TempDir(), registry: reg.URL()}
+}
+
+func (e env) vars() []string {
+	var out []string
+	for _, kv := range os.Environ() {
+		k := strings.ToLower(strings.SplitN(kv, "=", 2)[0])
+		if strings.HasPrefix(k, "npm_config_") || k == "home" || k == "uptide_cache_dir" || k == "xdg_cache_home" || k == "no_color" {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return append(out, "HOME="+e.home, "UPTIDE_CACHE_DIR="+e.cache, "npm_config_registry="+e.registry, "NO_COLOR=1")
+}
+
+func run(t testing.TB, e env, dir string, args ...string) result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, uptideBinary(t), append([]string{"--cwd", dir}, args...)...)
+	cmd.Env = e.vars()
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	r := result{stdout: out.String(), stderr: errb.String()}
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		r.code = ee.ExitCode()
+	case err != nil:
+		t.Fatalf("running uptide: %v", err)
+	}
+	return r
+}
+
+// envelope is the --json output, decoded loosely enough to assert on.
+type envelope struct {
+	SchemaVersion int             `json:"schemaVersion"`
+	Command       string          `json:"command"`
+	Data          json.RawMessage `json:"data"`
+	ExitCode      int             `json:"exitCode"`
+	Warnings      []string        `json:"warnings"`
+}
+
+func decode(t testing.TB, r result, into any) envelope {
+	t.Helper()
+	var env envelope
+	if err := json.Unmarshal([]byte(r.stdout), &env); err != nil {
+		t.Fatalf("stdout is not a JSON envelope: %v\n%s\nstderr: %s", err, r.stdout, r.stderr)
+	}
+	if env.ExitCode != r.code {
+		t.Errorf("envelope exitCode %d, process exited %d", env.ExitCode, r.code)
+	}
+	if into != nil {
+		if err := json.Unmarshal(env.Data, into); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return env
+}
