@@ -87,10 +87,78 @@ func parseBerry(file string, data []byte) (Lockfile, error) {
 	if err := checkComplete(file, data, yarnHint); err != nil {
 		return nil, err
 	}
+	// Most of a Berry lockfile (checksums, dependency lists, bins) does
+	// not say what a workspace installed, and parsing it all as YAML takes
+	// several times longer than the rest. Yarn's own layout lets the
+	// needed lines be picked out; anything that does not read right that
+	// way is parsed whole, so the answer or error is the full parse's.
+	essential, lines := berryEssentials(data)
+	if root, err := parseYAML(file, essential, 1, yarnHint); err == nil {
+		remapLines(root, lines)
+		if l, err := buildBerry(file, root); err == nil {
+			return l, nil
+		}
+	}
 	root, err := parseYAML(file, data, 1, yarnHint)
 	if err != nil {
 		return nil, err
 	}
+	return buildBerry(file, root)
+}
+
+// berryEssentials keeps each entry's key, version and resolution lines,
+// and the whole of __metadata and of workspace entries (whose dependencies
+// say which descriptor each declaration was locked with). lines maps each
+// kept line to its line in data.
+func berryEssentials(data []byte) ([]byte, []int) {
+	out := make([]byte, 0, len(data)/3)
+	var lines []int
+	keepAll := false
+	line := 0
+	for off := 0; off < len(data); {
+		end := bytes.IndexByte(data[off:], '\n')
+		next := len(data)
+		if end >= 0 {
+			next = off + end + 1
+		}
+		l := data[off:next]
+		off = next
+		line++
+		keep := false
+		switch {
+		case len(l) == 0 || l[0] == '#' || l[0] == '\n' || l[0] == '\r':
+		case l[0] != ' ':
+			keepAll = bytes.Contains(l, []byte("@workspace:")) || bytes.HasPrefix(l, []byte("__metadata")) || bytes.HasPrefix(l, []byte(`"__metadata"`))
+			keep = true
+		default:
+			keep = keepAll || bytes.HasPrefix(l, []byte("  version:")) || bytes.HasPrefix(l, []byte("  resolution:"))
+		}
+		if keep {
+			out = append(out, l...)
+			if l[len(l)-1] != '\n' {
+				out = append(out, '\n')
+			}
+			lines = append(lines, line)
+		}
+	}
+	return out, lines
+}
+
+// remapLines puts the lines of the file back on nodes parsed from the
+// essential lines.
+func remapLines(n *yaml.Node, lines []int) {
+	stack := []*yaml.Node{n}
+	for len(stack) > 0 {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if x.Line >= 1 && x.Line <= len(lines) {
+			x.Line = lines[x.Line-1]
+		}
+		stack = append(stack, x.Content...)
+	}
+}
+
+func buildBerry(file string, root *yaml.Node) (*berryLockfile, error) {
 	if root.Kind != yaml.MappingNode {
 		return nil, &Error{File: file, Line: root.Line, Msg: "expected a mapping of package descriptors", Hint: yarnHint}
 	}

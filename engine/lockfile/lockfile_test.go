@@ -91,6 +91,10 @@ func TestFixtures(t *testing.T) {
 		{"bun/bun1.1.43", Bun, append(workspaceCases, localA, fileC, unknownWs)},
 		{"bun/bun1.2.19", Bun, append(workspaceCases, localA, fileC, unknownWs)},
 		{"bun/bun1.4.5", Bun, append(workspaceCases, localA, fileC, unknownWs)},
+		// Workspace a is named @acme/a: bun keys its own copies
+		// "@acme/a/is-number".
+		{"bun/bun1.4.5-scoped", Bun, append(workspaceCases, fileC, unknownWs,
+			lookup{ws: "packages/b", name: "@acme/a", spec: "workspace:*", local: true})},
 	}
 	for _, tt := range tests {
 		t.Run(tt.dir, func(t *testing.T) {

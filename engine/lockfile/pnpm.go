@@ -74,8 +74,10 @@ func pnpmEntry(f Format, name, raw string) Entry {
 			ver = ver[:i]
 		}
 		ver = strings.TrimPrefix(ver, "/")
-		if n, v, ok := splitAt(ver); ok {
-			pkg, ver = registryName(n), v
+		// The last @ separates the version: the first may be a scope's,
+		// after a registry host ("host/@babel/core@7.19.0").
+		if i := strings.LastIndexByte(ver, '@'); i > 0 {
+			pkg, ver = registryName(ver[:i]), ver[i+1:]
 		}
 	}
 	if !isVersion(ver) {
