@@ -243,6 +243,12 @@ func visible(w, from string) bool {
 	return w == from || w == "." || strings.HasPrefix(from, w+"/")
 }
 
+// above reports whether workspace a is a directory strictly above b; both
+// are cleaned.
+func above(a, b string) bool {
+	return a != b && (a == "." || strings.HasPrefix(b, a+"/"))
+}
+
 func cleanWS(w string) string {
 	if w == "" {
 		return "."

@@ -32,6 +32,7 @@ func FuzzCompanions(f *testing.F) {
 			{Name: "@types/t", Installed: otherFrom, Workspace: ws},
 			{Name: "@s/pinned", Installed: pinSpec, Workspace: ws + "/x"},
 			{Name: "@s/x", Installed: otherFrom, Workspace: "."},
+			{Name: "o", Installed: otherTo, Workspace: "zz/" + ws},
 		}
 		plan := Companions(deps[0], to, deps, p)
 		if !sort.SliceIsSorted(plan.Companions, func(i, j int) bool { return plan.Companions[i].Name < plan.Companions[j].Name }) {
@@ -56,9 +57,18 @@ func FuzzCompanions(f *testing.F) {
 		if d := cmp.Diff(gs, ReleaseGroups(rev, p)); d != "" {
 			t.Fatalf("order of the dependencies changed the groups:\n%s", d)
 		}
+		held := map[string]string{}
 		for _, g := range gs {
-			if len(g.Members) < 2 || g.Why == "" || !strings.Contains(g.Title, fmt.Sprintf("(%d packages)", len(g.Members))) {
+			if len(g.Members) < 2 || g.Why == "" || !strings.Contains(g.Title, fmt.Sprintf("(%d packages)", len(g.Members))) ||
+				len(g.Versions) != len(g.Members) || len(g.Workspaces) == 0 || !sort.StringsAreSorted(g.Workspaces) {
 				t.Fatalf("malformed group %+v", g)
+			}
+			for i, m := range g.Members {
+				k := m + "@" + g.Versions[i]
+				if other, ok := held[k]; ok {
+					t.Fatalf("%s is in %q and %q", k, other, g.Title)
+				}
+				held[k] = g.Title
 			}
 		}
 	})

@@ -2,6 +2,7 @@ package groups
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -13,13 +14,15 @@ import (
 // workspaces declaring it.
 type node struct {
 	name, installed string
-	major           uint64
-	hasMajor        bool
-	inst            model.Release
-	hasInst         bool
-	target          string
-	tgt             model.Release
-	hasTgt          bool
+	// workspaces declaring it, cleaned, sorted.
+	workspaces []string
+	major      uint64
+	hasMajor   bool
+	inst       model.Release
+	hasInst    bool
+	target     string
+	tgt        model.Release
+	hasTgt     bool
 }
 
 // edge is one reason two nodes move together.
@@ -45,13 +48,25 @@ type edge struct {
 //   - shared pin: across scopes, both pin the same exact version of a
 //     package of one of their scopes.
 //
+// Two packages are linked only when they can see each other: a workspace
+// declaring one is, or is a directory above or below, a workspace
+// declaring the other ("." is above every workspace; "packages/a" and
+// "packages/b" see nothing of each other), and the lower of the two does
+// not declare, itself or through a directory in between, another version
+// of the upper one's package, which would be what it resolves. Siblings
+// make separate decisions even when a rule would link their packages;
+// a dependency is one node per installed version, whatever the number of
+// workspaces declaring it, so one package at two versions can be in two
+// groups.
+//
 // The @types scope forms no family: a types package moves with the package
 // it types, which Companions plans.
 //
 // Groups are the connected components. A one-scope group is titled
 // "@scope/* (N packages)" with members sorted; any other group is titled
-// after its lead, listed first: an unscoped member if there is one, the
-// one most members depend on, then the first by name.
+// after its lead, listed first: an unscoped member if there is one, then
+// the one linked to the most other members, then the one most members
+// depend on, then the first by name.
 func ReleaseGroups(deps []Dep, p Packuments) []model.Group {
 	return NewIndex(p).ReleaseGroups(deps)
 }
@@ -64,10 +79,11 @@ func (ix *Index) ReleaseGroups(deps []Dep) []model.Group {
 	for i, n := range nodes {
 		byName[n.name] = append(byName[n.name], i)
 	}
+	vis := sight{nodes, byName}
 	var edges []edge
-	edges = append(edges, scopeEdges(nodes, byName)...)
-	edges = append(edges, peerEdges(c, nodes, byName)...)
-	edges = append(edges, pinEdges(nodes)...)
+	edges = append(edges, scopeEdges(vis)...)
+	edges = append(edges, peerEdges(c, vis)...)
+	edges = append(edges, pinEdges(vis)...)
 
 	uf := newUnionFind(len(nodes))
 	for _, e := range edges {
@@ -92,7 +108,10 @@ func (ix *Index) ReleaseGroups(deps []Dep) []model.Group {
 		if out[i].Title != out[j].Title {
 			return out[i].Title < out[j].Title
 		}
-		return strings.Join(out[i].Members, ",") < strings.Join(out[j].Members, ",")
+		if a, b := strings.Join(out[i].Members, ","), strings.Join(out[j].Members, ","); a != b {
+			return a < b
+		}
+		return strings.Join(out[i].Versions, ",") < strings.Join(out[j].Versions, ",")
 	})
 	return out
 }
@@ -113,11 +132,15 @@ func buildNodes(deps []Dep, p Packuments) []node {
 	})
 	for _, d := range sorted {
 		k := key{d.Name, d.Installed}
-		if _, ok := seen[k]; ok || d.Name == "" {
+		if d.Name == "" {
+			continue
+		}
+		if i, ok := seen[k]; ok {
+			nodes[i].workspaces = append(nodes[i].workspaces, cleanWS(d.Workspace))
 			continue
 		}
 		seen[k] = len(nodes)
-		n := node{name: d.Name, installed: d.Installed, target: d.Target}
+		n := node{name: d.Name, installed: d.Installed, target: d.Target, workspaces: []string{cleanWS(d.Workspace)}}
 		if v, err := semver.Parse(d.Installed); err == nil {
 			n.major, n.hasMajor = v.Major(), true
 		}
@@ -131,13 +154,59 @@ func buildNodes(deps []Dep, p Packuments) []node {
 		n.tgt, n.hasTgt = p.release(d.Name, n.target)
 		nodes = append(nodes, n)
 	}
+	for i := range nodes {
+		slices.Sort(nodes[i].workspaces)
+		nodes[i].workspaces = slices.Compact(nodes[i].workspaces)
+	}
 	return nodes
+}
+
+// sight answers which nodes can see each other.
+type sight struct {
+	nodes  []node
+	byName map[string][]int
+}
+
+// linked reports whether a and b are visible to each other: declared in
+// one workspace, or one above the other without another version of the
+// upper one's package declared on the way down (the lower workspace would
+// resolve that version instead).
+func (s sight) linked(a, b int) bool {
+	for _, wa := range s.nodes[a].workspaces {
+		for _, wb := range s.nodes[b].workspaces {
+			switch {
+			case wa == wb,
+				above(wa, wb) && !s.hidden(a, wa, wb),
+				above(wb, wa) && !s.hidden(b, wb, wa):
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hidden reports whether node n, declared in high, is shadowed from low
+// (below high) by another version of its package declared below high and
+// at or above low.
+func (s sight) hidden(n int, high, low string) bool {
+	for _, o := range s.byName[s.nodes[n].name] {
+		if o == n {
+			continue
+		}
+		for _, w := range s.nodes[o].workspaces {
+			if above(high, w) && (w == low || above(w, low)) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // scopeEdges links packages of one scope: a direct dependency whatever the
 // majors (explicit, or family on one major), and a shared same-scope
 // dependency on one major (family).
-func scopeEdges(nodes []node, byName map[string][]int) []edge {
+func scopeEdges(vis sight) []edge {
+	nodes, byName := vis.nodes, vis.byName
 	var out []edge
 	type bucket struct {
 		scope string
@@ -156,6 +225,9 @@ func scopeEdges(nodes []node, byName map[string][]int) []edge {
 				continue
 			}
 			for _, j := range byName[dep] {
+				if !vis.linked(i, j) {
+					continue
+				}
 				m := nodes[j]
 				ls := linksTo(n.inst, dep)
 				kind := model.GroupExplicit
@@ -175,11 +247,18 @@ func scopeEdges(nodes []node, byName map[string][]int) []edge {
 			}
 		}
 	}
+	// Every visible pair, not a chain from the first sharer: the first
+	// may see none of the others.
 	for b, byDep := range sharers {
 		for dep, idx := range byDep {
-			for _, j := range idx[1:] {
-				out = append(out, edge{a: idx[0], b: j, kind: model.GroupFamily, shared: dep,
-					why: fmt.Sprintf("same scope, major %d, share %s", b.major, dep)})
+			for x := range idx {
+				for _, j := range idx[x+1:] {
+					if !vis.linked(idx[x], j) {
+						continue
+					}
+					out = append(out, edge{a: idx[x], b: j, kind: model.GroupFamily, shared: dep,
+						why: fmt.Sprintf("same scope, major %d, share %s", b.major, dep)})
+				}
 			}
 		}
 	}
@@ -188,7 +267,8 @@ func scopeEdges(nodes []node, byName map[string][]int) []edge {
 
 // peerEdges links across scopes a package whose target peer-requires
 // another with a range that the other's installed version does not meet.
-func peerEdges(c *cache, nodes []node, byName map[string][]int) []edge {
+func peerEdges(c *cache, vis sight) []edge {
+	nodes, byName := vis.nodes, vis.byName
 	var out []edge
 	for i, n := range nodes {
 		if !n.hasTgt {
@@ -199,7 +279,7 @@ func peerEdges(c *cache, nodes []node, byName map[string][]int) []edge {
 			r := c.rng(spec)
 			for _, j := range byName[dep] {
 				m := nodes[j]
-				if sameScope(n.name, dep) || r == nil || r.Satisfies(m.installed) {
+				if sameScope(n.name, dep) || dep == n.name || r == nil || r.Satisfies(m.installed) || !vis.linked(i, j) {
 					continue
 				}
 				out = append(out, edge{a: i, b: j, kind: model.GroupPeer,
@@ -212,7 +292,8 @@ func peerEdges(c *cache, nodes []node, byName map[string][]int) []edge {
 
 // pinEdges links across scopes packages pinning the same exact version of
 // a package of one of their scopes.
-func pinEdges(nodes []node) []edge {
+func pinEdges(vis sight) []edge {
+	nodes := vis.nodes
 	byPin := map[string][]int{}
 	for i, n := range nodes {
 		if !n.hasInst {
@@ -229,7 +310,7 @@ func pinEdges(nodes []node) []edge {
 		for x := 0; x < len(idx); x++ {
 			for y := x + 1; y < len(idx); y++ {
 				a, b := nodes[idx[x]].name, nodes[idx[y]].name
-				if a == b || sameScope(a, b) || !pinWorthSharing(dep, a, b) {
+				if a == b || sameScope(a, b) || !pinWorthSharing(dep, a, b) || !vis.linked(idx[x], idx[y]) {
 					continue
 				}
 				out = append(out, edge{a: idx[x], b: idx[y], kind: model.GroupSharedPin, pin: pin,
@@ -249,37 +330,43 @@ func splitPin(pin string) (string, string) {
 
 // describe turns a component into a group: title, kind, members, why.
 func describe(nodes []node, members []int, edges []edge) (model.Group, bool) {
-	nameSet := map[string]bool{}
+	if len(members) < 2 {
+		return model.Group{}, false
+	}
+	members = append([]int(nil), members...)
+	sort.Slice(members, func(x, y int) bool {
+		a, b := nodes[members[x]], nodes[members[y]]
+		if a.name != b.name {
+			return a.name < b.name
+		}
+		return semver.Compare(a.installed, b.installed) < 0 ||
+			semver.Compare(a.installed, b.installed) == 0 && a.installed < b.installed
+	})
 	majors := map[uint64]bool{}
+	s := scope(nodes[members[0]].name)
+	oneScope := s != ""
 	for _, i := range members {
-		nameSet[nodes[i].name] = true
 		if nodes[i].hasMajor {
 			majors[nodes[i].major] = true
 		}
-	}
-	names := sortedKeys(nameSet)
-	if len(names) < 2 {
-		return model.Group{}, false
-	}
-	s := scope(names[0])
-	oneScope := s != ""
-	for _, n := range names {
-		if scope(n) != s {
+		if scope(nodes[i].name) != s {
 			oneScope = false
 		}
 	}
 	g := model.Group{}
 	if oneScope {
-		g.Title = fmt.Sprintf("%s/* (%d packages)", s, len(names))
-		g.Members = names
+		g.Title = fmt.Sprintf("%s/* (%d packages)", s, len(members))
 		g.Kind = model.GroupFamily
 		if len(majors) > 1 {
 			g.Kind = model.GroupExplicit
 		}
 	} else {
-		lead := leadOf(nodes, members, names)
-		g.Title = fmt.Sprintf("%s (%d packages)", lead, len(names))
-		g.Members = append([]string{lead}, without(names, lead)...)
+		lead := leadOf(nodes, members, edges)
+		g.Title = fmt.Sprintf("%s (%d packages)", lead, len(members))
+		// Stable: the lead's nodes move to the front in version order.
+		sort.SliceStable(members, func(x, y int) bool {
+			return nodes[members[x]].name == lead && nodes[members[y]].name != lead
+		})
 		g.Kind = model.GroupPeer
 		for _, e := range edges {
 			if e.kind == model.GroupSharedPin {
@@ -287,12 +374,44 @@ func describe(nodes []node, members []int, edges []edge) (model.Group, bool) {
 			}
 		}
 	}
-	g.Why = why(g.Kind, len(names), edges)
+	ws := map[string]bool{}
+	for _, i := range members {
+		g.Members = append(g.Members, nodes[i].name)
+		g.Versions = append(g.Versions, nodes[i].installed)
+		for _, w := range nodes[i].workspaces {
+			ws[w] = true
+		}
+	}
+	g.Workspaces = sortedKeys(ws)
+	g.Why = why(g.Kind, nodes, members, edges)
 	return g, true
 }
 
-// leadOf picks the member a cross-scope group is named after.
-func leadOf(nodes []node, members []int, names []string) string {
+// leadOf picks the member a cross-scope group is named after: unscoped
+// first (ai, not @ai-sdk/openai), then the one linked to the most other
+// members (ai pins with the providers and peer-requires zod; zod is only
+// required), then the one most members depend on (react, which react-dom
+// peer-requires), then the first by name.
+func leadOf(nodes []node, members []int, edges []edge) string {
+	inGroup := map[string]bool{}
+	for _, i := range members {
+		inGroup[nodes[i].name] = true
+	}
+	names := sortedKeys(inGroup)
+	linkedTo := map[string]map[string]bool{}
+	mark := func(m map[string]map[string]bool, a, b string) {
+		if m[a] == nil {
+			m[a] = map[string]bool{}
+		}
+		m[a][b] = true
+	}
+	for _, e := range edges {
+		a, b := nodes[e.a].name, nodes[e.b].name
+		if a != b {
+			mark(linkedTo, a, b)
+			mark(linkedTo, b, a)
+		}
+	}
 	dependedOn := map[string]map[string]bool{}
 	for _, i := range members {
 		n := nodes[i]
@@ -305,81 +424,184 @@ func leadOf(nodes []node, members []int, names []string) string {
 			}
 			for _, dep := range names {
 				if dep != n.name && len(linksTo(r.rel, dep)) > 0 {
-					if dependedOn[dep] == nil {
-						dependedOn[dep] = map[string]bool{}
-					}
-					dependedOn[dep][n.name] = true
+					mark(dependedOn, dep, n.name)
 				}
 			}
 		}
 	}
-	best := ""
-	for _, n := range names {
-		if best == "" {
-			best = n
-			continue
+	better := func(n, best string) bool {
+		if nu, bu := scope(n) == "", scope(best) == ""; nu != bu {
+			return nu
 		}
-		bu, nu := scope(best) == "", scope(n) == ""
-		switch {
-		case nu && !bu:
-			best = n
-		case nu == bu && len(dependedOn[n]) > len(dependedOn[best]):
+		if a, b := len(linkedTo[n]), len(linkedTo[best]); a != b {
+			return a > b
+		}
+		return len(dependedOn[n]) > len(dependedOn[best])
+	}
+	best := names[0]
+	for _, n := range names[1:] {
+		if better(n, best) {
 			best = n
 		}
 	}
 	return best
 }
 
-// why says in one sentence what holds the group together: the link of the
-// group's kind that most members share, then the first by text.
-func why(kind model.GroupKind, size int, edges []edge) string {
-	count := map[string]map[int]bool{}
-	add := func(k string, e edge) {
-		if count[k] == nil {
-			count[k] = map[int]bool{}
-		}
-		count[k][e.a], count[k][e.b] = true, true
-	}
-	var texts []string
+// clause is one sentence of a group's why and the links it stands for.
+type clause struct {
+	key   string // identity and tie-break order
+	kind  model.GroupKind
+	text  string // "" for a shared pin, worded once its sharers are known
+	pin   string
+	nodes map[int]bool
+	edges []edge
+}
+
+// maxClauses keeps a why to a line; links beyond are counted.
+const maxClauses = 3
+
+// why says what holds the group together: the link of the group's kind
+// that most members share, then, while members remain apart, the link that
+// joins the most of them, whatever its kind, at most maxClauses in all.
+// A link that joins nobody new (two @ai-sdk packages sharing a dependency
+// when all three already pin it) is left out.
+func why(kind model.GroupKind, nodes []node, members []int, edges []edge) string {
+	byKey := map[string]*clause{}
 	for _, e := range edges {
-		if e.kind != kind {
-			continue
-		}
+		var k string
 		switch {
 		case e.pin != "":
-			add("pin\x00"+e.pin, e)
+			k = "pin\x00" + e.pin
 		case e.shared != "":
-			add("share\x00"+e.why, e)
+			k = "share\x00" + e.why
 		default:
-			texts = append(texts, e.why)
+			k = "link\x00" + e.why
+		}
+		c := byKey[k]
+		if c == nil {
+			c = &clause{key: k, kind: e.kind, pin: e.pin, nodes: map[int]bool{}}
+			if e.pin == "" {
+				c.text = e.why
+			}
+			byKey[k] = c
+		}
+		c.nodes[e.a], c.nodes[e.b] = true, true
+		c.edges = append(c.edges, e)
+	}
+	var clauses []*clause
+	for _, k := range sortedKeys(byKey) {
+		clauses = append(clauses, byKey[k])
+	}
+	uf := newUnionFind(len(nodes))
+	parts := len(members)
+	// joins counts the parts a clause's links would merge; its members
+	// need not be linked among themselves (two pairs of sharers in two
+	// workspaces that each see the root).
+	joins := func(c *clause) int {
+		parent := map[int]int{}
+		find := func(x int) int {
+			x = uf.find(x)
+			for p, ok := parent[x]; ok; p, ok = parent[x] {
+				x = p
+			}
+			return x
+		}
+		n := 0
+		for _, e := range c.edges {
+			if a, b := find(e.a), find(e.b); a != b {
+				parent[a] = b
+				n++
+			}
+		}
+		return n
+	}
+	var picked []*clause
+	pick := func(c *clause) {
+		parts -= joins(c)
+		for _, e := range c.edges {
+			uf.union(e.a, e.b)
+		}
+		picked = append(picked, c)
+	}
+	// The first clause is of the group's kind, so the why agrees with it.
+	var first *clause
+	for _, c := range clauses {
+		if c.kind == kind && (first == nil || len(c.nodes) > len(first.nodes)) {
+			first = c
 		}
 	}
-	best, bestN := "", 0
-	for _, k := range sortedKeys(count) {
-		if len(count[k]) > bestN {
-			best, bestN = k, len(count[k])
-		}
+	if first != nil {
+		pick(first)
 	}
-	if best != "" {
-		kind, detail, _ := strings.Cut(best, "\x00")
-		if kind == "share" {
-			return detail
+	more := 0
+	for parts > 1 {
+		var best *clause
+		bestJ := 0
+		for _, c := range clauses {
+			j := joins(c)
+			if j > bestJ || j == bestJ && j > 0 && c.kind == kind && best.kind != kind {
+				best, bestJ = c, j
+			}
 		}
-		dep, v := splitPin(detail)
-		who := "both"
-		switch {
-		case bestN == size && size > 2:
-			who = fmt.Sprintf("all %d", size)
-		case bestN > 2:
-			who = fmt.Sprintf("%d of them", bestN)
+		if best == nil {
+			break
 		}
-		return fmt.Sprintf("%s pin %s %s exactly", who, dep, v)
+		if len(picked) == maxClauses {
+			more++
+			parts -= joins(best)
+			for _, e := range best.edges {
+				uf.union(e.a, e.b)
+			}
+			continue
+		}
+		pick(best)
 	}
-	sort.Strings(texts)
-	if len(texts) > 0 {
-		return texts[0]
+	if len(picked) == 0 {
+		return "released together"
 	}
-	return "released together"
+	texts := make([]string, 0, len(picked)+1)
+	for _, c := range picked {
+		texts = append(texts, c.sentence(nodes, members))
+	}
+	if more > 0 {
+		texts = append(texts, fmt.Sprintf("+%d more %s", more, plural(more, "link", "links")))
+	}
+	return strings.Join(texts, "; ")
+}
+
+// sentence words a clause; a shared pin counts its sharers, or names the
+// two in the group's order (lead first) when others do not share it.
+func (c *clause) sentence(nodes []node, members []int) string {
+	if c.pin == "" {
+		return c.text
+	}
+	dep, v := splitPin(c.pin)
+	n, size := len(c.nodes), len(members)
+	var who string
+	switch {
+	case n == size && n == 2:
+		who = "both"
+	case n == size:
+		who = fmt.Sprintf("all %d", n)
+	case n == 2:
+		var names []string
+		for _, i := range members {
+			if c.nodes[i] {
+				names = append(names, nodes[i].name)
+			}
+		}
+		who = names[0] + " and " + names[1]
+	default:
+		who = fmt.Sprintf("%d of them", n)
+	}
+	return fmt.Sprintf("%s pin %s %s exactly", who, dep, v)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 func without(list []string, x string) []string {

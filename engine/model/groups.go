@@ -21,10 +21,22 @@ const (
 type Group struct {
 	// Title is "@aws-sdk/* (2 packages)" for a scope, "ai (3 packages)" led by
 	// a package otherwise.
-	Title   string    `json:"title"`
-	Kind    GroupKind `json:"kind"`
-	Members []string  `json:"members"`
-	// Why says in one sentence what links them.
+	Title string    `json:"title"`
+	Kind  GroupKind `json:"kind"`
+	// Members: the lead first, the rest sorted. A name is listed once per
+	// installed version the group holds, which is once unless two
+	// workspaces that cannot see each other are both linked to a package
+	// of a directory above them.
+	Members []string `json:"members"`
+	// Versions[i] is the installed version of Members[i]. A list row (one
+	// package at one installed version) belongs to the group when its
+	// package and installed version are one of these pairs: the same name
+	// at another version is another decision, maybe in another group.
+	Versions []string `json:"versions"`
+	// Workspaces: every workspace declaring a member, sorted.
+	Workspaces []string `json:"workspaces"`
+	// Why says briefly what links them, one clause per kind of link needed
+	// to hold them together.
 	Why string `json:"why"`
 }
 
