@@ -107,15 +107,20 @@ func groupDeps(decls []decl, packs groups.Packuments) []groups.Dep {
 	return deps
 }
 
+// markGroups gives each row the group holding its package at its installed
+// version: the same package at another version is another decision, in
+// another group or none.
 func markGroups(rows []model.DependencyRow, gs []model.Group) {
 	member := map[string]string{}
 	for _, g := range gs {
-		for _, m := range g.Members {
-			member[m] = g.Title
+		for i, m := range g.Members {
+			if i < len(g.Versions) {
+				member[m+"@"+g.Versions[i]] = g.Title
+			}
 		}
 	}
 	for i := range rows {
-		rows[i].Group = member[rows[i].Package]
+		rows[i].Group = member[rows[i].Package+"@"+rows[i].Installed]
 	}
 }
 
