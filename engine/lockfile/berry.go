@@ -179,7 +179,6 @@ func buildBerry(file string, root *yaml.Node) (*berryLockfile, error) {
 			return nil, &Error{File: file, Line: k.Line, Msg: fmt.Sprintf("the entry for %q is not a mapping", keys[0]), Hint: yarnHint}
 		}
 		e := yarnEntry{line: k.Line}
-		e.name, _, _ = splitAt(keys[0])
 		var deps *yaml.Node
 		for j := 0; j+1 < len(v.Content); j += 2 {
 			f, fv := v.Content[j].Value, value(v.Content[j+1])

@@ -157,6 +157,9 @@ func Load(file string) (Lockfile, error) {
 // Parse parses lockfile content. file names it in errors and in Path; its
 // base name chooses the format.
 func Parse(file string, data []byte) (Lockfile, error) {
+	// An editor may have saved it with a byte-order mark; the package
+	// managers read past one.
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	switch filepath.Base(file) {
 	case "package-lock.json", "npm-shrinkwrap.json":
 		return parseNPM(file, data)

@@ -1,6 +1,7 @@
 package lockfile
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
@@ -63,6 +64,7 @@ func TestFixtures(t *testing.T) {
 	linkC := lookup{ws: "packages/b", name: "c", spec: "link:../c", local: true}
 	fileC := lookup{ws: "packages/b", name: "c", spec: "file:../c", local: true}
 	unknownWs := lookup{ws: "packages/zz", name: "is-number", spec: "^7.0.0"}
+	staleA := lookup{ws: "packages/a", name: "is-number", spec: "^6.0.1", want: "6.0.0"}
 
 	tests := []struct {
 		dir    string
@@ -85,9 +87,12 @@ func TestFixtures(t *testing.T) {
 		// comes first; the project's graph is the last document.
 		{"pnpm-v9/pnpm12-env", PnpmV9, append(workspaceCases, localA, linkC, unknownWs)},
 		{"yarn-v1/yarn1", YarnV1, append(workspaceCases, linkC)},
-		{"yarn-berry/yarn2", YarnBerry, append(workspaceCases, localA, linkC)},
-		{"yarn-berry/yarn3", YarnBerry, append(workspaceCases, localA, linkC)},
-		{"yarn-berry/yarn4", YarnBerry, append(workspaceCases, localA, linkC)},
+		// A manifest range changed since the install: Yarn 1 has no entry
+		// for it; Berry's workspace entry still says which one is locked.
+		{"yarn-v1/yarn1", YarnV1, []lookup{{ws: "packages/a", name: "is-number", spec: "^6.0.1"}}},
+		{"yarn-berry/yarn2", YarnBerry, append(workspaceCases, localA, linkC, staleA)},
+		{"yarn-berry/yarn3", YarnBerry, append(workspaceCases, localA, linkC, staleA)},
+		{"yarn-berry/yarn4", YarnBerry, append(workspaceCases, localA, linkC, staleA)},
 		{"bun/bun1.1.43", Bun, append(workspaceCases, localA, fileC, unknownWs)},
 		{"bun/bun1.2.19", Bun, append(workspaceCases, localA, fileC, unknownWs)},
 		{"bun/bun1.4.5", Bun, append(workspaceCases, localA, fileC, unknownWs)},
@@ -220,3 +225,47 @@ func TestParseUnknownName(t *testing.T) {
 func asError(err error, target **Error) bool { return errors.As(err, target) }
 
 func contains(s, sub string) bool { return strings.Contains(s, sub) }
+
+// A lockfile checked out with CRLF line ends, or saved with a byte-order
+// mark, says the same as the one the manager wrote.
+func TestLineEndingsAndBOM(t *testing.T) {
+	for p, cases := range fixtureFiles(t) {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		full, err := Parse(p, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := answers(full, cases)
+		variants := map[string][]byte{
+			"crlf": bytes.ReplaceAll(data, []byte("\n"), []byte("\r\n")),
+			"bom":  append([]byte("\xef\xbb\xbf"), data...),
+		}
+		for name, v := range variants {
+			lf, err := Parse(p, v)
+			if err != nil {
+				t.Errorf("%s (%s): %v", p, name, err)
+				continue
+			}
+			if diff := cmp.Diff(want, answers(lf, cases)); diff != "" {
+				t.Errorf("%s (%s) answers differ (-want +got):\n%s", p, name, diff)
+			}
+		}
+	}
+}
+
+func TestShrinkwrapName(t *testing.T) {
+	data, err := os.ReadFile("testdata/npm-v3/npm11/package-lock.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lf, err := Parse("/r/npm-shrinkwrap.json", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := lf.Installed("packages/a", "is-number", "^6.0.0"); lf.Format() != NPMv3 || v != "6.0.0" || !ok {
+		t.Errorf("shrinkwrap: %s, Installed = %q, %v", lf.Format(), v, ok)
+	}
+}

@@ -14,7 +14,6 @@ const yarnHint = "restore it from version control or run `yarn install` to write
 // yarnEntry is one resolved package of a yarn lockfile, shared by every
 // descriptor ("name@range") that resolved to it.
 type yarnEntry struct {
-	name       string // the manifest name of its first descriptor
 	version    string
 	resolution string // berry's "left-pad@npm:1.3.0"
 	line       int
@@ -163,8 +162,7 @@ func parseYarnV1(file string, data []byte) (Lockfile, error) {
 				return nil, &Error{File: file, Line: line, Msg: err.Error(), Hint: yarnConflictHint(text)}
 			}
 			curKeys = keys
-			name, _, _ := splitAt(keys[0])
-			cur = &yarnEntry{name: name, line: line}
+			cur = &yarnEntry{line: line}
 		case cur == nil:
 			return nil, &Error{File: file, Line: line, Msg: "an indented line before any entry", Hint: yarnHint}
 		case indent == 2:
