@@ -3,6 +3,7 @@ package groups
 import (
 	"fmt"
 	"iter"
+	"slices"
 	"sort"
 
 	"github.com/uptide/uptide/engine/model"
@@ -75,7 +76,7 @@ func (ix *Index) Companions(target Dep, to string, candidates []Dep) model.Compa
 		Companions: []model.Companion{}, Conflicts: []model.Conflict{}}
 	c := ix.c
 	p := c.p
-	cands := visibleCandidates(target, candidates)
+	cands := ix.candidatesFor(target, candidates)
 	byName := map[string]*candidate{}
 	for i := range cands {
 		byName[cands[i].name] = &cands[i]
@@ -145,26 +146,30 @@ func newMover(p Packuments, name, from, to string, ws []string) *mover {
 // workspace declaring that same version.
 func visibleCandidates(target Dep, deps []Dep) []candidate {
 	from := cleanWS(target.Workspace)
-	best := map[string]Dep{}
+	byName := map[string][]Dep{}
 	for _, d := range deps {
-		if d.Name == target.Name || d.Name == "" || !visible(d.Workspace, from) {
+		if d.Name == target.Name || d.Name == "" {
 			continue
 		}
-		b, ok := best[d.Name]
-		if !ok || depth(d.Workspace) > depth(b.Workspace) ||
-			(depth(d.Workspace) == depth(b.Workspace) && semver.Compare(d.Installed, b.Installed) > 0) {
-			best[d.Name] = d
+		d.Workspace = cleanWS(d.Workspace)
+		if visible(d.Workspace, from) {
+			byName[d.Name] = append(byName[d.Name], d)
 		}
 	}
-	var out []candidate
-	for _, name := range sortedKeys(best) {
-		b := best[name]
+	out := make([]candidate, 0, len(byName))
+	for _, name := range sortedKeys(byName) {
+		decls := byName[name]
+		b := decls[0]
+		for _, d := range decls[1:] {
+			if depth(d.Workspace) > depth(b.Workspace) ||
+				(depth(d.Workspace) == depth(b.Workspace) && semver.Compare(d.Installed, b.Installed) > 0) {
+				b = d
+			}
+		}
 		c := candidate{name: name, installed: b.Installed}
-		seen := map[string]bool{}
-		for _, d := range deps {
-			if d.Name == name && d.Installed == b.Installed && visible(d.Workspace, from) && !seen[cleanWS(d.Workspace)] {
-				seen[cleanWS(d.Workspace)] = true
-				c.workspaces = append(c.workspaces, cleanWS(d.Workspace))
+		for _, d := range decls {
+			if d.Installed == b.Installed && !slices.Contains(c.workspaces, d.Workspace) {
+				c.workspaces = append(c.workspaces, d.Workspace)
 			}
 		}
 		sort.Strings(c.workspaces)

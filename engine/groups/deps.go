@@ -253,6 +253,11 @@ func cleanWS(w string) string {
 	if w == "" {
 		return "."
 	}
+	// Workspace paths from the repository are already clean; only hand-made
+	// ones pay for path.Clean.
+	if w == "." || !(strings.HasPrefix(w, ".") || strings.HasSuffix(w, "/") || strings.Contains(w, "//") || strings.Contains(w, "/.")) {
+		return w
+	}
 	return path.Clean(strings.TrimPrefix(w, "./"))
 }
 
