@@ -1,7 +1,9 @@
 package typescript
 
 import (
+	"bytes"
 	"context"
+	"encoding/gob"
 	"encoding/json"
 	"errors"
 	"os"
@@ -13,6 +15,15 @@ import (
 
 	"github.com/uptide/uptide/engine/model"
 )
+
+func gobBytes(t testing.TB, s *model.Surface) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(s); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
 
 // copyDir copies a fixture so a test can change or delete it.
 func copyDir(t *testing.T, src string) string {
@@ -47,7 +58,7 @@ func TestSurfaceCache(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	file := filepath.Join(cacheRoot, "surfaces", "typescript", "v"+strconv.Itoa(model.SurfaceSchemaVersion), "@acme", "stripe-like", "1.2.3.json")
+	file := filepath.Join(cacheRoot, "surfaces", "typescript", "v"+strconv.Itoa(model.SurfaceSchemaVersion), "@acme", "stripe-like", "1.2.3.gob")
 	if _, err := os.Stat(file); err != nil {
 		t.Fatalf("surface not cached at %s: %v", file, err)
 	}
@@ -68,8 +79,10 @@ func TestSurfaceCache(t *testing.T) {
 	}
 
 	// A damaged entry, or one from another schema, is a miss.
-	for _, content := range []string{"{broken", `{"package":"@acme/stripe-like","version":"1.2.3","adapter":"typescript","schemaVersion":0,"entryPoints":[],"symbols":[]}`} {
-		if err := os.WriteFile(file, []byte(content), 0o644); err != nil {
+	stale := *first
+	stale.SchemaVersion = 0
+	for _, content := range [][]byte{[]byte("{broken"), gobBytes(t, &stale)} {
+		if err := os.WriteFile(file, content, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := a.ExtractSurface(ctx, dir, "@acme/stripe-like", "1.2.3"); err == nil {

@@ -44,6 +44,9 @@ func findNode(ctx context.Context) (string, string, error) {
 func nodeMajor(v string) (int, bool) {
 	v = strings.TrimPrefix(strings.TrimSpace(v), "v")
 	head, _, _ := strings.Cut(v, ".")
+	if head == "" || strings.Trim(head, "0123456789") != "" {
+		return 0, false
+	}
 	n, err := strconv.Atoi(head)
 	return n, err == nil
 }

@@ -50,7 +50,11 @@ function serve(input, output, methods) {
       write(output, { id, error: { code, message } });
     }
   });
-  rl.on('close', () => process.exit(0));
+  // No process.exit here: a pending write of a large answer to a pipe would
+  // be cut off. With stdin closed and nothing left to write, node exits.
+  rl.on('close', () => {
+    process.exitCode = 0;
+  });
 }
 
 /**
