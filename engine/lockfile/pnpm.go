@@ -180,19 +180,32 @@ func parsePnpm(file string, data []byte) (Lockfile, error) {
 // never writes one without the other, so a missing entry means the file
 // was cut short or merged by hand, and its versions cannot be trusted.
 func (l *pnpmLockfile) checkRefs(table section) error {
-	keys := sectionKeys(table.text)
-	for _, r := range l.refs {
-		k, ok := pnpmTableKey(l.format, r.name, r.raw)
-		if !ok {
+	keys := make([]string, len(l.refs))
+	want := make(map[string]int, len(l.refs))
+	for i, r := range l.refs {
+		if k, ok := pnpmTableKey(l.format, r.name, r.raw); ok {
+			keys[i] = k
+			if _, dup := want[k]; !dup {
+				want[k] = len(want)
+			}
+		}
+	}
+	found := make([]bool, len(want))
+	eachEntryKey(table.text, func(k []byte) {
+		// string(k) in a map index does not allocate.
+		if i, ok := want[string(k)]; ok {
+			found[i] = true
+		}
+	})
+	for i, r := range l.refs {
+		if keys[i] == "" || found[want[keys[i]]] {
 			continue
 		}
-		if _, found := keys[k]; !found {
-			where := "packages"
-			if l.format == PnpmV9 {
-				where = "snapshots"
-			}
-			return &Error{File: l.file, Line: r.line, Msg: fmt.Sprintf("importer %q links %s %s, which has no entry %q in %s, so the file looks truncated or badly merged", r.ws, r.name, r.raw, k, where), Hint: pnpmHint}
+		where := "packages"
+		if l.format == PnpmV9 {
+			where = "snapshots"
 		}
+		return &Error{File: l.file, Line: r.line, Msg: fmt.Sprintf("importer %q links %s %s, which has no entry %q in %s, so the file looks truncated or badly merged", r.ws, r.name, r.raw, keys[i], where), Hint: pnpmHint}
 	}
 	return nil
 }
@@ -231,10 +244,9 @@ func pnpmTableKey(f Format, name, raw string) (string, bool) {
 	return raw, !strings.Contains(n, "/")
 }
 
-// sectionKeys collects the keys of a top-level mapping's entries (the
-// lines indented by exactly two spaces) without parsing their values.
-func sectionKeys(text []byte) map[string]struct{} {
-	keys := map[string]struct{}{}
+// eachEntryKey calls fn with the key of each entry of a top-level mapping
+// (the lines indented by exactly two spaces), without parsing the values.
+func eachEntryKey(text []byte, fn func(key []byte)) {
 	for off := 0; off < len(text); {
 		end := bytes.IndexByte(text[off:], '\n')
 		next := len(text)
@@ -248,18 +260,39 @@ func sectionKeys(text []byte) map[string]struct{} {
 		}
 		l = bytes.TrimRight(l[2:], "\r\n")
 		if l[0] == '\'' || l[0] == '"' {
-			if k, ok := topKey(l); ok {
-				keys[k] = struct{}{}
+			if k, ok := quotedKey(l); ok {
+				fn(k)
 			}
 			continue
 		}
 		if i := bytes.Index(l, []byte(": ")); i >= 0 {
-			keys[string(l[:i])] = struct{}{}
+			fn(l[:i])
 		} else if l[len(l)-1] == ':' {
-			keys[string(l[:len(l)-1])] = struct{}{}
+			fn(l[:len(l)-1])
 		}
 	}
-	return keys
+}
+
+// quotedKey reads a quoted key followed by a colon. pnpm quotes keys that
+// start with @ and never needs escapes in them; a key that has some goes
+// through the YAML parser.
+func quotedKey(l []byte) ([]byte, bool) {
+	q := l[0]
+	end := bytes.IndexByte(l[1:], q)
+	if end < 0 {
+		return nil, false
+	}
+	inner := l[1 : end+1]
+	rest := l[end+2:]
+	simple := !(q == '"' && bytes.IndexByte(inner, '\\') >= 0) && !(q == '\'' && len(rest) > 0 && rest[0] == '\'')
+	if simple {
+		if r := bytes.TrimLeft(rest, " \t"); len(r) > 0 && r[0] == ':' {
+			return inner, true
+		}
+		return nil, false
+	}
+	k, ok := topKey(l)
+	return []byte(k), ok
 }
 
 // pnpmRef is one importer dependency and where it is written.
