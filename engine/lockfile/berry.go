@@ -151,8 +151,8 @@ func remapLines(n *yaml.Node, lines []int) {
 	for len(stack) > 0 {
 		x := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		if x.Line >= 1 && x.Line <= len(lines) {
-			x.Line = lines[x.Line-1]
+		if x.Line >= 1 && len(lines) > 0 {
+			x.Line = lines[min(x.Line, len(lines))-1]
 		}
 		stack = append(stack, x.Content...)
 	}

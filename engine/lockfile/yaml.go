@@ -186,35 +186,38 @@ func parseYAML(file string, text []byte, firstLine int, hint string) (n *yaml.No
 			n, err = nil, &Error{File: file, Line: firstLine, Msg: fmt.Sprintf("the YAML parser failed: %v", r), Hint: hint}
 		}
 	}()
+	// YAML also breaks lines at a lone CR, which no editor shows as a line
+	// of the file: lines past the last newline's are the last line.
+	lastLine := firstLine + lineCount(text) - 1
+	if lastLine < firstLine {
+		lastLine = firstLine
+	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(text, &doc); err != nil {
 		msg := err.Error()
 		line := 0
 		if m := yamlLine.FindStringSubmatch(msg); m != nil {
 			if k, convErr := strconv.Atoi(m[1]); convErr == nil {
-				line = k + firstLine - 1
+				line = min(k+firstLine-1, lastLine)
 			}
 			msg = m[2]
 		}
 		msg = strings.TrimPrefix(msg, "yaml: ")
 		return nil, &Error{File: file, Line: line, Msg: "not valid YAML: " + msg, Hint: hint}
 	}
-	shiftLines(&doc, firstLine-1)
+	shiftLines(&doc, firstLine-1, lastLine)
 	if doc.Kind == yaml.DocumentNode && len(doc.Content) == 1 {
 		return doc.Content[0], nil
 	}
 	return &doc, nil
 }
 
-func shiftLines(n *yaml.Node, by int) {
-	if by == 0 {
-		return
-	}
+func shiftLines(n *yaml.Node, by, last int) {
 	stack := []*yaml.Node{n}
 	for len(stack) > 0 {
 		x := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		x.Line += by
+		x.Line = min(x.Line+by, last)
 		stack = append(stack, x.Content...)
 	}
 }
