@@ -120,6 +120,26 @@ class Walker {
     return '';
   }
 
+  /**
+   * A member's name as consumers write it. Members keyed by a unique symbol
+   * ([BRAND], [Symbol.iterator]) get compiler-internal names with a counter
+   * ("__@BRAND@130") that changes between versions; the written key is
+   * stable.
+   * @param {import('typescript').Symbol} prop
+   */
+  memberName(prop) {
+    const ts = this.ts;
+    const name = ts.symbolName(prop);
+    if (!name.startsWith('__@')) return name;
+    for (const d of prop.declarations || []) {
+      const n = /** @type {any} */ (d).name;
+      if (n && ts.isComputedPropertyName(n)) {
+        return '[' + n.expression.getText(d.getSourceFile()).replace(/\s+/g, '') + ']';
+      }
+    }
+    return name.replace(/@\d+$/, '');
+  }
+
   /** @param {import('typescript').Symbol} sym */
   ownDecls(sym) {
     const all = sym.declarations || [];
@@ -350,7 +370,7 @@ class Walker {
     const out = [];
     const staticType = this.checker.getTypeOfSymbol(sym);
     for (const prop of this.checker.getPropertiesOfType(staticType)) {
-      const name = ts.symbolName(prop);
+      const name = this.memberName(prop);
       if (name === 'prototype') continue;
       const decls = (prop.declarations || []).filter((d) => d.parent && ts.isClassLike(d.parent));
       if (decls.length === 0) continue;
@@ -419,7 +439,7 @@ class Walker {
     /** @type {Node[]} */
     const out = [];
     for (const prop of this.checker.getPropertiesOfType(type)) {
-      const name = ts.symbolName(prop);
+      const name = this.memberName(prop);
       out.push(...this.memberNodes(prop, prefix + '#' + segment(name), key + '#' + name));
     }
     const calls = this.checker.getSignaturesOfType(type, ts.SignatureKind.Call);
