@@ -139,8 +139,8 @@ func parsePnpm(file string, data []byte) (Lockfile, error) {
 			}
 		}
 	} else {
-		// A v5 lockfile of a single project keeps the root's dependencies
-		// at the top level.
+		// The lockfile of a project without workspaces keeps the root's
+		// dependencies at the top level.
 		deps := map[string]string{}
 		for _, field := range depFields {
 			s, ok := byKey[field]
