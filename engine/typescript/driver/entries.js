@@ -42,25 +42,18 @@ function findEntries(pkgDir, pkg, tsVersion) {
       }
       add(subpath, resolveTarget(pkgDir, target));
     }
+    // An exports map without declarations for the root (only .mjs/.cjs
+    // targets, no types condition) is common in packages typed for
+    // node10 resolution: their types field still describes the root.
+    if (!seen.has('.') && subpathsOf(pkg.exports).some(([sp]) => sp === '.')) {
+      add('.', rootDeclaration(pkgDir, pkg, tsVersion));
+    }
     return sortEntries(entries);
   }
 
   const versionPaths = pickTypesVersions(pkg.typesVersions, tsVersion);
-  /** @param {string} rel */
-  const mapped = (rel) => {
-    if (!versionPaths) return declarationFor(pkgDir, rel);
-    for (const candidate of applyPaths(versionPaths, rel)) {
-      const file = declarationFor(pkgDir, candidate);
-      if (file) return file;
-    }
-    return declarationFor(pkgDir, rel);
-  };
-
-  const rootRel = firstString(pkg.types, pkg.typings);
-  let root = null;
-  if (rootRel) root = mapped(rootRel);
-  if (!root && typeof pkg.main === 'string') root = mapped(pkg.main);
-  if (!root) root = mapped('index.d.ts') || mapped('index');
+  const mapped = mapper(pkgDir, versionPaths);
+  const root = rootDeclaration(pkgDir, pkg, tsVersion);
   add('.', root);
 
   // Subpaths: top-level declaration files and folders with a package.json,
@@ -96,6 +89,41 @@ function findEntries(pkgDir, pkg, tsVersion) {
     if (file && file !== root) add('./' + name, file);
   }
   return sortEntries(entries);
+}
+
+/**
+ * Resolves a package-relative path to a declaration file through the
+ * typesVersions paths that apply, else as written.
+ * @param {string} pkgDir
+ * @param {Record<string, string[]> | null} versionPaths
+ * @returns {(rel: string) => string | null}
+ */
+function mapper(pkgDir, versionPaths) {
+  return (rel) => {
+    if (!versionPaths) return declarationFor(pkgDir, rel);
+    for (const candidate of applyPaths(versionPaths, rel)) {
+      const file = declarationFor(pkgDir, candidate);
+      if (file) return file;
+    }
+    return declarationFor(pkgDir, rel);
+  };
+}
+
+/**
+ * The root's declaration file without an exports map: types, typings, the
+ * .d.ts beside main, index.d.ts.
+ * @param {string} pkgDir
+ * @param {any} pkg
+ * @param {string} tsVersion
+ */
+function rootDeclaration(pkgDir, pkg, tsVersion) {
+  const mapped = mapper(pkgDir, pickTypesVersions(pkg.typesVersions, tsVersion));
+  const rootRel = firstString(pkg.types, pkg.typings);
+  let root = null;
+  if (rootRel) root = mapped(rootRel);
+  if (!root && typeof pkg.main === 'string') root = mapped(pkg.main);
+  if (!root) root = mapped('index.d.ts') || mapped('index');
+  return root;
 }
 
 /** @param {Entry[]} entries */
