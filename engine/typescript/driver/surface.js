@@ -224,6 +224,19 @@ function augmentations(ts, checker, program, walker, name) {
   for (const sf of program.getSourceFiles()) {
     if (!walker.inPackage(sf)) continue;
     const isModule = ts.isExternalModule(sf);
+    if (!isModule) {
+      // A script's top-level declarations are global (@types/jest's
+      // describe): scoped like declare global.
+      /** @type {[string, import('typescript').Symbol][]} */
+      const globals = [];
+      for (const stmt of sf.statements) {
+        for (const n of declaredNames(ts, stmt)) {
+          const sym = checker.getSymbolAtLocation(n);
+          if (sym) globals.push([n.text, walker.resolve(sym)]);
+        }
+      }
+      if (globals.length) out.push({ specifier: 'global', symbols: globals });
+    }
     for (const stmt of sf.statements) {
       if (!ts.isModuleDeclaration(stmt) || !stmt.body || !ts.isModuleBlock(stmt.body)) continue;
       let specifier;
