@@ -3,6 +3,7 @@ package registry
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -485,21 +486,26 @@ func TestRefusingTarballHostIsBlockedAlone(t *testing.T) {
 func TestPackumentFreshnessSkipsRevalidation(t *testing.T) {
 	for _, tc := range []struct {
 		cacheControl string
+		etag         bool
 		wantSecond   int
 	}{
-		{"public, max-age=300", 0},
-		{"no-cache", 1},
-		{"", 1},
+		{"public, max-age=300", true, 0},
+		{"no-cache", true, 1},
+		{"", true, 1},  // revalidated by its ETag
+		{"", false, 0}, // nothing to revalidate with: kept a while
+		{"no-store", false, 1},
 	} {
-		t.Run(tc.cacheControl, func(t *testing.T) {
+		t.Run(fmt.Sprintf("%q etag=%v", tc.cacheControl, tc.etag), func(t *testing.T) {
 			var requests atomic.Int32
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				requests.Add(1)
-				w.Header().Set("ETag", `"v1"`)
+				if tc.etag {
+					w.Header().Set("ETag", `"v1"`)
+				}
 				if tc.cacheControl != "" {
 					w.Header().Set("Cache-Control", tc.cacheControl)
 				}
-				if r.Header.Get("If-None-Match") == `"v1"` {
+				if tc.etag && r.Header.Get("If-None-Match") == `"v1"` {
 					w.WriteHeader(http.StatusNotModified)
 					return
 				}

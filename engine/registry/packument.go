@@ -6,6 +6,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -109,11 +110,12 @@ func (c *Client) loadPackument(ctx context.Context, name, reg string, full bool,
 	// A document still fresh by the registry's Cache-Control is used
 	// without asking, as npm does; a stale one is revalidated by ETag.
 	if cached.body != nil && time.Now().Before(cached.freshUntil) {
-		if p, err := decodePackument(cached.body, name); err == nil {
+		if p, err := decodeCached(cached.body); err == nil {
 			return p, nil
 		}
 	}
 	var body []byte
+	var p *model.Packument
 	var newETag string
 	var freshUntil time.Time
 	err = c.get(ctx, req, func(resp *http.Response, r io.Reader) error {
@@ -130,7 +132,11 @@ func (c *Client) loadPackument(ctx context.Context, name, reg string, full bool,
 			if cached.body == nil {
 				return c.newError(req, resp.StatusCode, "304 not modified without a cached document", nil)
 			}
-			body, newETag = cached.body, cached.etag
+			cp, err := decodeCached(cached.body)
+			if err != nil {
+				return c.newError(req, resp.StatusCode, "304 not modified but the cached document is unreadable", err)
+			}
+			p, newETag = cp, cached.etag
 			if e := resp.Header.Get("ETag"); e != "" {
 				newETag = e
 			}
@@ -144,18 +150,23 @@ func (c *Client) loadPackument(ctx context.Context, name, reg string, full bool,
 	if err != nil {
 		return nil, err
 	}
-	p, err := decodePackument(body, name)
-	if err != nil {
-		if cachePath != "" {
-			_ = os.Remove(cachePath)
+	if p == nil {
+		if p, err = decodePackument(body, name); err != nil {
+			if cachePath != "" {
+				_ = os.Remove(cachePath)
+			}
+			return nil, &Error{Package: name, Host: u.Host, Status: http.StatusOK, Reason: "the registry sent an unreadable document", Err: err}
 		}
-		return nil, &Error{Package: name, Host: u.Host, Status: http.StatusOK, Reason: "the registry sent an unreadable document", Err: err}
 	}
 	// Written once decoded (never cache what cannot be read) and outside
-	// the request slot, which disk time should not hold.
-	if newETag != "" && cachePath != "" && !strings.ContainsAny(newETag, "\r\n") {
-		// A cache that cannot be written only costs a full download next run.
-		_ = writeFileAtomic(cachePath, packumentCacheFile(newETag, freshUntil, body))
+	// the request slot, which disk time should not hold. The cache keeps
+	// only what Uptide reads, not the registry's document: a full
+	// packument is megabytes, and decoding it is most of a warm run.
+	if (newETag != "" || time.Now().Before(freshUntil)) && cachePath != "" && !strings.ContainsAny(newETag, "\r\n") {
+		if data, err := json.Marshal(p); err == nil {
+			// A cache that cannot be written only costs a full download next run.
+			_ = writeFileAtomic(cachePath, packumentCacheFile(newETag, freshUntil, data))
+		}
 	}
 	return p, nil
 }
@@ -198,7 +209,19 @@ func (c *Client) packumentPath(key string) string {
 	return filepath.Join(dir, key+".json")
 }
 
-const packumentCacheMagic = "uptide-packument-v2\n"
+const packumentCacheMagic = "uptide-packument-v3\n"
+
+// decodeCached reads a cached document: a model.Packument as Uptide wrote it.
+func decodeCached(body []byte) (*model.Packument, error) {
+	var p model.Packument
+	if err := json.Unmarshal(body, &p); err != nil {
+		return nil, err
+	}
+	if p.Name == "" || p.Versions == nil {
+		return nil, errors.New("cached document without name or versions")
+	}
+	return &p, nil
+}
 
 // packumentCacheFile is the magic line, the ETag line, the line holding
 // the Unix time the document stays fresh until, then the body as the
@@ -227,7 +250,7 @@ func readPackumentCache(path string) cachedPackument {
 		return cachedPackument{}
 	}
 	etag, rest, ok := bytes.Cut(data[len(packumentCacheMagic):], []byte("\n"))
-	if !ok || len(etag) == 0 {
+	if !ok {
 		return cachedPackument{}
 	}
 	fresh, body, ok := bytes.Cut(rest, []byte("\n"))
@@ -241,9 +264,23 @@ func readPackumentCache(path string) cachedPackument {
 	return cachedPackument{etag: string(etag), freshUntil: time.Unix(until, 0), body: body}
 }
 
+// unvalidatedFreshness is how long a document is used when the registry
+// says nothing about it: no Cache-Control and no validator to revalidate
+// with, so every run would download it whole again. It is the public
+// registry's own max-age.
+const unvalidatedFreshness = 300 * time.Second
+
 // maxAge is how long a response may be used without asking again:
-// Cache-Control max-age, none for no-cache, no-store or no header.
+// Cache-Control max-age; none for no-cache or no-store, or when the
+// response can be revalidated cheaply (an ETag or Last-Modified) without
+// saying; unvalidatedFreshness when it says nothing and cannot be.
 func maxAge(h http.Header) time.Duration {
+	if h.Get("Cache-Control") == "" {
+		if h.Get("ETag") == "" && h.Get("Last-Modified") == "" {
+			return unvalidatedFreshness
+		}
+		return 0
+	}
 	var age time.Duration
 	for _, d := range strings.Split(h.Get("Cache-Control"), ",") {
 		d = strings.ToLower(strings.TrimSpace(d))
