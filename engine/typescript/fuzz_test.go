@@ -1,7 +1,9 @@
 package typescript
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -56,6 +58,41 @@ func FuzzNodeMajor(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		if n, ok := nodeMajor(s); ok && n < 0 {
 			t.Fatalf("nodeMajor(%q) = %d", s, n)
+		}
+	})
+}
+
+// A published package.json is outside input: whatever its exports,
+// typesVersions or types fields hold, the driver answers (a surface, NoTypes
+// or a bad-request error), never an internal error or a crash.
+func FuzzPackageManifest(f *testing.F) {
+	manifests, _ := filepath.Glob(filepath.Join(pairsDir, "*", "[ab]", "package.json"))
+	for _, m := range manifests {
+		if b, err := os.ReadFile(m); err == nil {
+			f.Add(b)
+		}
+	}
+	f.Add([]byte(`{"exports": 5}`))
+	f.Add([]byte(`{"exports": {".": [null, {"types": ["./index.d.ts"]}]}, "typesVersions": {"*": 1}}`))
+	f.Add([]byte(`{"exports": {"./*": {"types": "./../*.d.ts"}}}`))
+	a := sharedAdapter(f)
+	ctx := context.Background()
+	f.Fuzz(func(t *testing.T, manifest []byte) {
+		dir := t.TempDir()
+		files := map[string]string{
+			"package.json":     string(manifest),
+			"index.d.ts":       "export declare function f(): void;\n",
+			"dist/index.d.mts": "export declare const g: number;\n",
+			"ts4/index.d.ts":   "export interface H { x: string }\n",
+			"sub/package.json": `{"types": "../index.d.ts"}`,
+		}
+		for rel, content := range files {
+			writeFile(t, dir, rel, content)
+		}
+		_, err := a.ExtractSurface(ctx, dir, "fuzzed", "1.0.0")
+		var de *DriverError
+		if errors.As(err, &de) && de.Code != "BAD_REQUEST" {
+			t.Fatalf("manifest %q: %v", manifest, err)
 		}
 	})
 }

@@ -8,7 +8,7 @@
 // each copy's own module name is rewritten to a private one first.
 
 const { DriverError } = require('./protocol');
-const { analyze, openPackage } = require('./surface');
+const { analyze, openPackage, topOf } = require('./surface');
 const { createProgram } = require('./program');
 const { Walker } = require('./walk');
 const { Printer } = require('./serialize');
@@ -41,8 +41,9 @@ function compareTypes(ts, params) {
   const program = createProgram(ts, roots, [openedA.realDir, openedB.realDir], rewrite);
   const checker = program.getTypeChecker();
   const printer = new Printer(ts);
-  const a = analyze(ts, { pkgDir: params.pkgA, name: aliasA }, { program, opened: openedA, walker: new Walker(ts, checker, [openedA.realDir], printer) });
-  const b = analyze(ts, { pkgDir: params.pkgB, name: aliasB }, { program, opened: openedB, walker: new Walker(ts, checker, [openedB.realDir], printer) });
+  const onlyTops = new Set(params.paths.map(topOf));
+  const a = analyze(ts, { pkgDir: params.pkgA, name: aliasA }, { program, opened: openedA, onlyTops, walker: new Walker(ts, checker, [openedA.realDir], printer) });
+  const b = analyze(ts, { pkgDir: params.pkgB, name: aliasB }, { program, opened: openedB, onlyTops, walker: new Walker(ts, checker, [openedB.realDir], printer) });
   const wanted = new Set(params.paths);
   const byPathA = new Map(a.placed.filter((p) => wanted.has(p.path)).map((p) => [p.path, p.node]));
   const byPathB = new Map(b.placed.filter((p) => wanted.has(p.path)).map((p) => [p.path, p.node]));

@@ -56,7 +56,9 @@ function openPackage(ts, pkgDir, name) {
 /**
  * @param {typeof import('typescript')} ts
  * @param {{pkgDir: string, name: string}} params
- * @param {{rewrite?: (f: string, t: string) => string, program?: import('typescript').Program, walker?: Walker, opened?: ReturnType<typeof openPackage>}} opts
+ * @param {{rewrite?: (f: string, t: string) => string, program?: import('typescript').Program, walker?: Walker, opened?: ReturnType<typeof openPackage>, onlyTops?: Set<string>}} opts
+ *   onlyTops limits the walk to the exports with these top-level path
+ *   segments (compareTypes asks about a few paths of a large package).
  */
 function analyze(ts, params, opts) {
   const name = params.name;
@@ -101,6 +103,7 @@ function analyze(ts, params, opts) {
     for (const [target, { subpaths, exp }] of groups) {
       subpaths.sort(bySubpath);
       const top = (collide && !subpaths.includes('.') ? scope(subpaths[0]) : '') + segment(exportName);
+      if (opts.onlyTops && !opts.onlyTops.has(top)) continue;
       const nodes = target.declarations && target.declarations.length ? walker.walkDeclaration(target) : [walker.unresolvedNode(exp, '')];
       const declName = ts.symbolName(target) === exportName;
       for (const node of nodes) {
@@ -113,6 +116,7 @@ function analyze(ts, params, opts) {
   const allEntries = entryPoints.length ? entryPoints : ['.'];
   for (const { specifier, symbols } of augmentations(ts, checker, program, walker, name)) {
     for (const [memberName, sym] of symbols) {
+      if (opts.onlyTops && !opts.onlyTops.has(scope(specifier) + segment(memberName))) continue;
       for (const node of walker.walkDeclaration(sym)) {
         placed.push({
           path: scope(specifier) + segment(memberName) + node.suffix,
@@ -322,6 +326,28 @@ function pathDepth(p) {
   return n;
 }
 
+/**
+ * The top-level part of a path: its scope, if any, and first segment.
+ * @param {string} p
+ */
+function topOf(p) {
+  let i = 0;
+  /** @param {number} at */
+  const skipQuoted = (at) => {
+    let j = at + 1;
+    while (j < p.length && p[j] !== '"') j += p[j] === '\\' ? 2 : 1;
+    return j + 1;
+  };
+  if (p.startsWith('"')) {
+    i = skipQuoted(0);
+    if (p[i] === ':') i++;
+    else return p.slice(0, i);
+  }
+  if (p[i] === '"') return p.slice(0, skipQuoted(i));
+  while (i < p.length && p[i] !== '.' && p[i] !== '#' && p[i] !== '[') i++;
+  return p.slice(0, i);
+}
+
 /** @param {string} suffix */
 function depthOf(suffix) {
   return pathDepth(suffix);
@@ -355,4 +381,4 @@ function stripQuotes(s) {
   return s.replace(/^["']|["']$/g, '');
 }
 
-module.exports = { extractSurface, analyze, openPackage };
+module.exports = { extractSurface, analyze, openPackage, topOf };
