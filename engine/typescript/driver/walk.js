@@ -234,7 +234,7 @@ class Walker {
     this.stack.add(sym);
     /** @type {{literal: import('typescript').TypeLiteralNode, suffix: string} | null} */
     let expandedVar = null;
-    if (kind === 'variable' && !(sym.flags & (F.Interface | F.Class))) {
+    if (kind === 'variable' && !(sym.flags & F.Class)) {
       const v = kindDecls.find((d) => ts.isVariableDeclaration(d));
       if (v && /** @type {import('typescript').VariableDeclaration} */ (v).type) {
         expandedVar = this.literalOf(/** @type {import('typescript').VariableDeclaration} */ (v).type);
@@ -265,8 +265,12 @@ class Walker {
       if (alias && ts.isTypeLiteralNode(alias.type)) {
         inherit(this.objectMembers(this.checker.getDeclaredTypeOfSymbol(sym), '', key, true));
       }
-    } else if (expandedVar) {
-      inherit(this.objectMembers(this.checker.getTypeFromTypeNode(expandedVar.literal), expandedVar.suffix, key + expandedVar.suffix, true));
+    }
+    if (expandedVar) {
+      // A value paired with an interface of its name is the static side
+      // (Foo.create() next to foo.bar): its literal's members join with ".".
+      const join = sym.flags & F.Interface ? '.' : '#';
+      inherit(this.objectMembers(this.checker.getTypeFromTypeNode(expandedVar.literal), expandedVar.suffix, key + expandedVar.suffix, true, join));
     }
     this.stack.delete(sym);
     this.memo.set(sym, nodes);
@@ -432,15 +436,16 @@ class Walker {
    * @param {string} prefix
    * @param {string} key
    * @param {boolean} withConstruct construct signatures are the type's own (interfaces, literals)
+   * @param {'#' | '.'} [join] how properties join their owner
    * @returns {Node[]}
    */
-  objectMembers(type, prefix, key, withConstruct) {
+  objectMembers(type, prefix, key, withConstruct, join = '#') {
     const ts = this.ts;
     /** @type {Node[]} */
     const out = [];
     for (const prop of this.checker.getPropertiesOfType(type)) {
       const name = this.memberName(prop);
-      out.push(...this.memberNodes(prop, prefix + '#' + segment(name), key + '#' + name));
+      out.push(...this.memberNodes(prop, prefix + join + segment(name), key + join + name));
     }
     const calls = this.checker.getSignaturesOfType(type, ts.SignatureKind.Call);
     const callNode = this.signatureNode(calls, prefix + '#()', key + '#()', 'call');
