@@ -299,8 +299,9 @@ type Relation struct {
 	AToB bool `json:"aToB"`
 	// BToA: the new type is assignable to the old one.
 	BToA bool `json:"bToA"`
-	// Overloads compares a callable parameter by parameter, set when both
-	// sides have the same number of non-generic overloads.
+	// Overloads compares a callable (function, method, function-typed
+	// property) parameter by parameter, set when both sides have the same
+	// number of non-generic overloads.
 	Overloads []OverloadRelation `json:"overloads,omitempty"`
 }
 

@@ -178,6 +178,8 @@ func TestCompareTypes(t *testing.T) {
 		{pair: "union-widened-parameter", want: map[string]Relation{"setMode": rel(false, true)},
 			params: map[string][]Relation{"setMode": {rel(true, false)}}},
 		{pair: "union-narrowed-return", want: map[string]Relation{"getMode": rel(false, true)}},
+		{pair: "union-widened-callback-parameter", want: map[string]Relation{"Handlers#onChange": rel(false, true)},
+			params: map[string][]Relation{"Handlers#onChange": {rel(true, false)}}},
 		{pair: "union-widened-property", want: map[string]Relation{"Config#mode": rel(true, false), "Config": rel(true, false)}},
 		{pair: "union-narrowed-property", want: map[string]Relation{"Config#mode": rel(false, true)}},
 		{pair: "union-reordered", want: map[string]Relation{"Level": rel(true, true), "log": rel(true, true)}},

@@ -59,10 +59,9 @@ function compareTypes(ts, params) {
     if (!ta || !tb) continue;
     /** @type {PathRelation} */
     const rel = relate(checker, ta, tb);
-    if (na.kind === 'function' || na.kind === 'method') {
-      const overloads = perOverload(ts, checker, ta, tb);
-      if (overloads) rel.overloads = overloads;
-    }
+    // Functions, methods and function-typed properties (callbacks) alike.
+    const overloads = perOverload(ts, checker, ta, tb);
+    if (overloads) rel.overloads = overloads;
     relations[p] = rel;
   }
   return { relations };
