@@ -58,8 +58,10 @@ func (t *table) render(width int, indent string, style func(row, col int, s stri
 			cols--
 		}
 	}
-	var b strings.Builder
+	var out strings.Builder
 	line := func(ri int, cells []string) {
+		var b strings.Builder
+		defer func() { out.WriteString(strings.TrimRight(b.String(), " ") + "\n") }()
 		b.WriteString(indent)
 		for i := 0; i < cols; i++ {
 			cell := ""
@@ -82,11 +84,10 @@ func (t *table) render(width int, indent string, style func(row, col int, s stri
 				b.WriteString("  ")
 			}
 		}
-		b.WriteString("\n")
 	}
 	line(-1, t.header)
 	for i, r := range t.rows {
 		line(i, r)
 	}
-	return b.String()
+	return out.String()
 }
