@@ -226,8 +226,9 @@ func normalizeSurface(s *model.Surface) error {
 }
 
 // validName accepts npm package names as the cache layout needs them: no
-// path tricks, at most one scope.
-var validName = regexp.MustCompile(`^(@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9._~-][a-z0-9._~-]*$`)
+// path tricks, at most one scope. Capitals are allowed: packages published
+// before npm forbade them (JSONStream) are still installed.
+var validName = regexp.MustCompile(`^(@[A-Za-z0-9][A-Za-z0-9._~-]*/)?[A-Za-z0-9._~-][A-Za-z0-9._~-]*$`)
 
 // validVersion accepts semver-ish strings without path separators.
 var validVersion = regexp.MustCompile(`^[0-9A-Za-z][0-9A-Za-z.+_-]*$`)

@@ -78,6 +78,10 @@ func TestSurfaceCache(t *testing.T) {
 		t.Error("cached surface differs from the extracted one")
 	}
 
+	if _, err := surfaceCachePath("JSONStream", "1.3.5"); err != nil {
+		t.Errorf("a legacy capitalized name is a valid cache key: %v", err)
+	}
+
 	// A damaged entry, or one from another schema, is a miss.
 	stale := *first
 	stale.SchemaVersion = 0
@@ -90,7 +94,7 @@ func TestSurfaceCache(t *testing.T) {
 		}
 	}
 
-	for _, bad := range [][2]string{{"../evil", "1.0.0"}, {"ok", "../1.0.0"}, {"@a/b/c", "1.0.0"}, {"", "1.0.0"}} {
+	for _, bad := range [][2]string{{"../evil", "1.0.0"}, {"ok", "../1.0.0"}, {"@a/b/c", "1.0.0"}, {"", "1.0.0"}, {"..", "1.0.0"}, {"a", ""}} {
 		if _, err := a.ExtractSurface(ctx, dir, bad[0], bad[1]); err == nil || !strings.Contains(err.Error(), "surface cache") {
 			t.Errorf("ExtractSurface(%q, %q): %v, want a cache key error", bad[0], bad[1], err)
 		}
