@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -234,7 +235,7 @@ var validName = regexp.MustCompile(`^(@[A-Za-z0-9][A-Za-z0-9._~-]*/)?[A-Za-z0-9.
 var validVersion = regexp.MustCompile(`^[0-9A-Za-z][0-9A-Za-z.+_-]*$`)
 
 func surfaceCachePath(name, version string) (string, error) {
-	if !validName.MatchString(name) || name == "." || name == ".." {
+	if !validName.MatchString(name) || strings.HasSuffix(name, "/.") || strings.HasSuffix(name, "/..") || name == "." || name == ".." {
 		return "", fmt.Errorf("surface cache: %q is not an npm package name", name)
 	}
 	if !validVersion.MatchString(version) {

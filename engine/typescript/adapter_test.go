@@ -94,7 +94,7 @@ func TestSurfaceCache(t *testing.T) {
 		}
 	}
 
-	for _, bad := range [][2]string{{"../evil", "1.0.0"}, {"ok", "../1.0.0"}, {"@a/b/c", "1.0.0"}, {"", "1.0.0"}, {"..", "1.0.0"}, {"a", ""}} {
+	for _, bad := range [][2]string{{"../evil", "1.0.0"}, {"ok", "../1.0.0"}, {"@a/b/c", "1.0.0"}, {"", "1.0.0"}, {"..", "1.0.0"}, {"@a/..", "1.0.0"}, {"@a/.", "1.0.0"}, {"a", ""}} {
 		if _, err := a.ExtractSurface(ctx, dir, bad[0], bad[1]); err == nil || !strings.Contains(err.Error(), "surface cache") {
 			t.Errorf("ExtractSurface(%q, %q): %v, want a cache key error", bad[0], bad[1], err)
 		}
