@@ -53,6 +53,7 @@ func renderList(w io.Writer, rep *model.DiscoverReport, all bool, p palette, wid
 			header:   []string{"PACKAGE", "WHERE", "INSTALLED → LATEST", "KIND", "FILES", "NOTES"},
 			flexible: []bool{true, true, false, false, false, true},
 			right:    []bool{false, false, false, false, true, false},
+			keep:     3,
 		}
 		for _, r := range shown {
 			t.add(r.Name, rowWhere(r), versions(r), r.Update, strconv.Itoa(len(r.ImportingFiles)), rowNotes(r))
@@ -92,7 +93,7 @@ func renderList(w io.Writer, rep *model.DiscoverReport, all bool, p palette, wid
 		fmt.Fprintf(w, "\n%s\n", p.bold("Companions"))
 		for _, c := range plans {
 			fmt.Fprintf(w, "  %s %s → %s moves with:\n", c.Name, c.From, c.To)
-			t := &table{header: []string{"", "", ""}, flexible: []bool{false, false, true}}
+			t := &table{header: []string{"", "", ""}, flexible: []bool{false, false, true}, keep: 2}
 			for _, m := range c.Companions {
 				t.add(m.Name, m.From+" → "+m.To, m.Why)
 			}

@@ -7,14 +7,19 @@ import (
 )
 
 // table lays out rows of cells in columns fitted to a width. Columns marked
-// flexible shrink (with an ellipsis) when the table is too wide; the last
-// column is dropped first when even that is not enough.
+// flexible shrink (with an ellipsis) when the table is too wide; then the
+// last columns are dropped, but never the first keep ones: a line wider
+// than the terminal beats a table without its versions.
 type table struct {
 	header   []string
 	rows     [][]string
 	flexible []bool
 	right    []bool
+	keep     int
 }
+
+// minFlexible is the narrowest a flexible column shrinks to.
+const minFlexible = 8
 
 func (t *table) add(cells ...string) { t.rows = append(t.rows, cells) }
 
@@ -43,7 +48,7 @@ func (t *table) render(width int, indent string, style func(row, col int, s stri
 	for total(cols) > width {
 		shrunk := false
 		for i := 0; i < cols; i++ {
-			if i < len(t.flexible) && t.flexible[i] && widths[i] > 12 {
+			if i < len(t.flexible) && t.flexible[i] && widths[i] > minFlexible {
 				widths[i]--
 				shrunk = true
 				if total(cols) <= width {
@@ -52,7 +57,7 @@ func (t *table) render(width int, indent string, style func(row, col int, s stri
 			}
 		}
 		if !shrunk {
-			if cols <= 2 {
+			if cols <= max(t.keep, 1) {
 				break
 			}
 			cols--
