@@ -84,7 +84,7 @@ func newRoot(g *Globals) *cobra.Command {
 	f.BoolVar(&g.Verbose, "verbose", false, "phase timings on stderr")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError("%v", err) })
 
-	root.AddCommand(newListCmd(g), newDemoCmd(g))
+	root.AddCommand(newListCmd(g), newDiffCmd(g), newDemoCmd(g))
 	return root
 }
 
