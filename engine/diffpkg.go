@@ -87,12 +87,12 @@ func Diff(ctx context.Context, opts DiffOptions) (*model.DiffReport, error) {
 	return &model.DiffReport{
 		Refinement: refinement,
 		Notes:      notes,
-		Package:  opts.Name,
-		From:     pkgs[0].Version,
-		To:       pkgs[1].Version,
-		Compiler: "TypeScript " + compilerVersion,
-		Summary:  summarize2(surfaces[0], surfaces[1], changes),
-		Changes:  nonNil(changes),
+		Package:    opts.Name,
+		From:       pkgs[0].Version,
+		To:         pkgs[1].Version,
+		Compiler:   "TypeScript " + compilerVersion,
+		Summary:    summarize2(surfaces[0], surfaces[1], changes),
+		Changes:    nonNil(changes),
 	}, nil
 }
 
