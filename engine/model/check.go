@@ -1,0 +1,145 @@
+package model
+
+// Unverified is the severity of a change the diff reports at a site that
+// nothing confirmed: "possible impact", listed apart, never counted as
+// breaking.
+const Unverified Severity = "unverified"
+
+// Access is what the consumer's code does with a package symbol at a site.
+type Access string
+
+// The accesses, read from the AST position of the reference.
+const (
+	AccessCall      Access = "call"
+	AccessConstruct Access = "construct"
+	AccessRead      Access = "read"
+	AccessWrite     Access = "write"
+	AccessImplement Access = "implement"
+	AccessTypeRef   Access = "typeRef"
+	AccessImport    Access = "import"
+)
+
+// Via says how the reference reached the package symbol.
+type Via string
+
+// The ways a usage reaches a symbol, each with its certainty.
+const (
+	ViaDirect      Via = "direct"
+	ViaAlias       Via = "alias"
+	ViaReexport    Via = "reexport"
+	ViaDestructure Via = "destructure"
+	ViaInferred    Via = "inferred"
+	// ViaRequire: matched by name on a require() the checker could not type.
+	ViaRequire Via = "require"
+)
+
+// Loader is how the file loads the package.
+type Loader string
+
+// The loaders.
+const (
+	LoaderImport  Loader = "import"
+	LoaderRequire Loader = "require"
+)
+
+// Usage is one reference in the repository to a symbol of the package.
+type Usage struct {
+	Workspace string `json:"workspace"`
+	// File is repository-relative, slash-separated.
+	File   string `json:"file"`
+	Line   int    `json:"line"`
+	Column int    `json:"column"`
+	// Start and End are the character offsets of the reference's span.
+	Start int `json:"start"`
+	End   int `json:"end"`
+	// SymbolPath is the name the consumer wrote (an import alias keeps the
+	// export name written); CanonicalPath is the surface path it resolves to.
+	SymbolPath    string `json:"symbolPath"`
+	CanonicalPath string `json:"canonicalPath"`
+	Access        Access `json:"access"`
+	Via           Via    `json:"via"`
+	Loader        Loader `json:"loader"`
+	// Checked: the repository type-checks this file (TypeScript, or
+	// JavaScript under checkJs or // @ts-check, and no @ts-nocheck).
+	Checked bool `json:"checked"`
+	// Subpath is the entry point the file imports ("." or "./v4").
+	Subpath string `json:"subpath,omitempty"`
+}
+
+// Unanalyzed is a load of the package the analysis could not follow
+// (a computed require or import), listed instead of dropped.
+type Unanalyzed struct {
+	Workspace string `json:"workspace"`
+	File      string `json:"file"`
+	Line      int    `json:"line"`
+	Kind      string `json:"kind"`
+	Reason    string `json:"reason"`
+}
+
+// Diagnostic is one compiler error, repository-relative.
+type Diagnostic struct {
+	Workspace string `json:"workspace,omitempty"`
+	File      string `json:"file"`
+	Line      int    `json:"line"`
+	Column    int    `json:"column"`
+	Start     int    `json:"start"`
+	Length    int    `json:"length"`
+	Code      int    `json:"code"`
+	Message   string `json:"message"`
+}
+
+// Fixability says who can make a finding's edit.
+type Fixability string
+
+// The fixabilities.
+const (
+	Mechanical Fixability = "mechanical"
+	Assisted   Fixability = "assisted"
+	Manual     Fixability = "manual"
+	NoFix      Fixability = "none"
+	UnknownFix Fixability = "unknown"
+)
+
+// Finding is one change joined to one site of the repository, or a new
+// compiler error no known change explains, or a root cause anchoring
+// several errors.
+type Finding struct {
+	// ID is stable: hashed from package, canonical path, file, change kind
+	// and code, never from lines or order.
+	ID      string `json:"id"`
+	Package string `json:"package"`
+	// Path is the canonical symbol path, SymbolPath the name written.
+	Path       string `json:"path,omitempty"`
+	SymbolPath string `json:"symbolPath,omitempty"`
+	// Change is the change kind, "TS<code>" for an unattributed compiler
+	// error, "module-format", or "cause" for a root-cause anchor.
+	Change     string     `json:"change"`
+	Severity   Severity   `json:"severity"`
+	Confidence float64    `json:"confidence"`
+	Reason     string     `json:"reason"`
+	Fixability Fixability `json:"fixability"`
+	Workspace  string     `json:"workspace"`
+	File       string     `json:"file"`
+	Line       int        `json:"line"`
+	Column     int        `json:"column"`
+	Access     Access     `json:"access,omitempty"`
+	Via        Via        `json:"via,omitempty"`
+	// Evidence: the compiler errors that confirm the finding.
+	Evidence []Diagnostic `json:"evidence,omitempty"`
+	// Sites: every site a per-file finding stands for (module format).
+	Sites []Usage `json:"sites,omitempty"`
+	// AnchorOnly marks a root cause (a tsconfig option, a repository
+	// parameter or augmentation): one edit, with the errors it causes as
+	// Downstream evidence.
+	AnchorOnly bool         `json:"anchorOnly,omitempty"`
+	Downstream []Diagnostic `json:"downstream,omitempty"`
+	// Root is the repository declaration a diagnostic traced to.
+	Root        string `json:"root,omitempty"`
+	Replacement string `json:"replacement,omitempty"`
+	// Rule groups the finding in the plan: a pack rule id, else a key
+	// derived from the change kind or TS code.
+	Rule string `json:"rule,omitempty"`
+	// Similar counts the further diagnostics folded into an unattributed
+	// finding of the same group.
+	Similar int `json:"similar,omitempty"`
+}
