@@ -86,6 +86,42 @@ type Diagnostic struct {
 	Length    int    `json:"length"`
 	Code      int    `json:"code"`
 	Message   string `json:"message"`
+	// Root is the repository declaration the diagnostic was traced to, when
+	// the cause tracer found one: the place its one edit lies.
+	Root *Root `json:"root,omitempty"`
+}
+
+// CauseKind says what a traced root is.
+type CauseKind string
+
+// The root causes a diagnostic can trace to.
+const (
+	// CauseConfig: a compiler option (the jsx line of a tsconfig).
+	CauseConfig CauseKind = "config"
+	// CauseParameter: a repository parameter or prop whose type names
+	// something from outside the repository.
+	CauseParameter CauseKind = "parameter"
+	// CauseAugmentation: a repository augmentation (declare global,
+	// declare module "x").
+	CauseAugmentation CauseKind = "augmentation"
+	// CauseDeclaration: a repository declaration whose type changed between
+	// the installed version and the target, or that fails to compile itself.
+	CauseDeclaration CauseKind = "declaration"
+)
+
+// Root locates a repository declaration a diagnostic traces to.
+type Root struct {
+	Kind      CauseKind `json:"kind"`
+	Workspace string    `json:"workspace,omitempty"`
+	// File is repository-relative, slash-separated.
+	File   string `json:"file"`
+	Line   int    `json:"line"`
+	Column int    `json:"column"`
+	// Name is what the edit changes: "jsx", "usePassThroughWheelEvents(ref)".
+	Name string `json:"name"`
+	// Detail completes the reason when the tracer knows more: "whose type
+	// changed from A to B".
+	Detail string `json:"detail,omitempty"`
 }
 
 // Fixability says who can make a finding's edit.
@@ -142,4 +178,8 @@ type Finding struct {
 	// Similar counts the further diagnostics folded into an unattributed
 	// finding of the same group.
 	Similar int `json:"similar,omitempty"`
+	// Hidden: left out of the human report unless --all (confidence under
+	// 0.5 without evidence, info, or additive); JSON keeps it. Decided once
+	// in engine/match so the CLI and the TUI hide the same findings.
+	Hidden bool `json:"hidden,omitempty"`
 }
