@@ -74,7 +74,21 @@ func typeFinding(what, role string, d direction, byChecker bool, a, b, detail st
 }
 
 func inlineVersusNamed(a, b string) bool {
-	return (a == "{…}" && isTypeReference(b)) || (b == "{…}" && isTypeReference(a))
+	return (isInlineObject(a) && isTypeReference(b)) || (isInlineObject(b) && isTypeReference(a))
+}
+
+// isInlineObject reports whether t is one object type literal: the
+// expanded "{…}" of a property, or a parameter's type written out in full
+// ("{ retries?: number; }"), since parameters are never expanded.
+func isInlineObject(t string) bool {
+	if t == "{…}" {
+		return true
+	}
+	if !strings.HasPrefix(t, "{") {
+		return false
+	}
+	end, err := closeScan(t, 0)
+	return err == nil && end == len(t)
 }
 
 func unparsed(err error) []finding {
@@ -101,11 +115,17 @@ func (c comparer) callable(a, b string, callback bool) []finding {
 			return out
 		}
 		// Compared as whole function types: new assignable to old keeps
-		// every existing call working.
+		// every existing call working. The checker relates generic
+		// signatures loosely (a parameter that became required still
+		// relates), so the parameter list's shape is read from the text:
+		// useRef<T>(initial?: T) → useRef<T>(initial: T) breaks every
+		// useRef() call whatever the checker says. Type parameter lists are
+		// left to the checker: renaming T is not a change.
 		var out []finding
 		if len(oa) == len(ob) {
 			for i := range oa {
 				out = append(out, modifierFindings(oa[i].modifiers, ob[i].modifiers, "")...)
+				out = append(out, c.overloadShape(oa[i], ob[i], i, len(oa) > 1, callback)...)
 			}
 		}
 		switch d := c.rel.Assignability.direction(); d {
@@ -159,6 +179,20 @@ func sameOverloadOrder(a, b []overload) bool {
 }
 
 func (c comparer) overload(x, y overload, idx int, numbered, callback bool) []finding {
+	return c.overloadParts(x, y, idx, numbered, callback, true)
+}
+
+// overloadShape is what the text says about an overload's parameter list
+// (parameters added, removed, made optional or required, rest changed,
+// return added or removed) without deciding the direction of any type.
+func (c comparer) overloadShape(x, y overload, idx int, numbered, callback bool) []finding {
+	return c.overloadParts(x, y, idx, numbered, callback, false)
+}
+
+// overloadParts compares one overload; types says whether the direction
+// of every parameter and return type is decided too, along with the
+// modifiers and type parameters.
+func (c comparer) overloadParts(x, y overload, idx int, numbered, callback, types bool) []finding {
 	where := ""
 	if numbered {
 		where = fmt.Sprintf("overload %d ", idx+1)
@@ -171,8 +205,10 @@ func (c comparer) overload(x, y overload, idx int, numbered, callback bool) []fi
 	if has(x.modifiers, "new") != has(y.modifiers, "new") {
 		return []finding{{rule: "sig/overloads/changed", detail: where + "call and construct signatures are not interchangeable"}}
 	}
-	out = append(out, modifierFindings(x.modifiers, y.modifiers, where)...)
-	out = append(out, typeParamFindings(x.typeParams, y.typeParams, where)...)
+	if types {
+		out = append(out, modifierFindings(x.modifiers, y.modifiers, where)...)
+		out = append(out, typeParamFindings(x.typeParams, y.typeParams, where)...)
+	}
 	n := max(len(x.params), len(y.params))
 	for i := 0; i < n; i++ {
 		label := fmt.Sprintf("%sparameter %d", where, i+1)
@@ -201,7 +237,7 @@ func (c comparer) overload(x, y overload, idx int, numbered, callback bool) []fi
 			} else if !p.optional && q.optional {
 				out = append(out, finding{rule: "sig/param/made-optional", detail: label + " made optional"})
 			}
-			if p.typ == q.typ && c.rel == nil {
+			if !types || (p.typ == q.typ && c.rel == nil) {
 				continue
 			}
 			d, byChecker, err := c.direction(p.typ, q.typ, idx, i)
@@ -214,7 +250,7 @@ func (c comparer) overload(x, y overload, idx int, numbered, callback bool) []fi
 	switch {
 	case x.hasRet != y.hasRet:
 		out = append(out, finding{rule: "sig/return/changed", role: returnRole, detail: where + "return type added or removed"})
-	case x.hasRet && (x.ret != y.ret || c.rel != nil):
+	case types && x.hasRet && (x.ret != y.ret || c.rel != nil):
 		d, byChecker, err := c.direction(x.ret, y.ret, idx, partReturn)
 		if err != nil {
 			return unparsed(err)

@@ -93,3 +93,41 @@ func TestRefineCombinesParts(t *testing.T) {
 		t.Fatalf("got %+v", c)
 	}
 }
+
+// The checker relates generic signatures as whole function types, and it
+// lets a parameter that became required relate; the parameter list's shape
+// still decides. (React 19's useRef is exactly this.)
+func TestRefineWholeCallableKeepsParameterShape(t *testing.T) {
+	tests := []struct {
+		name     string
+		a, b     string
+		rel      Relation
+		rule     string
+		severity model.Severity
+	}{
+		{"parameter made required", "<T>(initial?: T): { current: T | undefined; }", "<T>(initial: T): { current: T; }",
+			rel(false, true), "sig/param/made-required", model.Breaking},
+		{"parameter removed", "<T>(value: T, label: string): T", "<T>(value: T): T",
+			rel(true, true), "sig/param/removed", model.Breaking},
+		{"optional parameter added", "<T>(value: T): Box<T>", "<T, M = unknown>(value: T, meta?: M): Box<T, M>",
+			rel(true, true), "sig/param/added-optional", model.Additive},
+		{"type parameters renamed: left to the checker", "<T>(value: T): T", "<U>(value: U): U",
+			rel(true, true), "", ""},
+		{"checker finds it incompatible", "<T>(value: T): T", "<T>(value: T, strict: boolean): T",
+			rel(false, false), "sig/param/added-required", model.Breaking},
+	}
+	for _, tt := range tests {
+		a := surface("1", sym("useRef", fn, tt.a))
+		b := surface("2", sym("useRef", fn, tt.b))
+		got := Diff(a, b, map[string]Relation{"useRef": tt.rel})
+		if tt.rule == "" {
+			if len(got) != 0 {
+				t.Errorf("%s: want no change, got %+v", tt.name, got)
+			}
+			continue
+		}
+		if len(got) != 1 || got[0].Rule != tt.rule || got[0].Severity != tt.severity {
+			t.Errorf("%s: got %+v, want rule %s (%s)", tt.name, got, tt.rule, tt.severity)
+		}
+	}
+}
