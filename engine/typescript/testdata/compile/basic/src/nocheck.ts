@@ -1,0 +1,4 @@
+// @ts-nocheck
+import { greet } from 'fakepkg';
+
+export const skipped = greet('x', 'y');

@@ -1,0 +1,14 @@
+import type { Level } from 'helper';
+
+export declare function greet(name: string, greeting: string): string;
+
+export interface Options {
+  verbose: boolean;
+  retries: number;
+}
+
+export declare function configure(options: Options): void;
+
+export declare function level(): Level;
+
+export declare const VERSION: string;
