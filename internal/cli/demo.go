@@ -11,6 +11,7 @@ import (
 	"github.com/uptide/uptide/engine/registry"
 	"github.com/uptide/uptide/fixtures"
 	"github.com/uptide/uptide/internal/testregistry"
+	"github.com/uptide/uptide/tui"
 )
 
 // DemoOptions are the inputs of `uptide demo`.
@@ -35,8 +36,8 @@ func newDemoCmd(g *Globals) *cobra.Command {
 
 // runDemo copies the embedded demo repository into a temporary directory,
 // serves the embedded packages from an in-process registry, and runs the
-// same list as on a real repository. Nothing is written outside that
-// temporary directory.
+// same planner (in a terminal) or list as on a real repository. Nothing is
+// written outside that temporary directory.
 func runDemo(cmd *cobra.Command, o *DemoOptions) error {
 	tmp, err := os.MkdirTemp("", "uptide-demo-")
 	if err != nil {
@@ -67,6 +68,9 @@ func runDemo(cmd *cobra.Command, o *DemoOptions) error {
 		return err
 	}
 	client := registry.New(registry.Options{Config: cfg, CacheDir: filepath.Join(tmp, "cache")})
+	if ok, _ := interactive(o.Globals); ok {
+		return runTUI(cmd.Context(), o.Globals, &tui.Live{Cwd: dir, Client: client})
+	}
 	lo := &ListOptions{Globals: o.Globals, All: o.All}
 	lo.Cwd = dir
 	return list(cmd.Context(), lo, client, "demo")

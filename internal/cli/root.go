@@ -84,7 +84,8 @@ func newRoot(g *Globals) *cobra.Command {
 	f.BoolVar(&g.Verbose, "verbose", false, "phase timings on stderr")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError("%v", err) })
 
-	root.AddCommand(newListCmd(g), newDiffCmd(g), newDemoCmd(g))
+	root.RunE = func(cmd *cobra.Command, _ []string) error { return runDefault(cmd, g) }
+	root.AddCommand(newListCmd(g), newDiffCmd(g), newDemoCmd(g), newTUICmd(g))
 	return root
 }
 

@@ -1,0 +1,308 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/spinner"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/uptide/uptide/tui/details"
+	"github.com/uptide/uptide/tui/helpscreen"
+	"github.com/uptide/uptide/tui/home"
+	"github.com/uptide/uptide/tui/keys"
+	"github.com/uptide/uptide/tui/picker"
+	"github.com/uptide/uptide/tui/state"
+	"github.com/uptide/uptide/tui/status"
+	"github.com/uptide/uptide/tui/theme"
+)
+
+// Options configures the app.
+type Options struct {
+	Engine Engine
+	// Context bounds every engine call; quitting cancels it too.
+	Context context.Context
+	// Renderer decides the color profile and the background; nil is
+	// lipgloss's default renderer (stdout, NO_COLOR honoured).
+	Renderer *lipgloss.Renderer
+	// Now is the clock publish ages are measured with; nil is time.Now.
+	Now func() time.Time
+	// MaxChecks is how many checks run at once; 0 means 2.
+	MaxChecks int
+}
+
+// frame is what the app draws around the screens: the title line and a
+// rule above, the status and help lines below.
+const frame = 4
+
+// Minimum usable size; below it the app asks for a bigger terminal.
+const minWidth, minHeight = 40, 10
+
+// App is the root model.
+type App struct {
+	eng    Engine
+	ctx    context.Context
+	cancel context.CancelFunc
+	s      *state.Shared
+	home   *homeScreen
+	stack  []screen
+	status status.Model
+	help   help.Model
+	spin   spinner.Model
+	// ticking: a spinner tick is in flight; it stops when nothing runs.
+	ticking       bool
+	pump          *pump
+	work          *work
+	width, height int
+
+	queue     []int
+	running   map[int]running
+	seq       int
+	maxChecks int
+	// batchDone of batchTotal checks finished since the queue was last empty.
+	batchDone, batchTotal int
+	quitting              bool
+}
+
+// New returns the app; Init starts discovery.
+func New(o Options) *App {
+	parent := o.Context
+	if parent == nil {
+		parent = context.Background()
+	}
+	ctx, cancel := context.WithCancel(parent)
+	r := o.Renderer
+	if r == nil {
+		r = lipgloss.DefaultRenderer()
+	}
+	s := &state.Shared{Store: state.NewStore(o.Now), Styles: theme.New(r, theme.Default()), Keys: keys.Default()}
+	sp := spinner.New(spinner.WithSpinner(spinner.Dot))
+	s.Frame = sp.Spinner.Frames[0]
+	h := help.New()
+	h.Styles = s.Styles.Help
+	a := &App{
+		eng: o.Engine, ctx: ctx, cancel: cancel, s: s,
+		status: status.New(s), help: h, spin: sp,
+		pump: newPump(), work: &work{}, running: map[int]running{},
+		maxChecks: o.MaxChecks, width: 80, height: 24,
+	}
+	if a.maxChecks <= 0 {
+		a.maxChecks = 2
+	}
+	a.home = &homeScreen{m: home.New(s)}
+	a.stack = []screen{a.home}
+	a.resize(a.width, a.height)
+	return a
+}
+
+// Init starts discovery, the progress pump and the spinner.
+func (a *App) Init() tea.Cmd {
+	a.ticking = true
+	return tea.Batch(a.discover(), a.pump.next(), a.spin.Tick)
+}
+
+// Wait cancels background work and waits up to d for the engine calls in
+// flight to return, so no node or tsc process outlives the app. It reports
+// whether they all returned.
+func (a *App) Wait(d time.Duration) bool {
+	a.cancel()
+	a.pump.close()
+	return a.work.closeAndWait(d)
+}
+
+func (a *App) top() screen { return a.stack[len(a.stack)-1] }
+
+func (a *App) push(s screen) {
+	s.setSize(a.width, a.bodyHeight())
+	a.stack = append(a.stack, s)
+}
+
+func (a *App) bodyHeight() int { return max(1, a.height-frame) }
+
+func (a *App) resize(w, h int) {
+	a.width, a.height = w, h
+	a.status.SetSize(w)
+	a.help.Width = w - 2
+	for _, s := range a.stack {
+		s.setSize(w, a.bodyHeight())
+	}
+}
+
+// Update routes a message: keys to the top screen (after the global
+// ones), engine results into the store, intents to the stack and queue.
+func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		a.resize(msg.Width, msg.Height)
+	case tea.KeyMsg:
+		return a, a.key(msg)
+	case spinner.TickMsg:
+		if !a.busy() {
+			a.ticking = false
+			return a, nil
+		}
+		var cmd tea.Cmd
+		a.spin, cmd = a.spin.Update(msg)
+		a.s.Frame = a.spin.View()
+		return a, cmd
+	case ProgressMsg:
+		a.progress(msg)
+		return a, tea.Batch(a.pump.next(), a.broadcast(state.ChangedMsg{}))
+	case state.DiscoveredMsg:
+		return a, a.discovered(msg)
+	case state.VersionsMsg:
+		if msg.Err != nil {
+			a.status.Set(fmt.Sprintf("versions of %s: %v", a.s.Deps[msg.ID].Row.Name, msg.Err), true)
+		}
+		return a, a.broadcast(msg)
+	case state.CompanionsMsg:
+		return a, a.companions(msg)
+	case state.CheckDoneMsg:
+		return a, a.checkDone(msg)
+	case state.OpenDetailsMsg:
+		a.push(&detailsScreen{m: details.New(a.s, msg.ID)})
+	case state.OpenPickerMsg:
+		a.push(&pickerScreen{m: picker.New(a.s, msg.ID)})
+		return a, tea.Batch(a.versions(msg.ID), a.tick())
+	case state.OpenHelpMsg:
+		a.push(&helpScreen{m: helpscreen.New(a.s)})
+	case state.BackMsg:
+		if len(a.stack) > 1 {
+			a.stack = a.stack[:len(a.stack)-1]
+		}
+	case state.CheckMsg:
+		return a, a.enqueue(msg.IDs)
+	case state.ChooseTargetMsg:
+		return a, a.chooseTarget(msg)
+	}
+	return a, nil
+}
+
+func (a *App) key(msg tea.KeyMsg) tea.Cmd {
+	k := a.s.Keys
+	if key.Matches(msg, k.ForceQuit) {
+		return a.quit()
+	}
+	top := a.top()
+	if !top.capturing() {
+		switch {
+		case key.Matches(msg, k.Quit):
+			return a.quit()
+		case key.Matches(msg, k.Help):
+			if _, open := top.(*helpScreen); !open {
+				a.push(&helpScreen{m: helpscreen.New(a.s)})
+				return nil
+			}
+		}
+	}
+	if _, isErr := a.status.Message(); !isErr {
+		a.status.Clear()
+	}
+	return top.update(msg)
+}
+
+func (a *App) quit() tea.Cmd {
+	a.quitting = true
+	a.cancel()
+	for _, r := range a.running {
+		r.cancel()
+	}
+	a.pump.close()
+	return tea.Quit
+}
+
+// broadcast sends a message to every screen, so a screen under the top
+// one is current when it is uncovered.
+func (a *App) broadcast(msg tea.Msg) tea.Cmd {
+	cmds := make([]tea.Cmd, 0, len(a.stack))
+	for _, s := range a.stack {
+		cmds = append(cmds, s.update(msg))
+	}
+	return tea.Batch(cmds...)
+}
+
+// busy: something the spinner stands for is running.
+func (a *App) busy() bool {
+	if a.s.Discovering || len(a.running) > 0 {
+		return true
+	}
+	for _, d := range a.s.Deps {
+		if d.Replanning {
+			return true
+		}
+	}
+	_, picking := a.top().(*pickerScreen)
+	return picking
+}
+
+// tick restarts the spinner when it stopped.
+func (a *App) tick() tea.Cmd {
+	if a.ticking {
+		return nil
+	}
+	a.ticking = true
+	return a.spin.Tick
+}
+
+// View draws the frame around the top screen.
+func (a *App) View() string {
+	if a.quitting {
+		return ""
+	}
+	if a.width < minWidth || a.height < minHeight {
+		return fmt.Sprintf("uptide needs at least %d×%d; this terminal is %d×%d.", minWidth, minHeight, a.width, a.height)
+	}
+	top := a.top()
+	left, right := top.title()
+	if act := a.activity(); act != "" {
+		if right != "" {
+			right += " · "
+		}
+		right += act
+	}
+	var b strings.Builder
+	b.WriteString(a.status.Title(left, right))
+	b.WriteString("\n")
+	b.WriteString(a.s.Styles.RuleLine(a.width))
+	b.WriteString("\n")
+	b.WriteString(fitLines(top.view(), a.width, a.bodyHeight()))
+	b.WriteString("\n")
+	b.WriteString(a.status.Line(top.status()))
+	b.WriteString("\n")
+	b.WriteString(" " + a.help.ShortHelpView(top.bindings()))
+	return b.String()
+}
+
+// activity is the title line's right side: what runs in the background.
+func (a *App) activity() string {
+	switch {
+	case a.s.Discovering:
+		return "discovering " + a.s.Frame
+	case a.batchTotal > 0:
+		return fmt.Sprintf("checking %d/%d %s", a.batchDone, a.batchTotal, a.s.Frame)
+	}
+	return ""
+}
+
+// fitLines makes s exactly height lines, none wider than width.
+func fitLines(s string, width, height int) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) > height {
+		lines = lines[:height]
+	}
+	for i, l := range lines {
+		if ansi.StringWidth(l) > width {
+			lines[i] = ansi.Truncate(l, width, "")
+		}
+	}
+	for len(lines) < height {
+		lines = append(lines, "")
+	}
+	return strings.Join(lines, "\n")
+}

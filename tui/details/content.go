@@ -1,0 +1,305 @@
+package details
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/tui/state"
+)
+
+// content renders every section and returns the line of each plan row.
+func (m Model) content() (string, []int) {
+	s := m.s
+	st := s.Styles
+	d := s.Deps[m.id]
+	var b lines
+	b.width = m.width
+
+	b.field(st.Muted, "Installed", orQ(d.Row.Installed)+installedFrom(d.Row))
+	if d.Target != "" && d.Target != d.Row.Installed {
+		b.field(st.Muted, "Target", fmt.Sprintf("%s  %s (%s)", d.Target, st.Update(d.Update).Render(d.Update), d.TargetWhy))
+	} else {
+		b.field(st.Muted, "Target", "stays at "+orQ(d.Row.Installed)+" ("+d.TargetWhy+")")
+	}
+	if d.Row.Latest != "" && d.Row.Latest != d.Target {
+		b.field(st.Muted, "Latest", d.Row.Latest)
+	}
+	b.field(st.Muted, "Where", state.Where(d.Row.Workspaces)+specs(d.Row))
+	if d.Row.Deprecated != "" {
+		b.field(st.Muted, "Deprecated", st.Warn.Render(d.Row.Deprecated))
+	}
+	if d.Row.TargetDeprecated != "" && d.Target == d.Row.Target {
+		b.field(st.Muted, "Target note", st.Warn.Render("deprecated: "+d.Row.TargetDeprecated))
+	}
+	if d.Row.Reason != "" {
+		b.field(st.Muted, "Note", st.Warn.Render(d.Row.Reason))
+	}
+
+	if g := s.GroupOf(m.id); g != nil {
+		b.blank()
+		b.add(st.Section.Render("Release group ") + st.Bold.Render(g.Title))
+		b.wrapped("  ", g.Why, st.Muted)
+		var rows [][3]string
+		for _, id := range g.Members {
+			md := s.Deps[id]
+			rows = append(rows, [3]string{md.Row.Name, versionsOf(md), md.Update})
+		}
+		b.table("  ", rows, func(int) lipgloss.Style { return lipgloss.Style{} })
+	}
+
+	b.blank()
+	m.companions(&b, d)
+	b.blank()
+	m.check(&b, d)
+	b.blank()
+	ruleLines := m.plan(&b, d)
+
+	if n := len(d.Row.ImportingFiles); n > 0 {
+		b.blank()
+		b.add(st.Section.Render(fmt.Sprintf("Importing files (%d)", n)))
+		for _, f := range d.Row.ImportingFiles {
+			b.add("  " + f)
+		}
+	}
+	if r := d.Check.Result; r != nil && d.Check.Status == state.Done {
+		for _, n := range r.Notes {
+			b.blank()
+			b.wrapped("", "Note  "+n, st.Muted)
+		}
+		if r.FixCommand != "" {
+			b.blank()
+			b.add(st.Section.Render("Next  ") + r.FixCommand)
+		}
+	}
+	return strings.Join(b.out, "\n"), ruleLines
+}
+
+func (m Model) companions(b *lines, d state.Dep) {
+	st := m.s.Styles
+	switch {
+	case d.Replanning:
+		b.add(st.Section.Render("Companions") + st.Muted.Render("  planning "+d.Target+"…"))
+		return
+	case d.PlanErr != nil:
+		b.add(st.Section.Render("Companions"))
+		b.wrapped("  ", "no plan: "+d.PlanErr.Error(), st.Error)
+		return
+	case d.Target == "" || d.Target == d.Row.Installed:
+		b.add(st.Section.Render("Companions") + st.Muted.Render("  none: no upgrade"))
+		return
+	case d.Plan == nil:
+		b.add(st.Section.Render("Companions") + st.Muted.Render("  none planned: Discover plans majors only; t picks a target and plans it"))
+		return
+	}
+	p := d.Plan
+	b.add(st.Section.Render("Companions") + st.Muted.Render(fmt.Sprintf("  of %s %s → %s", p.Name, p.From, p.To)))
+	if len(p.Companions)+len(p.Conflicts) == 0 {
+		b.add(st.Muted.Render("  nothing moves with it"))
+		return
+	}
+	var rows [][3]string
+	for _, c := range p.Companions {
+		rows = append(rows, [3]string{c.Name, c.From + " → " + c.To, c.Why})
+	}
+	for _, c := range p.Conflicts {
+		rows = append(rows, [3]string{"✗ " + c.Name, c.From, "conflict: " + c.Why})
+	}
+	n := len(p.Companions)
+	b.table("  ", rows, func(i int) lipgloss.Style {
+		if i >= n {
+			return st.Conflict
+		}
+		return lipgloss.Style{}
+	})
+}
+
+func (m Model) check(b *lines, d state.Dep) {
+	st := m.s.Styles
+	b.add(st.Section.Render("Check"))
+	c := d.Check
+	switch c.Status {
+	case state.Unchecked:
+		with := len(m.s.With(m.id))
+		what := d.Row.Name + " " + versionsOf(d)
+		if with > 0 {
+			what += " with " + plural(with, "package") + " moving along"
+		}
+		b.wrapped("  ", "not checked yet · c checks "+what, st.Muted)
+	case state.Queued:
+		b.add("  " + st.Muted.Render("queued: two checks run at a time"))
+	case state.Running:
+		b.add("  " + st.Accent.Render(m.s.Frame+" "+c.Label()))
+	case state.Failed:
+		b.wrapped("  ", c.Label(), st.Warn)
+	case state.Done:
+		r := c.Result
+		summary := fmt.Sprintf("%s · %d possible · %d deprecated", r.Label(), r.Possible, r.Deprecated)
+		if r.Outcome != state.Breaking {
+			summary = r.Label()
+			if r.Outcome == state.Possible || r.Outcome == state.Safe {
+				summary += fmt.Sprintf(" · %d deprecated", r.Deprecated)
+			}
+		}
+		b.wrapped("  ", summary, outcomeStyle(m.s, r.Outcome))
+		if r.Compiler != "" {
+			b.wrapped("  ", fmt.Sprintf("Compiled against %s with %s · %d of %d files · %s",
+				c.Target, r.Compiler, r.Files, r.FilesTotal, plural(r.PreExisting, "pre-existing error")), st.Muted)
+		}
+	}
+}
+
+// plan renders the per-rule plan table; expanded rules list their sites.
+func (m Model) plan(b *lines, d state.Dep) []int {
+	st := m.s.Styles
+	r := d.Check.Result
+	if r == nil || d.Check.Status != state.Done {
+		b.add(st.Section.Render("Plan") + st.Muted.Render("  the per-rule plan appears when a check finishes"))
+		return nil
+	}
+	if len(r.Rules) == 0 {
+		b.add(st.Section.Render("Plan") + st.Muted.Render("  nothing to change"))
+		return nil
+	}
+	title := max(20, min(48, m.width-44))
+	b.add(st.Section.Render(fmt.Sprintf("%-*s", title+4, "Plan")) + st.Header.Render(fmt.Sprintf("%6s  %7s  %8s  %6s", "sites", "by rule", "by agent", "manual")))
+	var at []int
+	for i, rule := range r.Rules {
+		at = append(at, len(b.out))
+		mark := "  "
+		if i == m.rule {
+			mark = "❯ "
+		}
+		sign := "? "
+		if rule.Severity == model.Breaking {
+			sign = "✗ "
+		}
+		name := ansi.Truncate(sign+rule.Title, title, "…")
+		line := fmt.Sprintf("%s%-*s  %6d  %7s  %8s  %6s", mark, title+2, pad(name, title+2), rule.Sites, dash(rule.ByRule), dash(rule.ByAgent), dash(rule.Manual))
+		switch {
+		case i == m.rule:
+			b.add(st.Cursor.Render(pad(ansi.Truncate(line, m.width, "…"), m.width)))
+		case rule.Severity == model.Breaking:
+			b.add(st.Bad.Render(line))
+		default:
+			b.add(st.Warn.Render(line))
+		}
+		if m.expanded[i] {
+			for _, f := range rule.Findings {
+				site := fmt.Sprintf("%s:%d", f.File, f.Line)
+				b.wrapped("      ", site+"  "+f.Reason, lipgloss.Style{})
+				for _, e := range f.Evidence {
+					b.wrapped("        ", fmt.Sprintf("TS%d %s", e.Code, e.Message), st.Muted)
+				}
+			}
+		}
+	}
+	return at
+}
+
+func outcomeStyle(s *state.Shared, o state.Outcome) lipgloss.Style {
+	switch o {
+	case state.Breaking:
+		return s.Styles.Bad
+	case state.Safe:
+		return s.Styles.Good
+	}
+	return s.Styles.Warn
+}
+
+// lines accumulates the content.
+type lines struct {
+	out   []string
+	width int
+}
+
+func (b *lines) add(s string) { b.out = append(b.out, ansi.Truncate(s, b.width, "…")) }
+func (b *lines) blank()       { b.out = append(b.out, "") }
+
+func (b *lines) field(label lipgloss.Style, name, value string) {
+	b.add(label.Render(fmt.Sprintf("%-12s", name)) + value)
+}
+
+// wrapped adds text wrapped to the width, every line indented.
+func (b *lines) wrapped(indent, text string, style lipgloss.Style) {
+	w := max(10, b.width-ansi.StringWidth(indent))
+	for _, l := range strings.Split(ansi.Wrap(text, w, " "), "\n") {
+		b.out = append(b.out, indent+style.Render(l))
+	}
+}
+
+// table lays three columns out: name, versions, and a why that wraps
+// under itself.
+func (b *lines) table(indent string, rows [][3]string, style func(i int) lipgloss.Style) {
+	var w0, w1 int
+	for _, r := range rows {
+		w0 = max(w0, ansi.StringWidth(r[0]))
+		w1 = max(w1, ansi.StringWidth(r[1]))
+	}
+	w0 = min(w0, max(12, b.width/3))
+	left := ansi.StringWidth(indent) + w0 + 2 + w1 + 2
+	for i, r := range rows {
+		head := indent + pad(ansi.Truncate(r[0], w0, "…"), w0) + "  " + pad(r[1], w1) + "  "
+		whyW := b.width - left
+		if whyW < 16 {
+			b.out = append(b.out, style(i).Render(ansi.Truncate(head+r[2], b.width, "…")))
+			continue
+		}
+		for j, l := range strings.Split(ansi.Wrap(r[2], whyW, " "), "\n") {
+			if j == 0 {
+				b.out = append(b.out, style(i).Render(head+l))
+			} else {
+				b.out = append(b.out, style(i).Render(strings.Repeat(" ", left)+l))
+			}
+		}
+	}
+}
+
+func installedFrom(r model.DependencyRow) string {
+	switch r.InstalledSource {
+	case model.FromLockfile:
+		return " (lockfile)"
+	case model.FromManifest:
+		return " (pinned in the manifest)"
+	}
+	return ""
+}
+
+func specs(r model.DependencyRow) string {
+	if len(r.Specs) == 0 {
+		return ""
+	}
+	return " · declared " + strings.Join(r.Specs, ", ")
+}
+
+func pad(s string, w int) string {
+	if n := w - ansi.StringWidth(s); n > 0 {
+		return s + strings.Repeat(" ", n)
+	}
+	return s
+}
+
+func dash(n int) string {
+	if n == 0 {
+		return "–"
+	}
+	return strconv.Itoa(n)
+}
+
+func orQ(s string) string {
+	if s == "" {
+		return "?"
+	}
+	return s
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}

@@ -1,0 +1,33 @@
+package tui
+
+import (
+	"context"
+
+	"github.com/uptide/uptide/engine"
+	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/tui/state"
+)
+
+// The check types, named here for the Engine's implementers.
+type (
+	CheckRequest = state.CheckRequest
+	CheckEvent   = state.CheckEvent
+	CheckResult  = state.CheckResult
+	PlanRule     = state.PlanRule
+)
+
+// Engine is everything the planner asks of the analysis. Each method is
+// called from a tea.Cmd goroutine, never from the UI goroutine; the event
+// callbacks may be called from any goroutine and must not be retained
+// after the method returns.
+type Engine interface {
+	// Discover reads the repository and the registry.
+	Discover(ctx context.Context, events func(engine.Event)) (*model.DiscoverReport, error)
+	// Versions returns the full registry document of pkg (publish times
+	// included) for the target picker.
+	Versions(ctx context.Context, pkg string) (*model.Packument, error)
+	// Companions plans what upgrading row to target drags along.
+	Companions(ctx context.Context, row model.DependencyRow, target string) (model.CompanionPlan, error)
+	// Check finds what the upgrade breaks in the repository.
+	Check(ctx context.Context, req CheckRequest, events func(CheckEvent)) (*CheckResult, error)
+}

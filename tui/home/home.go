@@ -1,0 +1,371 @@
+// Package home is the planner's dependencies table: one line per
+// dependency decision, release groups as collapsible parent lines, with the
+// filter, sort, minor/patch toggle and selection that feed checks.
+package home
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/uptide/uptide/tui/state"
+)
+
+// Model is the dependencies table.
+type Model struct {
+	s             *state.Shared
+	width, height int
+
+	items     []item
+	cells     []cells
+	marks     [][]marker
+	widths    [numCols]int
+	natural   [numCols]int
+	cursor    int
+	offset    int
+	sort      SortMode
+	all       bool
+	collapsed map[int]bool
+	// hidden counts the top-level lines the minor/patch toggle hides.
+	hidden int
+
+	filter    textinput.Model
+	filtering bool
+}
+
+// New returns the table over the shared store.
+func New(s *state.Shared) Model {
+	ti := textinput.New()
+	ti.Prompt = "/"
+	ti.Placeholder = "filter by name"
+	ti.CharLimit = 100
+	m := Model{s: s, collapsed: map[int]bool{}, filter: ti}
+	m.Refresh()
+	return m
+}
+
+// SetSize sets the area the table draws in.
+func (m *Model) SetSize(width, height int) {
+	m.width, m.height = width, height
+	m.filter.Width = max(10, width-4)
+	m.widths = layout(m.natural, width)
+	m.scroll()
+}
+
+// Refresh rebuilds the lines after the store, the filter, the sort or the
+// toggles changed, keeping the cursor on the same dependency when it is
+// still shown.
+func (m *Model) Refresh() {
+	var current *item
+	if m.cursor < len(m.items) {
+		c := m.items[m.cursor]
+		current = &c
+	}
+	if m.s.Discovering || m.s.Report == nil {
+		m.items = nil
+	} else {
+		m.items = build(m.s.Store, m.sort, m.all, m.filter.Value(), m.collapsed)
+		m.hidden = 0
+		if !m.all {
+			m.hidden = topLevel(build(m.s.Store, m.sort, true, m.filter.Value(), m.collapsed)) - topLevel(m.items)
+		}
+	}
+	m.cells = make([]cells, len(m.items))
+	m.marks = make([][]marker, len(m.items))
+	m.natural = [numCols]int{}
+	for i, it := range m.items {
+		m.cells[i] = lineCells(m.s, it)
+		m.marks[i] = markers(m.s.Store, it)
+		for col, text := range m.cells[i] {
+			w := ansi.StringWidth(text)
+			if col == colPackage {
+				w += ansi.StringWidth(markerText(m.marks[i]))
+			}
+			if col == colCheck && m.s.Deps[it.id].Check.Status == state.Running {
+				w = max(w, 24) // room for the phase as it changes
+			}
+			m.natural[col] = max(m.natural[col], w)
+		}
+	}
+	m.widths = layout(m.natural, m.width)
+	m.cursor = 0
+	if current != nil {
+		for i, it := range m.items {
+			if it == *current {
+				m.cursor = i
+				break
+			}
+		}
+	}
+	m.scroll()
+}
+
+// Title is the title line: the repository and how far behind it is.
+func (m Model) Title() string {
+	rep := m.s.Report
+	if rep == nil {
+		return "uptide"
+	}
+	r := rep.Repository
+	behind, majors := m.s.Behind()
+	return fmt.Sprintf("uptide · %s (%s, %s) · %s · %d behind, %d major",
+		r.Name, r.PackageManager, plural(len(r.Workspaces), "workspace"), plural(len(rep.Rows), "dependency"), behind, majors)
+}
+
+// Capturing reports whether the filter input has the keyboard.
+func (m Model) Capturing() bool { return m.filtering }
+
+// Current is the dependency under the cursor (a group line: its lead).
+func (m Model) Current() (int, bool) {
+	if m.cursor >= len(m.items) {
+		return 0, false
+	}
+	return m.items[m.cursor].id, true
+}
+
+// Bindings is the help line.
+func (m Model) Bindings() []key.Binding {
+	if m.filtering {
+		return m.s.Keys.FilterHelp()
+	}
+	return m.s.Keys.ShortHelp()
+}
+
+// Status is the status line's text when nothing more urgent is shown.
+func (m Model) Status() string {
+	if m.s.Report == nil {
+		return ""
+	}
+	selected := 0
+	for _, d := range m.s.Deps {
+		if d.Selected {
+			selected++
+		}
+	}
+	parts := []string{fmt.Sprintf("sort: %s", m.sort)}
+	if f := m.filter.Value(); f != "" {
+		parts = append(parts, "filter: "+f)
+	}
+	if m.hidden > 0 {
+		parts = append(parts, fmt.Sprintf("%d minor/patch/current hidden (m)", m.hidden))
+	}
+	if selected > 0 {
+		parts = append(parts, fmt.Sprintf("%d selected", selected))
+	}
+	return strings.Join(parts, " · ")
+}
+
+// Update handles keys and store changes.
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case state.ChangedMsg:
+		m.Refresh()
+		return m, nil
+	case tea.KeyMsg:
+		if m.filtering {
+			return m.updateFilter(msg)
+		}
+		return m.updateKey(msg)
+	}
+	return m, nil
+}
+
+func (m Model) updateFilter(msg tea.KeyMsg) (Model, tea.Cmd) {
+	k := m.s.Keys
+	switch {
+	case key.Matches(msg, k.ClearFilter):
+		m.filtering = false
+		m.filter.Blur()
+		m.filter.SetValue("")
+		m.Refresh()
+		return m, nil
+	case key.Matches(msg, k.ApplyFilter):
+		m.filtering = false
+		m.filter.Blur()
+		return m, nil
+	}
+	var cmd tea.Cmd
+	before := m.filter.Value()
+	m.filter, cmd = m.filter.Update(msg)
+	if m.filter.Value() != before {
+		m.Refresh()
+	}
+	return m, cmd
+}
+
+func (m Model) updateKey(msg tea.KeyMsg) (Model, tea.Cmd) {
+	k := m.s.Keys
+	switch {
+	case key.Matches(msg, k.Up):
+		m.move(-1)
+	case key.Matches(msg, k.Down):
+		m.move(1)
+	case key.Matches(msg, k.PageUp):
+		m.move(-max(1, m.rows()-1))
+	case key.Matches(msg, k.PageDown):
+		m.move(max(1, m.rows()-1))
+	case key.Matches(msg, k.Top):
+		m.move(-len(m.items))
+	case key.Matches(msg, k.Bottom):
+		m.move(len(m.items))
+	case key.Matches(msg, k.Filter):
+		m.filtering = true
+		return m, m.filter.Focus()
+	case key.Matches(msg, k.ClearFilter):
+		if m.filter.Value() != "" {
+			m.filter.SetValue("")
+			m.Refresh()
+		}
+	case key.Matches(msg, k.Sort):
+		m.sort = (m.sort + 1) % sortModes
+		m.Refresh()
+	case key.Matches(msg, k.Minor):
+		m.all = !m.all
+		m.Refresh()
+	case key.Matches(msg, k.Expand), key.Matches(msg, k.Collapse):
+		m.toggleGroup(key.Matches(msg, k.Collapse))
+	case len(m.items) == 0:
+		return m, nil
+	case key.Matches(msg, k.Select):
+		id, _ := m.Current()
+		m.s.Deps[id].Selected = !m.s.Deps[id].Selected
+		m.move(1)
+	case key.Matches(msg, k.Check):
+		return m, send(state.CheckMsg{IDs: m.checkIDs()})
+	case key.Matches(msg, k.Details):
+		id, _ := m.Current()
+		return m, send(state.OpenDetailsMsg{ID: id})
+	case key.Matches(msg, k.Target):
+		id, _ := m.Current()
+		return m, send(state.OpenPickerMsg{ID: id})
+	}
+	return m, nil
+}
+
+// checkIDs are the selected dependencies (their selection cleared), or the
+// current one.
+func (m Model) checkIDs() []int {
+	var ids []int
+	for i := range m.s.Deps {
+		if m.s.Deps[i].Selected {
+			ids = append(ids, i)
+			m.s.Deps[i].Selected = false
+		}
+	}
+	if len(ids) == 0 {
+		id, _ := m.Current()
+		ids = []int{id}
+	}
+	return ids
+}
+
+func (m *Model) toggleGroup(collapse bool) {
+	if m.cursor >= len(m.items) {
+		return
+	}
+	it := m.items[m.cursor]
+	if it.group < 0 || m.collapsed[it.group] == collapse {
+		return
+	}
+	m.collapsed[it.group] = collapse
+	m.Refresh()
+	// A member collapsing into its parent keeps the cursor on the parent.
+	for i, x := range m.items {
+		if x.group == it.group && x.parent {
+			m.cursor = i
+			break
+		}
+	}
+	m.scroll()
+}
+
+func (m *Model) move(n int) {
+	m.cursor = max(0, min(len(m.items)-1, m.cursor+n))
+	m.scroll()
+}
+
+// rows is how many table lines fit under the header (and the filter).
+func (m Model) rows() int {
+	h := m.height - 1
+	if m.filtering || m.filter.Value() != "" {
+		h--
+	}
+	return max(1, h)
+}
+
+func (m *Model) scroll() {
+	n := m.rows()
+	if m.cursor < m.offset {
+		m.offset = m.cursor
+	}
+	if m.cursor >= m.offset+n {
+		m.offset = m.cursor - n + 1
+	}
+	m.offset = max(0, min(m.offset, len(m.items)-n))
+}
+
+// View draws the table: the header, the visible lines, the filter input.
+func (m Model) View() string {
+	if m.width <= 0 || m.height <= 0 {
+		return ""
+	}
+	var lines []string
+	lines = append(lines, renderHeader(m.s, m.widths))
+	switch {
+	case m.s.Err != nil:
+		lines = append(lines, "", "  "+m.s.Styles.Error.Render("discovery failed"), "  "+wrap(m.s.Err.Error(), m.width-2))
+	case m.s.Discovering:
+		lines = append(lines, "", "  "+m.s.Styles.Muted.Render(discovering(m.s.Store)))
+	case len(m.items) == 0:
+		lines = append(lines, "", "  "+m.s.Styles.Muted.Render(m.empty()))
+	}
+	end := min(len(m.items), m.offset+m.rows())
+	for i := m.offset; i < end; i++ {
+		it := m.items[i]
+		lines = append(lines, renderLine(m.s, it, m.cells[i], m.marks[i], m.widths, m.width, i == m.cursor, it.parent && m.collapsed[it.group]))
+	}
+	for len(lines) < m.rows()+1 {
+		lines = append(lines, "")
+	}
+	if m.filtering || m.filter.Value() != "" {
+		lines = append(lines, m.filter.View())
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (m Model) empty() string {
+	switch {
+	case m.filter.Value() != "":
+		return fmt.Sprintf("No dependency matches %q (esc clears the filter).", m.filter.Value())
+	case !m.all && len(m.s.Deps) > 0:
+		return "No major updates. m shows minor and patch updates."
+	}
+	return "No registry dependencies."
+}
+
+func discovering(s *state.Store) string {
+	if s.Total > 0 {
+		return fmt.Sprintf("Asking the registry… %d of %d packages answered.", s.Done, s.Total)
+	}
+	return "Reading the repository…"
+}
+
+func wrap(s string, width int) string {
+	return ansi.Wordwrap(s, max(20, width), " ")
+}
+
+func topLevel(items []item) int {
+	n := 0
+	for _, it := range items {
+		if !it.member {
+			n++
+		}
+	}
+	return n
+}
+
+func send(msg tea.Msg) tea.Cmd { return func() tea.Msg { return msg } }

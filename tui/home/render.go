@@ -1,0 +1,385 @@
+package home
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/uptide/uptide/engine"
+	"github.com/uptide/uptide/tui/state"
+)
+
+// Columns of the table.
+const (
+	colPackage = iota
+	colWhere
+	colVersions
+	colKind
+	colFiles
+	colCheck
+	numCols
+)
+
+var headers = [numCols]string{"PACKAGE", "WHERE", "INSTALLED → TARGET", "KIND", "FILES", "CHECK"}
+
+// dropOrder: the columns given up, first to last, when the terminal is too
+// narrow. Package, versions, kind and check always stay.
+var dropOrder = []int{colWhere, colFiles}
+
+// minWidth is how far a column shrinks (with an ellipsis) before the next
+// column is dropped.
+var minWidth = [numCols]int{colPackage: 16, colWhere: 10, colVersions: 18, colKind: 5, colFiles: 5, colCheck: 10}
+
+const (
+	gutter = 2 // cursor and selection marks
+	gap    = 2
+)
+
+// cells is one line's text per column, plain, before styling.
+type cells [numCols]string
+
+// lineCells computes an item's text.
+func lineCells(s *state.Shared, it item) cells {
+	d := s.Deps[it.id]
+	var c cells
+	switch {
+	case it.parent:
+		g := s.Groups[it.group]
+		c[colPackage] = "▾ " + g.Title
+		c[colWhere] = state.Where(g.Workspaces)
+		c[colFiles] = strconv.Itoa(groupFiles(s.Store, g.Members))
+	case it.member:
+		c[colPackage] = "    " + d.Row.Name
+		c[colWhere] = ""
+		c[colFiles] = strconv.Itoa(len(d.Row.ImportingFiles))
+	default:
+		c[colPackage] = d.Row.Name
+		c[colWhere] = where(d)
+		c[colFiles] = strconv.Itoa(len(d.Row.ImportingFiles))
+	}
+	c[colVersions] = versions(d)
+	c[colKind] = d.Update
+	if !it.member {
+		c[colCheck] = checkText(s, d)
+	} else if d.Row.Status == engine.StatusNotChecked {
+		c[colCheck] = "not checked: " + d.Row.Reason
+	}
+	return c
+}
+
+// markers follow the package name: companions the target drags along
+// (beyond a group's own members), conflicts, a deprecated installed
+// version, an alias. Members show only their own facts: the plan is the
+// group's.
+func markers(s *state.Store, it item) []marker {
+	d := s.Deps[it.id]
+	var m []marker
+	if !it.member {
+		inGroup := map[string]bool{}
+		if it.parent {
+			for _, id := range s.Groups[it.group].Members {
+				inGroup[s.Deps[id].Row.Package] = true
+			}
+		}
+		if d.Replanning {
+			m = append(m, marker{"re-planning…", mMuted})
+		} else if p := d.Plan; p != nil {
+			n := 0
+			for _, c := range p.Companions {
+				if !inGroup[c.Name] {
+					n++
+				}
+			}
+			if n > 0 {
+				m = append(m, marker{"+" + plural(n, "companion"), mMuted})
+			}
+			if n := len(p.Conflicts); n > 0 {
+				m = append(m, marker{"✗ " + plural(n, "conflict"), mBad})
+			}
+		}
+		if d.PlanErr != nil {
+			m = append(m, marker{"no companion plan", mBad})
+		}
+		if it.parent {
+			return m
+		}
+	}
+	if d.Row.Deprecated != "" {
+		m = append(m, marker{"deprecated", mWarn})
+	}
+	if d.Row.Package != d.Row.Name {
+		m = append(m, marker{"alias of " + d.Row.Package, mMuted})
+	}
+	return m
+}
+
+type markerKind int
+
+const (
+	mMuted markerKind = iota
+	mBad
+	mWarn
+)
+
+type marker struct {
+	text string
+	kind markerKind
+}
+
+func markerText(ms []marker) string {
+	var b strings.Builder
+	for _, m := range ms {
+		b.WriteString(" ")
+		b.WriteString(m.text)
+	}
+	return b.String()
+}
+
+func where(d state.Dep) string {
+	s := state.Where(d.Row.Workspaces)
+	if d.Row.Catalog != "" {
+		return "catalog:" + strings.TrimPrefix(d.Row.Catalog, "default") + " " + s
+	}
+	return s
+}
+
+func versions(d state.Dep) string {
+	inst := d.Row.Installed
+	if inst == "" {
+		inst = "?"
+	}
+	if d.Target == "" || d.Target == d.Row.Installed {
+		return inst
+	}
+	return inst + " → " + d.Target
+}
+
+func checkText(s *state.Shared, d state.Dep) string {
+	switch {
+	case d.Row.Status == engine.StatusNotChecked:
+		return "not checked: " + d.Row.Reason
+	case d.Row.Installed == "" && d.Row.Reason != "":
+		return "unknown version: " + d.Row.Reason
+	case d.Check.Status == state.Running:
+		return s.Frame + " " + d.Check.Label()
+	}
+	return d.Check.Label()
+}
+
+// layout decides the column widths for a terminal width: natural widths,
+// then the flexible columns shrink to their minimum, then columns drop.
+func layout(natural [numCols]int, width int) [numCols]int {
+	w := natural
+	for i := range w {
+		w[i] = max(w[i], ansi.StringWidth(headers[i]))
+	}
+	total := func() int {
+		t, n := gutter, 0
+		for _, x := range w {
+			if x > 0 {
+				t += x
+				n++
+			}
+		}
+		return t + gap*max(n-1, 0)
+	}
+	shrink := func(col int) {
+		if over := total() - width; over > 0 && w[col] > minWidth[col] {
+			w[col] = max(minWidth[col], w[col]-over)
+		}
+	}
+	for _, drop := range append([]int{-1}, dropOrder...) {
+		if drop >= 0 && total() > width {
+			w[drop] = 0
+		}
+		for _, col := range []int{colWhere, colPackage, colCheck} {
+			if w[col] > 0 {
+				shrink(col)
+			}
+		}
+		if total() <= width {
+			break
+		}
+	}
+	// Whatever is still too wide is cut at the right edge by the caller.
+	return w
+}
+
+// renderHeader renders the column header line.
+func renderHeader(s *state.Shared, w [numCols]int) string {
+	var c cells
+	copy(c[:], headers[:])
+	return s.Styles.Header.Render(joinCells(c, w, "  "))
+}
+
+// joinCells lays plain cells out in their widths.
+func joinCells(c cells, w [numCols]int, prefix string) string {
+	var b strings.Builder
+	b.WriteString(prefix)
+	first := true
+	for col := 0; col < numCols; col++ {
+		if w[col] == 0 {
+			continue
+		}
+		if !first {
+			b.WriteString(strings.Repeat(" ", gap))
+		}
+		first = false
+		b.WriteString(fit(c[col], w[col], col == colFiles))
+	}
+	return b.String()
+}
+
+// fit truncates s to width with an ellipsis and pads it (right-aligned
+// when right).
+func fit(s string, width int, right bool) string {
+	if ansi.StringWidth(s) > width {
+		s = ansi.Truncate(s, width, "…")
+	}
+	pad := width - ansi.StringWidth(s)
+	if pad <= 0 {
+		return s
+	}
+	if right {
+		return strings.Repeat(" ", pad) + s
+	}
+	return s + strings.Repeat(" ", pad)
+}
+
+// renderLine renders one item. The cursor line is drawn in one style over
+// its whole width, so inner colors never break its background.
+func renderLine(s *state.Shared, it item, c cells, ms []marker, w [numCols]int, width int, cursor, collapsed bool) string {
+	d := s.Deps[it.id]
+	mark := " "
+	if cursor {
+		mark = "❯"
+	}
+	sel := " "
+	if d.Selected && !it.member {
+		sel = "●"
+	}
+	if it.parent && collapsed {
+		c[colPackage] = "▸" + strings.TrimPrefix(c[colPackage], "▾")
+	}
+	if cursor {
+		c[colPackage] += markerText(ms)
+		line := fit(joinCells(c, w, mark+sel), width, false)
+		return s.Styles.Cursor.Render(line)
+	}
+	st := s.Styles
+	var b strings.Builder
+	b.WriteString(st.Accent.Render(mark))
+	b.WriteString(st.Selected.Render(sel))
+	first := true
+	for col := 0; col < numCols; col++ {
+		if w[col] == 0 {
+			continue
+		}
+		if !first {
+			b.WriteString(strings.Repeat(" ", gap))
+		}
+		first = false
+		b.WriteString(styleCell(s, d, it, col, c[col], ms, w[col]))
+	}
+	return ansi.Truncate(b.String(), width, "")
+}
+
+func styleCell(s *state.Shared, d state.Dep, it item, col int, text string, ms []marker, width int) string {
+	st := s.Styles
+	switch col {
+	case colPackage:
+		return packageCell(s, it, text, ms, width)
+	case colKind:
+		return st.Update(text).Render(fit(text, width, false))
+	case colVersions, colWhere:
+		if it.member || col == colWhere {
+			return st.Muted.Render(fit(text, width, false))
+		}
+		return fit(text, width, false)
+	case colFiles:
+		return st.Muted.Render(fit(text, width, true))
+	case colCheck:
+		return checkStyle(s, d).Render(fit(text, width, false))
+	}
+	return fit(text, width, false)
+}
+
+// packageCell renders the name with its markers, the name truncated first
+// only when the markers alone would not fit.
+func packageCell(s *state.Shared, it item, name string, ms []marker, width int) string {
+	nameStyle := s.Styles.Bold
+	if it.member {
+		nameStyle = lipgloss.Style{}
+	}
+	mt := markerText(ms)
+	if ansi.StringWidth(name)+ansi.StringWidth(mt) > width {
+		if room := width - ansi.StringWidth(mt); room >= minWidth[colPackage]/2 {
+			name = ansi.Truncate(name, room, "…")
+		} else {
+			full := fit(name+mt, width, false)
+			return nameStyle.Render(full)
+		}
+	}
+	var b strings.Builder
+	b.WriteString(nameStyle.Render(name))
+	for _, m := range ms {
+		b.WriteString(" ")
+		b.WriteString(markerStyle(s, m.kind).Render(m.text))
+	}
+	pad := width - ansi.StringWidth(name) - ansi.StringWidth(mt)
+	if pad > 0 {
+		b.WriteString(strings.Repeat(" ", pad))
+	}
+	return b.String()
+}
+
+func markerStyle(s *state.Shared, k markerKind) lipgloss.Style {
+	switch k {
+	case mBad:
+		return s.Styles.Conflict
+	case mWarn:
+		return s.Styles.Warn
+	}
+	return s.Styles.Muted
+}
+
+func checkStyle(s *state.Shared, d state.Dep) lipgloss.Style {
+	st := s.Styles
+	switch {
+	case d.Row.Status == engine.StatusNotChecked:
+		return st.Bad
+	case d.Row.Installed == "" && d.Row.Reason != "":
+		return st.Warn
+	}
+	switch d.Check.Status {
+	case state.Queued:
+		return st.Muted
+	case state.Running:
+		return st.Accent
+	case state.Failed:
+		return st.Warn
+	case state.Done:
+		switch d.Check.Result.Outcome {
+		case state.Breaking:
+			return st.Bad
+		case state.Possible, state.Partial, state.NotAnalyzed:
+			return st.Warn
+		case state.Safe:
+			return st.Good
+		}
+	}
+	return st.Muted
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	if strings.HasSuffix(what, "y") {
+		return fmt.Sprintf("%d %sies", n, strings.TrimSuffix(what, "y"))
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}

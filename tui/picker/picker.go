@@ -1,0 +1,197 @@
+// Package picker is the target picker: the versions of one dependency worth
+// upgrading to, from its full registry document, with tags, lines, publish
+// age and deprecations. Choosing one sets the dependency's target, which
+// re-plans its companions.
+package picker
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/uptide/uptide/tui/state"
+)
+
+// Model is the target picker of one dependency.
+type Model struct {
+	s             *state.Shared
+	id            int
+	width, height int
+	options       []Option
+	loading       bool
+	err           error
+	cursor        int
+	offset        int
+}
+
+// New returns a picker waiting for the dependency's versions.
+func New(s *state.Shared, id int) Model {
+	return Model{s: s, id: id, loading: true}
+}
+
+// ID is the dependency the picker is for.
+func (m Model) ID() int { return m.id }
+
+// SetSize sets the area the picker draws in.
+func (m *Model) SetSize(width, height int) {
+	m.width, m.height = width, height
+	m.scroll()
+}
+
+// Title is the screen's title line.
+func (m Model) Title() string {
+	d := m.s.Deps[m.id]
+	return fmt.Sprintf("Target for %s · installed %s · now %s", d.Row.Name, orQ(d.Row.Installed), orQ(d.Target))
+}
+
+// Bindings is the help line.
+func (m Model) Bindings() []key.Binding { return m.s.Keys.PickerHelp() }
+
+// Update handles the versions arriving and the keys.
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case state.VersionsMsg:
+		if msg.ID != m.id {
+			return m, nil
+		}
+		m.loading = false
+		if msg.Err != nil {
+			m.err = msg.Err
+			return m, nil
+		}
+		d := m.s.Deps[m.id]
+		m.options = Options(msg.Packument, d.Row.Installed, d.Target)
+		m.cursor = 0
+		for i, o := range m.options {
+			if o.Current {
+				m.cursor = i
+			}
+		}
+		m.scroll()
+	case tea.KeyMsg:
+		k := m.s.Keys
+		switch {
+		case key.Matches(msg, k.Back):
+			return m, send(state.BackMsg{})
+		case key.Matches(msg, k.Up):
+			m.move(-1)
+		case key.Matches(msg, k.Down):
+			m.move(1)
+		case key.Matches(msg, k.PageUp):
+			m.move(-m.rows())
+		case key.Matches(msg, k.PageDown):
+			m.move(m.rows())
+		case key.Matches(msg, k.Top):
+			m.move(-len(m.options))
+		case key.Matches(msg, k.Bottom):
+			m.move(len(m.options))
+		case key.Matches(msg, k.Choose):
+			if m.cursor < len(m.options) {
+				return m, tea.Sequence(
+					send(state.ChooseTargetMsg{ID: m.id, Version: m.options[m.cursor].Version}),
+					send(state.BackMsg{}))
+			}
+		}
+	}
+	return m, nil
+}
+
+func (m *Model) move(n int) {
+	m.cursor = max(0, min(len(m.options)-1, m.cursor+n))
+	m.scroll()
+}
+
+func (m Model) rows() int { return max(1, m.height-3) }
+
+func (m *Model) scroll() {
+	n := m.rows()
+	if m.cursor < m.offset {
+		m.offset = m.cursor
+	}
+	if m.cursor >= m.offset+n {
+		m.offset = m.cursor - n + 1
+	}
+	m.offset = max(0, min(m.offset, len(m.options)-n))
+}
+
+// View lists the options, the current target marked.
+func (m Model) View() string {
+	st := m.s.Styles
+	lines := []string{""}
+	switch {
+	case m.loading:
+		lines = append(lines, "  "+st.Muted.Render(m.s.Frame+" asking the registry for every version…"))
+	case m.err != nil:
+		lines = append(lines, "  "+st.Error.Render("no versions: ")+ansi.Wordwrap(m.err.Error(), max(20, m.width-16), " "))
+	case len(m.options) == 0:
+		lines = append(lines, "  "+st.Muted.Render("The registry lists no version to pick."))
+	default:
+		lines = append(lines, st.Header.Render(fmt.Sprintf("  %-*s  %-*s  %s", versionWidth, "VERSION", m.labelWidth(), "WHY", "PUBLISHED")))
+		end := min(len(m.options), m.offset+m.rows())
+		for i := m.offset; i < end; i++ {
+			lines = append(lines, m.line(m.options[i], i == m.cursor))
+		}
+	}
+	for len(lines) < m.height {
+		lines = append(lines, "")
+	}
+	return strings.Join(lines[:max(0, min(len(lines), m.height))], "\n")
+}
+
+const versionWidth = 14
+
+func (m Model) labelWidth() int {
+	w := 20
+	for _, o := range m.options {
+		w = max(w, ansi.StringWidth(strings.Join(o.Labels, " · ")))
+	}
+	return min(w, max(12, m.width/2))
+}
+
+func (m Model) line(o Option, cursor bool) string {
+	st := m.s.Styles
+	mark := " "
+	if cursor {
+		mark = "❯"
+	}
+	cur := " "
+	if o.Current {
+		cur = "•"
+	}
+	labels := strings.Join(o.Labels, " · ")
+	age := Age(o.Published, m.s.Now())
+	if o.Deprecated != "" {
+		age = strings.TrimSpace(age + "  deprecated: " + o.Deprecated)
+	}
+	lw := m.labelWidth()
+	text := fmt.Sprintf("%s%s%-*s  %s  %s", mark, cur, versionWidth, ansi.Truncate(o.Version, versionWidth, "…"), pad(ansi.Truncate(labels, lw, "…"), lw), age)
+	text = ansi.Truncate(text, m.width, "…")
+	switch {
+	case cursor:
+		return st.Cursor.Render(pad(text, m.width))
+	case o.Deprecated != "":
+		return st.Warn.Render(text)
+	case o.Installed:
+		return st.Muted.Render(text)
+	}
+	return text
+}
+
+func pad(s string, w int) string {
+	if n := w - ansi.StringWidth(s); n > 0 {
+		return s + strings.Repeat(" ", n)
+	}
+	return s
+}
+
+func orQ(s string) string {
+	if s == "" {
+		return "?"
+	}
+	return s
+}
+
+func send(msg tea.Msg) tea.Cmd { return func() tea.Msg { return msg } }

@@ -1,0 +1,104 @@
+package tui
+
+import (
+	"sort"
+	"sync"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/uptide/uptide/engine"
+	"github.com/uptide/uptide/tui/state"
+)
+
+// ProgressMsg is a batch of engine progress: the latest discovery event
+// and the latest event of each running check since the previous batch.
+type ProgressMsg struct {
+	Discover *engine.Event
+	Checks   map[int]state.CheckEvent
+}
+
+// pump carries engine progress to the UI goroutine.
+//
+// Policy: progress events are snapshots (a phase, done of total), so only
+// the latest per source matters. Engine goroutines overwrite their
+// source's slot under a mutex held for a map write and poke a wake channel
+// of capacity one without blocking; the UI reads everything pending as one
+// ProgressMsg through a tea.Cmd it re-arms after each batch. So an event
+// never blocks the engine, the pending set is bounded by the number of
+// sources (one discovery plus two running checks), and a burst of a
+// thousand registry answers costs the UI one message per frame it can
+// take, not a thousand. Results never travel here: they are the return
+// values of the commands that ran the engine, so coalescing cannot lose one.
+type pump struct {
+	mu       sync.Mutex
+	discover *engine.Event
+	checks   map[int]state.CheckEvent
+	wake     chan struct{}
+	done     chan struct{}
+	once     sync.Once
+}
+
+func newPump() *pump {
+	return &pump{checks: map[int]state.CheckEvent{}, wake: make(chan struct{}, 1), done: make(chan struct{})}
+}
+
+func (p *pump) poke() {
+	select {
+	case p.wake <- struct{}{}:
+	default: // a wake-up is already pending; it will carry this event too
+	}
+}
+
+// discoverEvent records the latest discovery event.
+func (p *pump) discoverEvent(e engine.Event) {
+	p.mu.Lock()
+	if p.discover == nil || e.Done >= p.discover.Done || e.Finished {
+		p.discover = &e
+	}
+	p.mu.Unlock()
+	p.poke()
+}
+
+// checkEvents returns the event sink of check id.
+func (p *pump) checkEvents(id int) func(state.CheckEvent) {
+	return func(e state.CheckEvent) {
+		p.mu.Lock()
+		p.checks[id] = e
+		p.mu.Unlock()
+		p.poke()
+	}
+}
+
+// next waits for pending progress and returns it as one message; nil once
+// the pump is closed, which ends the re-arming.
+func (p *pump) next() tea.Cmd {
+	return func() tea.Msg {
+		select {
+		case <-p.wake:
+		case <-p.done:
+			return nil
+		}
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		msg := ProgressMsg{Discover: p.discover}
+		p.discover = nil
+		if len(p.checks) > 0 {
+			msg.Checks = p.checks
+			p.checks = map[int]state.CheckEvent{}
+		}
+		return msg
+	}
+}
+
+// close releases the goroutine waiting in next.
+func (p *pump) close() { p.once.Do(func() { close(p.done) }) }
+
+// sortedIDs lists a batch's check IDs in order, for deterministic updates.
+func sortedIDs(m map[int]state.CheckEvent) []int {
+	ids := make([]int, 0, len(m))
+	for id := range m {
+		ids = append(ids, id)
+	}
+	sort.Ints(ids)
+	return ids
+}

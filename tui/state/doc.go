@@ -1,0 +1,9 @@
+// Package state is what the planner's screens share: the discovered
+// dependencies with the target, companion plan, selection and check status
+// the user has given each, the check results the screens render, and the
+// typed messages by which screens ask the root model to act.
+//
+// The root model is the only writer, on the UI goroutine; screens hold a
+// pointer to the Store and read it when they render, so a check finishing
+// while the details screen is open shows there without copying.
+package state

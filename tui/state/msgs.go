@@ -1,0 +1,65 @@
+package state
+
+import "github.com/uptide/uptide/engine/model"
+
+// Messages from the engine, through tea.Cmds. Each carries its Err.
+
+// DiscoveredMsg: Discover returned.
+type DiscoveredMsg struct {
+	Report *model.DiscoverReport
+	Err    error
+}
+
+// VersionsMsg: the full packument of a dependency, for the target picker.
+type VersionsMsg struct {
+	ID        int
+	Packument *model.Packument
+	Err       error
+}
+
+// CompanionsMsg: the companion plan of a newly picked target.
+type CompanionsMsg struct {
+	ID     int
+	Target string
+	Plan   model.CompanionPlan
+	Err    error
+}
+
+// CheckDoneMsg: a check returned.
+type CheckDoneMsg struct {
+	ID int
+	// Seq tells this check from an earlier one of the same dependency
+	// that was withdrawn.
+	Seq    int
+	Target string
+	Result *CheckResult
+	Err    error
+}
+
+// Intents: what a screen asks the root model to do. Screens never push
+// screens or start engine work themselves, so the stack and the work queue
+// have one owner.
+
+// OpenDetailsMsg opens the details of a dependency.
+type OpenDetailsMsg struct{ ID int }
+
+// OpenPickerMsg opens the target picker of a dependency.
+type OpenPickerMsg struct{ ID int }
+
+// OpenHelpMsg opens the full key help.
+type OpenHelpMsg struct{}
+
+// BackMsg closes the top screen.
+type BackMsg struct{}
+
+// CheckMsg queues checks of the given dependencies.
+type CheckMsg struct{ IDs []int }
+
+// ChooseTargetMsg sets a dependency's target.
+type ChooseTargetMsg struct {
+	ID      int
+	Version string
+}
+
+// ChangedMsg tells every screen the Store changed.
+type ChangedMsg struct{}

@@ -1,0 +1,194 @@
+package state
+
+import (
+	"strings"
+	"time"
+
+	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/engine/semver"
+)
+
+// Why a dependency's target is what it is.
+const (
+	WhyLatest = "the latest dist-tag"
+	WhyPinned = "nothing newer than installed"
+	WhyPicked = "picked in the target picker"
+)
+
+// Dep is one dependency decision as the planner holds it.
+type Dep struct {
+	ID  int
+	Row model.DependencyRow
+	// Target is the version the upgrade goes to; the row's target until
+	// the user picks another.
+	Target    string
+	TargetWhy string
+	// Update is the update kind from installed to Target.
+	Update string
+	// Plan is the companion plan of Target; nil when none was computed
+	// (the engine plans majors only until a target is picked).
+	Plan    *model.CompanionPlan
+	PlanErr error
+	// Replanning: a new target's companion plan is on its way.
+	Replanning bool
+	Selected   bool
+	Check      Check
+}
+
+// Group is a release group with the dependencies it holds.
+type Group struct {
+	model.Group
+	// Members are dependency IDs, the lead first.
+	Members []int
+}
+
+// Store is everything the screens read. Only the root model writes it.
+type Store struct {
+	Report *model.DiscoverReport
+	Deps   []Dep
+	Groups []Group
+	// Discovering: Discover has not returned yet.
+	Discovering bool
+	// Progress counts registry answers while discovering.
+	Done, Total int
+	// Err is the discovery error, when Discover failed.
+	Err error
+	// Now is the clock publish ages are measured against.
+	Now func() time.Time
+}
+
+// NewStore returns an empty store, discovering.
+func NewStore(now func() time.Time) *Store {
+	if now == nil {
+		now = time.Now
+	}
+	return &Store{Discovering: true, Now: now}
+}
+
+// Load fills the store from a discovery report: one Dep per row, the
+// report's companion plans attached to the rows they plan.
+func (s *Store) Load(rep *model.DiscoverReport) {
+	s.Report = rep
+	s.Discovering = false
+	s.Deps = make([]Dep, len(rep.Rows))
+	plans := map[string]*model.CompanionPlan{}
+	for i := range rep.Companions {
+		c := &rep.Companions[i]
+		plans[c.Name+"@"+c.From+">"+c.To] = c
+	}
+	for i, r := range rep.Rows {
+		d := Dep{ID: i, Row: r, Target: r.Target, Update: r.Update, TargetWhy: WhyLatest}
+		if r.Target == r.Installed {
+			d.TargetWhy = WhyPinned
+		}
+		d.Plan = plans[r.Package+"@"+r.Installed+">"+r.Target]
+		s.Deps[i] = d
+	}
+	byTitle := map[string]int{}
+	s.Groups = nil
+	for _, g := range rep.Groups {
+		byTitle[g.Title] = len(s.Groups)
+		s.Groups = append(s.Groups, Group{Group: g})
+	}
+	for i, d := range s.Deps {
+		if gi, ok := byTitle[d.Row.Group]; ok {
+			s.Groups[gi].Members = append(s.Groups[gi].Members, i)
+		}
+	}
+	// The lead (the group's first member) goes first.
+	for gi := range s.Groups {
+		g := &s.Groups[gi]
+		for k, id := range g.Members {
+			if len(g.Group.Members) > 0 && s.Deps[id].Row.Package == g.Group.Members[0] {
+				g.Members[0], g.Members[k] = g.Members[k], g.Members[0]
+				break
+			}
+		}
+	}
+}
+
+// GroupOf returns the group holding dependency id, or nil.
+func (s *Store) GroupOf(id int) *Group {
+	title := s.Deps[id].Row.Group
+	if title == "" {
+		return nil
+	}
+	for i := range s.Groups {
+		if s.Groups[i].Title == title {
+			return &s.Groups[i]
+		}
+	}
+	return nil
+}
+
+// SetTarget records a picked target: the update kind follows, the old
+// companion plan and check result no longer apply.
+func (s *Store) SetTarget(id int, target string) {
+	d := &s.Deps[id]
+	if target == d.Target {
+		return
+	}
+	d.Target = target
+	d.TargetWhy = WhyPicked
+	d.Update = semver.UpdateKind(d.Row.Installed, target)
+	d.Plan, d.PlanErr = nil, nil
+	// Staying put drags nothing along.
+	d.Replanning = target != d.Row.Installed
+	if d.Check.Status == Done || d.Check.Status == Failed {
+		d.Check = Check{}
+	}
+}
+
+// With lists what moves along with dependency id: its group's other
+// members at their targets, then the companions of its plan.
+func (s *Store) With(id int) []model.Companion {
+	var out []model.Companion
+	seen := map[string]bool{s.Deps[id].Row.Package: true}
+	if g := s.GroupOf(id); g != nil {
+		for _, m := range g.Members {
+			md := s.Deps[m]
+			if seen[md.Row.Package] {
+				continue
+			}
+			seen[md.Row.Package] = true
+			out = append(out, model.Companion{Name: md.Row.Package, From: md.Row.Installed, To: md.Target, Why: "release group " + g.Title})
+		}
+	}
+	if p := s.Deps[id].Plan; p != nil {
+		for _, c := range p.Companions {
+			if !seen[c.Name] {
+				seen[c.Name] = true
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+// Behind counts the dependencies with an update, and the majors among them.
+func (s *Store) Behind() (behind, majors int) {
+	for _, d := range s.Deps {
+		if d.Update != "" {
+			behind++
+		}
+		if IsMajor(d.Update) {
+			majors++
+		}
+	}
+	return behind, majors
+}
+
+// IsMajor reports whether an update kind crosses a breaking line.
+func IsMajor(kind string) bool { return strings.HasPrefix(kind, "major") }
+
+// Where names workspaces for humans: "(root)" for the root.
+func Where(ws []string) string {
+	names := make([]string, len(ws))
+	for i, w := range ws {
+		if w == "." {
+			w = "(root)"
+		}
+		names[i] = w
+	}
+	return strings.Join(names, ", ")
+}

@@ -1,0 +1,264 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/uptide/uptide/engine"
+	"github.com/uptide/uptide/tui/state"
+)
+
+// work counts the engine calls in flight so quitting can wait for them.
+// Once closed it refuses new calls: a command Bubble Tea starts after the
+// app quit does nothing.
+type work struct {
+	mu     sync.Mutex
+	closed bool
+	wg     sync.WaitGroup
+}
+
+func (w *work) start() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return false
+	}
+	w.wg.Add(1)
+	return true
+}
+
+func (w *work) done() { w.wg.Done() }
+
+func (w *work) closeAndWait(d time.Duration) bool {
+	w.mu.Lock()
+	w.closed = true
+	w.mu.Unlock()
+	ch := make(chan struct{})
+	go func() { w.wg.Wait(); close(ch) }()
+	select {
+	case <-ch:
+		return true
+	case <-time.After(d):
+		return false
+	}
+}
+
+// running is a check in flight; seq tells its result from a withdrawn
+// earlier check of the same dependency.
+type running struct {
+	cancel context.CancelFunc
+	seq    int
+}
+
+// run wraps an engine call as a command counted by work.
+func (a *App) run(call func() tea.Msg) tea.Cmd {
+	return func() tea.Msg {
+		if !a.work.start() {
+			return nil
+		}
+		defer a.work.done()
+		return call()
+	}
+}
+
+func (a *App) discover() tea.Cmd {
+	ctx, eng, p := a.ctx, a.eng, a.pump
+	return a.run(func() tea.Msg {
+		rep, err := eng.Discover(ctx, p.discoverEvent)
+		return state.DiscoveredMsg{Report: rep, Err: err}
+	})
+}
+
+func (a *App) progress(msg ProgressMsg) {
+	if e := msg.Discover; e != nil && a.s.Discovering && e.Phase == engine.PhaseRegistry {
+		a.s.Done, a.s.Total = e.Done, e.Total
+	}
+	for _, id := range sortedIDs(msg.Checks) {
+		// A late event of a check that already returned is dropped.
+		if id < len(a.s.Deps) && a.s.Deps[id].Check.Status == state.Running {
+			a.s.Deps[id].Check.Event = msg.Checks[id]
+		}
+	}
+}
+
+func (a *App) discovered(msg state.DiscoveredMsg) tea.Cmd {
+	a.s.Discovering = false
+	if msg.Err != nil {
+		a.s.Err = msg.Err
+		a.status.Set("discovery failed: "+msg.Err.Error(), true)
+		return a.broadcast(state.ChangedMsg{})
+	}
+	a.s.Load(msg.Report)
+	if n := len(msg.Report.NotChecked); n > 0 {
+		a.status.Set(fmt.Sprintf("%d packages not checked: the registry did not answer (see their rows)", n), true)
+	} else if n := len(msg.Report.Problems); n > 0 {
+		p := msg.Report.Problems[0]
+		a.status.Set(fmt.Sprintf("%s: %s (%d problems)", p.File, p.Message, n), true)
+	}
+	return a.broadcast(state.ChangedMsg{})
+}
+
+func (a *App) versions(id int) tea.Cmd {
+	ctx, eng, pkg := a.ctx, a.eng, a.s.Deps[id].Row.Package
+	return a.run(func() tea.Msg {
+		p, err := eng.Versions(ctx, pkg)
+		return state.VersionsMsg{ID: id, Packument: p, Err: err}
+	})
+}
+
+func (a *App) chooseTarget(msg state.ChooseTargetMsg) tea.Cmd {
+	d := &a.s.Deps[msg.ID]
+	if msg.Version == d.Target {
+		return nil
+	}
+	a.cancelCheck(msg.ID)
+	a.s.SetTarget(msg.ID, msg.Version)
+	a.status.Set(fmt.Sprintf("%s → %s: planning companions; c checks it", d.Row.Name, msg.Version), false)
+	if !d.Replanning {
+		return tea.Batch(a.startChecks(), a.broadcast(state.ChangedMsg{}))
+	}
+	ctx, eng, row, target := a.ctx, a.eng, d.Row, msg.Version
+	plan := a.run(func() tea.Msg {
+		p, err := eng.Companions(ctx, row, target)
+		return state.CompanionsMsg{ID: msg.ID, Target: target, Plan: p, Err: err}
+	})
+	return tea.Batch(plan, a.startChecks(), a.tick(), a.broadcast(state.ChangedMsg{}))
+}
+
+func (a *App) companions(msg state.CompanionsMsg) tea.Cmd {
+	d := &a.s.Deps[msg.ID]
+	if d.Target != msg.Target {
+		return nil // a later pick superseded this plan
+	}
+	d.Replanning = false
+	if msg.Err != nil {
+		d.PlanErr = msg.Err
+		a.status.Set(fmt.Sprintf("companions of %s %s: %v", d.Row.Name, msg.Target, msg.Err), true)
+	} else {
+		p := msg.Plan
+		d.Plan = &p
+	}
+	return a.broadcast(state.ChangedMsg{})
+}
+
+// enqueue queues checks; two run at a time and the user keeps navigating.
+func (a *App) enqueue(ids []int) tea.Cmd {
+	var skipped []string
+	for _, id := range ids {
+		d := &a.s.Deps[id]
+		switch {
+		case d.Check.Status == state.Queued || d.Check.Status == state.Running:
+			continue
+		case d.Row.Status != engine.StatusOK || d.Row.Installed == "":
+			skipped = append(skipped, d.Row.Name+" (installed version unknown)")
+			continue
+		case d.Target == "" || d.Target == d.Row.Installed:
+			skipped = append(skipped, d.Row.Name+" (no newer target)")
+			continue
+		}
+		d.Check = state.Check{Status: state.Queued, Target: d.Target}
+		a.queue = append(a.queue, id)
+		a.batchTotal++
+	}
+	if len(skipped) > 0 {
+		a.status.Set("nothing to check for "+joinList(skipped), false)
+	}
+	return tea.Batch(a.startChecks(), a.tick(), a.broadcast(state.ChangedMsg{}))
+}
+
+func (a *App) startChecks() tea.Cmd {
+	var cmds []tea.Cmd
+	for len(a.running) < a.maxChecks && len(a.queue) > 0 {
+		id := a.queue[0]
+		a.queue = a.queue[1:]
+		d := &a.s.Deps[id]
+		ctx, cancel := context.WithCancel(a.ctx)
+		a.seq++
+		seq := a.seq
+		a.running[id] = running{cancel: cancel, seq: seq}
+		d.Check.Status = state.Running
+		req := state.CheckRequest{ID: id, Row: d.Row, Target: d.Target, With: a.s.With(id)}
+		eng, events := a.eng, a.pump.checkEvents(id)
+		cmds = append(cmds, a.run(func() tea.Msg {
+			res, err := eng.Check(ctx, req, events)
+			if err == nil && res == nil {
+				err = errors.New("the check returned no result")
+			}
+			return state.CheckDoneMsg{ID: id, Seq: seq, Target: req.Target, Result: res, Err: err}
+		}))
+	}
+	return tea.Batch(cmds...)
+}
+
+func (a *App) checkDone(msg state.CheckDoneMsg) tea.Cmd {
+	r, ok := a.running[msg.ID]
+	if !ok || r.seq != msg.Seq {
+		return nil // a withdrawn check; its slot was already freed
+	}
+	r.cancel()
+	delete(a.running, msg.ID)
+	a.batchDone++
+	d := &a.s.Deps[msg.ID]
+	if d.Check.Status == state.Running {
+		if msg.Err != nil {
+			d.Check = state.Check{Status: state.Failed, Target: msg.Target, Err: msg.Err}
+			a.status.Set(fmt.Sprintf("check of %s %s: %v", d.Row.Name, msg.Target, msg.Err), true)
+		} else {
+			d.Check = state.Check{Status: state.Done, Target: msg.Target, Result: msg.Result}
+		}
+	}
+	if len(a.running) == 0 && len(a.queue) == 0 {
+		a.batchDone, a.batchTotal = 0, 0
+	}
+	return tea.Batch(a.startChecks(), a.broadcast(state.ChangedMsg{}))
+}
+
+// cancelCheck withdraws a queued or running check whose target is about to
+// change; its result would answer a question no longer asked.
+func (a *App) cancelCheck(id int) {
+	d := &a.s.Deps[id]
+	switch d.Check.Status {
+	case state.Queued:
+		for i, q := range a.queue {
+			if q == id {
+				a.queue = append(a.queue[:i], a.queue[i+1:]...)
+				break
+			}
+		}
+	case state.Running:
+		if r, ok := a.running[id]; ok {
+			r.cancel()
+			delete(a.running, id)
+		}
+	default:
+		return
+	}
+	a.batchTotal--
+	d.Check = state.Check{}
+}
+
+func joinList(items []string) string {
+	switch len(items) {
+	case 0:
+		return ""
+	case 1:
+		return items[0]
+	}
+	s := ""
+	for i, it := range items {
+		switch {
+		case i == 0:
+		case i == len(items)-1:
+			s += " and "
+		default:
+			s += ", "
+		}
+		s += it
+	}
+	return s
+}
