@@ -65,7 +65,7 @@ func classifyPair(p Pair) []model.Change {
 	case a.Kind != b.Kind:
 		findings = declKindFindings(a.Kind, b.Kind, sa, sb)
 	case sa != sb:
-		findings = comparer{}.compare(b.Kind, sa, sb)
+		findings = comparer{self: constructed(p.Path)}.compare(b.Kind, sa, sb)
 	}
 	if len(findings) > 0 {
 		out = append(out, withFindings(base, findings))

@@ -58,3 +58,28 @@ func TestCombinedFindingsKeepTheirDetails(t *testing.T) {
 		t.Fatalf("note %q", c.Note)
 	}
 }
+
+// A class constructor prints no return type; the construct signature of
+// the value + interface pair that replaces it returns the instance type.
+// `new X()` is the same to a consumer either way.
+func TestConstructorImpliedReturn(t *testing.T) {
+	tests := []struct {
+		name, path, a, b string
+		rule             string
+	}{
+		{"class constructor to construct signature", "ZodNumber.new()", "(def?: object)", "(def?: object): ZodNumber", ""},
+		{"and back, generic", "Box.new()", "<T>(value: T): Box<T>", "<T>(value: T)", ""},
+		{"scoped container", `"./server":Client.new()`, "()", "(): Client", ""},
+		{"constructs something else now", "ZodNumber.new()", "(def?: object)", "(def?: object): ZodType", "sig/return/changed"},
+		{"not a constructor", "create", "(def?: object): void", "(def?: object)", "sig/return/changed"},
+	}
+	for _, tt := range tests {
+		got := Diff(surface("1", sym(tt.path, ctor, tt.a)), surface("2", sym(tt.path, ctor, tt.b)), nil)
+		switch {
+		case tt.rule == "" && len(got) != 0:
+			t.Errorf("%s: want no change, got %+v", tt.name, got)
+		case tt.rule != "" && (len(got) != 1 || got[0].Rule != tt.rule):
+			t.Errorf("%s: got %+v, want rule %s", tt.name, got, tt.rule)
+		}
+	}
+}

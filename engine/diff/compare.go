@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/engine/model/path"
 )
 
 // finding is one difference inside a signature, already mapped to a rule.
@@ -20,6 +21,37 @@ type finding struct {
 // of every type it can from the checker's answers.
 type comparer struct {
 	rel *Relation
+	// self is the type a constructor builds (its container's name), set
+	// when comparing the constructor at "X.new()".
+	self string
+}
+
+// constructed is the name of the type the constructor at path p builds:
+// a class constructor prints no return type, the construct signature of a
+// value + interface pair returns the instance type, and the two are the
+// same to `new X()`. "" when p is not a constructor path.
+func constructed(p string) string {
+	pp, err := path.Parse(p)
+	if err != nil || pp.Len() < 2 || pp.Leaf().Kind != path.Construct {
+		return ""
+	}
+	if l := pp.Parent().Leaf(); l.Kind == path.Name {
+		return l.Name
+	}
+	return ""
+}
+
+// returnsSelf reports whether an overload's return type is the instance
+// type its constructor builds, which a class constructor leaves implicit.
+func (c comparer) returnsSelf(o overload) bool {
+	if c.self == "" || !o.hasRet || !isTypeReference(o.ret) {
+		return false
+	}
+	name := o.ret
+	if i := strings.IndexByte(name, '<'); i > 0 {
+		name = name[:i]
+	}
+	return name == c.self
 }
 
 const (
@@ -244,12 +276,20 @@ func (c comparer) overloadParts(x, y overload, idx int, numbered, callback, type
 			if err != nil {
 				return unparsed(err)
 			}
+			// The checker reads an optional parameter's type with undefined
+			// added, so a parameter made optional (or required) with the
+			// same declared type differs by exactly that, already reported.
+			if byChecker && p.typ == q.typ && ((!p.optional && q.optional && d == widened) || (p.optional && !q.optional && d == narrowed)) {
+				continue
+			}
 			out = append(out, typeFinding("param", paramRole, d, byChecker, p.typ, q.typ, label)...)
 		}
 	}
 	switch {
 	case x.hasRet != y.hasRet:
-		out = append(out, finding{rule: "sig/return/changed", role: returnRole, detail: where + "return type added or removed"})
+		if !c.returnsSelf(x) && !c.returnsSelf(y) {
+			out = append(out, finding{rule: "sig/return/changed", role: returnRole, detail: where + "return type added or removed"})
+		}
 	case types && x.hasRet && (x.ret != y.ret || c.rel != nil):
 		d, byChecker, err := c.direction(x.ret, y.ret, idx, partReturn)
 		if err != nil {

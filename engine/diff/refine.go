@@ -94,7 +94,7 @@ func Refine(changes []model.Change, relations map[string]Relation) []model.Chang
 			out = append(out, c)
 			continue
 		}
-		cmp := comparer{rel: &rel}
+		cmp := comparer{rel: &rel, self: constructed(c.Path)}
 		findings := cmp.compare(c.SymbolKind, c.Before, c.After)
 		if len(findings) == 0 {
 			continue // checker/equivalent: nothing changed for anyone

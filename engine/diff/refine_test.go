@@ -131,3 +131,29 @@ func TestRefineWholeCallableKeepsParameterShape(t *testing.T) {
 		}
 	}
 }
+
+// The checker reads an optional parameter's type as T | undefined, so a
+// parameter made optional looks widened to it; the optionality row says
+// it already, at full confidence.
+func TestRefineOptionalityIsNotAWidening(t *testing.T) {
+	tests := []struct {
+		name       string
+		a, b       string
+		rel        Relation
+		rule       string
+		confidence float64
+	}{
+		{"made optional", "(data: string, retries: number): void", "(data: string, retries?: number): void",
+			sigRel(ptr(both), both, aToB), "sig/param/made-optional", 1},
+		{"made required", "(data: string, retries?: number): void", "(data: string, retries: number): void",
+			sigRel(ptr(both), both, bToA), "sig/param/made-required", 1},
+		{"made optional and its type widened too", "(data: string, retries: number): void", "(data: string, retries?: number | string): void",
+			sigRel(ptr(both), both, aToB), "direction/parameter/widened", 0.8},
+	}
+	for _, tt := range tests {
+		got := Diff(surface("1", sym("send", fn, tt.a)), surface("2", sym("send", fn, tt.b)), map[string]Relation{"send": tt.rel})
+		if len(got) != 1 || got[0].Rule != tt.rule || got[0].Confidence != tt.confidence {
+			t.Errorf("%s: got %+v, want rule %s at %v", tt.name, got, tt.rule, tt.confidence)
+		}
+	}
+}
