@@ -29,6 +29,7 @@ function main() {
     hello: () => ({ typescript: ts.version, node: process.versions.node }),
     surface: (params) => extractSurface(ts, params),
     compare: (params) => compareTypes(ts, params),
+    compile: (params) => require('./compile').compile(ts, params),
   };
   protocol.serve(process.stdin, process.stdout, methods);
 }

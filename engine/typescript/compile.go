@@ -1,0 +1,266 @@
+package typescript
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/uptide/uptide/engine/model"
+)
+
+// MaxOverlayRounds bounds how often the overlay asks for what the targets'
+// declarations import before the compile judges with what it has.
+const MaxOverlayRounds = 5
+
+// CompileRequest is one Signal B compile of one workspace.
+type CompileRequest struct {
+	// RepoRoot: file names in the result are relative to it.
+	RepoRoot string
+	// Workspace is the directory whose tsconfig.json configures the compile
+	// (without one, the nearest tsconfig above gives the options and the
+	// workspace's own sources are the files); "" is RepoRoot.
+	Workspace string
+	// TSConfig overrides the workspace's tsconfig.json.
+	TSConfig string
+	// Files are the files in scope (the usage files and the files importing
+	// them), absolute or relative to RepoRoot; nil means every file the
+	// tsconfig lists. Only these are type-checked, on both sides.
+	Files []string
+	// Overlay sends the targets' names to their target versions; nil
+	// compiles the baseline alone.
+	Overlay *Overlay
+	// Baseline, when set, is what the baseline resolves the packages to
+	// instead of the installed copies (the @types release the installed
+	// runtime should have).
+	Baseline *Overlay
+
+	// legacyHooks installs only TypeScript 4.x's resolver hooks (tests).
+	legacyHooks bool
+}
+
+// CompileResult is what the repository's compiler says about the upgrade.
+type CompileResult struct {
+	// TypeScript is the version that judged; Compiler names it for people
+	// ("the repo's TypeScript 5.4.5").
+	TypeScript string
+	Compiler   string
+	// Config is the tsconfig read (repository-relative, "" for none);
+	// ConfigKind is own, above (the nearest one up, for options only) or none.
+	Config         string
+	ConfigKind     string
+	ConfigWarnings []model.Diagnostic
+	// New are the errors the overlay has and the baseline lacks, as multisets
+	// on file, code and message. Line and Column are 1-based, Start is the
+	// 0-based character offset.
+	New []model.Diagnostic
+	// PreExisting counts the baseline's errors in the files in scope.
+	PreExisting int
+	// OverlaySkipped says why the overlay did not run (an invalid tsconfig, a
+	// structurally broken baseline); New is empty then.
+	OverlaySkipped string
+	Coverage       CompileCoverage
+	// UnresolvedInTarget: bare imports inside the targets (and what was
+	// linked for them) nothing could serve after the rounds.
+	UnresolvedInTarget []UnresolvedImport
+	// NewerTypeScript holds the parse errors when the judging compiler
+	// cannot read the targets' declarations: tsc would print those and check
+	// nothing else, so New says nothing and this is the finding.
+	NewerTypeScript []model.Diagnostic
+	// Rounds counts the overlay's dependency rounds.
+	Rounds   int
+	Baseline time.Duration
+	Overlay  time.Duration
+}
+
+// CompileCoverage is what the compile covered.
+type CompileCoverage struct {
+	Asked    int           `json:"asked"`
+	Compiled int           `json:"compiled"`
+	Skipped  []SkippedFile `json:"skipped"`
+}
+
+// SkippedFile is a file in scope the compile did not type-check, and why.
+type SkippedFile struct {
+	File   string `json:"file"`
+	Reason string `json:"reason"`
+}
+
+// UnresolvedWarning is the one line that stands for every unresolved import
+// inside the target ("" when there is none).
+func (r *CompileResult) UnresolvedWarning(target string) string {
+	n := len(r.UnresolvedInTarget)
+	if n == 0 {
+		return ""
+	}
+	noun := "modules"
+	if n == 1 {
+		noun = "module"
+	}
+	return fmt.Sprintf("%d unresolved %s inside %s, results may be incomplete", n, noun, target)
+}
+
+type compileAnswer struct {
+	TypeScript     string             `json:"typescript"`
+	Config         string             `json:"config"`
+	ConfigKind     string             `json:"configKind"`
+	ConfigWarnings []model.Diagnostic `json:"configWarnings"`
+	NewDiagnostics []model.Diagnostic `json:"newDiagnostics"`
+	PreExisting    int                `json:"preExisting"`
+	OverlaySkipped string             `json:"overlaySkipped"`
+	Coverage       CompileCoverage    `json:"coverage"`
+	Unresolved     []UnresolvedImport `json:"unresolvedInTarget"`
+	NewerTS        *struct {
+		Diagnostics []model.Diagnostic `json:"diagnostics"`
+	} `json:"newerTypeScript"`
+	Timing struct {
+		BaselineMs int64 `json:"baselineMs"`
+		OverlayMs  int64 `json:"overlayMs"`
+	} `json:"timing"`
+}
+
+type compileParams struct {
+	RepoRoot    string   `json:"repoRoot"`
+	Workspace   string   `json:"workspace"`
+	TSConfig    string   `json:"tsconfig,omitempty"`
+	Files       []string `json:"files,omitempty"`
+	Overlay     *mapping `json:"overlay,omitempty"`
+	Baseline    *mapping `json:"baseline,omitempty"`
+	ResolveOnly bool     `json:"resolveOnly,omitempty"`
+	LegacyHooks bool     `json:"legacyHooks,omitempty"`
+}
+
+// Compile type-checks the files in scope against the installed packages and
+// against the overlay, with the adapter's compiler, which for a judging
+// compile must be the repository's own (ResolveCompiler). Before the judging
+// compile, up to MaxOverlayRounds rounds link what the targets'
+// declarations import and the overlay lacks.
+func (a *Adapter) Compile(ctx context.Context, req CompileRequest) (*CompileResult, error) {
+	if req.RepoRoot == "" {
+		return nil, errors.New("compile: no repository root")
+	}
+	root, err := filepath.Abs(req.RepoRoot)
+	if err != nil {
+		return nil, err
+	}
+	params := compileParams{RepoRoot: root, Workspace: root, LegacyHooks: req.legacyHooks}
+	if req.Workspace != "" {
+		params.Workspace = absUnder(root, req.Workspace)
+	}
+	if req.TSConfig != "" {
+		params.TSConfig = absUnder(root, req.TSConfig)
+	}
+	if req.Files != nil {
+		params.Files = make([]string, 0, len(req.Files))
+		for _, f := range req.Files {
+			params.Files = append(params.Files, absUnder(root, f))
+		}
+	}
+	if req.Baseline != nil {
+		params.Baseline = req.Baseline.driverMapping()
+	}
+	subject := params.Workspace
+
+	rounds := 0
+	// The baseline is computed by the first call and cached by the driver;
+	// dependency rounds count as overlay time.
+	var baselineMs, overlayMs int64
+	if req.Overlay != nil {
+		for rounds < MaxOverlayRounds {
+			p := params
+			p.Overlay = req.Overlay.driverMapping()
+			p.ResolveOnly = true
+			var ans compileAnswer
+			if err := a.call(ctx, "compile", p, subject, &ans); err != nil {
+				return nil, err
+			}
+			baselineMs += ans.Timing.BaselineMs
+			overlayMs += ans.Timing.OverlayMs
+			if ans.OverlaySkipped != "" || len(ans.Unresolved) == 0 {
+				break
+			}
+			rounds++
+			progress, err := req.Overlay.Resolve(ctx, ans.Unresolved)
+			if err != nil {
+				return nil, err
+			}
+			if !progress {
+				break
+			}
+		}
+		params.Overlay = req.Overlay.driverMapping()
+	}
+
+	var ans compileAnswer
+	if err := a.call(ctx, "compile", params, subject, &ans); err != nil {
+		return nil, err
+	}
+	if req.Overlay != nil {
+		req.Overlay.setUnresolved(ans.Unresolved)
+		ans.Unresolved = req.Overlay.Unresolved()
+	}
+	ws := ""
+	if rel, err := filepath.Rel(root, params.Workspace); err == nil && rel != "." {
+		ws = filepath.ToSlash(rel)
+	}
+	r := &CompileResult{
+		TypeScript:         ans.TypeScript,
+		Compiler:           a.compilerLabel(ans.TypeScript),
+		Config:             ans.Config,
+		ConfigKind:         ans.ConfigKind,
+		ConfigWarnings:     withWorkspace(ans.ConfigWarnings, ws),
+		New:                withWorkspace(ans.NewDiagnostics, ws),
+		PreExisting:        ans.PreExisting,
+		OverlaySkipped:     ans.OverlaySkipped,
+		Coverage:           ans.Coverage,
+		UnresolvedInTarget: ans.Unresolved,
+		Rounds:             rounds,
+		Baseline:           time.Duration(baselineMs+ans.Timing.BaselineMs) * time.Millisecond,
+		Overlay:            time.Duration(overlayMs+ans.Timing.OverlayMs) * time.Millisecond,
+	}
+	if ans.NewerTS != nil {
+		r.NewerTypeScript = withWorkspace(ans.NewerTS.Diagnostics, ws)
+		if r.NewerTypeScript == nil {
+			r.NewerTypeScript = []model.Diagnostic{}
+		}
+	}
+	if r.Coverage.Skipped == nil {
+		r.Coverage.Skipped = []SkippedFile{}
+	}
+	return r, nil
+}
+
+// compilerLabel names the judge the way the coverage line prints it.
+func (a *Adapter) compilerLabel(version string) string {
+	switch {
+	case a.compiler.FromRepo:
+		return "the repo's TypeScript " + version
+	case a.compiler.RepoNative != "":
+		return fmt.Sprintf("the bundled TypeScript %s (the repo's TypeScript %s has no JavaScript API)", version, a.compiler.RepoNative)
+	default:
+		return "the bundled TypeScript " + version
+	}
+}
+
+func withWorkspace(ds []model.Diagnostic, ws string) []model.Diagnostic {
+	if len(ds) == 0 {
+		return ds
+	}
+	out := make([]model.Diagnostic, len(ds))
+	for i, d := range ds {
+		d.Workspace = ws
+		out[i] = d
+	}
+	return out
+}
+
+// absUnder makes a repository-relative (or absolute) path absolute.
+func absUnder(root, p string) string {
+	p = filepath.FromSlash(p)
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(root, strings.TrimPrefix(p, "./"))
+}

@@ -1,0 +1,344 @@
+package typescript
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/uptide/uptide/engine/model"
+)
+
+// fixtureRepo copies testdata/compile/<name> and installs the packages
+// (name@version) into its node_modules, as the package manager would.
+func fixtureRepo(t *testing.T, name string, installed ...string) string {
+	t.Helper()
+	dir := copyDir(t, filepath.Join(compileFixtures, name))
+	for _, p := range installed {
+		n, v, _ := strings.Cut(p, "@")
+		installPkg(t, dir, n, v)
+	}
+	return dir
+}
+
+// diagLines are "file:line TScode", sorted: what the tests pin down.
+func diagLines(ds []model.Diagnostic) []string {
+	out := []string{}
+	for _, d := range ds {
+		out = append(out, fmt.Sprintf("%s:%d TS%d", d.File, d.Line, d.Code))
+	}
+	sort.Strings(out)
+	return out
+}
+
+func TestCompile(t *testing.T) {
+	a := sharedAdapter(t)
+	ctx := context.Background()
+	tests := []struct {
+		name      string
+		repo      string
+		workspace string
+		installed []string
+		extra     map[string]string // files written into the repository
+		target    string            // fakepkg version; "" compiles the baseline alone
+		registry  []string          // nil: no fetch function
+		files     []string          // nil: every file the tsconfig lists
+		legacy    bool
+
+		wantNew        []string
+		preExisting    int
+		asked          int
+		compiled       int
+		skipped        []string // "file: reason fragment"
+		overlaySkipped string
+		unresolved     []string
+		fetched        []string
+		rounds         int
+		newer          []string
+		configKind     string
+	}{
+		{
+			name: "removed parameter and property; the target's dependency fetched at its range",
+			repo: "basic", installed: []string{"fakepkg@1.0.0", "helper@1.0.0"},
+			target: "2.0.0", registry: []string{"helper@1.0.0", "helper@2.0.0"},
+			wantNew: []string{
+				// checkJs on both sides: the repository's checkJs: false does
+				// not hide the JavaScript call.
+				"src/legacy.js:4 TS2554",
+				"src/preexisting.ts:6 TS2554",
+				"src/preexisting.ts:6 TS2554",
+				"src/use.ts:4 TS2554",
+				"src/use.ts:7 TS2353",
+				// Only visible with helper@2, which the consumer does not have.
+				"src/use.ts:9 TS2322",
+			},
+			preExisting: 1, asked: 5, compiled: 5, fetched: []string{"helper@^2.0.0"}, rounds: 1, configKind: "own",
+		},
+		{
+			name: "same through TypeScript 4.x's resolver hooks",
+			repo: "basic", installed: []string{"fakepkg@1.0.0", "helper@1.0.0"},
+			target: "2.0.0", registry: []string{"helper@2.0.0"}, legacy: true,
+			wantNew: []string{
+				"src/legacy.js:4 TS2554",
+				"src/preexisting.ts:6 TS2554",
+				"src/preexisting.ts:6 TS2554",
+				"src/use.ts:4 TS2554",
+				"src/use.ts:7 TS2353",
+				"src/use.ts:9 TS2322",
+			},
+			preExisting: 1, asked: 5, compiled: 5, fetched: []string{"helper@^2.0.0"}, rounds: 1, configKind: "own",
+		},
+		{
+			name: "nothing can fetch the dependency: counted, not invented",
+			repo: "basic", installed: []string{"fakepkg@1.0.0", "helper@1.0.0"},
+			target: "2.0.0",
+			wantNew: []string{
+				"src/legacy.js:4 TS2554",
+				"src/preexisting.ts:6 TS2554",
+				"src/preexisting.ts:6 TS2554",
+				"src/use.ts:4 TS2554",
+				"src/use.ts:7 TS2353",
+			},
+			preExisting: 1, asked: 5, compiled: 5, rounds: 1, configKind: "own",
+			unresolved: []string{"fakepkg helper"},
+		},
+		{
+			name: "the consumer's copy satisfies the target's range: linked, not fetched",
+			repo: "basic", installed: []string{"fakepkg@1.0.0", "helper@2.0.0"},
+			target: "2.0.0", registry: []string{},
+			wantNew: []string{
+				"src/legacy.js:4 TS2554",
+				"src/preexisting.ts:6 TS2554",
+				"src/preexisting.ts:6 TS2554",
+				"src/use.ts:4 TS2554",
+				"src/use.ts:7 TS2353",
+			},
+			// helper@2 breaks use.ts:9 before the upgrade already.
+			preExisting: 2, asked: 5, compiled: 5, configKind: "own",
+		},
+		{
+			name: "scoped to the usage files",
+			repo: "basic", installed: []string{"fakepkg@1.0.0", "helper@1.0.0"},
+			target: "2.0.0", files: []string{"src/use.ts"},
+			wantNew:     []string{"src/use.ts:4 TS2554", "src/use.ts:7 TS2353"},
+			preExisting: 0, asked: 1, compiled: 1, rounds: 1, configKind: "own",
+			unresolved: []string{"fakepkg helper"},
+		},
+		{
+			name: "files the tsconfig does not list, or that do not exist",
+			repo: "basic", installed: []string{"fakepkg@1.0.0", "helper@1.0.0"},
+			extra:  map[string]string{"scripts/tool.ts": "import { greet } from 'fakepkg';\ngreet('a', 'b');\n"},
+			target: "2.0.0", files: []string{"src/use.ts", "scripts/tool.ts", "src/gone.ts"},
+			wantNew:     []string{"src/use.ts:4 TS2554", "src/use.ts:7 TS2353"},
+			preExisting: 0, asked: 3, compiled: 1, rounds: 1, configKind: "own",
+			unresolved: []string{"fakepkg helper"},
+			skipped: []string{
+				"scripts/tool.ts: outside the workspace's tsconfig (tsconfig.json)",
+				"src/gone.ts: file not found",
+			},
+		},
+		{
+			name: "baseline alone",
+			repo: "basic", installed: []string{"fakepkg@1.0.0", "helper@1.0.0"},
+			wantNew: []string{}, preExisting: 1, asked: 5, compiled: 5, configKind: "own",
+		},
+		{
+			name: "invalid tsconfig: overlay skipped, and said so",
+			repo: "broken", installed: []string{"fakepkg@1.0.0"},
+			target: "2.0.0", files: []string{"src/use.ts"},
+			wantNew: []string{}, asked: 1, compiled: 0, configKind: "own",
+			overlaySkipped: "invalid tsconfig: ",
+			skipped:        []string{"src/use.ts: invalid tsconfig: "},
+		},
+		{
+			name: "dependencies not installed: the baseline is structurally broken",
+			repo: "basic", target: "2.0.0",
+			wantNew: []string{}, preExisting: 4, asked: 5, compiled: 0, configKind: "own",
+			overlaySkipped: "structurally broken: 3 of 5 files cannot resolve their imports",
+			skipped: []string{
+				"src/legacy.js: the baseline is structurally broken",
+				"src/nocheck.ts: the baseline is structurally broken",
+				"src/plain.ts: the baseline is structurally broken",
+				"src/preexisting.ts: the baseline is structurally broken",
+				"src/use.ts: the baseline is structurally broken",
+			},
+		},
+		{
+			name: "declarations the compiler cannot parse are the finding",
+			repo: "basic", installed: []string{"fakepkg@1.0.0", "helper@1.0.0"},
+			target:  "3.0.0",
+			wantNew: []string{}, preExisting: 1, asked: 5, compiled: 5, configKind: "own",
+			newer: []string{"node_modules/fakepkg/index.d.ts:3 TS1005", "node_modules/fakepkg/index.d.ts:3 TS1109"},
+		},
+		{
+			name: "a workspace without a tsconfig takes the options of the one above, not its files",
+			repo: "monorepo", workspace: "packages/app", installed: []string{"fakepkg@1.0.0", "helper@1.0.0"},
+			target:      "2.0.0",
+			wantNew:     []string{"packages/app/src/use.ts:4 TS2554", "packages/app/src/use.ts:7 TS2353"},
+			preExisting: 0, asked: 1, compiled: 1, rounds: 1, configKind: "above",
+			unresolved: []string{"fakepkg helper"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			repo := fixtureRepo(t, tt.repo, tt.installed...)
+			for f, text := range tt.extra {
+				p := filepath.Join(repo, filepath.FromSlash(f))
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			ws := repo
+			if tt.workspace != "" {
+				ws = filepath.Join(repo, filepath.FromSlash(tt.workspace))
+			}
+			req := CompileRequest{RepoRoot: repo, Workspace: ws, Files: tt.files, legacyHooks: tt.legacy}
+			var reg *fakeRegistry
+			if tt.target != "" {
+				oreq := OverlayRequest{Workspace: ws, TempDir: t.TempDir(), Targets: []LinkedPackage{{"fakepkg", fixturePkg("fakepkg", tt.target)}}}
+				if tt.registry != nil {
+					reg = newFakeRegistry(tt.registry...)
+					oreq.Fetch = reg.fetch
+				}
+				ov, err := BuildOverlay(ctx, oreq)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer ov.Cleanup()
+				req.Overlay = ov
+			}
+			r, err := a.Compile(ctx, req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := diagLines(r.New); !reflect.DeepEqual(got, tt.wantNew) {
+				t.Errorf("new diagnostics\n got %q\nwant %q", got, tt.wantNew)
+				for _, d := range r.New {
+					t.Logf("  %+v", d)
+				}
+			}
+			if r.PreExisting != tt.preExisting {
+				t.Errorf("pre-existing %d, want %d", r.PreExisting, tt.preExisting)
+			}
+			if r.Coverage.Asked != tt.asked || r.Coverage.Compiled != tt.compiled {
+				t.Errorf("coverage %d asked, %d compiled; want %d, %d", r.Coverage.Asked, r.Coverage.Compiled, tt.asked, tt.compiled)
+			}
+			if len(r.Coverage.Skipped) != len(tt.skipped) {
+				t.Errorf("skipped %+v, want %q", r.Coverage.Skipped, tt.skipped)
+			} else {
+				for i, s := range r.Coverage.Skipped {
+					got := s.File + ": " + s.Reason
+					if !strings.HasPrefix(got, tt.skipped[i]) && !strings.Contains(got, tt.skipped[i]) {
+						t.Errorf("skipped %q, want %q", got, tt.skipped[i])
+					}
+				}
+			}
+			if (tt.overlaySkipped == "") != (r.OverlaySkipped == "") || !strings.Contains(r.OverlaySkipped, tt.overlaySkipped) {
+				t.Errorf("overlay skipped %q, want %q", r.OverlaySkipped, tt.overlaySkipped)
+			}
+			var un []string
+			for _, u := range r.UnresolvedInTarget {
+				un = append(un, u.Importer+" "+u.Specifier)
+			}
+			if !reflect.DeepEqual(un, tt.unresolved) {
+				t.Errorf("unresolved in target %q, want %q", un, tt.unresolved)
+			}
+			if reg != nil {
+				if got := reg.calls(); !reflect.DeepEqual(got, tt.fetched) && len(got)+len(tt.fetched) > 0 {
+					t.Errorf("fetched %q, want %q", got, tt.fetched)
+				}
+			}
+			if r.Rounds != tt.rounds {
+				t.Errorf("%d rounds, want %d", r.Rounds, tt.rounds)
+			}
+			if tt.newer == nil && r.NewerTypeScript != nil {
+				t.Errorf("newer TypeScript reported: %+v", r.NewerTypeScript)
+			}
+			if tt.newer != nil {
+				if r.NewerTypeScript == nil || len(r.New) != 0 {
+					t.Errorf("unreadable target not reported: newer %+v, new %+v", r.NewerTypeScript, r.New)
+				} else if got := diagLines(r.NewerTypeScript); !reflect.DeepEqual(got, tt.newer) {
+					t.Errorf("parse errors %q, want %q", got, tt.newer)
+				}
+			}
+			if r.ConfigKind != tt.configKind {
+				t.Errorf("config kind %q, want %q", r.ConfigKind, tt.configKind)
+			}
+			if r.Compiler != "the bundled TypeScript "+PinnedVersion || r.TypeScript != PinnedVersion {
+				t.Errorf("compiler %q (%s)", r.Compiler, r.TypeScript)
+			}
+			for _, d := range r.New {
+				if d.Workspace != filepath.ToSlash(tt.workspace) || d.Line < 1 || d.Column < 1 || d.Length < 1 || d.Message == "" {
+					t.Errorf("diagnostic %+v: workspace, position or message missing", d)
+				}
+			}
+		})
+	}
+}
+
+// The repository's own TypeScript judges, and the coverage line says so.
+func TestCompileWithRepoCompiler(t *testing.T) {
+	pinned := pinnedCompiler(t)
+	repo := fixtureRepo(t, "basic", "fakepkg@1.0.0", "helper@1.0.0")
+	if err := os.Symlink(pinned.Dir, filepath.Join(repo, "node_modules", "typescript")); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	c, err := ResolveCompiler(ctx, repo, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.FromRepo {
+		t.Fatalf("compiler %+v is not the repository's", c)
+	}
+	a := New(c, Options{NoSurfaceCache: true})
+	defer a.Close()
+	ov, err := BuildOverlay(ctx, OverlayRequest{Workspace: repo, TempDir: t.TempDir(), Targets: []LinkedPackage{{"fakepkg", fixturePkg("fakepkg", "2.0.0")}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ov.Cleanup()
+	r, err := a.Compile(ctx, CompileRequest{RepoRoot: repo, Files: []string{filepath.Join(repo, "src", "use.ts")}, Overlay: ov})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "the repo's TypeScript " + PinnedVersion; r.Compiler != want {
+		t.Errorf("compiler %q, want %q", r.Compiler, want)
+	}
+	if got, want := diagLines(r.New), []string{"src/use.ts:4 TS2554", "src/use.ts:7 TS2353"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("new diagnostics %q, want %q", got, want)
+	}
+	if w := r.UnresolvedWarning("fakepkg@2.0.0"); w != "1 unresolved module inside fakepkg@2.0.0, results may be incomplete" {
+		t.Errorf("warning %q", w)
+	}
+	// The message is the compiler's, flattened.
+	for _, d := range r.New {
+		if d.Code == 2353 && !strings.Contains(d.Message, "'retries' does not exist in type 'Options'") {
+			t.Errorf("message %q", d.Message)
+		}
+	}
+}
+
+func TestCompileBadRequests(t *testing.T) {
+	a := sharedAdapter(t)
+	ctx := context.Background()
+	if _, err := a.Compile(ctx, CompileRequest{}); err == nil {
+		t.Error("a compile without a repository root succeeded")
+	}
+	// A workspace that does not exist has no files, not a crash.
+	dir := t.TempDir()
+	r, err := a.Compile(ctx, CompileRequest{RepoRoot: dir, Files: []string{"src/a.ts"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Coverage.Asked != 1 || r.Coverage.Compiled != 0 || len(r.Coverage.Skipped) != 1 {
+		t.Errorf("coverage %+v", r.Coverage)
+	}
+}

@@ -1,0 +1,850 @@
+// @ts-check
+'use strict';
+
+// compile: Signal B. The repository is type-checked twice with the compiler
+// the driver loaded (the repository's own): a baseline, and an overlay whose
+// module resolution sends the analyzed packages to a temporary node_modules
+// holding the target versions. Only diagnostics the overlay has and the
+// baseline lacks are new (a multiset on file, code and message: positions
+// move when a file's errors change).
+//
+// Both programs are built by the same host. Parsed SourceFiles are shared
+// through a cache keyed by path and file version, so the overlay parses only
+// the target's declarations; both programs type-check only the files in
+// scope. No oldProgram: structure reuse would carry the baseline's module
+// resolutions over, and resolutions are exactly what differs.
+//
+// The host installs its resolver both ways compilers ask for one
+// (resolveModuleNameLiterals from TypeScript 5, resolveModuleNames before it;
+// the same for type reference directives), so TypeScript 4.x to 6.x run the
+// same code.
+
+const fs = require('fs');
+const path = require('path');
+const { builtinModules } = require('module');
+const { DriverError } = require('./protocol');
+
+/**
+ * @typedef {import('typescript').Program} Program
+ * @typedef {import('typescript').SourceFile} SourceFile
+ * @typedef {import('typescript').CompilerOptions} CompilerOptions
+ * @typedef {import('typescript').Diagnostic} TSDiagnostic
+ * @typedef {{file: string, line: number, column: number, start: number, length: number, code: number, message: string}} Diag
+ * @typedef {{root: string, packages: string[], remap: {name: string, dir: string}[]}} Mapping
+ *   root: the overlay directory (its node_modules holds the links);
+ *   packages: module names resolved from the overlay root instead of the importing file;
+ *   remap: linked packages (real directories) whose own imports resolve from the overlay.
+ * @typedef {{configFile: string, options: CompilerOptions, fileNames: string[], invalid: string}} Project
+ * @typedef {{importer: string, specifier: string}} Unresolved
+ */
+
+// Codes that mean "this import does not resolve".
+const UNRESOLVED_CODES = new Set([2307, 2792]);
+// Past this many caches (distinct compiler options) the oldest goes: each
+// holds a parsed repository.
+const MAX_CACHES = 2;
+const ANCHOR = '__uptide_overlay__.ts';
+
+/** @type {Map<string, SourceCache>} */
+const caches = new Map();
+// Set per request (legacyHooks): only the 4.x resolver hooks are installed.
+let legacyHooks = false;
+
+/**
+ * Parsed files of one set of compiler options, with the baseline's
+ * diagnostics per file: they are computed once per driver process and file,
+ * however many packages are checked.
+ */
+class SourceCache {
+  constructor() {
+    /** @type {Map<string, {version: string, sf: SourceFile}>} */
+    this.files = new Map();
+    /** @type {Map<string, {version: string, diags: TSDiagnostic[]}>} */
+    this.baseline = new Map();
+  }
+}
+
+/** @param {string} key */
+function cacheFor(key) {
+  let c = caches.get(key);
+  if (c) {
+    caches.delete(key);
+    caches.set(key, c);
+    return c;
+  }
+  c = new SourceCache();
+  caches.set(key, c);
+  while (caches.size > MAX_CACHES) {
+    const oldest = caches.keys().next().value;
+    if (oldest === undefined) break;
+    caches.delete(oldest);
+  }
+  return c;
+}
+
+/** @param {string} f */
+function fileVersion(f) {
+  try {
+    const st = fs.statSync(f);
+    return `${st.mtimeMs}:${st.size}`;
+  } catch {
+    return '';
+  }
+}
+
+/** @param {string} p */
+function real(p) {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return path.resolve(p);
+  }
+}
+
+/**
+ * @param {string} root
+ * @param {string} p
+ */
+function inside(root, p) {
+  return p === root || p.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
+}
+
+/** @param {string} name */
+function isBare(name) {
+  return !(name.startsWith('.') || name.startsWith('/') || /^[A-Za-z]:[\\/]/.test(name) || name.startsWith('#'));
+}
+
+/** @param {string} spec */
+function packageOf(spec) {
+  const parts = spec.split('/');
+  return spec.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+}
+
+const BUILTINS = new Set(builtinModules);
+
+/** @param {string} name */
+function isBuiltin(name) {
+  return name.startsWith('node:') || BUILTINS.has(name) || BUILTINS.has(name.split('/')[0]);
+}
+
+/**
+ * @param {typeof import('typescript')} ts
+ * @param {any} params
+ */
+function compile(ts, params) {
+  const repoRoot = requireAbs(params.repoRoot, 'repoRoot');
+  const workspace = requireAbs(params.workspace || params.repoRoot, 'workspace');
+  if (params.files !== undefined && params.files !== null && !Array.isArray(params.files)) {
+    throw new DriverError('BAD_REQUEST', 'files must be a list of absolute paths');
+  }
+  const baselineMap = mappingOf(params.baseline, 'baseline');
+  const overlayMap = mappingOf(params.overlay, 'overlay');
+  legacyHooks = !!params.legacyHooks;
+  if (params.resolveOnly && !overlayMap) throw new DriverError('BAD_REQUEST', 'resolveOnly needs an overlay');
+  const rel = relativizer(repoRoot, [baselineMap, overlayMap]);
+
+  /** @type {string[] | null} */
+  const askedInput = Array.isArray(params.files) ? params.files.map((f) => requireAbs(f, 'files')) : null;
+  const wantJs = !!askedInput && askedInput.some((f) => /\.(c|m)?jsx?$/.test(f));
+  const loaded = loadProjects(ts, workspace, params.tsconfig || '', wantJs);
+
+  const result = {
+    typescript: ts.version,
+    config: loaded.configFile ? rel(loaded.configFile) : '',
+    configKind: loaded.kind,
+    configWarnings: loaded.warnings.map((d) => toDiag(ts, d, rel)),
+    newDiagnostics: /** @type {Diag[]} */ ([]),
+    preExisting: 0,
+    overlaySkipped: '',
+    coverage: { asked: 0, compiled: 0, skipped: /** @type {{file: string, reason: string}[]} */ ([]) },
+    unresolvedInTarget: /** @type {Unresolved[]} */ ([]),
+    newerTypeScript: /** @type {{diagnostics: Diag[]} | null} */ (null),
+    timing: { baselineMs: 0, overlayMs: 0 },
+  };
+
+  /** @type {Map<string, string>} real path -> path as the config lists it */
+  const listed = new Map();
+  /** @type {Map<string, Project>} */
+  const ownerOf = new Map();
+  for (const p of loaded.projects) {
+    if (p.invalid) continue;
+    for (const f of p.fileNames) {
+      const r = real(f);
+      if (!ownerOf.has(r)) {
+        ownerOf.set(r, p);
+        listed.set(r, f);
+      }
+    }
+  }
+  const asked = askedInput || [...ownerOf.keys()];
+  result.coverage.asked = new Set(asked.map(real)).size;
+
+  if (loaded.invalid) {
+    result.overlaySkipped = loaded.invalid;
+    for (const f of uniq(asked.map(real))) result.coverage.skipped.push({ file: rel(f), reason: loaded.invalid });
+    return result;
+  }
+
+  /** @type {Map<Project, string[]>} */
+  const byProject = new Map();
+  for (const f of uniq(asked.map(real))) {
+    if (!fs.existsSync(f)) {
+      result.coverage.skipped.push({ file: rel(f), reason: 'file not found' });
+      continue;
+    }
+    const p = ownerOf.get(f);
+    if (!p) {
+      const invalidRef = loaded.projects.find((q) => q.invalid && inside(path.dirname(q.configFile), f));
+      const reason = invalidRef ? invalidRef.invalid : `outside the workspace's tsconfig (${loaded.configFile ? rel(loaded.configFile) : 'none'})`;
+      result.coverage.skipped.push({ file: rel(f), reason });
+      continue;
+    }
+    const list = byProject.get(p) || [];
+    list.push(/** @type {string} */ (listed.get(f)));
+    byProject.set(p, list);
+  }
+
+  /** @type {{project: Project, files: string[], options: CompilerOptions, cache: SourceCache, roots: string[]}[]} */
+  const units = [];
+  for (const [project, files] of byProject) {
+    const options = judgingOptions(project.options);
+    const cache = cacheFor(optionsKey(options));
+    units.push({ project, files, options, cache, roots: rootsOf(project, files) });
+  }
+
+  // Baseline.
+  const t0 = Date.now();
+  /** @type {TSDiagnostic[]} */
+  const baseDiags = [];
+  let filesWithUnresolved = 0;
+  let filesChecked = 0;
+  for (const u of units) {
+    const diags = baselineDiagnostics(ts, u, baselineMap);
+    for (const f of u.files) {
+      const ds = diags.get(f) || [];
+      baseDiags.push(...ds);
+      filesChecked++;
+      if (ds.some((d) => UNRESOLVED_CODES.has(d.code))) filesWithUnresolved++;
+    }
+    baseDiags.push(...(diags.get('') || []));
+  }
+  result.timing.baselineMs = Date.now() - t0;
+  result.preExisting = baseDiags.length;
+
+  /** @param {string} reason */
+  const skipAll = (reason) => {
+    result.overlaySkipped = reason;
+    for (const u of units) for (const f of u.files) result.coverage.skipped.push({ file: rel(f), reason });
+  };
+  if (filesChecked > 0 && filesWithUnresolved * 2 > filesChecked) {
+    skipAll(`the baseline is structurally broken: ${filesWithUnresolved} of ${filesChecked} files cannot resolve their imports (are dependencies installed?)`);
+    return sortResult(result);
+  }
+  if (!overlayMap) {
+    result.coverage.compiled = filesChecked;
+    return sortResult(result);
+  }
+
+  if (params.resolveOnly) {
+    // A dependency round: only what the overlay lacks inside the targets.
+    const t1 = Date.now();
+    /** @type {Unresolved[]} */
+    const unresolved = [];
+    for (const u of units) {
+      const { program, state } = buildProgram(ts, u, overlayMap);
+      unresolved.push(...state.unresolvedIn(program));
+    }
+    result.unresolvedInTarget = dedupeUnresolved(unresolved);
+    result.timing.overlayMs = Date.now() - t1;
+    return sortResult(result);
+  }
+
+  // Overlay.
+  const t1 = Date.now();
+  /** @type {TSDiagnostic[]} */
+  const overDiags = [];
+  /** @type {TSDiagnostic[]} */
+  const parseErrors = [];
+  /** @type {Unresolved[]} */
+  const unresolved = [];
+  for (const u of units) {
+    const { program, state } = buildProgram(ts, u, overlayMap);
+    for (const sf of program.getSourceFiles()) {
+      if (state.remapOf(sf.fileName)) parseErrors.push(...program.getSyntacticDiagnostics(sf));
+    }
+    unresolved.push(...state.unresolvedIn(program));
+    if (parseErrors.length) continue;
+    for (const f of u.files) {
+      const sf = program.getSourceFile(f);
+      if (!sf) continue;
+      overDiags.push(...errorsOf(program, sf));
+    }
+    overDiags.push(...program.getGlobalDiagnostics().filter(isError));
+  }
+  result.timing.overlayMs = Date.now() - t1;
+  result.unresolvedInTarget = dedupeUnresolved(unresolved);
+  result.coverage.compiled = filesChecked;
+  if (parseErrors.length) {
+    // What the repository's tsc would print: parse errors in the target's
+    // declarations and nothing else. Never "no new errors".
+    result.newerTypeScript = { diagnostics: sortDiags(parseErrors.map((d) => toDiag(ts, d, rel))) };
+    return sortResult(result);
+  }
+  result.newDiagnostics = newOnly(baseDiags.map((d) => toDiag(ts, d, rel)), overDiags.map((d) => toDiag(ts, d, rel)));
+  return sortResult(result);
+}
+
+/**
+ * @param {any} v
+ * @param {string} what
+ */
+function requireAbs(v, what) {
+  if (typeof v !== 'string' || !path.isAbsolute(v)) throw new DriverError('BAD_REQUEST', `${what} must be an absolute path, got ${JSON.stringify(v)}`);
+  return path.resolve(v);
+}
+
+/**
+ * @param {any} m
+ * @param {string} what
+ * @returns {Mapping | null}
+ */
+function mappingOf(m, what) {
+  if (m === undefined || m === null) return null;
+  const root = requireAbs(m.root, what + '.root');
+  if (!Array.isArray(m.packages) || m.packages.some((/** @type {any} */ p) => typeof p !== 'string' || p === '')) {
+    throw new DriverError('BAD_REQUEST', `${what}.packages must be a list of package names`);
+  }
+  const remap = Array.isArray(m.remap) ? m.remap : [];
+  for (const r of remap) {
+    if (!r || typeof r.name !== 'string' || typeof r.dir !== 'string') throw new DriverError('BAD_REQUEST', `${what}.remap entries need name and dir`);
+  }
+  return {
+    root: real(root),
+    packages: m.packages,
+    remap: remap.map((/** @type {any} */ r) => ({ name: r.name, dir: real(r.dir) })),
+  };
+}
+
+/**
+ * Repository-relative, slash-separated names; files inside an overlay read
+ * node_modules/<name>/<file>, lib and other outside files keep their
+ * absolute path.
+ * @param {string} repoRoot
+ * @param {(Mapping | null)[]} mappings
+ */
+function relativizer(repoRoot, mappings) {
+  const roots = uniq([repoRoot, real(repoRoot)]);
+  /** @type {[string, string][]} directory -> its name in an overlay */
+  const linked = [];
+  for (const m of mappings) {
+    if (!m) continue;
+    for (const r of m.remap) linked.push([r.dir, 'node_modules/' + r.name]);
+    linked.push([path.join(m.root, 'node_modules'), 'node_modules']);
+  }
+  return (/** @type {string} */ f) => {
+    if (!f) return '';
+    const abs = path.resolve(f);
+    for (const [dir, name] of linked) {
+      if (inside(dir, abs)) return (name + '/' + path.relative(dir, abs)).split(path.sep).join('/');
+    }
+    for (const root of roots) {
+      if (inside(root, abs)) return path.relative(root, abs).split(path.sep).join('/');
+    }
+    const r = real(abs);
+    for (const root of roots) {
+      if (inside(root, r)) return path.relative(root, r).split(path.sep).join('/');
+    }
+    return abs.split(path.sep).join('/');
+  };
+}
+
+/**
+ * The workspace's own tsconfig (its references one level down), else the
+ * nearest one above for options only (the file list stays the
+ * workspace's), else compiler defaults over the workspace's sources.
+ * @param {typeof import('typescript')} ts
+ * @param {string} workspace
+ * @param {string} explicit
+ * @param {boolean} wantJs
+ */
+function loadProjects(ts, workspace, explicit, wantJs) {
+  /** @type {TSDiagnostic[]} */
+  const warnings = [];
+  /** @type {Project[]} */
+  const projects = [];
+  const own = explicit || (ts.sys.fileExists(path.join(workspace, 'tsconfig.json')) ? path.join(workspace, 'tsconfig.json') : '');
+  if (own) {
+    const root = parseConfig(ts, own, warnings);
+    if (root.invalid) return { configFile: own, kind: 'own', invalid: root.invalid, projects, warnings };
+    if (root.fileNames.length > 0 || !(root.references && root.references.length)) projects.push(root);
+    for (const ref of root.references || []) {
+      const refFile = ts.resolveProjectReferencePath(ref);
+      projects.push(parseConfig(ts, refFile, warnings));
+    }
+    return { configFile: own, kind: 'own', invalid: '', projects, warnings };
+  }
+  const above = ts.findConfigFile(path.dirname(workspace), ts.sys.fileExists) || '';
+  const include = ['**/*.ts', '**/*.tsx', '**/*.mts', '**/*.cts'];
+  /** @type {Record<string, any>} */
+  const compilerOptions = {};
+  if (wantJs) {
+    include.push('**/*.js', '**/*.jsx', '**/*.mjs', '**/*.cjs');
+    compilerOptions.allowJs = true;
+  }
+  /** @type {Record<string, any>} */
+  const json = { files: [], include, exclude: ['**/node_modules', '**/dist', '**/build'], compilerOptions };
+  if (above) json.extends = above;
+  const parsed = ts.parseJsonConfigFileContent(json, parseHost(ts), workspace, undefined, path.join(workspace, 'tsconfig.json'));
+  const invalid = fatalConfigError(ts, parsed.errors, above);
+  warnings.push(...parsed.errors.filter((d) => !isFatalConfig(d)));
+  projects.push({ configFile: above, options: parsed.options, fileNames: parsed.fileNames, invalid: '' });
+  return { configFile: above, kind: above ? 'above' : 'none', invalid, projects, warnings };
+}
+
+/** @param {typeof import('typescript')} ts */
+function parseHost(ts) {
+  return {
+    useCaseSensitiveFileNames: ts.sys.useCaseSensitiveFileNames,
+    readDirectory: ts.sys.readDirectory,
+    fileExists: ts.sys.fileExists,
+    readFile: ts.sys.readFile,
+  };
+}
+
+/**
+ * @param {typeof import('typescript')} ts
+ * @param {string} file
+ * @param {TSDiagnostic[]} warnings
+ * @returns {Project & {references?: readonly import('typescript').ProjectReference[]}}
+ */
+function parseConfig(ts, file, warnings) {
+  if (!ts.sys.fileExists(file)) {
+    return { configFile: file, options: {}, fileNames: [], invalid: `invalid tsconfig ${file}: the file does not exist` };
+  }
+  const source = ts.readJsonConfigFile(file, ts.sys.readFile);
+  const syntax = /** @type {any} */ (source).parseDiagnostics || [];
+  if (syntax.length) {
+    return { configFile: file, options: {}, fileNames: [], invalid: 'invalid tsconfig: ' + diagText(ts, syntax[0]) };
+  }
+  const parsed = ts.parseJsonSourceFileConfigFileContent(source, parseHost(ts), path.dirname(file), undefined, file);
+  const invalid = fatalConfigError(ts, parsed.errors, file);
+  warnings.push(...parsed.errors.filter((d) => !isFatalConfig(d)));
+  return { configFile: file, options: parsed.options, fileNames: parsed.fileNames, invalid, references: parsed.projectReferences };
+}
+
+// A config the compiler cannot load at all: unreadable, a missing extends.
+// An unknown or deprecated option is the repository's compiler's to judge,
+// and tsc compiles anyway.
+const FATAL_CONFIG = new Set([5083, 6053, 18001, 5081]);
+
+/** @param {TSDiagnostic} d */
+function isFatalConfig(d) {
+  return FATAL_CONFIG.has(d.code) || (d.file !== undefined && /\.json$/.test(d.file.fileName) && d.code >= 1000 && d.code < 1500);
+}
+
+/**
+ * @param {typeof import('typescript')} ts
+ * @param {readonly TSDiagnostic[]} errors
+ * @param {string} file
+ */
+function fatalConfigError(ts, errors, file) {
+  const fatal = errors.find(isFatalConfig);
+  if (fatal) return `invalid tsconfig${fatal.file ? '' : ' ' + file}: ` + diagText(ts, fatal);
+  if (errors.some((d) => d.code === 18003)) return `no input files in ${file || 'the workspace'}`;
+  return '';
+}
+
+/**
+ * @param {typeof import('typescript')} ts
+ * @param {TSDiagnostic} d
+ */
+function diagText(ts, d) {
+  const msg = ts.flattenDiagnosticMessageText(d.messageText, ' ');
+  if (d.file && d.start !== undefined) {
+    const { line } = d.file.getLineAndCharacterOfPosition(d.start);
+    return `${d.file.fileName}:${line + 1}: ${msg}`;
+  }
+  return msg;
+}
+
+/**
+ * The repository's options with JavaScript checked and nothing emitted.
+ * Options that only make sense for a whole build (composite's "every file
+ * listed", incremental's build info) would misfire on a scoped program.
+ * @param {CompilerOptions} options
+ */
+function judgingOptions(options) {
+  const o = { ...options, checkJs: true, noEmit: true };
+  for (const k of ['composite', 'incremental', 'tsBuildInfoFile', 'emitDeclarationOnly', 'declarationMap', 'sourceMap', 'inlineSourceMap', 'outFile', 'out', 'build']) {
+    delete (/** @type {any} */ (o))[k];
+  }
+  return o;
+}
+
+/** @param {CompilerOptions} options */
+function optionsKey(options) {
+  const sorted = Object.keys(options).sort().filter((k) => k !== 'configFilePath' && k !== 'configFile');
+  return JSON.stringify(sorted.map((k) => [k, /** @type {any} */ (options)[k]]));
+}
+
+/**
+ * The files in scope, plus what is global without being imported: the
+ * project's declaration files and sources that augment (declare global,
+ * declare module). Without them *.module.css imports and global names would
+ * fail on both sides and drown the count of pre-existing errors.
+ * @param {Project} project
+ * @param {string[]} files
+ */
+function rootsOf(project, files) {
+  const roots = new Set(files);
+  for (const f of project.fileNames) {
+    if (roots.has(f)) continue;
+    if (/\.d\.(c|m)?ts$/.test(f)) {
+      roots.add(f);
+      continue;
+    }
+    let text = '';
+    try {
+      text = fs.readFileSync(f, 'utf8');
+    } catch {
+      continue;
+    }
+    if (/\bdeclare\s+(global\b|module\s+['"])/.test(text)) roots.add(f);
+  }
+  return [...roots];
+}
+
+/**
+ * @param {typeof import('typescript')} ts
+ * @param {{files: string[], options: CompilerOptions, cache: SourceCache, roots: string[]}} u
+ * @param {Mapping | null} mapping
+ * @returns {Map<string, TSDiagnostic[]>} per file in scope, '' for global ones
+ */
+function baselineDiagnostics(ts, u, mapping) {
+  const mapKey = mapping ? JSON.stringify(mapping) : '';
+  /** @type {Map<string, TSDiagnostic[]>} */
+  const out = new Map();
+  /** @param {string} f */
+  const key = (f) => mapKey + '\0' + f;
+  const missing = u.files.filter((f) => {
+    const hit = u.cache.baseline.get(key(f));
+    if (hit && hit.version === fileVersion(f)) {
+      out.set(f, hit.diags);
+      return false;
+    }
+    return true;
+  });
+  const globalHit = u.cache.baseline.get(key(''));
+  if (missing.length === 0 && globalHit) {
+    out.set('', globalHit.diags);
+    return out;
+  }
+  const { program } = buildProgram(ts, u, mapping);
+  for (const f of missing) {
+    const sf = program.getSourceFile(f);
+    const diags = sf ? errorsOf(program, sf) : [];
+    out.set(f, diags);
+    u.cache.baseline.set(key(f), { version: fileVersion(f), diags });
+  }
+  const globals = program.getGlobalDiagnostics().filter(isError);
+  out.set('', globals);
+  u.cache.baseline.set(key(''), { version: '', diags: globals });
+  return out;
+}
+
+/**
+ * @param {Program} program
+ * @param {SourceFile} sf
+ */
+function errorsOf(program, sf) {
+  return [...program.getSyntacticDiagnostics(sf), ...program.getSemanticDiagnostics(sf)].filter(isError);
+}
+
+/** @param {TSDiagnostic} d */
+function isError(d) {
+  return d.category === 1;
+}
+
+/**
+ * @param {typeof import('typescript')} ts
+ * @param {{options: CompilerOptions, cache: SourceCache, roots: string[]}} u
+ * @param {Mapping | null} mapping
+ */
+function buildProgram(ts, u, mapping) {
+  const { host, state } = createHost(ts, u.options, u.cache, mapping, legacyHooks);
+  const program = ts.createProgram({ rootNames: u.roots, options: u.options, host });
+  return { program, state };
+}
+
+/**
+ * @param {typeof import('typescript')} ts
+ * @param {CompilerOptions} options
+ * @param {SourceCache} cache
+ * @param {Mapping | null} mapping
+ * @param {boolean} legacyHooks
+ */
+function createHost(ts, options, cache, mapping, legacyHooks) {
+  const host = ts.createCompilerHost(options);
+  const getCanonical = host.getCanonicalFileName.bind(host);
+  const origGetSourceFile = host.getSourceFile.bind(host);
+  host.getSourceFile = (fileName, languageVersionOrOptions, onError, shouldCreateNewSourceFile) => {
+    const lv = /** @type {any} */ (languageVersionOrOptions);
+    const mode = typeof lv === 'object' && lv ? `${lv.languageVersion}|${lv.impliedNodeFormat}` : String(lv);
+    const key = getCanonical(path.resolve(fileName)) + '|' + mode;
+    const version = fileVersion(fileName);
+    const hit = cache.files.get(key);
+    if (hit && version && hit.version === version && !shouldCreateNewSourceFile) return hit.sf;
+    const sf = origGetSourceFile(fileName, languageVersionOrOptions, onError, shouldCreateNewSourceFile);
+    if (sf && version) {
+      /** @type {any} */ (sf).version = version;
+      cache.files.set(key, { version, sf });
+    }
+    return sf;
+  };
+
+  const anchor = mapping ? path.join(mapping.root, ANCHOR) : '';
+  const mapped = new Set(mapping ? mapping.packages : []);
+  // A type reference "react" goes to the overlay when @types/react is linked.
+  const mappedTypes = new Set();
+  for (const p of mapped) {
+    if (p.startsWith('@types/')) {
+      const bare = p.slice('@types/'.length);
+      mappedTypes.add(bare.includes('__') ? '@' + bare.replace('__', '/') : bare);
+    }
+  }
+  const remap = mapping ? mapping.remap : [];
+  const linkDir = (/** @type {string} */ name) => (mapping ? path.join(mapping.root, 'node_modules', name) : '');
+  // A linked package's file, by its real path or (preserveSymlinks) by its
+  // name inside the overlay.
+  /** @param {string} file */
+  const remapOf = (file) => {
+    const abs = path.resolve(file);
+    for (const r of remap) if (inside(r.dir, abs) || inside(linkDir(r.name), abs)) return r;
+    return undefined;
+  };
+  // Its imports resolve from its place in the overlay, where the versions
+  // it declares are linked next to it.
+  /** @param {string} file */
+  const fromOverlay = (file) => {
+    const abs = path.resolve(file);
+    for (const r of remap) if (inside(r.dir, abs)) return path.join(linkDir(r.name), path.relative(r.dir, abs));
+    return file;
+  };
+
+  const moduleCache = ts.createModuleResolutionCache(host.getCurrentDirectory(), getCanonical, options);
+  const typeCache = typeof ts.createTypeReferenceDirectiveResolutionCache === 'function'
+    ? ts.createTypeReferenceDirectiveResolutionCache(host.getCurrentDirectory(), getCanonical, options, moduleCache.getPackageJsonInfoCache())
+    : undefined;
+  /** @type {Unresolved[]} */
+  const unresolved = [];
+
+  /**
+   * @param {string} name
+   * @param {string} containingFile
+   * @param {CompilerOptions} opts
+   * @param {any} redirected
+   * @param {any} mode
+   */
+  const resolveModule = (name, containingFile, opts, redirected, mode) => {
+    const isMapped = mapping && isBare(name) && (mapped.has(packageOf(name)) || mapped.has(name));
+    const from = isMapped ? anchor : fromOverlay(containingFile);
+    const res = ts.resolveModuleName(name, from, opts, host, moduleCache, redirected, mode);
+    if (!res.resolvedModule && !isMapped && isBare(name) && !isBuiltin(name)) {
+      const r = remapOf(containingFile);
+      if (r) unresolved.push({ importer: r.name, specifier: name });
+    }
+    return res;
+  };
+  /**
+   * @param {string} name
+   * @param {string} containingFile
+   * @param {CompilerOptions} opts
+   * @param {any} redirected
+   * @param {any} mode
+   */
+  const resolveType = (name, containingFile, opts, redirected, mode) => {
+    if (mapping && mappedTypes.has(name)) {
+      const o = { ...opts, typeRoots: [path.join(mapping.root, 'node_modules', '@types')] };
+      return ts.resolveTypeReferenceDirective(name, anchor, o, host, redirected, undefined, mode);
+    }
+    return ts.resolveTypeReferenceDirective(name, fromOverlay(containingFile), opts, host, redirected, typeCache, mode);
+  };
+
+  const h = /** @type {any} */ (host);
+  h.getModuleResolutionCache = () => moduleCache;
+  // TypeScript 5+. legacyHooks leaves these out so a newer compiler takes
+  // the 4.x path below, which tests cannot otherwise reach.
+  if (!legacyHooks) {
+    h.resolveModuleNameLiterals = (/** @type {any[]} */ literals, /** @type {string} */ containingFile, /** @type {any} */ redirected, /** @type {CompilerOptions} */ opts, /** @type {SourceFile} */ containingSourceFile) => {
+      const modeOptions = (redirected && redirected.commandLine && redirected.commandLine.options) || opts;
+      return literals.map((lit) => {
+        const mode = typeof ts.getModeForUsageLocation === 'function' && containingSourceFile
+          ? /** @type {any} */ (ts.getModeForUsageLocation)(containingSourceFile, lit, modeOptions)
+          : undefined;
+        return resolveModule(lit.text, containingFile, opts, redirected, mode);
+      });
+    };
+    h.resolveTypeReferenceDirectiveReferences = (/** @type {any[]} */ refs, /** @type {string} */ containingFile, /** @type {any} */ redirected, /** @type {CompilerOptions} */ opts, /** @type {SourceFile | undefined} */ containingSourceFile) => {
+      const fileMode = containingSourceFile ? /** @type {any} */ (containingSourceFile).impliedNodeFormat : undefined;
+      return refs.map((ref) => {
+        const name = typeof ref === 'string' ? ref : ref.fileName;
+        const mode = (typeof ref === 'string' ? undefined : ref.resolutionMode) || fileMode;
+        return resolveType(name, containingFile, opts, redirected, mode);
+      });
+    };
+  }
+  // TypeScript 4.x.
+  h.resolveModuleNames = (/** @type {string[]} */ names, /** @type {string} */ containingFile, /** @type {any} */ _reused, /** @type {any} */ redirected, /** @type {CompilerOptions} */ opts, /** @type {SourceFile | undefined} */ containingSourceFile) => {
+    return names.map((name, i) => {
+      const mode = containingSourceFile && typeof ts.getModeForResolutionAtIndex === 'function'
+        ? /** @type {any} */ (ts.getModeForResolutionAtIndex)(containingSourceFile, i)
+        : undefined;
+      return resolveModule(name, containingFile, opts || options, redirected, mode).resolvedModule;
+    });
+  };
+  h.resolveTypeReferenceDirectives = (/** @type {any[]} */ names, /** @type {string} */ containingFile, /** @type {any} */ redirected, /** @type {CompilerOptions} */ opts, /** @type {any} */ containingFileMode) => {
+    return names.map((ref) => {
+      const name = typeof ref === 'string' ? ref : ref.fileName;
+      const mode = (typeof ref === 'string' ? undefined : ref.resolutionMode) || containingFileMode;
+      return resolveType(name, containingFile, opts || options, redirected, mode).resolvedTypeReferenceDirective;
+    });
+  };
+
+  const state = {
+    remapOf,
+    /**
+     * Bare imports inside linked packages that nothing resolved and no
+     * ambient module declares (@types/node's "fs" is not missing).
+     * @param {Program} program
+     */
+    unresolvedIn(program) {
+      const ambient = ambientNames(program);
+      return unresolved.filter((u) => !ambient.exact.has(u.specifier) && !ambient.patterns.some((re) => re.test(u.specifier)));
+    },
+  };
+  return { host, state };
+}
+
+/** @param {Program} program */
+function ambientNames(program) {
+  /** @type {Set<string>} */
+  const exact = new Set();
+  /** @type {RegExp[]} */
+  const patterns = [];
+  for (const sf of program.getSourceFiles()) {
+    const names = /** @type {any} */ (sf).ambientModuleNames;
+    if (!Array.isArray(names)) continue;
+    for (const n of names) {
+      if (typeof n !== 'string') continue;
+      if (n.includes('*')) {
+        const [pre, post] = n.split('*', 2);
+        patterns.push(new RegExp('^' + escapeRe(pre) + '.*' + escapeRe(post) + '$'));
+      } else {
+        exact.add(n);
+      }
+    }
+  }
+  return { exact, patterns };
+}
+
+/** @param {string} s */
+function escapeRe(s) {
+  return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
+
+/** @param {Unresolved[]} list */
+function dedupeUnresolved(list) {
+  const seen = new Set();
+  /** @type {Unresolved[]} */
+  const out = [];
+  for (const u of list) {
+    const k = u.importer + '\0' + u.specifier;
+    if (seen.has(k)) continue;
+    seen.add(k);
+    out.push(u);
+  }
+  return out.sort((a, b) => cmp(a.importer, b.importer) || cmp(a.specifier, b.specifier));
+}
+
+/**
+ * @param {typeof import('typescript')} ts
+ * @param {TSDiagnostic} d
+ * @param {(f: string) => string} rel
+ * @returns {Diag}
+ */
+function toDiag(ts, d, rel) {
+  const message = ts.flattenDiagnosticMessageText(d.messageText, '\n');
+  if (!d.file || d.start === undefined) {
+    return { file: d.file ? rel(d.file.fileName) : '', line: 0, column: 0, start: 0, length: 0, code: d.code, message };
+  }
+  const { line, character } = d.file.getLineAndCharacterOfPosition(d.start);
+  return { file: rel(d.file.fileName), line: line + 1, column: character + 1, start: d.start, length: d.length || 0, code: d.code, message };
+}
+
+/** @param {Diag} d */
+function diagKey(d) {
+  return d.file + '\0' + d.code + '\0' + d.message;
+}
+
+/**
+ * The overlay's diagnostics minus the baseline's, as multisets keyed on
+ * file, code and message. Same-key diagnostics at an unchanged position are
+ * matched first, so the ones reported are the ones that moved or appeared.
+ * @param {Diag[]} base
+ * @param {Diag[]} over
+ */
+function newOnly(base, over) {
+  /** @type {Map<string, Diag[]>} */
+  const left = new Map();
+  for (const d of base) {
+    const k = diagKey(d);
+    const list = left.get(k) || [];
+    list.push(d);
+    left.set(k, list);
+  }
+  /** @type {Diag[]} */
+  const unmatched = [];
+  for (const d of over) {
+    const list = left.get(diagKey(d));
+    const i = list ? list.findIndex((b) => b.start === d.start) : -1;
+    if (list && i >= 0) list.splice(i, 1);
+    else unmatched.push(d);
+  }
+  /** @type {Diag[]} */
+  const out = [];
+  for (const d of unmatched) {
+    const list = left.get(diagKey(d));
+    if (list && list.length) list.shift();
+    else out.push(d);
+  }
+  return sortDiags(out);
+}
+
+/** @param {Diag[]} ds */
+function sortDiags(ds) {
+  return ds.sort((a, b) => cmp(a.file, b.file) || a.start - b.start || a.code - b.code || cmp(a.message, b.message));
+}
+
+/** @param {any} r */
+function sortResult(r) {
+  r.coverage.skipped.sort((/** @type {any} */ a, /** @type {any} */ b) => cmp(a.file, b.file));
+  return r;
+}
+
+/**
+ * @param {string} a
+ * @param {string} b
+ */
+function cmp(a, b) {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * @template T
+ * @param {T[]} xs
+ */
+function uniq(xs) {
+  return [...new Set(xs)];
+}
+
+module.exports = { compile, newOnly };
