@@ -1,0 +1,350 @@
+package match
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/engine/model/path"
+)
+
+// ArbiterRow is one verdict the arbiter can give a finding. Reason is a
+// template: {reason} is the finding's own reason, {file} a declaration file
+// of the target, {name} a type a message names, {message} a compiler
+// message.
+type ArbiterRow struct {
+	ID    string
+	Title string
+	// Severity is the result; empty keeps the finding's, and a row that
+	// drops findings has none.
+	Severity model.Severity
+	// Confidence replaces the finding's when set.
+	Confidence float64
+	Reason     string
+}
+
+var arbiterRows = []ArbiterRow{
+	{ID: "arbiter/confirmed", Title: "a new diagnostic on the usage confirms the change that best explains it",
+		Severity: model.Breaking, Reason: "{reason}"},
+	{ID: "arbiter/best-explanation", Title: "the other changes at a confirmed usage are dropped: one diagnostic, one finding"},
+	{ID: "arbiter/deprecation-kept", Title: "a deprecation keeps its own severity, on a rejected line or not", Reason: "{reason}"},
+	{ID: "arbiter/additive-kept", Title: "an additive finding is not the compiler's to confirm", Reason: "{reason}"},
+	{ID: "arbiter/load-time-exempt", Title: "load-time findings (module format), unattributed errors and anchors pass untouched", Reason: "{reason}"},
+	{ID: "arbiter/compiles", Title: "a compile-time change the compiler did not object to",
+		Severity: model.Info, Confidence: 0.3, Reason: "diff says {reason}, but your code compiles against the target"},
+	{ID: "arbiter/unresolved-target", Title: "unconfirmed, and the target's declaration file has unresolved imports",
+		Severity: model.Unverified, Reason: "possible impact: {reason} (unverified: {file} in the target has unresolved imports, so the compiler's silence proves nothing)"},
+	{ID: "arbiter/not-compiled", Title: "unconfirmed in a file the compile did not reach",
+		Severity: model.Unverified, Reason: "possible impact: {reason} (unverified: the compile did not reach this file)"},
+	{ID: "arbiter/unchecked-file", Title: "a compiler claim in a file the repository does not type-check",
+		Severity: model.Unverified, Reason: "possible impact: {reason} (unverified: the repository does not type-check this file)"},
+	{ID: "arbiter/compile-skipped", Title: "without a compile nothing is confirmed",
+		Severity: model.Unverified, Reason: "possible impact: {reason} (unverified: compile check skipped)"},
+	{ID: "arbiter/unattributed", Title: "a new diagnostic no known change explains is a break of its own",
+		Severity: model.Breaking, Confidence: 1, Reason: "compile error not attributed to a known API change: {message}"},
+	{ID: "arbiter/unattributed-unresolved", Title: "an unattributed diagnostic naming a type declared in a target file with unresolved imports",
+		Severity: model.Unverified, Confidence: 1, Reason: "possible impact: compile error not attributed to a known API change: {message} (unverified: it names {name}, declared in {file} of the target, which has unresolved imports)"},
+	{ID: "arbiter/unattributed-unchecked", Title: "an unattributed diagnostic in a file the repository does not type-check",
+		Severity: model.Unverified, Confidence: 1, Reason: "possible impact: compile error not attributed to a known API change: {message} (unverified: the repository does not type-check this file)"},
+}
+
+func arbiterRow(id string) *ArbiterRow {
+	for i := range arbiterRows {
+		if arbiterRows[i].ID == id {
+			return &arbiterRows[i]
+		}
+	}
+	panic("match: unknown arbiter row " + mustRule(id).ID)
+}
+
+// apply gives f the row's verdict; vars fill the reason template.
+func (r *ArbiterRow) apply(f *model.Finding, vars ...string) {
+	if r.Severity != "" {
+		f.Severity = r.Severity
+	}
+	if r.Confidence != 0 {
+		f.Confidence = r.Confidence
+	}
+	f.Reason = strings.NewReplacer(append([]string{"{reason}", f.Reason}, vars...)...).Replace(r.Reason)
+}
+
+// Compile is what the repository's compiler did for the package.
+type Compile struct {
+	// Ran: the overlay compile ran. Without it nothing is confirmed.
+	Ran bool
+	// UnresolvedTargetFiles are the target's declaration files (slash paths
+	// inside the package directory, as in Symbol.File) with an import the
+	// overlay could not resolve: silence there proves nothing.
+	UnresolvedTargetFiles map[string]bool
+	// NotCompiled are the repository files (repository-relative) the
+	// compile was asked about but did not type-check.
+	NotCompiled map[string]bool
+}
+
+// ArbiterOptions are what the arbiter needs besides findings, usages and
+// diagnostics.
+type ArbiterOptions struct {
+	Package string
+	// Installed and Target locate the declaration file of a changed symbol.
+	Installed, Target *model.Surface
+	Compile           Compile
+}
+
+// compileTimeKinds are the changes a compiler can see.
+var compileTimeKinds = map[string]bool{
+	string(model.ChangeRemoved): true, string(model.ChangeMoved): true, string(model.ChangeSignature): true,
+	string(model.ChangeRequired): true, string(model.ChangeType): true, string(model.ChangeNarrowed): true,
+	string(model.ChangeWidened): true,
+}
+
+// kindRank orders changes by how well they explain a rejected line:
+// removed before signature before type.
+func kindRank(k model.ChangeKind) int {
+	switch k {
+	case model.ChangeRemoved:
+		return 0
+	case model.ChangeMoved:
+		return 1
+	case model.ChangeSignature:
+		return 2
+	case model.ChangeRequired:
+		return 3
+	case model.ChangeType:
+		return 4
+	case model.ChangeNarrowed:
+		return 5
+	case model.ChangeWidened:
+		return 6
+	}
+	return 7
+}
+
+type arbiter struct {
+	opts   ArbiterOptions
+	fs     []model.Finding
+	usages []model.Usage
+	// sitesOf are the usages each finding stands at; nil for findings the
+	// arbiter does not judge.
+	sitesOf [][]int
+	// atUsage are the findings a diagnostic on a usage can confirm.
+	atUsage   map[int][]int
+	byFile    map[string][]int
+	unchecked map[string]bool
+	confirmed map[int]bool
+	installed surfaceIndex
+	target    surfaceIndex
+}
+
+// Arbitrate lets the compiler decide what the diff said. A new diagnostic
+// confirms exactly the innermost usage whose span contains its start, and
+// at that usage the change that best explains it; what it confirms is
+// breaking, with the diagnostic as evidence. What no diagnostic confirmed is
+// info when the compiler saw the site and had nothing to say, and unverified
+// when its silence proves nothing. Diagnostics no change explains become
+// findings of their own, grouped by code and message shape; diagnostics
+// traced to a repository root are anchored there. findings are Match's
+// output for the same usages.
+func Arbitrate(findings []model.Finding, usages []model.Usage, diagnostics []model.Diagnostic, opts ArbiterOptions) []model.Finding {
+	a := &arbiter{
+		opts:      opts,
+		fs:        cloneFindings(findings),
+		usages:    dedupeUsages(usages),
+		atUsage:   map[int][]int{},
+		byFile:    map[string][]int{},
+		unchecked: map[string]bool{},
+		confirmed: map[int]bool{},
+		installed: indexSurface(opts.Installed),
+		target:    indexSurface(opts.Target),
+	}
+	a.link()
+	if !opts.Compile.Ran {
+		skipped := arbiterRow("arbiter/compile-skipped")
+		for i := range a.fs {
+			if a.sitesOf[i] != nil && a.fs[i].Severity == model.Breaking {
+				skipped.apply(&a.fs[i])
+			}
+		}
+		return finalize(a.fs)
+	}
+	diags := slices.Clone(diagnostics)
+	slices.SortStableFunc(diags, compareDiagnostics)
+	anchors, rest := anchorRoots(diags, opts.Package)
+	var unattributed []model.Diagnostic
+	for _, d := range rest {
+		if !a.confirm(d) {
+			unattributed = append(unattributed, d)
+		}
+	}
+	out := a.judge()
+	out = append(out, a.unattributedFindings(unattributed)...)
+	out = append(out, anchors...)
+	return finalize(out)
+}
+
+func cloneFindings(fs []model.Finding) []model.Finding {
+	out := slices.Clone(fs)
+	for i := range out {
+		out[i].Evidence = slices.Clone(out[i].Evidence)
+		out[i].Sites = slices.Clone(out[i].Sites)
+		out[i].Downstream = slices.Clone(out[i].Downstream)
+	}
+	return out
+}
+
+// link ties each finding of a surface change to its usages.
+func (a *arbiter) link() {
+	index := map[usageKey]int{}
+	for i, u := range a.usages {
+		index[keyOf(u)] = i
+		a.byFile[u.File] = append(a.byFile[u.File], i)
+		if !u.Checked {
+			a.unchecked[u.File] = true
+		}
+	}
+	a.sitesOf = make([][]int, len(a.fs))
+	for i, f := range a.fs {
+		deprecated := f.Change == string(model.ChangeDeprecated)
+		if !deprecated && !compileTimeKinds[f.Change] {
+			continue // arbiter/load-time-exempt
+		}
+		var keys []usageKey
+		if len(f.Sites) > 0 {
+			for _, s := range f.Sites {
+				keys = append(keys, keyOf(s))
+			}
+		} else {
+			keys = append(keys, findingKey(f))
+		}
+		sites := []int{}
+		for _, k := range keys {
+			if u, ok := index[k]; ok {
+				sites = append(sites, u)
+				if !deprecated {
+					a.atUsage[u] = append(a.atUsage[u], i)
+				}
+			}
+		}
+		if len(sites) > 0 {
+			a.sitesOf[i] = sites
+		}
+	}
+}
+
+// innermost is the usage with the smallest span containing d's start, or -1.
+func (a *arbiter) innermost(d model.Diagnostic) int {
+	best := -1
+	for _, i := range a.byFile[d.File] {
+		u := a.usages[i]
+		if !(u.Start <= d.Start && (d.Start < u.End || u.Start == u.End && d.Start == u.Start)) {
+			continue
+		}
+		if best < 0 {
+			best = i
+			continue
+		}
+		b := a.usages[best]
+		if w, bw := u.End-u.Start, b.End-b.Start; w < bw || w == bw && len(a.atUsage[i]) > 0 && len(a.atUsage[best]) == 0 {
+			best = i
+		}
+	}
+	return best
+}
+
+// confirm attaches d to the finding that best explains it at the innermost
+// usage containing it, and reports whether there was one.
+func (a *arbiter) confirm(d model.Diagnostic) bool {
+	u := a.innermost(d)
+	if u < 0 || len(a.atUsage[u]) == 0 {
+		return false
+	}
+	cands := a.atUsage[u]
+	best := slices.MinFunc(cands, func(x, y int) int {
+		fx, fy := a.fs[x], a.fs[y]
+		return cmp.Or(
+			cmp.Compare(fy.Confidence, fx.Confidence),
+			cmp.Compare(kindRank(model.ChangeKind(fx.Change)), kindRank(model.ChangeKind(fy.Change))),
+			cmp.Compare(fx.Path, fy.Path),
+			cmp.Compare(x, y),
+		)
+	})
+	f := &a.fs[best]
+	f.Evidence = append(f.Evidence, d)
+	if d.Root != nil && f.Root == "" {
+		f.Root = rootRef(*d.Root)
+	}
+	a.confirmed[best] = true
+	return true
+}
+
+// judge gives every finding its verdict and drops the changes a confirmed
+// usage did not need.
+func (a *arbiter) judge() []model.Finding {
+	confirmedAt := map[int]bool{}
+	for i := range a.confirmed {
+		for _, u := range a.sitesOf[i] {
+			confirmedAt[u] = true
+		}
+	}
+	out := make([]model.Finding, 0, len(a.fs))
+	for i := range a.fs {
+		f := a.fs[i]
+		sites := a.sitesOf[i]
+		switch {
+		case sites == nil: // arbiter/load-time-exempt
+		case f.Change == string(model.ChangeDeprecated): // arbiter/deprecation-kept
+		case a.confirmed[i]:
+			if a.unchecked[f.File] {
+				arbiterRow("arbiter/unchecked-file").apply(&f)
+			} else {
+				arbiterRow("arbiter/confirmed").apply(&f)
+			}
+		case a.anyConfirmed(sites, confirmedAt):
+			continue // arbiter/best-explanation
+		case f.Severity != model.Breaking: // arbiter/additive-kept
+		case a.unchecked[f.File]:
+			arbiterRow("arbiter/unchecked-file").apply(&f)
+		case a.opts.Compile.NotCompiled[f.File]:
+			arbiterRow("arbiter/not-compiled").apply(&f)
+		default:
+			if file := a.targetFile(f.Path); file != "" && a.opts.Compile.UnresolvedTargetFiles[file] {
+				arbiterRow("arbiter/unresolved-target").apply(&f, "{file}", file)
+			} else {
+				arbiterRow("arbiter/compiles").apply(&f)
+			}
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+func (a *arbiter) anyConfirmed(sites []int, at map[int]bool) bool {
+	for _, u := range sites {
+		if at[u] {
+			return true
+		}
+	}
+	return false
+}
+
+// targetFile is the declaration file of a changed symbol in the target: its
+// own, else its nearest declared ancestor's, else (a removed symbol) the
+// file that declared it in the installed version, which the target ships
+// under the same name more often than not.
+func (a *arbiter) targetFile(p string) string {
+	if s := a.target[p]; s != nil && s.File != "" {
+		return s.File
+	}
+	if q, err := path.Parse(p); err == nil {
+		anc := q.Ancestors()
+		for k := len(anc) - 1; k >= 0; k-- {
+			if s := a.target[anc[k].String()]; s != nil && s.File != "" {
+				return s.File
+			}
+		}
+	}
+	if s := a.installed[p]; s != nil {
+		return s.File
+	}
+	return ""
+}

@@ -1,0 +1,268 @@
+package match
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/uptide/uptide/engine/model"
+)
+
+// ChangeCause is the change of a root-cause anchor finding.
+const ChangeCause = "cause"
+
+// CauseRow says when diagnostics traced to one repository root become one
+// anchored finding at the root. Reason is a template: {errors} the number of
+// diagnostics, {sites} of distinct sites, {workspaces} " in N workspaces"
+// when there are several, {name} what the edit changes, {at} file:line,
+// {detail} ", " and the tracer's detail when it has one.
+type CauseRow struct {
+	ID    string
+	Title string
+	Kind  model.CauseKind
+	// MinSites is how many distinct sites must trip the root before the
+	// edit is the root's rather than the site's.
+	MinSites int
+	Reason   string
+}
+
+var causeRows = []CauseRow{
+	{ID: "cause/config", Title: "a compiler option (jsx without jsxImportSource) anchored at its tsconfig line", Kind: model.CauseConfig, MinSites: 1,
+		Reason: "{errors} errors{workspaces} trace to the {name} option at {at}{detail}: the target no longer works with it as configured. Fix here first."},
+	{ID: "cause/parameter", Title: "a repository parameter tripped by two or more sites anchored at the parameter", Kind: model.CauseParameter, MinSites: 2,
+		Reason: "{sites} call sites{workspaces} reject what they pass to {name}, declared at {at} with a type from outside the repository{detail}: change the parameter's type."},
+	{ID: "cause/augmentation", Title: "a repository augmentation anchored at its declaration; one site is enough", Kind: model.CauseAugmentation, MinSites: 1,
+		Reason: "{errors} errors{workspaces} at sites using {name}, which the repository's augmentation at {at} declares{detail}: update the augmentation for the target."},
+	{ID: "cause/declaration", Title: "a repository declaration whose type changed, anchored at the declaration", Kind: model.CauseDeclaration, MinSites: 1,
+		Reason: "{errors} errors{workspaces} caused by {name} ({at}){detail}. Fix here first."},
+	{ID: "cause/single-site", Title: "a root too few sites trip stays with its site, the root kept on the finding"},
+	{ID: "cause/shared-root", Title: "sites of one root in several workspaces fold into one anchor after the merge", Kind: model.CauseParameter, MinSites: 2,
+		Reason: "{sites} call sites{workspaces} reject what they pass to {name}, declared at {at}{detail}: change the parameter's type."},
+}
+
+func causeRowFor(k model.CauseKind) *CauseRow {
+	for i := range causeRows {
+		if causeRows[i].Kind == k && strings.HasPrefix(causeRows[i].ID, "cause/"+string(k)) {
+			return &causeRows[i]
+		}
+	}
+	return nil
+}
+
+// rootRef is the repository-relative place a finding's root names.
+func rootRef(r model.Root) string {
+	return r.File + ":" + strconv.Itoa(r.Line)
+}
+
+type rootKey struct {
+	kind         model.CauseKind
+	file         string
+	line, column int
+	name         string
+}
+
+func keyOfRoot(r model.Root) rootKey {
+	return rootKey{r.Kind, r.File, r.Line, r.Column, r.Name}
+}
+
+// anchorRoots turns the diagnostics of each root that enough sites trip
+// into one anchored finding, and returns the other diagnostics (the rooted
+// ones keep their root, for the finding they end up on).
+func anchorRoots(diags []model.Diagnostic, pkg string) (anchors []model.Finding, rest []model.Diagnostic) {
+	byRoot := map[rootKey][]model.Diagnostic{}
+	var order []rootKey
+	for _, d := range diags {
+		if d.Root == nil || causeRowFor(d.Root.Kind) == nil {
+			continue
+		}
+		k := keyOfRoot(*d.Root)
+		if byRoot[k] == nil {
+			order = append(order, k)
+		}
+		byRoot[k] = append(byRoot[k], d)
+	}
+	anchored := map[rootKey]bool{}
+	for _, k := range order {
+		ds := byRoot[k]
+		row := causeRowFor(k.kind)
+		if distinctSites(ds) < row.MinSites {
+			continue // cause/single-site
+		}
+		anchored[k] = true
+		anchors = append(anchors, anchorFinding(pkg, *ds[0].Root, row, ds, row.ID))
+	}
+	for _, d := range diags {
+		if d.Root != nil && anchored[keyOfRoot(*d.Root)] {
+			continue
+		}
+		rest = append(rest, d)
+	}
+	return anchors, rest
+}
+
+type siteKey struct {
+	file  string
+	start int
+}
+
+func distinctSites(ds []model.Diagnostic) int {
+	seen := map[siteKey]bool{}
+	for _, d := range ds {
+		seen[siteKey{d.File, d.Start}] = true
+	}
+	return len(seen)
+}
+
+func distinctWorkspaces(ds []model.Diagnostic) int {
+	seen := map[string]bool{}
+	for _, d := range ds {
+		seen[d.Workspace] = true
+	}
+	return len(seen)
+}
+
+// anchorFinding is the one finding at a root; the diagnostics it causes are
+// its downstream evidence, counted with it once.
+func anchorFinding(pkg string, r model.Root, row *CauseRow, ds []model.Diagnostic, rule string) model.Finding {
+	down := make([]model.Diagnostic, len(ds))
+	for i, d := range ds {
+		d.Root = nil // the anchor is the root; repeating it on each error says nothing
+		down[i] = d
+	}
+	slices.SortStableFunc(down, compareDiagnostics)
+	down = slices.CompactFunc(down, func(a, b model.Diagnostic) bool { return compareDiagnostics(a, b) == 0 })
+	workspaces := ""
+	if n := distinctWorkspaces(down); n > 1 {
+		workspaces = fmt.Sprintf(" in %d workspaces", n)
+	}
+	detail := ""
+	if r.Detail != "" {
+		detail = ", " + r.Detail
+	}
+	f := model.Finding{
+		Package:    pkg,
+		SymbolPath: r.Name,
+		Change:     ChangeCause,
+		Severity:   model.Breaking,
+		Confidence: 1,
+		Workspace:  r.Workspace,
+		File:       r.File,
+		Line:       r.Line,
+		Column:     r.Column,
+		AnchorOnly: true,
+		Downstream: down,
+		Root:       rootRef(r),
+		Rule:       rule,
+		Reason: strings.NewReplacer(
+			"{errors}", strconv.Itoa(len(down)),
+			"{sites}", strconv.Itoa(distinctSites(down)),
+			"{workspaces}", workspaces,
+			"{name}", r.Name,
+			"{at}", rootRef(r),
+			"{detail}", detail,
+		).Replace(row.Reason),
+	}
+	f.Fixability, _ = FixabilityOf(FixInput{Change: f.Change, Severity: f.Severity})
+	return f
+}
+
+// FoldSharedRoots merges per-workspace results after the workspaces are
+// merged: findings whose evidence traces to one repository root (a
+// parameter one site tripped in each of several workspaces), or a site and
+// the anchor another workspace already made at that root, become one
+// anchored finding at the root, the sites' errors as its downstream. A pack
+// rule the sites all agree on names the anchor's rule.
+func FoldSharedRoots(findings []model.Finding) []model.Finding {
+	fs := cloneFindings(findings)
+	type member struct {
+		idx  int
+		root model.Root
+	}
+	groups := map[rootKey][]member{}
+	var order []rootKey
+	for i, f := range fs {
+		var r *model.Root
+		if f.AnchorOnly {
+			r = anchorRoot(f)
+		} else if f.Root != "" {
+			for _, d := range f.Evidence {
+				if d.Root != nil && rootRef(*d.Root) == f.Root {
+					r = d.Root
+					break
+				}
+			}
+		}
+		if r == nil {
+			continue
+		}
+		k := keyOfRoot(*r)
+		k.kind = "" // one declaration, whatever each workspace's tracer called it
+		if groups[k] == nil {
+			order = append(order, k)
+		}
+		groups[k] = append(groups[k], member{i, *r})
+	}
+	drop := map[int]bool{}
+	var merged []model.Finding
+	for _, k := range order {
+		ms := groups[k]
+		var anchors, sites []member
+		for _, m := range ms {
+			if fs[m.idx].AnchorOnly {
+				anchors = append(anchors, m)
+			} else {
+				sites = append(sites, m)
+			}
+		}
+		if len(sites) == 0 || len(anchors) == 0 && len(sites) < 2 {
+			continue
+		}
+		var down []model.Diagnostic
+		rules := map[string]bool{}
+		for _, m := range ms {
+			f := fs[m.idx]
+			drop[m.idx] = true
+			down = append(down, f.Downstream...)
+			down = append(down, f.Evidence...)
+			if !f.AnchorOnly && f.Rule != "" {
+				rules[f.Rule] = true
+			}
+		}
+		root := ms[0].root
+		row := &causeRows[slices.IndexFunc(causeRows, func(r CauseRow) bool { return r.ID == "cause/shared-root" })]
+		rule := row.ID
+		if len(anchors) > 0 {
+			a := fs[anchors[0].idx]
+			root = anchors[0].root
+			rule = a.Rule
+			if r := causeRowFor(root.Kind); r != nil && root.Kind != model.CauseParameter {
+				row = r
+			}
+		}
+		if len(rules) == 1 && len(anchors) == 0 {
+			for r := range rules {
+				rule = r
+			}
+		}
+		merged = append(merged, anchorFinding(firstPackage(fs, ms[0].idx), root, row, down, rule))
+	}
+	out := make([]model.Finding, 0, len(fs))
+	for i, f := range fs {
+		if !drop[i] {
+			out = append(out, f)
+		}
+	}
+	return finalize(append(out, merged...))
+}
+
+func firstPackage(fs []model.Finding, i int) string { return fs[i].Package }
+
+// anchorRoot rebuilds the root an anchor stands at.
+func anchorRoot(f model.Finding) *model.Root {
+	kind := model.CauseKind(strings.TrimPrefix(f.Rule, "cause/"))
+	if causeRowFor(kind) == nil {
+		kind = model.CauseParameter
+	}
+	return &model.Root{Kind: kind, Workspace: f.Workspace, File: f.File, Line: f.Line, Column: f.Column, Name: f.SymbolPath}
+}

@@ -1,0 +1,131 @@
+package match
+
+import (
+	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/uptide/uptide/engine/model"
+)
+
+// hiddenUnder is the confidence under which an unconfirmed finding is left
+// out of the human report.
+const hiddenUnder = 0.5
+
+// isHidden: info and additive findings are never listed; a finding under
+// 0.5 is listed only with --all, unless the compiler confirmed it.
+func isHidden(f model.Finding) bool {
+	switch {
+	case f.Severity == model.Info || f.Severity == model.Additive:
+		return true
+	case f.AnchorOnly || len(f.Evidence) > 0:
+		return false
+	}
+	return f.Confidence < hiddenUnder
+}
+
+// codeOf is the TS code of a finding that stands for a compiler error no
+// change explains, and 0 otherwise: a change finding keeps its id whether
+// or not a compile confirmed it, so a re-check does not lose selections.
+func codeOf(f model.Finding) int {
+	if !strings.HasPrefix(f.Change, "TS") {
+		return 0
+	}
+	n, err := strconv.Atoi(f.Change[2:])
+	if err != nil {
+		return 0
+	}
+	return n
+}
+
+// idPath is the canonical path slot of the id: the symbol path, the
+// grouping key of an unattributed error, or the name a root cause edits.
+func idPath(f model.Finding) string {
+	switch {
+	case f.Path != "":
+		return f.Path
+	case codeOf(f) != 0:
+		return f.Rule
+	}
+	return f.SymbolPath
+}
+
+// baseID hashes package, canonical path, file, change kind and code.
+// Lines and order never enter it.
+func baseID(f model.Finding) string {
+	sum := sha256.Sum256([]byte(fmt.Sprintf("%s\x00%s\x00%s\x00%s\x00%d", f.Package, idPath(f), f.File, f.Change, codeOf(f))))
+	return hex.EncodeToString(sum[:8])
+}
+
+// finalize sorts findings canonically, decides Hidden and assigns ids.
+// Findings that hash alike (one symbol used twice in a file with the same
+// change) are told apart by their rank in the file, "-2", "-3": moving code
+// up or down keeps every id as long as the uses keep their order.
+func finalize(fs []model.Finding) []model.Finding {
+	slices.SortStableFunc(fs, compareFindings)
+	seen := map[string]int{}
+	for i := range fs {
+		f := &fs[i]
+		f.Hidden = isHidden(*f)
+		id := baseID(*f)
+		seen[id]++
+		if n := seen[id]; n > 1 {
+			id = fmt.Sprintf("%s-%d", id, n)
+		}
+		f.ID = id
+	}
+	return fs
+}
+
+// compareFindings is the canonical order: by place, then by what changed.
+func compareFindings(a, b model.Finding) int {
+	return cmp.Or(
+		cmp.Compare(a.File, b.File),
+		cmp.Compare(a.Line, b.Line),
+		cmp.Compare(a.Column, b.Column),
+		cmp.Compare(a.Workspace, b.Workspace),
+		cmp.Compare(a.Change, b.Change),
+		cmp.Compare(a.Path, b.Path),
+		cmp.Compare(a.SymbolPath, b.SymbolPath),
+		cmp.Compare(severityRank(b.Severity), severityRank(a.Severity)),
+		cmp.Compare(b.Confidence, a.Confidence),
+		cmp.Compare(a.Reason, b.Reason),
+		cmp.Compare(a.Rule, b.Rule),
+		slices.CompareFunc(a.Evidence, b.Evidence, compareDiagnostics),
+		slices.CompareFunc(a.Downstream, b.Downstream, compareDiagnostics),
+	)
+}
+
+func compareDiagnostics(a, b model.Diagnostic) int {
+	return cmp.Or(
+		cmp.Compare(a.File, b.File),
+		cmp.Compare(a.Start, b.Start),
+		cmp.Compare(a.Line, b.Line),
+		cmp.Compare(a.Column, b.Column),
+		cmp.Compare(a.Code, b.Code),
+		cmp.Compare(a.Message, b.Message),
+		cmp.Compare(a.Length, b.Length),
+		cmp.Compare(a.Workspace, b.Workspace),
+	)
+}
+
+// severityRank orders severities from least to most serious.
+func severityRank(s model.Severity) int {
+	switch s {
+	case model.Breaking:
+		return 5
+	case model.Unverified:
+		return 4
+	case model.Deprecated:
+		return 3
+	case model.Info:
+		return 2
+	case model.Additive:
+		return 1
+	}
+	return 0
+}
