@@ -137,8 +137,8 @@ jobs:
 			versions: []string{"21"},
 		},
 		{
-			name: "multi-line node-version",
-			src: "jobs:\n  a:\n    steps:\n      - uses: actions/setup-node@v4\n        with:\n          node-version: |\n            18\n            20\n",
+			name:     "multi-line node-version",
+			src:      "jobs:\n  a:\n    steps:\n      - uses: actions/setup-node@v4\n        with:\n          node-version: |\n            18\n            20\n",
 			versions: []string{"18", "20"},
 		},
 		{name: "empty", src: "", versions: nil},
