@@ -36,6 +36,7 @@ const { DriverError } = require('./protocol');
  *   remap: linked packages (real directories) whose own imports resolve from the overlay.
  * @typedef {{configFile: string, options: CompilerOptions, fileNames: string[], invalid: string}} Project
  * @typedef {{importer: string, specifier: string}} Unresolved
+ * @typedef {{files: string[], options: CompilerOptions, cache: SourceCache, roots: string[], legacyHooks: boolean}} Unit
  */
 
 // Codes that mean "this import does not resolve".
@@ -47,8 +48,6 @@ const ANCHOR = '__uptide_overlay__.ts';
 
 /** @type {Map<string, SourceCache>} */
 const caches = new Map();
-// Set per request (legacyHooks): only the 4.x resolver hooks are installed.
-let legacyHooks = false;
 
 /**
  * Parsed files of one set of compiler options, with the baseline's
@@ -56,23 +55,43 @@ let legacyHooks = false;
  * however many packages are checked.
  */
 class SourceCache {
-  constructor() {
+  /**
+   * @param {typeof import('typescript')} ts
+   * @param {CompilerOptions} options
+   */
+  constructor(ts, options) {
     /** @type {Map<string, {version: string, sf: SourceFile}>} */
     this.files = new Map();
     /** @type {Map<string, {version: string, diags: TSDiagnostic[]}>} */
     this.baseline = new Map();
+    // Module resolutions from the repository's files are shared by the
+    // baseline and the overlay: a mapped name is resolved from the
+    // overlay's directory and a linked package's imports from its place in
+    // the overlay, with a cache of the program's own, since the overlay
+    // gains packages between dependency rounds and a cached miss (or a
+    // missing package.json) would outlive them.
+    const cwd = ts.sys.getCurrentDirectory();
+    const canonical = ts.sys.useCaseSensitiveFileNames ? (/** @type {string} */ f) => f : (/** @type {string} */ f) => f.toLowerCase();
+    this.moduleCache = ts.createModuleResolutionCache(cwd, canonical, options);
+    this.typeCache = typeof ts.createTypeReferenceDirectiveResolutionCache === 'function'
+      ? ts.createTypeReferenceDirectiveResolutionCache(cwd, canonical, options, this.moduleCache.getPackageJsonInfoCache())
+      : undefined;
   }
 }
 
-/** @param {string} key */
-function cacheFor(key) {
+/**
+ * @param {typeof import('typescript')} ts
+ * @param {string} key
+ * @param {CompilerOptions} options
+ */
+function cacheFor(ts, key, options) {
   let c = caches.get(key);
   if (c) {
     caches.delete(key);
     caches.set(key, c);
     return c;
   }
-  c = new SourceCache();
+  c = new SourceCache(ts, options);
   caches.set(key, c);
   while (caches.size > MAX_CACHES) {
     const oldest = caches.keys().next().value;
@@ -80,6 +99,17 @@ function cacheFor(key) {
     caches.delete(oldest);
   }
   return c;
+}
+
+/**
+ * @param {SourceCache} cache
+ * @param {string[]} dirs
+ */
+function forgetInside(cache, dirs) {
+  for (const [key, entry] of cache.files) {
+    const f = path.resolve(entry.sf.fileName);
+    if (dirs.some((d) => inside(d, f))) cache.files.delete(key);
+  }
 }
 
 /** @param {string} f */
@@ -139,7 +169,9 @@ function compile(ts, params) {
   }
   const baselineMap = mappingOf(params.baseline, 'baseline');
   const overlayMap = mappingOf(params.overlay, 'overlay');
-  legacyHooks = !!params.legacyHooks;
+  // Tests only: install the 4.x resolver hooks alone, so a newer compiler
+  // takes the path TypeScript 4.x takes.
+  const legacyHooks = !!params.legacyHooks;
   if (params.resolveOnly && !overlayMap) throw new DriverError('BAD_REQUEST', 'resolveOnly needs an overlay');
   const rel = relativizer(repoRoot, [baselineMap, overlayMap]);
 
@@ -204,12 +236,12 @@ function compile(ts, params) {
     byProject.set(p, list);
   }
 
-  /** @type {{project: Project, files: string[], options: CompilerOptions, cache: SourceCache, roots: string[]}[]} */
+  /** @type {Unit[]} */
   const units = [];
   for (const [project, files] of byProject) {
     const options = judgingOptions(project.options);
-    const cache = cacheFor(optionsKey(options));
-    units.push({ project, files, options, cache, roots: rootsOf(project, files) });
+    const cache = cacheFor(ts, optionsKey(options), options);
+    units.push({ files, options, cache, roots: rootsOf(project, files), legacyHooks });
   }
 
   // Baseline.
@@ -282,6 +314,9 @@ function compile(ts, params) {
     overDiags.push(...program.getGlobalDiagnostics().filter(isError));
   }
   result.timing.overlayMs = Date.now() - t1;
+  // The targets are parsed once per compile: keeping every target's
+  // declarations for the whole run would grow with each package checked.
+  for (const u of units) forgetInside(u.cache, overlayMap.remap.map((r) => r.dir));
   result.unresolvedInTarget = dedupeUnresolved(unresolved);
   result.coverage.compiled = filesChecked;
   if (parseErrors.length) {
@@ -516,7 +551,7 @@ function rootsOf(project, files) {
 
 /**
  * @param {typeof import('typescript')} ts
- * @param {{files: string[], options: CompilerOptions, cache: SourceCache, roots: string[]}} u
+ * @param {Unit} u
  * @param {Mapping | null} mapping
  * @returns {Map<string, TSDiagnostic[]>} per file in scope, '' for global ones
  */
@@ -567,11 +602,11 @@ function isError(d) {
 
 /**
  * @param {typeof import('typescript')} ts
- * @param {{options: CompilerOptions, cache: SourceCache, roots: string[]}} u
+ * @param {Unit} u
  * @param {Mapping | null} mapping
  */
 function buildProgram(ts, u, mapping) {
-  const { host, state } = createHost(ts, u.options, u.cache, mapping, legacyHooks);
+  const { host, state } = createHost(ts, u.options, u.cache, mapping, u.legacyHooks);
   const program = ts.createProgram({ rootNames: u.roots, options: u.options, host });
   return { program, state };
 }
@@ -631,9 +666,10 @@ function createHost(ts, options, cache, mapping, legacyHooks) {
     return file;
   };
 
-  const moduleCache = ts.createModuleResolutionCache(host.getCurrentDirectory(), getCanonical, options);
-  const typeCache = typeof ts.createTypeReferenceDirectiveResolutionCache === 'function'
-    ? ts.createTypeReferenceDirectiveResolutionCache(host.getCurrentDirectory(), getCanonical, options, moduleCache.getPackageJsonInfoCache())
+  const cwd = host.getCurrentDirectory();
+  const overlayModuleCache = ts.createModuleResolutionCache(cwd, getCanonical, options);
+  const overlayTypeCache = typeof ts.createTypeReferenceDirectiveResolutionCache === 'function'
+    ? ts.createTypeReferenceDirectiveResolutionCache(cwd, getCanonical, options, overlayModuleCache.getPackageJsonInfoCache())
     : undefined;
   /** @type {Unresolved[]} */
   const unresolved = [];
@@ -648,7 +684,8 @@ function createHost(ts, options, cache, mapping, legacyHooks) {
   const resolveModule = (name, containingFile, opts, redirected, mode) => {
     const isMapped = mapping && isBare(name) && (mapped.has(packageOf(name)) || mapped.has(name));
     const from = isMapped ? anchor : fromOverlay(containingFile);
-    const res = ts.resolveModuleName(name, from, opts, host, moduleCache, redirected, mode);
+    const onOverlay = mapping !== null && inside(mapping.root, from);
+    const res = ts.resolveModuleName(name, from, opts, host, onOverlay ? overlayModuleCache : cache.moduleCache, redirected, mode);
     if (!res.resolvedModule && !isMapped && isBare(name) && !isBuiltin(name)) {
       const r = remapOf(containingFile);
       if (r) unresolved.push({ importer: r.name, specifier: name });
@@ -667,11 +704,13 @@ function createHost(ts, options, cache, mapping, legacyHooks) {
       const o = { ...opts, typeRoots: [path.join(mapping.root, 'node_modules', '@types')] };
       return ts.resolveTypeReferenceDirective(name, anchor, o, host, redirected, undefined, mode);
     }
-    return ts.resolveTypeReferenceDirective(name, fromOverlay(containingFile), opts, host, redirected, typeCache, mode);
+    const from = fromOverlay(containingFile);
+    const onOverlay = mapping !== null && inside(mapping.root, from);
+    return ts.resolveTypeReferenceDirective(name, from, opts, host, redirected, onOverlay ? overlayTypeCache : cache.typeCache, mode);
   };
 
   const h = /** @type {any} */ (host);
-  h.getModuleResolutionCache = () => moduleCache;
+  h.getModuleResolutionCache = () => cache.moduleCache;
   // TypeScript 5+. legacyHooks leaves these out so a newer compiler takes
   // the 4.x path below, which tests cannot otherwise reach.
   if (!legacyHooks) {
