@@ -14,7 +14,7 @@ const ChangeCause = "cause"
 
 // CauseRow says when diagnostics traced to one repository root become one
 // anchored finding at the root. Reason is a template: {errors} the number of
-// diagnostics, {sites} of distinct sites, {workspaces} " in N workspaces"
+// diagnostics ("3 errors"), {sites} of distinct sites ("2 call sites"), {workspaces} " in N workspaces"
 // when there are several, {name} what the edit changes, {at} file:line,
 // {detail} ", " and the tracer's detail when it has one.
 type CauseRow struct {
@@ -29,16 +29,16 @@ type CauseRow struct {
 
 var causeRows = []CauseRow{
 	{ID: "cause/config", Title: "a compiler option (jsx without jsxImportSource) anchored at its tsconfig line", Kind: model.CauseConfig, MinSites: 1,
-		Reason: "{errors} errors{workspaces} trace to the {name} option at {at}{detail}: the target no longer works with it as configured. Fix here first."},
+		Reason: "{errors}{workspaces} trace to the {name} option at {at}{detail}: the target no longer works with it as configured. Fix here first."},
 	{ID: "cause/parameter", Title: "a repository parameter tripped by two or more sites anchored at the parameter", Kind: model.CauseParameter, MinSites: 2,
-		Reason: "{sites} call sites{workspaces} reject what they pass to {name}, declared at {at} with a type from outside the repository{detail}: change the parameter's type."},
+		Reason: "{sites}{workspaces} reject what they pass to {name}, declared at {at} with a type from outside the repository{detail}: change the parameter's type."},
 	{ID: "cause/augmentation", Title: "a repository augmentation anchored at its declaration; one site is enough", Kind: model.CauseAugmentation, MinSites: 1,
-		Reason: "{errors} errors{workspaces} at sites using {name}, which the repository's augmentation at {at} declares{detail}: update the augmentation for the target."},
+		Reason: "{errors}{workspaces} at sites using {name}, which the repository's augmentation at {at} declares{detail}: update the augmentation for the target."},
 	{ID: "cause/declaration", Title: "a repository declaration whose type changed, anchored at the declaration", Kind: model.CauseDeclaration, MinSites: 1,
-		Reason: "{errors} errors{workspaces} caused by {name} ({at}){detail}. Fix here first."},
+		Reason: "{errors}{workspaces} caused by {name} ({at}){detail}. Fix here first."},
 	{ID: "cause/single-site", Title: "a root too few sites trip stays with its site, the root kept on the finding"},
 	{ID: "cause/shared-root", Title: "sites of one root in several workspaces fold into one anchor after the merge", Kind: model.CauseParameter, MinSites: 2,
-		Reason: "{sites} call sites{workspaces} reject what they pass to {name}, declared at {at}{detail}: change the parameter's type."},
+		Reason: "{sites}{workspaces} reject what they pass to {name}, declared at {at}{detail}: change the parameter's type."},
 }
 
 func causeRowFor(k model.CauseKind) *CauseRow {
@@ -155,8 +155,8 @@ func anchorFinding(pkg string, r model.Root, row *CauseRow, ds []model.Diagnosti
 		Root:       rootRef(r),
 		Rule:       rule,
 		Reason: strings.NewReplacer(
-			"{errors}", strconv.Itoa(len(down)),
-			"{sites}", strconv.Itoa(distinctSites(down)),
+			"{errors}", count(len(down), "error"),
+			"{sites}", count(distinctSites(down), "call site"),
 			"{workspaces}", workspaces,
 			"{name}", r.Name,
 			"{at}", rootRef(r),
@@ -266,3 +266,5 @@ func anchorRoot(f model.Finding) *model.Root {
 	}
 	return &model.Root{Kind: kind, Workspace: f.Workspace, File: f.File, Line: f.Line, Column: f.Column, Name: f.SymbolPath}
 }
+
+func count(n int, noun string) string { return strconv.Itoa(n) + " " + plural(n, noun) }

@@ -1,0 +1,180 @@
+package match
+
+import (
+	"testing"
+
+	"github.com/uptide/uptide/engine/model"
+)
+
+type arbiterCase struct {
+	rule      string
+	name      string
+	changes   []model.Change
+	usages    []model.Usage
+	target    *model.Surface
+	installed *model.Surface
+	diags     []model.Diagnostic
+	compile   Compile
+	// extra findings handed to the arbiter besides Match's.
+	extra []model.Finding
+	want  []expect
+}
+
+var (
+	ran          = Compile{Ran: true}
+	addedParam   = withRule(change("parse", model.ChangeSignature, model.Breaking), "sig/param/added-required")
+	parseCall    = use("src/a.ts", 3, "parse", model.AccessCall)
+	ts2554       = diag("src/a.ts", 310, 2554, "Expected 2 arguments, but got 1.")
+	moduleFormat = model.Finding{Package: pkg, Change: "module-format", Severity: model.Breaking, Confidence: 1,
+		Reason: "pkg is ESM-only and this file require()s it", Fixability: model.Manual, Workspace: ".", File: "src/b.js", Line: 1, Column: 1,
+		Sites: []model.Usage{use("src/b.js", 1, "default", model.AccessCall)}}
+)
+
+var arbiterCases = []arbiterCase{
+	{rule: "arbiter/confirmed", name: "a diagnostic inside the usage's span confirms it",
+		changes: []model.Change{addedParam}, usages: []model.Usage{parseCall}, diags: []model.Diagnostic{ts2554}, compile: ran,
+		want: []expect{{brief: brief{"parse", "parse", "signature", model.Breaking, 1, "src/a.ts", 3}, reason: "caller must now supply the argument", fix: model.Assisted, evidence: 1}}},
+	{rule: "arbiter/confirmed", name: "a confirmed finding under 0.5 is listed",
+		changes: []model.Change{withConf(addedParam, 0.5)}, usages: []model.Usage{via(parseCall, model.ViaRequire)}, diags: []model.Diagnostic{ts2554}, compile: ran,
+		want: []expect{{brief: brief{"parse", "parse", "signature", model.Breaking, 0.425, "src/a.ts", 3}, reason: "caller must", fix: model.Assisted, evidence: 1}}},
+	{rule: "arbiter/confirmed", name: "one diagnostic confirms only the innermost usage: an error under url says nothing about trim",
+		changes: []model.Change{change("ZodString#trim", model.ChangeSignature, model.Breaking), change("ZodString#url", model.ChangeSignature, model.Breaking)},
+		usages: []model.Usage{
+			span(use("src/a.ts", 3, "ZodString#trim", model.AccessCall), 300, 317),
+			span(use("src/a.ts", 3, "ZodString#url", model.AccessCall), 300, 323),
+		},
+		diags: []model.Diagnostic{diag("src/a.ts", 318, 2554, "Expected 1 arguments, but got 0.")}, compile: ran,
+		want: []expect{
+			{brief: brief{"ZodString#trim", "ZodString#trim", "signature", model.Info, 0.3, "src/a.ts", 3}, reason: "diff says ZodString#trim changed its signature, but your code compiles against the target", fix: model.Manual, hidden: true},
+			{brief: brief{"ZodString#url", "ZodString#url", "signature", model.Breaking, 1, "src/a.ts", 3}, reason: "ZodString#url changed", fix: model.Manual, evidence: 1},
+		}},
+	{rule: "arbiter/best-explanation", name: "removed before signature before type: one diagnostic, one finding",
+		changes: []model.Change{withRule(change("connect", model.ChangeSignature, model.Breaking), "sig/param/changed"), change("Options", model.ChangeType, model.Breaking)},
+		usages:  []model.Usage{use("src/a.ts", 3, "connect", model.AccessCall)},
+		installed: surface(
+			sym("connect", model.KindFunction, "(options: Options): void"),
+			sym("Options", model.KindInterface, "interface"),
+		),
+		diags: []model.Diagnostic{diag("src/a.ts", 305, 2345, "Argument of type '{}' is not assignable to parameter of type 'Options'.")}, compile: ran,
+		want: []expect{{brief: brief{"connect", "connect", "signature", model.Breaking, 1, "src/a.ts", 3}, reason: "connect changed its signature", fix: model.Manual, evidence: 1}}},
+	{rule: "arbiter/best-explanation", name: "the most confident change explains the line",
+		changes: []model.Change{withConf(withRule(change("connect", model.ChangeSignature, model.Breaking), "sig/param/changed"), 0.5), change("Options", model.ChangeType, model.Breaking)},
+		usages:  []model.Usage{use("src/a.ts", 3, "connect", model.AccessCall)},
+		installed: surface(
+			sym("connect", model.KindFunction, "(options: Options): void"),
+			sym("Options", model.KindInterface, "interface"),
+		),
+		diags: []model.Diagnostic{diag("src/a.ts", 305, 2345, "Argument of type '{}' is not assignable to parameter of type 'Options'.")}, compile: ran,
+		want: []expect{{brief: brief{"Options", "connect", "type", model.Breaking, 1, "src/a.ts", 3}, reason: "Options, the type of connect, changed its type", fix: model.Assisted, evidence: 1}}},
+	{rule: "arbiter/deprecation-kept", name: "a deprecation on a rejected line keeps its own severity",
+		changes: []model.Change{addedParam, change("parse", model.ChangeDeprecated, model.Deprecated)},
+		usages:  []model.Usage{parseCall}, diags: []model.Diagnostic{ts2554}, compile: ran,
+		want: []expect{
+			{brief: brief{"parse", "parse", "deprecated", model.Deprecated, 1, "src/a.ts", 3}, reason: "parse is deprecated", fix: model.Manual},
+			{brief: brief{"parse", "parse", "signature", model.Breaking, 1, "src/a.ts", 3}, reason: "caller must", fix: model.Assisted, evidence: 1},
+		}},
+	{rule: "arbiter/additive-kept", name: "a widened property written stays additive and hidden",
+		changes: []model.Change{change("Options#mode", model.ChangeWidened, model.Additive)},
+		usages:  []model.Usage{use("src/a.ts", 3, "Options#mode", model.AccessWrite)}, compile: ran,
+		want: []expect{{brief: brief{"Options#mode", "Options#mode", "widened", model.Additive, 1, "src/a.ts", 3}, reason: "widened type only receives values", fix: model.NoFix, hidden: true}}},
+	{rule: "arbiter/load-time-exempt", name: "a module-format finding is judged per site by the join, not by the compiler",
+		extra: []model.Finding{moduleFormat}, compile: ran,
+		want: []expect{{brief: brief{"", "", "module-format", model.Breaking, 1, "src/b.js", 1}, reason: "ESM-only", fix: model.Manual, sites: 1}}},
+	{rule: "arbiter/load-time-exempt", name: "a module-format finding survives a skipped compile",
+		extra: []model.Finding{moduleFormat},
+		want:  []expect{{brief: brief{"", "", "module-format", model.Breaking, 1, "src/b.js", 1}, reason: "ESM-only", fix: model.Manual, sites: 1}}},
+	{rule: "arbiter/compiles", name: "a compile-time change the compiler did not object to",
+		changes: []model.Change{addedParam}, usages: []model.Usage{parseCall}, compile: ran,
+		want: []expect{{brief: brief{"parse", "parse", "signature", model.Info, 0.3, "src/a.ts", 3},
+			reason: "diff says parse changed its signature: caller must now supply the argument, but your code compiles against the target", fix: model.Assisted, hidden: true}}},
+	{rule: "arbiter/unresolved-target", name: "the target's declaration file has unresolved imports",
+		changes: []model.Change{addedParam}, usages: []model.Usage{parseCall},
+		target:  surface(inFile(sym("parse", model.KindFunction, "(a: string, b: Opts): void"), "dist/parse.d.ts")),
+		compile: Compile{Ran: true, UnresolvedTargetFiles: map[string]bool{"dist/parse.d.ts": true}},
+		want: []expect{{brief: brief{"parse", "parse", "signature", model.Unverified, 1, "src/a.ts", 3},
+			reason: "possible impact: parse changed its signature: caller must now supply the argument (unverified: dist/parse.d.ts in the target has unresolved imports", fix: model.Assisted}}},
+	{rule: "arbiter/unresolved-target", name: "a removed member is looked for under its container's file",
+		changes: []model.Change{change("Client#close", model.ChangeRemoved, model.Breaking)}, usages: []model.Usage{use("src/a.ts", 3, "Client#close", model.AccessCall)},
+		target:  surface(inFile(sym("Client", model.KindClass, "class"), "dist/client.d.ts")),
+		compile: Compile{Ran: true, UnresolvedTargetFiles: map[string]bool{"dist/client.d.ts": true}},
+		want: []expect{{brief: brief{"Client#close", "Client#close", "removed", model.Unverified, 1, "src/a.ts", 3},
+			reason: "(unverified: dist/client.d.ts in the target", fix: model.Manual}}},
+	{rule: "arbiter/not-compiled", name: "a site in a file the compile did not reach",
+		changes: []model.Change{addedParam}, usages: []model.Usage{parseCall},
+		compile: Compile{Ran: true, NotCompiled: map[string]bool{"src/a.ts": true}},
+		want: []expect{{brief: brief{"parse", "parse", "signature", model.Unverified, 1, "src/a.ts", 3},
+			reason: "(unverified: the compile did not reach this file)", fix: model.Assisted}}},
+	{rule: "arbiter/unchecked-file", name: "a confirmed claim in a @ts-nocheck file is not breaking",
+		changes: []model.Change{addedParam}, usages: []model.Usage{unchecked(parseCall)}, diags: []model.Diagnostic{ts2554}, compile: ran,
+		want: []expect{{brief: brief{"parse", "parse", "signature", model.Unverified, 1, "src/a.ts", 3},
+			reason: "(unverified: the repository does not type-check this file)", fix: model.Assisted, evidence: 1}}},
+	{rule: "arbiter/unchecked-file", name: "an unconfirmed claim in a plain JavaScript file",
+		changes: []model.Change{addedParam}, usages: []model.Usage{unchecked(parseCall)}, compile: ran,
+		want: []expect{{brief: brief{"parse", "parse", "signature", model.Unverified, 1, "src/a.ts", 3},
+			reason: "(unverified: the repository does not type-check this file)", fix: model.Assisted}}},
+	{rule: "arbiter/compile-skipped", name: "without a compile nothing is confirmed, diagnostics or not",
+		changes: []model.Change{addedParam, change("parse", model.ChangeDeprecated, model.Deprecated), change("Options#mode", model.ChangeWidened, model.Additive)},
+		usages:  []model.Usage{parseCall, use("src/a.ts", 5, "Options#mode", model.AccessWrite)}, diags: []model.Diagnostic{ts2554},
+		want: []expect{
+			{brief: brief{"parse", "parse", "deprecated", model.Deprecated, 1, "src/a.ts", 3}, reason: "parse is deprecated", fix: model.Manual},
+			{brief: brief{"parse", "parse", "signature", model.Unverified, 1, "src/a.ts", 3}, reason: "possible impact: parse changed its signature: caller must now supply the argument (unverified: compile check skipped)", fix: model.Assisted},
+			{brief: brief{"Options#mode", "Options#mode", "widened", model.Additive, 1, "src/a.ts", 5}, reason: "widened type only receives", fix: model.NoFix, hidden: true},
+		}},
+	{rule: "arbiter/unattributed", name: "errors no change explains group by code and message shape",
+		usages: []model.Usage{parseCall},
+		diags: []model.Diagnostic{
+			diag("src/a.ts", 310, 2322, "Type 'string' is not assignable to type 'number'."),
+			diag("src/z.ts", 120, 2322, "Type 'Foo' is not assignable to type 'Bar'.\n  Property 'x' is missing."),
+			diag("src/b.ts", 50, 2339, "Property 'foo' does not exist on type 'Client'."),
+		}, compile: ran,
+		want: []expect{
+			{brief: brief{"", "", "TS2322", model.Breaking, 1, "src/a.ts", 3}, reason: "compile error not attributed to a known API change: Type 'string' is not assignable to type 'number'. (1 similar)", fix: model.UnknownFix, evidence: 2, similar: 1},
+			{brief: brief{"", "", "TS2339", model.Breaking, 1, "src/b.ts", 0}, reason: "compile error not attributed to a known API change: Property 'foo' does not exist on type 'Client'.", fix: model.UnknownFix, evidence: 1},
+		}},
+	{rule: "arbiter/unattributed-unresolved", name: "a message naming a type declared in a target file with unresolved imports",
+		target: surface(inFile(sym("z.ZodType", model.KindClass, "class"), "v4/core.d.ts"), sym("Other", model.KindInterface, "interface")),
+		diags: []model.Diagnostic{
+			diag("src/a.ts", 310, 2322, "Type 'ZodType<string>' is not assignable to type 'Schema'."),
+			diag("src/a.ts", 410, 2322, "Type 'Other' is not assignable to type 'Schema'."),
+		},
+		compile: Compile{Ran: true, UnresolvedTargetFiles: map[string]bool{"v4/core.d.ts": true}},
+		want: []expect{
+			{brief: brief{"", "", "TS2322", model.Unverified, 1, "src/a.ts", 3}, reason: "(unverified: it names ZodType, declared in v4/core.d.ts of the target, which has unresolved imports)", fix: model.UnknownFix, evidence: 1},
+			{brief: brief{"", "", "TS2322", model.Breaking, 1, "src/a.ts", 4}, reason: "compile error not attributed to a known API change: Type 'Other'", fix: model.UnknownFix, evidence: 1},
+		}},
+	{rule: "arbiter/unattributed-unchecked", name: "an unattributed error in a file the repository does not type-check",
+		usages: []model.Usage{unchecked(use("src/a.js", 1, "parse", model.AccessCall))},
+		diags:  []model.Diagnostic{diag("src/a.js", 900, 2339, "Property 'x' does not exist on type 'Y'.")}, compile: ran,
+		want: []expect{{brief: brief{"", "", "TS2339", model.Unverified, 1, "src/a.js", 9}, reason: "(unverified: the repository does not type-check this file)", fix: model.UnknownFix, evidence: 1}}},
+}
+
+func TestArbiterCases(t *testing.T) {
+	for _, tc := range arbiterCases {
+		t.Run(tc.rule+"/"+tc.name, func(t *testing.T) {
+			fs := Match(tc.changes, tc.usages, tc.target, Options{Package: pkg, Installed: tc.installed})
+			fs = append(fs, tc.extra...)
+			got := Arbitrate(fs, tc.usages, tc.diags, ArbiterOptions{Package: pkg, Installed: tc.installed, Target: tc.target, Compile: tc.compile})
+			checkAll(t, got, tc.want)
+		})
+	}
+}
+
+func TestArbitrateLeavesItsInputAlone(t *testing.T) {
+	fs := Match([]model.Change{addedParam}, []model.Usage{parseCall}, nil, Options{Package: pkg})
+	before := fs[0]
+	Arbitrate(fs, []model.Usage{parseCall}, []model.Diagnostic{ts2554}, ArbiterOptions{Package: pkg, Compile: ran})
+	if len(fs[0].Evidence) != 0 || fs[0].Severity != before.Severity || fs[0].Reason != before.Reason {
+		t.Fatalf("Arbitrate changed its input: %+v", fs[0])
+	}
+}
+
+func TestAGroupedRemovalIsConfirmedThroughAnyOfItsSites(t *testing.T) {
+	usages := []model.Usage{col(use("src/a.ts", 1, "a", model.AccessImport), 10), col(use("src/a.ts", 1, "b", model.AccessImport), 13)}
+	changes := []model.Change{change("a", model.ChangeRemoved, model.Breaking), change("b", model.ChangeRemoved, model.Breaking)}
+	fs := Match(changes, usages, nil, Options{Package: pkg})
+	d := diag("src/a.ts", usages[1].Start+1, 2305, "Module '\"pkg\"' has no exported member 'b'.")
+	got := Arbitrate(fs, usages, []model.Diagnostic{d}, ArbiterOptions{Package: pkg, Compile: ran})
+	if len(got) != 1 || got[0].Severity != model.Breaking || len(got[0].Evidence) != 1 || len(got[0].Sites) != 2 {
+		t.Fatalf("want one confirmed finding for both names, got %v", briefs(got))
+	}
+}
