@@ -19,10 +19,19 @@ func fixtureRepo(t *testing.T, name string, installed ...string) string {
 	t.Helper()
 	dir := copyDir(t, filepath.Join(compileFixtures, name))
 	for _, p := range installed {
-		n, v, _ := strings.Cut(p, "@")
+		n, v := splitSpec(p)
 		installPkg(t, dir, n, v)
 	}
 	return dir
+}
+
+// splitSpec splits "name@version", scoped names included.
+func splitSpec(p string) (string, string) {
+	i := strings.LastIndex(p, "@")
+	if i <= 0 {
+		return p, ""
+	}
+	return p[:i], p[i+1:]
 }
 
 // diagLines are "file:line TScode", sorted: what the tests pin down.
@@ -44,7 +53,8 @@ func TestCompile(t *testing.T) {
 		workspace string
 		installed []string
 		extra     map[string]string // files written into the repository
-		target    string            // fakepkg version; "" compiles the baseline alone
+		targets   []string          // name@version; none compiles the baseline alone
+		baseline  []string          // name@version the baseline resolves instead of the installed copies
 		registry  []string          // nil: no fetch function
 		files     []string          // nil: every file the tsconfig lists
 		legacy    bool
@@ -64,7 +74,7 @@ func TestCompile(t *testing.T) {
 		{
 			name: "removed parameter and property; the target's dependency fetched at its range",
 			repo: "basic", installed: []string{"fakepkg@1.0.0", "helper@1.0.0"},
-			target: "2.0.0", registry: []string{"helper@1.0.0", "helper@2.0.0"},
+			targets: []string{"fakepkg@2.0.0"}, registry: []string{"helper@1.0.0", "helper@2.0.0"},
 			wantNew: []string{
 				// checkJs on both sides: the repository's checkJs: false does
 				// not hide the JavaScript call.
@@ -81,7 +91,7 @@ func TestCompile(t *testing.T) {
 		{
 			name: "same through TypeScript 4.x's resolver hooks",
 			repo: "basic", installed: []string{"fakepkg@1.0.0", "helper@1.0.0"},
-			target: "2.0.0", registry: []string{"helper@2.0.0"}, legacy: true,
+			targets: []string{"fakepkg@2.0.0"}, registry: []string{"helper@2.0.0"}, legacy: true,
 			wantNew: []string{
 				"src/legacy.js:4 TS2554",
 				"src/preexisting.ts:6 TS2554",
@@ -95,7 +105,7 @@ func TestCompile(t *testing.T) {
 		{
 			name: "nothing can fetch the dependency: counted, not invented",
 			repo: "basic", installed: []string{"fakepkg@1.0.0", "helper@1.0.0"},
-			target: "2.0.0",
+			targets: []string{"fakepkg@2.0.0"},
 			wantNew: []string{
 				"src/legacy.js:4 TS2554",
 				"src/preexisting.ts:6 TS2554",
@@ -109,7 +119,7 @@ func TestCompile(t *testing.T) {
 		{
 			name: "the consumer's copy satisfies the target's range: linked, not fetched",
 			repo: "basic", installed: []string{"fakepkg@1.0.0", "helper@2.0.0"},
-			target: "2.0.0", registry: []string{},
+			targets: []string{"fakepkg@2.0.0"}, registry: []string{},
 			wantNew: []string{
 				"src/legacy.js:4 TS2554",
 				"src/preexisting.ts:6 TS2554",
@@ -123,7 +133,7 @@ func TestCompile(t *testing.T) {
 		{
 			name: "scoped to the usage files",
 			repo: "basic", installed: []string{"fakepkg@1.0.0", "helper@1.0.0"},
-			target: "2.0.0", files: []string{"src/use.ts"},
+			targets: []string{"fakepkg@2.0.0"}, files: []string{"src/use.ts"},
 			wantNew:     []string{"src/use.ts:4 TS2554", "src/use.ts:7 TS2353"},
 			preExisting: 0, asked: 1, compiled: 1, rounds: 1, configKind: "own",
 			unresolved: []string{"fakepkg helper"},
@@ -131,8 +141,8 @@ func TestCompile(t *testing.T) {
 		{
 			name: "files the tsconfig does not list, or that do not exist",
 			repo: "basic", installed: []string{"fakepkg@1.0.0", "helper@1.0.0"},
-			extra:  map[string]string{"scripts/tool.ts": "import { greet } from 'fakepkg';\ngreet('a', 'b');\n"},
-			target: "2.0.0", files: []string{"src/use.ts", "scripts/tool.ts", "src/gone.ts"},
+			extra:   map[string]string{"scripts/tool.ts": "import { greet } from 'fakepkg';\ngreet('a', 'b');\n"},
+			targets: []string{"fakepkg@2.0.0"}, files: []string{"src/use.ts", "scripts/tool.ts", "src/gone.ts"},
 			wantNew:     []string{"src/use.ts:4 TS2554", "src/use.ts:7 TS2353"},
 			preExisting: 0, asked: 3, compiled: 1, rounds: 1, configKind: "own",
 			unresolved: []string{"fakepkg helper"},
@@ -149,14 +159,14 @@ func TestCompile(t *testing.T) {
 		{
 			name: "invalid tsconfig: overlay skipped, and said so",
 			repo: "broken", installed: []string{"fakepkg@1.0.0"},
-			target: "2.0.0", files: []string{"src/use.ts"},
+			targets: []string{"fakepkg@2.0.0"}, files: []string{"src/use.ts"},
 			wantNew: []string{}, asked: 1, compiled: 0, configKind: "own",
 			overlaySkipped: "invalid tsconfig: ",
 			skipped:        []string{"src/use.ts: invalid tsconfig: "},
 		},
 		{
 			name: "dependencies not installed: the baseline is structurally broken",
-			repo: "basic", target: "2.0.0",
+			repo: "basic", targets: []string{"fakepkg@2.0.0"},
 			wantNew: []string{}, preExisting: 4, asked: 5, compiled: 0, configKind: "own",
 			overlaySkipped: "structurally broken: 3 of 5 files cannot resolve their imports",
 			skipped: []string{
@@ -170,14 +180,43 @@ func TestCompile(t *testing.T) {
 		{
 			name: "declarations the compiler cannot parse are the finding",
 			repo: "basic", installed: []string{"fakepkg@1.0.0", "helper@1.0.0"},
-			target:  "3.0.0",
+			targets: []string{"fakepkg@3.0.0"},
 			wantNew: []string{}, preExisting: 1, asked: 5, compiled: 5, configKind: "own",
 			newer: []string{"node_modules/fakepkg/index.d.ts:3 TS1005", "node_modules/fakepkg/index.d.ts:3 TS1109"},
 		},
 		{
+			name: "types via @types: the runtime specifier resolves to the linked release",
+			repo: "typed", installed: []string{"legacy-lib@1.0.0", "@types/legacy-lib@1.0.0"},
+			targets: []string{"@types/legacy-lib@2.0.0"},
+			wantNew: []string{"src/run.ts:3 TS2554"}, asked: 1, compiled: 1, configKind: "own",
+		},
+		{
+			name: "a baseline overlay stands in for the installed copy",
+			repo: "basic", installed: []string{"fakepkg@2.0.0", "helper@2.0.0"},
+			baseline: []string{"fakepkg@1.0.0"}, targets: []string{"fakepkg@2.0.0"},
+			wantNew: []string{
+				"src/legacy.js:4 TS2554",
+				"src/preexisting.ts:6 TS2554",
+				"src/preexisting.ts:6 TS2554",
+				"src/use.ts:4 TS2554",
+				"src/use.ts:7 TS2353",
+				// The baseline's helper@^1 is nowhere: Level is any there.
+				"src/use.ts:9 TS2322",
+			},
+			preExisting: 1, asked: 5, compiled: 5, configKind: "own",
+		},
+		{
+			name: "project references one level down, each with its own options",
+			repo: "refs", installed: []string{"fakepkg@1.0.0", "helper@1.0.0"},
+			targets:     []string{"fakepkg@2.0.0"},
+			wantNew:     []string{"packages/app/src/use.ts:4 TS2554", "packages/app/src/use.ts:7 TS2353"},
+			preExisting: 0, asked: 1, compiled: 1, rounds: 1, configKind: "own",
+			unresolved: []string{"fakepkg helper"},
+		},
+		{
 			name: "a workspace without a tsconfig takes the options of the one above, not its files",
 			repo: "monorepo", workspace: "packages/app", installed: []string{"fakepkg@1.0.0", "helper@1.0.0"},
-			target:      "2.0.0",
+			targets:     []string{"fakepkg@2.0.0"},
 			wantNew:     []string{"packages/app/src/use.ts:4 TS2554", "packages/app/src/use.ts:7 TS2353"},
 			preExisting: 0, asked: 1, compiled: 1, rounds: 1, configKind: "above",
 			unresolved: []string{"fakepkg helper"},
@@ -201,8 +240,24 @@ func TestCompile(t *testing.T) {
 			}
 			req := CompileRequest{RepoRoot: repo, Workspace: ws, Files: tt.files, legacyHooks: tt.legacy}
 			var reg *fakeRegistry
-			if tt.target != "" {
-				oreq := OverlayRequest{Workspace: ws, TempDir: t.TempDir(), Targets: []LinkedPackage{{"fakepkg", fixturePkg("fakepkg", tt.target)}}}
+			linked := func(list []string) []LinkedPackage {
+				var out []LinkedPackage
+				for _, p := range list {
+					n, v := splitSpec(p)
+					out = append(out, LinkedPackage{n, fixturePkg(n, v)})
+				}
+				return out
+			}
+			if tt.baseline != nil {
+				ov, err := BuildOverlay(ctx, OverlayRequest{Workspace: ws, TempDir: t.TempDir(), Targets: linked(tt.baseline)})
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer ov.Cleanup()
+				req.Baseline = ov
+			}
+			if tt.targets != nil {
+				oreq := OverlayRequest{Workspace: ws, TempDir: t.TempDir(), Targets: linked(tt.targets)}
 				if tt.registry != nil {
 					reg = newFakeRegistry(tt.registry...)
 					oreq.Fetch = reg.fetch

@@ -1,0 +1,1 @@
+exports.run = function run() {};

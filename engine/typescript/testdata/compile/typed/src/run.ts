@@ -1,0 +1,3 @@
+import { run } from 'legacy-lib';
+
+run('build', 2);
