@@ -2,6 +2,7 @@ package match
 
 import (
 	"cmp"
+	"maps"
 	"slices"
 	"strings"
 
@@ -27,7 +28,7 @@ type ArbiterRow struct {
 var arbiterRows = []ArbiterRow{
 	{ID: "arbiter/confirmed", Title: "a new diagnostic on the usage confirms the change that best explains it",
 		Severity: model.Breaking, Reason: "{reason}"},
-	{ID: "arbiter/best-explanation", Title: "the other changes at a confirmed usage are dropped: one diagnostic, one finding"},
+	{ID: "arbiter/best-explanation", Title: "the other changes at a confirmed usage, or at one whose error an anchor took, are dropped: one diagnostic, one finding"},
 	{ID: "arbiter/deprecation-kept", Title: "a deprecation keeps its own severity, on a rejected line or not", Reason: "{reason}"},
 	{ID: "arbiter/additive-kept", Title: "an additive finding is not the compiler's to confirm", Reason: "{reason}"},
 	{ID: "arbiter/load-time-exempt", Title: "load-time findings (module format), unattributed errors and anchors pass untouched", Reason: "{reason}"},
@@ -132,6 +133,8 @@ type arbiter struct {
 	byFile    map[string][]int
 	unchecked map[string]bool
 	confirmed map[int]bool
+	// explained are the usages whose error an anchor took as downstream.
+	explained map[int]bool
 	installed surfaceIndex
 	target    surfaceIndex
 }
@@ -154,6 +157,7 @@ func Arbitrate(findings []model.Finding, usages []model.Usage, diagnostics []mod
 		byFile:    map[string][]int{},
 		unchecked: map[string]bool{},
 		confirmed: map[int]bool{},
+		explained: map[int]bool{},
 		installed: indexSurface(opts.Installed),
 		target:    indexSurface(opts.Target),
 	}
@@ -169,7 +173,12 @@ func Arbitrate(findings []model.Finding, usages []model.Usage, diagnostics []mod
 	}
 	diags := slices.Clone(diagnostics)
 	slices.SortStableFunc(diags, compareDiagnostics)
-	anchors, rest := anchorRoots(diags, opts.Package)
+	anchors, rest, anchored := anchorRoots(diags, opts.Package)
+	for _, d := range anchored {
+		if u := a.innermost(d); u >= 0 {
+			a.explained[u] = true
+		}
+	}
 	var unattributed []model.Diagnostic
 	for _, d := range rest {
 		if !a.confirm(d) {
@@ -216,7 +225,7 @@ func (a *arbiter) link() {
 		} else {
 			keys = append(keys, findingKey(f))
 		}
-		sites := []int{}
+		sites := []int{} // judged even when no usage matches: never confirmed then
 		for _, k := range keys {
 			if u, ok := index[k]; ok {
 				sites = append(sites, u)
@@ -225,9 +234,7 @@ func (a *arbiter) link() {
 				}
 			}
 		}
-		if len(sites) > 0 {
-			a.sitesOf[i] = sites
-		}
+		a.sitesOf[i] = sites
 	}
 }
 
@@ -280,7 +287,7 @@ func (a *arbiter) confirm(d model.Diagnostic) bool {
 // judge gives every finding its verdict and drops the changes a confirmed
 // usage did not need.
 func (a *arbiter) judge() []model.Finding {
-	confirmedAt := map[int]bool{}
+	confirmedAt := maps.Clone(a.explained)
 	for i := range a.confirmed {
 		for _, u := range a.sitesOf[i] {
 			confirmedAt[u] = true

@@ -17,6 +17,8 @@ type arbiterCase struct {
 	compile   Compile
 	// extra findings handed to the arbiter besides Match's.
 	extra []model.Finding
+	// withoutUsages hands the arbiter Match's findings but not the usages.
+	withoutUsages bool
 	want  []expect
 }
 
@@ -66,6 +68,24 @@ var arbiterCases = []arbiterCase{
 		),
 		diags: []model.Diagnostic{diag("src/a.ts", 305, 2345, "Argument of type '{}' is not assignable to parameter of type 'Options'.")}, compile: ran,
 		want: []expect{{brief: brief{"Options", "connect", "type", model.Breaking, 1, "src/a.ts", 3}, reason: "Options, the type of connect, changed its type", fix: model.Assisted, evidence: 1}}},
+	{rule: "arbiter/best-explanation", name: "a site whose error an anchor took is not told it compiles",
+		changes: []model.Change{change("useRef", model.ChangeSignature, model.Breaking)},
+		usages: []model.Usage{
+			use("src/a.tsx", 3, "useRef", model.AccessCall),
+			use("src/b.tsx", 3, "useRef", model.AccessCall),
+			use("src/c.tsx", 3, "useRef", model.AccessCall),
+		},
+		diags: []model.Diagnostic{
+			rooted(diag("src/a.tsx", 305, 2345, "Argument of type 'RefObject<HTMLElement | null>' is not assignable to parameter of type 'RefObject<HTMLElement>'."), paramRoot),
+			rooted(diag("src/b.tsx", 305, 2345, "Argument of type 'RefObject<HTMLElement | null>' is not assignable to parameter of type 'RefObject<HTMLElement>'."), paramRoot),
+		}, compile: ran,
+		want: []expect{
+			{brief: brief{"", "usePassThroughWheelEvents(ref)", "cause", model.Breaking, 1, "packages/editor/src/hooks.ts", 12}, reason: "2 call sites reject", fix: model.Manual, downstream: 2, root: "packages/editor/src/hooks.ts:12", anchor: true},
+			{brief: brief{"useRef", "useRef", "signature", model.Info, 0.3, "src/c.tsx", 3}, reason: "but your code compiles against the target", fix: model.Manual, hidden: true},
+		}},
+	{rule: "arbiter/compiles", name: "a finding at a usage the arbiter was not given is judged, never confirmed",
+		changes: []model.Change{addedParam}, usages: []model.Usage{parseCall}, compile: ran, withoutUsages: true,
+		want: []expect{{brief: brief{"parse", "parse", "signature", model.Info, 0.3, "src/a.ts", 3}, reason: "but your code compiles", fix: model.Assisted, hidden: true}}},
 	{rule: "arbiter/deprecation-kept", name: "a deprecation on a rejected line keeps its own severity",
 		changes: []model.Change{addedParam, change("parse", model.ChangeDeprecated, model.Deprecated)},
 		usages:  []model.Usage{parseCall}, diags: []model.Diagnostic{ts2554}, compile: ran,
@@ -153,7 +173,11 @@ func TestArbiterCases(t *testing.T) {
 		t.Run(tc.rule+"/"+tc.name, func(t *testing.T) {
 			fs := Match(tc.changes, tc.usages, tc.target, Options{Package: pkg, Installed: tc.installed})
 			fs = append(fs, tc.extra...)
-			got := Arbitrate(fs, tc.usages, tc.diags, ArbiterOptions{Package: pkg, Installed: tc.installed, Target: tc.target, Compile: tc.compile})
+			usages := tc.usages
+			if tc.withoutUsages {
+				usages = nil
+			}
+			got := Arbitrate(fs, usages, tc.diags, ArbiterOptions{Package: pkg, Installed: tc.installed, Target: tc.target, Compile: tc.compile})
 			checkAll(t, got, tc.want)
 		})
 	}

@@ -67,9 +67,10 @@ func keyOfRoot(r model.Root) rootKey {
 }
 
 // anchorRoots turns the diagnostics of each root that enough sites trip
-// into one anchored finding, and returns the other diagnostics (the rooted
-// ones keep their root, for the finding they end up on).
-func anchorRoots(diags []model.Diagnostic, pkg string) (anchors []model.Finding, rest []model.Diagnostic) {
+// into one anchored finding. It returns the anchors, the other diagnostics
+// (the rooted ones keep their root, for the finding they end up on) and the
+// diagnostics the anchors took.
+func anchorRoots(diags []model.Diagnostic, pkg string) (anchors []model.Finding, rest, anchored []model.Diagnostic) {
 	byRoot := map[rootKey][]model.Diagnostic{}
 	var order []rootKey
 	for _, d := range diags {
@@ -82,23 +83,24 @@ func anchorRoots(diags []model.Diagnostic, pkg string) (anchors []model.Finding,
 		}
 		byRoot[k] = append(byRoot[k], d)
 	}
-	anchored := map[rootKey]bool{}
+	isAnchored := map[rootKey]bool{}
 	for _, k := range order {
 		ds := byRoot[k]
 		row := causeRowFor(k.kind)
 		if distinctSites(ds) < row.MinSites {
 			continue // cause/single-site
 		}
-		anchored[k] = true
+		isAnchored[k] = true
 		anchors = append(anchors, anchorFinding(pkg, *ds[0].Root, row, ds, row.ID))
 	}
 	for _, d := range diags {
-		if d.Root != nil && anchored[keyOfRoot(*d.Root)] {
+		if d.Root != nil && isAnchored[keyOfRoot(*d.Root)] {
+			anchored = append(anchored, d)
 			continue
 		}
 		rest = append(rest, d)
 	}
-	return anchors, rest
+	return anchors, rest, anchored
 }
 
 type siteKey struct {
