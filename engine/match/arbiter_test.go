@@ -19,7 +19,7 @@ type arbiterCase struct {
 	extra []model.Finding
 	// withoutUsages hands the arbiter Match's findings but not the usages.
 	withoutUsages bool
-	want  []expect
+	want          []expect
 }
 
 var (
