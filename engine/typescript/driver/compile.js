@@ -173,7 +173,7 @@ function compile(ts, params) {
   // takes the path TypeScript 4.x takes.
   const legacyHooks = !!params.legacyHooks;
   if (params.resolveOnly && !overlayMap) throw new DriverError('BAD_REQUEST', 'resolveOnly needs an overlay');
-  const rel = relativizer(repoRoot, [baselineMap, overlayMap]);
+  const { rel, msg } = relativizer(repoRoot, [baselineMap, overlayMap]);
 
   /** @type {string[] | null} */
   const askedInput = Array.isArray(params.files) ? params.files.map((f) => requireAbs(f, 'files')) : null;
@@ -184,7 +184,7 @@ function compile(ts, params) {
     typescript: ts.version,
     config: loaded.configFile ? rel(loaded.configFile) : '',
     configKind: loaded.kind,
-    configWarnings: loaded.warnings.map((d) => toDiag(ts, d, rel)),
+    configWarnings: loaded.warnings.map((d) => toDiag(ts, d, rel, msg)),
     newDiagnostics: /** @type {Diag[]} */ ([]),
     preExisting: 0,
     overlaySkipped: '',
@@ -322,10 +322,10 @@ function compile(ts, params) {
   if (parseErrors.length) {
     // What the repository's tsc would print: parse errors in the target's
     // declarations and nothing else. Never "no new errors".
-    result.newerTypeScript = { diagnostics: sortDiags(parseErrors.map((d) => toDiag(ts, d, rel))) };
+    result.newerTypeScript = { diagnostics: sortDiags(parseErrors.map((d) => toDiag(ts, d, rel, msg))) };
     return sortResult(result);
   }
-  result.newDiagnostics = newOnly(baseDiags.map((d) => toDiag(ts, d, rel)), overDiags.map((d) => toDiag(ts, d, rel)));
+  result.newDiagnostics = newOnly(baseDiags.map((d) => toDiag(ts, d, rel, msg)), overDiags.map((d) => toDiag(ts, d, rel, msg)));
   return sortResult(result);
 }
 
@@ -376,7 +376,16 @@ function relativizer(repoRoot, mappings) {
     for (const r of m.remap) linked.push([r.dir, 'node_modules/' + r.name]);
     linked.push([path.join(m.root, 'node_modules'), 'node_modules']);
   }
-  return (/** @type {string} */ f) => {
+  // Messages can print paths (import("/tmp/…/index").Options): the same
+  // names, so a message does not change with the overlay's directory.
+  /** @type {[string, string][]} */
+  const prefixes = [...linked.map(([dir, name]) => /** @type {[string, string]} */ ([dir + path.sep, name + '/'])), ...roots.map((r) => /** @type {[string, string]} */ ([r + path.sep, '']))];
+  prefixes.sort((a, b) => b[0].length - a[0].length);
+  const msg = (/** @type {string} */ m) => {
+    for (const [from, to] of prefixes) if (m.includes(from)) m = m.split(from).join(to);
+    return m;
+  };
+  const rel = (/** @type {string} */ f) => {
     if (!f) return '';
     const abs = path.resolve(f);
     for (const [dir, name] of linked) {
@@ -391,6 +400,7 @@ function relativizer(repoRoot, mappings) {
     }
     return abs.split(path.sep).join('/');
   };
+  return { rel, msg };
 }
 
 /**
@@ -503,13 +513,17 @@ function diagText(ts, d) {
 }
 
 /**
- * The repository's options with JavaScript checked and nothing emitted.
+ * The repository's options with nothing emitted.
  * Options that only make sense for a whole build (composite's "every file
  * listed", incremental's build info) would misfire on a scoped program.
  * @param {CompilerOptions} options
  */
 function judgingOptions(options) {
-  const o = { ...options, checkJs: true, noEmit: true };
+  const o = { ...options, noEmit: true };
+  // JavaScript the program holds is checked on both sides. Without allowJs
+  // there is none to check, and checkJs would turn allowJs on (TypeScript
+  // 5+), which changes what imports resolve to.
+  if (o.allowJs || o.checkJs) o.checkJs = true;
   for (const k of ['composite', 'incremental', 'tsBuildInfoFile', 'emitDeclarationOnly', 'declarationMap', 'sourceMap', 'inlineSourceMap', 'outFile', 'out', 'build']) {
     delete (/** @type {any} */ (o))[k];
   }
@@ -809,10 +823,11 @@ function dedupeUnresolved(list) {
  * @param {typeof import('typescript')} ts
  * @param {TSDiagnostic} d
  * @param {(f: string) => string} rel
+ * @param {(m: string) => string} msg
  * @returns {Diag}
  */
-function toDiag(ts, d, rel) {
-  const message = ts.flattenDiagnosticMessageText(d.messageText, '\n');
+function toDiag(ts, d, rel, msg) {
+  const message = msg(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
   if (!d.file || d.start === undefined) {
     return { file: d.file ? rel(d.file.fileName) : '', line: 0, column: 0, start: 0, length: 0, code: d.code, message };
   }
