@@ -257,8 +257,10 @@ func (j *joiner) survives(u model.Usage, p, gone path.Path) bool {
 	if gone.Equal(p) || !gone.IsAncestorOf(p) {
 		return false
 	}
+	// Only a static member (a namespace's export) can live on at the top
+	// level; an instance member is gone with its class.
 	rest := p.Segments[gone.Len():]
-	if rest[0].Kind != path.Name {
+	if rest[0].Kind != path.Name || rest[0].Sep != path.SepStatic {
 		return false
 	}
 	top := path.Path{Scope: p.Scope, Segments: append([]path.Segment(nil), rest...)}
