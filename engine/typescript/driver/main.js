@@ -30,6 +30,7 @@ function main() {
     surface: (params) => extractSurface(ts, params),
     compare: (params) => compareTypes(ts, params),
     compile: (params) => require('./compile').compile(ts, params),
+    usages: (params) => require('./usages').findUsages(ts, params),
   };
   protocol.serve(process.stdin, process.stdout, methods);
 }

@@ -1,0 +1,301 @@
+// @ts-check
+'use strict';
+
+// The programs Signal A reads one workspace with: its own tsconfig (and the
+// projects it references, one level down, each a program of its own so each
+// file is read with the options its build uses); without one, the nearest
+// tsconfig above for options only over the workspace's own sources; without
+// any, the workspace's **/*.{ts,tsx} with modern defaults. Programs are kept
+// between requests while nothing they read changed, since every package a
+// workspace depends on is scanned in the same program.
+
+const fs = require('fs');
+const path = require('path');
+const { DriverError } = require('./protocol');
+
+const TS_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts'];
+const JS_EXTENSIONS = ['.js', '.jsx', '.mjs', '.cjs'];
+const SKIPPED_DIRS = new Set(['node_modules', 'dist', 'build']);
+const KEEP_WORKSPACES = 2;
+
+/**
+ * @typedef {{configFile: string, program: import('typescript').Program, checker: import('typescript').TypeChecker, options: import('typescript').CompilerOptions, roots: string[]}} Project
+ * @typedef {{key: string, signature: string, projects: Project[], files: {fileName: string, project: Project}[], config: string, configRole: 'own' | 'above' | 'none', includesJs: boolean}} Workspace
+ */
+
+/** @type {Workspace[]} most recently used first */
+const kept = [];
+
+/** Source files by name, reused across programs while unchanged. @type {Map<string, {stamp: string, key: string, sf: import('typescript').SourceFile}>} */
+const sourceCache = new Map();
+const MAX_CACHED_SOURCES = 50000;
+
+/**
+ * @param {typeof import('typescript')} ts
+ * @param {{workspaceDir: string, repoRoot?: string, tsconfig?: string, exclude?: string[]}} params
+ * @returns {Workspace & {wsDir: string, repoRoot: string, exclude: string[]}}
+ */
+function openWorkspace(ts, params) {
+  if (typeof params.workspaceDir !== 'string' || params.workspaceDir === '') throw new DriverError('BAD_REQUEST', 'workspaceDir is required');
+  const wsDir = realDir(params.workspaceDir, 'workspaceDir');
+  const repoRoot = params.repoRoot ? realDir(params.repoRoot, 'repoRoot') : wsDir;
+  if (!inside(repoRoot, wsDir)) throw new DriverError('BAD_REQUEST', `workspace ${wsDir} is not inside the repository ${repoRoot}`);
+  const exclude = (Array.isArray(params.exclude) ? params.exclude : []).filter((d) => typeof d === 'string' && d !== '').map(realOrResolved);
+  const excluded = (/** @type {string} */ f) => exclude.some((d) => inside(d, f)) || path.relative(repoRoot, f).split(path.sep).includes('node_modules');
+
+  const configs = findConfigs(ts, wsDir, repoRoot, params.tsconfig);
+  const key = JSON.stringify([wsDir, repoRoot, params.tsconfig || '', exclude]);
+
+  /** @type {{configFile: string, options: import('typescript').CompilerOptions, roots: string[]}[]} */
+  const plans = [];
+  let includesJs = false;
+  if (configs.role === 'own') {
+    const own = parseConfig(ts, configs.file);
+    /** @type {{configFile: string, options: import('typescript').CompilerOptions, fileNames: string[]}[]} */
+    const all = [{ configFile: configs.file, options: own.options, fileNames: own.fileNames }];
+    for (const ref of own.projectReferences || []) {
+      const refFile = ts.resolveProjectReferencePath(ref);
+      if (!fs.existsSync(refFile)) continue;
+      const parsed = parseConfig(ts, refFile);
+      all.push({ configFile: refFile, options: parsed.options, fileNames: parsed.fileNames });
+    }
+    for (const c of all) {
+      const roots = c.fileNames.map((f) => path.resolve(f)).filter((f) => !excluded(f));
+      if (roots.length === 0) continue;
+      plans.push({ configFile: c.configFile, options: c.options, roots });
+    }
+    if (plans.length === 0) {
+      // A solution-style config whose references list nothing readable:
+      // its options over the workspace's sources.
+      plans.push({ configFile: configs.file, options: own.options, roots: globSources(wsDir, !!own.options.allowJs, excluded) });
+    }
+  } else {
+    const options = configs.role === 'above' ? parseConfig(ts, configs.file).options : defaultOptions(ts);
+    plans.push({ configFile: configs.file, options, roots: globSources(wsDir, !!options.allowJs, excluded) });
+  }
+  for (const p of plans) {
+    p.options = { ...p.options, noEmit: true };
+    for (const k of ['composite', 'incremental', 'tsBuildInfoFile', 'declaration', 'declarationMap', 'emitDeclarationOnly', 'outFile', 'out']) delete p.options[k];
+    if (p.options.allowJs) includesJs = true;
+  }
+
+  const signature = JSON.stringify(plans.map((p) => [p.configFile, p.options, p.roots]));
+  const found = kept.findIndex((w) => w.key === key);
+  if (found >= 0) {
+    const w = kept[found];
+    kept.splice(found, 1);
+    if (w.signature === signature && unchanged(w)) {
+      kept.unshift(w);
+      return { ...w, wsDir, repoRoot, exclude };
+    }
+  }
+
+  /** @type {Project[]} */
+  const projects = [];
+  const assigned = new Set();
+  /** @type {{fileName: string, project: Project}[]} */
+  const files = [];
+  for (const p of plans) {
+    const program = ts.createProgram({ rootNames: p.roots, options: p.options, host: cachingHost(ts, p.options) });
+    const project = { configFile: p.configFile, program, checker: program.getTypeChecker(), options: p.options, roots: p.roots };
+    projects.push(project);
+    for (const f of p.roots) {
+      if (assigned.has(f) || !program.getSourceFile(f)) continue;
+      assigned.add(f);
+      files.push({ fileName: f, project });
+    }
+  }
+  /** @type {Workspace} */
+  const w = { key, signature, projects, files, config: configs.file, configRole: configs.role, includesJs };
+  kept.unshift(w);
+  if (kept.length > KEEP_WORKSPACES) kept.length = KEEP_WORKSPACES;
+  return { ...w, wsDir, repoRoot, exclude };
+}
+
+/**
+ * The workspace's own tsconfig (or the one the caller names), else the
+ * nearest above it inside the repository, for options only.
+ * @param {typeof import('typescript')} ts
+ * @param {string} wsDir
+ * @param {string} repoRoot
+ * @param {string | undefined} explicit
+ * @returns {{file: string, role: 'own' | 'above' | 'none'}}
+ */
+function findConfigs(ts, wsDir, repoRoot, explicit) {
+  if (explicit) {
+    const file = path.resolve(wsDir, explicit);
+    if (!isFile(file)) throw new DriverError('BAD_REQUEST', `${file} does not exist: pass an existing tsconfig or none`);
+    return { file, role: 'own' };
+  }
+  const own = path.join(wsDir, 'tsconfig.json');
+  if (isFile(own)) return { file: own, role: 'own' };
+  let dir = wsDir;
+  while (dir !== repoRoot && inside(repoRoot, path.dirname(dir))) {
+    dir = path.dirname(dir);
+    const f = path.join(dir, 'tsconfig.json');
+    if (isFile(f)) return { file: f, role: 'above' };
+  }
+  return { file: '', role: 'none' };
+}
+
+/**
+ * @param {typeof import('typescript')} ts
+ * @param {string} file
+ */
+function parseConfig(ts, file) {
+  /** @type {string[]} */
+  const fatal = [];
+  const host = {
+    useCaseSensitiveFileNames: ts.sys.useCaseSensitiveFileNames,
+    readDirectory: ts.sys.readDirectory,
+    fileExists: ts.sys.fileExists,
+    readFile: ts.sys.readFile,
+    getCurrentDirectory: () => path.dirname(file),
+    onUnRecoverableConfigFileDiagnostic: (/** @type {import('typescript').Diagnostic} */ d) => {
+      fatal.push(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+    },
+  };
+  const parsed = ts.getParsedCommandLineOfConfigFile(file, {}, host);
+  if (!parsed || fatal.length) {
+    throw new DriverError('BAD_CONFIG', `${file}: ${fatal.join('; ') || 'cannot be read'}: fix the tsconfig and run again`);
+  }
+  return parsed;
+}
+
+/**
+ * The options a workspace without any tsconfig is read with.
+ * @param {typeof import('typescript')} ts
+ * @returns {import('typescript').CompilerOptions}
+ */
+function defaultOptions(ts) {
+  const bundler = /** @type {any} */ (ts.ModuleResolutionKind).Bundler;
+  return {
+    target: ts.ScriptTarget.ESNext,
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: bundler !== undefined ? bundler : ts.ModuleResolutionKind.NodeJs,
+    jsx: ts.JsxEmit.Preserve,
+    esModuleInterop: true,
+    allowSyntheticDefaultImports: true,
+    resolveJsonModule: true,
+    skipLibCheck: true,
+    noEmit: true,
+  };
+}
+
+/**
+ * The workspace's sources: **\/*.{ts,tsx} (and JavaScript under allowJs)
+ * minus node_modules, dist and build.
+ * @param {string} dir
+ * @param {boolean} allowJs
+ * @param {(f: string) => boolean} excluded
+ */
+function globSources(dir, allowJs, excluded) {
+  const exts = allowJs ? [...TS_EXTENSIONS, ...JS_EXTENSIONS] : TS_EXTENSIONS;
+  /** @type {string[]} */
+  const out = [];
+  const walk = (/** @type {string} */ d) => {
+    let ents;
+    try {
+      ents = fs.readdirSync(d, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    ents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const e of ents) {
+      if (e.name.startsWith('.')) continue;
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) {
+        if (!SKIPPED_DIRS.has(e.name) && !excluded(p + '/')) walk(p);
+      } else if (e.isFile() && exts.some((x) => e.name.endsWith(x)) && !excluded(p)) {
+        out.push(p);
+      }
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/**
+ * A compiler host that hands out the same SourceFile for an unchanged file,
+ * so a rebuilt program reuses what the previous one parsed.
+ * @param {typeof import('typescript')} ts
+ * @param {import('typescript').CompilerOptions} options
+ */
+function cachingHost(ts, options) {
+  const host = ts.createCompilerHost(options, true);
+  const orig = host.getSourceFile.bind(host);
+  host.getSourceFile = (fileName, languageVersionOrOptions, onError, shouldCreate) => {
+    const stamp = stampOf(fileName);
+    const key = JSON.stringify(languageVersionOrOptions);
+    const hit = sourceCache.get(fileName);
+    if (hit && stamp !== '' && hit.stamp === stamp && hit.key === key) return hit.sf;
+    const sf = orig(fileName, languageVersionOrOptions, onError, shouldCreate);
+    if (sf && stamp !== '') {
+      if (sourceCache.size >= MAX_CACHED_SOURCES) sourceCache.clear();
+      sourceCache.set(fileName, { stamp, key, sf });
+    }
+    return sf;
+  };
+  return host;
+}
+
+/** @param {string} f */
+function stampOf(f) {
+  try {
+    const st = fs.statSync(f);
+    return st.size + ':' + st.mtimeMs;
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * Whether every file a kept workspace's programs read is as it was.
+ * @param {Workspace} w
+ */
+function unchanged(w) {
+  for (const p of w.projects) {
+    for (const sf of p.program.getSourceFiles()) {
+      const hit = sourceCache.get(sf.fileName);
+      if (!hit || hit.sf !== sf || hit.stamp !== stampOf(sf.fileName)) return false;
+    }
+  }
+  return true;
+}
+
+/** @param {string} p @param {string} what */
+function realDir(p, what) {
+  try {
+    const r = fs.realpathSync(p);
+    if (fs.statSync(r).isDirectory()) return r;
+  } catch {
+    // reported below
+  }
+  throw new DriverError('BAD_REQUEST', `${what} ${p} is not a directory`);
+}
+
+/** @param {string} p */
+function realOrResolved(p) {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return path.resolve(p);
+  }
+}
+
+/** @param {string} p */
+function isFile(p) {
+  try {
+    return fs.statSync(p).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** @param {string} root @param {string} p */
+function inside(root, p) {
+  const rel = path.relative(root, p);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+module.exports = { openWorkspace, inside };

@@ -1,0 +1,2 @@
+export { createClient as mc, Client } from 'fakelib';
+export * from 'fakelib';

@@ -1,0 +1,4 @@
+// @ts-check
+const { Client } = require('fakelib');
+
+new Client({ url: 'u' });

@@ -1,0 +1,3 @@
+export async function load(name: string) {
+  return import(name);
+}

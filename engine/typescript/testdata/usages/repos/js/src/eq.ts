@@ -1,0 +1,3 @@
+import fl = require('fakelib');
+
+fl.createClient();

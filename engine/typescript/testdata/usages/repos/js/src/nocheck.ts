@@ -1,0 +1,4 @@
+// @ts-nocheck
+import { version } from 'fakelib';
+
+console.log(version);

@@ -1,0 +1,3 @@
+import { version } from 'fakelib';
+
+console.log(version);

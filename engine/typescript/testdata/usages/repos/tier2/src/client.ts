@@ -1,0 +1,3 @@
+import { createClient } from 'fakelib';
+
+export const client = createClient();

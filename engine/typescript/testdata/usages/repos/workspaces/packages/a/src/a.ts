@@ -1,0 +1,3 @@
+import { Client } from 'fakelib';
+
+export const c = new Client({ url: 'a' });

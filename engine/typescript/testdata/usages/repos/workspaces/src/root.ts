@@ -1,0 +1,3 @@
+import { createClient } from 'fakelib';
+
+createClient();

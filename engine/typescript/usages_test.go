@@ -1,0 +1,454 @@
+package typescript
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/uptide/uptide/engine/model"
+)
+
+var usagesDir = filepath.Join("testdata", "usages")
+
+// usageRepo copies testdata/usages/repos/<name> into a temporary directory
+// and installs testdata/usages/packages/fakelib in its node_modules: copied
+// in place (npm's hoisted layout) or into pnpm's store with a symlink.
+func usageRepo(t *testing.T, name string, pnpm bool) string {
+	t.Helper()
+	dst := filepath.Join(t.TempDir(), name)
+	if err := os.MkdirAll(dst, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	copyUsageTree(t, filepath.Join(usagesDir, "repos", name), dst)
+	pkg := filepath.Join(usagesDir, "packages", "fakelib")
+	if pnpm {
+		store := filepath.Join(dst, "node_modules", ".pnpm", "fakelib@1.0.0", "node_modules", "fakelib")
+		copyUsageTree(t, pkg, store)
+		if err := os.Symlink(filepath.Join(".pnpm", "fakelib@1.0.0", "node_modules", "fakelib"), filepath.Join(dst, "node_modules", "fakelib")); err != nil {
+			t.Fatal(err)
+		}
+	} else {
+		copyUsageTree(t, pkg, filepath.Join(dst, "node_modules", "fakelib"))
+	}
+	return dst
+}
+
+func copyUsageTree(t *testing.T, src, dst string) {
+	t.Helper()
+	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		return copyFile(p, filepath.Join(dst, rel))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// usageLines renders usages one per line with the text of their span:
+// "file:line:col [span] symbolPath canonicalPath access via loader",
+// then " unchecked" and " @subpath" when they apply.
+func usageLines(t *testing.T, repo string, us []model.Usage) []string {
+	t.Helper()
+	out := []string{}
+	for _, u := range us {
+		src, err := os.ReadFile(filepath.Join(repo, filepath.FromSlash(u.File)))
+		if err != nil {
+			t.Fatalf("usage in %s: %v", u.File, err)
+		}
+		if u.Start < 0 || u.End > len(src) || u.Start > u.End {
+			t.Fatalf("usage span [%d,%d) outside %s", u.Start, u.End, u.File)
+		}
+		s := fmt.Sprintf("%s:%d:%d [%s] %s %s %s %s %s", u.File, u.Line, u.Column, src[u.Start:u.End], u.SymbolPath, u.CanonicalPath, u.Access, u.Via, u.Loader)
+		if !u.Checked {
+			s += " unchecked"
+		}
+		if u.Subpath != "" {
+			s += " @" + u.Subpath
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func unanalyzedLines(us []model.Unanalyzed) []string {
+	out := []string{}
+	for _, u := range us {
+		out = append(out, fmt.Sprintf("%s:%d %s: %s", u.File, u.Line, u.Kind, u.Reason))
+	}
+	return out
+}
+
+func diffLines(t *testing.T, what string, got, want []string) {
+	t.Helper()
+	if reflect.DeepEqual(got, want) {
+		return
+	}
+	gotSet := map[string]bool{}
+	for _, g := range got {
+		gotSet[g] = true
+	}
+	wantSet := map[string]bool{}
+	for _, w := range want {
+		wantSet[w] = true
+		if !gotSet[w] {
+			t.Errorf("%s: missing %s", what, w)
+		}
+	}
+	for _, g := range got {
+		if !wantSet[g] {
+			t.Errorf("%s: unexpected %s", what, g)
+		}
+	}
+	if !t.Failed() {
+		t.Errorf("%s: order differs:\n%s", what, strings.Join(got, "\n"))
+	}
+}
+
+func TestFindUsages(t *testing.T) {
+	tests := []struct {
+		name string
+		repo string
+		// workspace is the workspace directory relative to the repository.
+		workspace string
+		exclude   []string
+		want      []string
+		importers []string
+		barrels   []string
+		// unanalyzed lists computed and escaping loads.
+		unanalyzed []string
+		tsconfig   string
+		includesJS bool
+	}{
+		{
+			name: "typescript imports, members, types and literals",
+			repo: "basic",
+			want: []string{
+				// Named imports keep the export name written; the alias
+				// import resolves to its canonical target.
+				"src/a.ts:1:10 [createClient] createClient createClient import direct import @.",
+				"src/a.ts:1:24 [makeClient] makeClient createClient import alias import @.",
+				"src/a.ts:1:42 [Client] Client Client import direct import @.",
+				"src/a.ts:1:50 [Base] Base Base import direct import @.",
+				"src/a.ts:1:56 [Derived] Derived Derived import direct import @.",
+				"src/a.ts:1:70 [Plugin] Plugin Plugin import direct import @.",
+				"src/a.ts:1:78 [z] z z import direct import @.",
+				// Object literal keys through the contextual type: a
+				// function value implements, anything else writes.
+				"src/a.ts:3:11 [createClient] createClient createClient call direct import @.",
+				"src/a.ts:3:26 [url] ClientOptions#url ClientOptions#url write direct import @.",
+				"src/a.ts:3:36 [onError] ClientOptions#onError ClientOptions#onError implement direct import @.",
+				"src/a.ts:4:3 [get] Client#get Client#get call direct import @.",
+				"src/a.ts:5:3 [timeout] Client#timeout Client#timeout write direct import @.",
+				"src/a.ts:6:11 [mk] makeClient createClient call alias import @.",
+				// new X() is X.new(); Client in Client.create() is a
+				// qualifier, not a usage.
+				"src/a.ts:7:15 [Client] Client.new() Client.new() construct direct import @.",
+				"src/a.ts:7:24 [url] ClientOptions#url ClientOptions#url write direct import @.",
+				"src/a.ts:8:18 [create] Client.create Client.create call direct import @.",
+				"src/a.ts:9:20 [Base] Base Base implement direct import @.",
+				"src/a.ts:9:36 [Plugin] Plugin Plugin implement direct import @.",
+				// The namespace chain: z is a qualifier, string() returns a
+				// ZString whose min and max are its members.
+				"src/a.ts:12:13 [string] z.string string call direct import @.",
+				"src/a.ts:12:22 [min] ZString#min ZString#min call direct import @.",
+				"src/a.ts:12:29 [max] ZString#max ZString#max call direct import @.",
+				// The checker says TypeOf; the consumer wrote infer.
+				"src/a.ts:13:12 [infer] z.infer infer typeRef direct import @.",
+				"src/a.ts:14:9 [get] Client#get Client#get read destructure import @.",
+				"src/a.ts:15:1 [get] Client#get Client#get call destructure import @.",
+				// An inherited member is reported under the receiver's class.
+				"src/a.ts:16:5 [Derived] Derived.new() Derived.new() construct direct import @.",
+				"src/a.ts:16:15 [run] Derived#run Derived#run call direct import @.",
+				"src/b.ts:2:10 [helper] helper helper import direct import @./extra",
+				"src/b.ts:4:1 [helper] helper helper call direct import @./extra",
+				"src/b.ts:5:11 [ClientOptions] ClientOptions ClientOptions typeRef direct import @.",
+				"src/b.ts:5:29 [url] ClientOptions#url ClientOptions#url write direct import",
+				"src/b.ts:5:39 [retries] ClientOptions#retries ClientOptions#retries write direct import",
+				"src/b.ts:6:4 [createClient] createClient createClient call direct import @.",
+				"src/b.ts:7:13 [TypeOf] TypeOf TypeOf typeRef direct import @.",
+			},
+			importers: []string{"src/a.ts", "src/b.ts"},
+			tsconfig:   "tsconfig.json",
+		},
+		{
+			name: "javascript and require",
+			repo: "js",
+			want: []string{
+				// require() returns any in a TypeScript file: members are
+				// matched by name against the surface.
+				"src/any.ts:2:5 [createClient] createClient createClient call require require @.",
+				"src/any.ts:2:20 [get] Client#get Client#get call inferred require @.",
+				"src/any.ts:3:9 [makeClient] makeClient createClient import require require @.",
+				"src/any.ts:4:1 [makeClient] makeClient createClient call require require @.",
+				"src/any.ts:5:9 [Client] Client.new() Client.new() construct require require @.",
+				// @ts-check makes a JavaScript file checked.
+				"src/checked.js:2:9 [Client] Client Client import destructure require @.",
+				"src/checked.js:4:5 [Client] Client.new() Client.new() construct destructure require @.",
+				"src/checked.js:4:14 [url] ClientOptions#url ClientOptions#url write direct require @.",
+				"src/eq.ts:3:4 [createClient] createClient createClient call direct require @.",
+				// JavaScript under allowJs without checkJs: typed by the
+				// checker, not checked by the repository.
+				"src/lib.js:1:9 [createClient] createClient createClient import destructure require unchecked @.",
+				"src/lib.js:4:11 [createClient] createClient createClient call destructure require unchecked @.",
+				"src/lib.js:4:26 [url] ClientOptions#url ClientOptions#url write direct require unchecked @.",
+				"src/lib.js:5:3 [get] Client#get Client#get call direct require unchecked @.",
+				"src/lib.js:6:5 [makeClient] makeClient createClient call direct require unchecked @.",
+				"src/nocheck.ts:2:10 [version] version version import direct import unchecked @.",
+				"src/nocheck.ts:4:13 [version] version version read direct import unchecked @.",
+			},
+			importers: []string{"src/any.ts", "src/checked.js", "src/eq.ts", "src/lib.js", "src/nocheck.ts"},
+			unanalyzed: []string{
+				"src/computed.ts:2 import: the module specifier is computed",
+				"src/lib.js:8 require: the module specifier is computed",
+				"src/lib.js:9 require: the loaded module is passed on, not bound to a name",
+			},
+			tsconfig:   "tsconfig.json",
+			includesJS: true,
+		},
+		{
+			name: "a barrel re-exporting the package",
+			repo: "barrel",
+			want: []string{
+				"src/app.ts:1:10 [mc] createClient createClient import reexport import @.",
+				"src/app.ts:1:14 [Client] Client Client import reexport import @.",
+				"src/app.ts:1:22 [version] version version import reexport import",
+				"src/app.ts:3:1 [mc] createClient createClient call reexport import @.",
+				"src/app.ts:3:6 [get] Client#get Client#get call reexport import @.",
+				"src/app.ts:4:5 [Client] Client.new() Client.new() construct reexport import @.",
+				"src/app.ts:4:14 [url] ClientOptions#url ClientOptions#url write direct import",
+				"src/app.ts:5:13 [version] version version read reexport import",
+				"src/lib/index.ts:1:10 [createClient] createClient createClient import direct import @.",
+				"src/lib/index.ts:1:30 [Client] Client Client import direct import @.",
+			},
+			importers: []string{"src/app.ts", "src/lib/index.ts"},
+			barrels:   []string{"src/lib/index.ts"},
+			tsconfig:  "tsconfig.json",
+		},
+		{
+			name: "a file that only receives a package value",
+			repo: "tier2",
+			want: []string{
+				"src/client.ts:1:10 [createClient] createClient createClient import direct import @.",
+				"src/client.ts:3:23 [createClient] createClient createClient call direct import @.",
+				// Members rooted at an import binding, and a literal passed
+				// to a package method; loose and local are not the package's.
+				"src/use.ts:3:8 [get] Client#get Client#get call direct import",
+				"src/use.ts:4:8 [timeout] Client#timeout Client#timeout write direct import",
+				"src/use.ts:5:8 [configure] Client#configure Client#configure call direct import",
+				"src/use.ts:5:20 [retries] ClientOptions#retries ClientOptions#retries write direct import",
+			},
+			importers: []string{"src/client.ts"},
+			tsconfig:  "tsconfig.json",
+		},
+		{
+			name:      "the root workspace without the workspaces that declare the package",
+			repo:      "workspaces",
+			workspace: ".",
+			exclude:   []string{"packages/a", "packages/b"},
+			want: []string{
+				"src/root.ts:1:10 [createClient] createClient createClient import direct import @.",
+				"src/root.ts:3:1 [createClient] createClient createClient call direct import @.",
+			},
+			importers:  []string{"src/root.ts"},
+			tsconfig:   "tsconfig.json",
+			includesJS: true,
+		},
+		{
+			name:      "a solution tsconfig's referenced project",
+			repo:      "workspaces",
+			workspace: "packages/a",
+			want: []string{
+				"packages/a/src/a.ts:1:10 [Client] Client Client import direct import @.",
+				"packages/a/src/a.ts:3:22 [Client] Client.new() Client.new() construct direct import @.",
+				"packages/a/src/a.ts:3:31 [url] ClientOptions#url ClientOptions#url write direct import @.",
+			},
+			importers: []string{"packages/a/src/a.ts"},
+			tsconfig:  "packages/a/tsconfig.json",
+		},
+		{
+			name:      "options from the tsconfig above, files from the workspace",
+			repo:      "workspaces",
+			workspace: "packages/b",
+			want: []string{
+				"packages/b/src/b.js:1:10 [version] version version import direct import unchecked @.",
+				"packages/b/src/b.js:3:13 [version] version version read direct import unchecked @.",
+			},
+			importers:  []string{"packages/b/src/b.js"},
+			tsconfig:   "tsconfig.json",
+			includesJS: true,
+		},
+		{
+			name: "no tsconfig: sources minus build and dist",
+			repo: "notsconfig",
+			want: []string{
+				"src/x.ts:1:10 [version] version version import direct import @.",
+				"src/x.ts:3:13 [version] version version read direct import @.",
+			},
+			importers: []string{"src/x.ts"},
+		},
+	}
+	a := sharedAdapter(t)
+	ctx := context.Background()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			repo := usageRepo(t, tt.repo, false)
+			res, err := a.FindUsages(ctx, UsageRequest{RepoRoot: repo, WorkspaceDir: tt.workspace, Package: "fakelib", Exclude: tt.exclude})
+			if err != nil {
+				t.Fatal(err)
+			}
+			diffLines(t, "usages", usageLines(t, repo, res.Usages), tt.want)
+			diffLines(t, "unanalyzed", unanalyzedLines(res.Unanalyzed), nonNil(tt.unanalyzed))
+			if !reflect.DeepEqual(res.Importers, tt.importers) {
+				t.Errorf("importers %q, want %q", res.Importers, tt.importers)
+			}
+			if !reflect.DeepEqual(res.Barrels, nonNil(tt.barrels)) {
+				t.Errorf("barrels %q, want %q", res.Barrels, tt.barrels)
+			}
+			if res.Tsconfig != tt.tsconfig || res.IncludesJS != tt.includesJS {
+				t.Errorf("tsconfig %q includesJs %v, want %q %v", res.Tsconfig, res.IncludesJS, tt.tsconfig, tt.includesJS)
+			}
+			ws := tt.workspace
+			if ws == "" {
+				ws = "."
+			}
+			for _, u := range res.Usages {
+				if u.Workspace != ws {
+					t.Errorf("%s:%d: workspace %q, want %q", u.File, u.Line, u.Workspace, ws)
+				}
+			}
+			if res.Unmapped != 0 || res.Unresolved != "" || res.NoTypes != "" {
+				t.Errorf("unmapped %d, unresolved %q, noTypes %q", res.Unmapped, res.Unresolved, res.NoTypes)
+			}
+			if want, _ := filepath.EvalSymlinks(filepath.Join(repo, "node_modules", "fakelib")); res.PackageDir != want {
+				t.Errorf("package dir %s, want %s", res.PackageDir, want)
+			}
+		})
+	}
+}
+
+// pnpm's store layout, and a package directory the caller names, read the
+// same declarations as the hoisted copy: the usages are identical.
+func TestFindUsagesLayouts(t *testing.T) {
+	a := sharedAdapter(t)
+	ctx := context.Background()
+	hoisted := usageRepo(t, "basic", false)
+	want, err := a.FindUsages(ctx, UsageRequest{RepoRoot: hoisted, Package: "fakelib"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want.Usages) == 0 {
+		t.Fatal("no usages in the hoisted layout")
+	}
+	pnpm := usageRepo(t, "basic", true)
+	for _, tt := range []struct {
+		name string
+		req  UsageRequest
+	}{
+		{"pnpm store", UsageRequest{RepoRoot: pnpm, Package: "fakelib"}},
+		{"named package dir", UsageRequest{RepoRoot: pnpm, Package: "fakelib", PackageDir: filepath.Join(pnpm, "node_modules", "fakelib")}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := a.FindUsages(ctx, tt.req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(filepath.ToSlash(got.PackageDir), "node_modules/.pnpm/fakelib@1.0.0/node_modules/fakelib") {
+				t.Errorf("package dir %s is not the store's", got.PackageDir)
+			}
+			if !reflect.DeepEqual(got.Usages, want.Usages) {
+				diffLines(t, "usages", usageLines(t, pnpm, got.Usages), usageLines(t, hoisted, want.Usages))
+			}
+		})
+	}
+}
+
+// Signal A runs with the compiler the Adapter was created with: here the
+// one ResolveCompiler finds in the repository's node_modules.
+func TestFindUsagesRepoCompiler(t *testing.T) {
+	pinned := pinnedCompiler(t)
+	repo := usageRepo(t, "notsconfig", false)
+	if err := os.Symlink(pinned.Dir, filepath.Join(repo, "node_modules", "typescript")); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	c, err := ResolveCompiler(ctx, repo, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.FromRepo || c.Dir != pinned.Dir {
+		t.Fatalf("compiler %+v, want the repository's", c)
+	}
+	a := New(c, Options{NoSurfaceCache: true})
+	defer a.Close()
+	res, err := a.FindUsages(ctx, UsageRequest{RepoRoot: repo, Package: "fakelib"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Usages) != 2 {
+		t.Errorf("%d usages, want 2: %v", len(res.Usages), usageLines(t, repo, res.Usages))
+	}
+	if v, _ := a.CompilerVersion(ctx); v != PinnedVersion {
+		t.Errorf("compiler version %q", v)
+	}
+}
+
+func TestFindUsagesUnresolvedAndBadInput(t *testing.T) {
+	a := sharedAdapter(t)
+	ctx := context.Background()
+	repo := usageRepo(t, "js", false)
+
+	// A package nobody installed: no usages, but the computed loads are
+	// still listed, never dropped.
+	res, err := a.FindUsages(ctx, UsageRequest{RepoRoot: repo, Package: "not-installed"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Unresolved == "" || res.PackageDir != "" || len(res.Usages) != 0 {
+		t.Errorf("unresolved %q, dir %q, %d usages", res.Unresolved, res.PackageDir, len(res.Usages))
+	}
+	if len(res.Unanalyzed) != 2 {
+		t.Errorf("unanalyzed %v, want the two computed loads", unanalyzedLines(res.Unanalyzed))
+	}
+
+	tests := []struct {
+		name string
+		req  UsageRequest
+		want string
+	}{
+		{"no package", UsageRequest{RepoRoot: repo}, "no package named"},
+		{"no root", UsageRequest{Package: "fakelib"}, "no repository root"},
+		{"missing workspace", UsageRequest{RepoRoot: repo, WorkspaceDir: "packages/nope", Package: "fakelib"}, filepath.Join(repo, "packages", "nope") + " is not a directory"},
+		{"missing tsconfig", UsageRequest{RepoRoot: repo, Package: "fakelib", Tsconfig: "tsconfig.build.json"}, filepath.Join(repo, "tsconfig.build.json") + " does not exist"},
+		{"missing package dir", UsageRequest{RepoRoot: repo, Package: "fakelib", PackageDir: filepath.Join(repo, "gone")}, "gone does not exist"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := a.FindUsages(ctx, tt.req)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("error %v, want one containing %q", err, tt.want)
+			}
+		})
+	}
+
+	// A driver answer no correct driver gives is an error, not a usage.
+	bad := model.Usage{File: "../outside.ts", Line: 1, Column: 1, SymbolPath: "x", CanonicalPath: "x", Access: model.AccessRead, Via: model.ViaDirect, Loader: model.LoaderImport}
+	if err := checkUsage(&bad); err == nil {
+		t.Error("a usage outside the repository passed")
+	}
+	var de *DriverError
+	_, err = a.FindUsages(ctx, UsageRequest{RepoRoot: repo, Package: "fakelib", Tsconfig: "nope.json"})
+	if !errors.As(err, &de) || de.Code != "BAD_REQUEST" {
+		t.Errorf("missing tsconfig: %v, want a BAD_REQUEST driver error", err)
+	}
+}
