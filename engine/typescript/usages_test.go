@@ -179,7 +179,7 @@ func TestFindUsages(t *testing.T) {
 				"src/b.ts:7:13 [TypeOf] TypeOf TypeOf typeRef direct import @.",
 			},
 			importers: []string{"src/a.ts", "src/b.ts"},
-			tsconfig:   "tsconfig.json",
+			tsconfig:  "tsconfig.json",
 		},
 		{
 			name: "javascript and require",
