@@ -125,7 +125,7 @@ type compileParams struct {
 	RepoRoot    string   `json:"repoRoot"`
 	Workspace   string   `json:"workspace"`
 	TSConfig    string   `json:"tsconfig,omitempty"`
-	Files       []string `json:"files,omitempty"`
+	Files       []string `json:"files"` // null: every file the tsconfig lists
 	Overlay     *mapping `json:"overlay,omitempty"`
 	Baseline    *mapping `json:"baseline,omitempty"`
 	ResolveOnly bool     `json:"resolveOnly,omitempty"`

@@ -387,9 +387,18 @@ func TestCompileBadRequests(t *testing.T) {
 	if _, err := a.Compile(ctx, CompileRequest{}); err == nil {
 		t.Error("a compile without a repository root succeeded")
 	}
+	// An empty scope compiles nothing (nil would mean every file).
+	repo := fixtureRepo(t, "basic", "fakepkg@1.0.0", "helper@1.0.0")
+	r, err := a.Compile(ctx, CompileRequest{RepoRoot: repo, Files: []string{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Coverage.Asked != 0 || r.Coverage.Compiled != 0 || r.PreExisting != 0 {
+		t.Errorf("empty scope: coverage %+v, %d pre-existing", r.Coverage, r.PreExisting)
+	}
 	// A workspace that does not exist has no files, not a crash.
 	dir := t.TempDir()
-	r, err := a.Compile(ctx, CompileRequest{RepoRoot: dir, Files: []string{"src/a.ts"}})
+	r, err = a.Compile(ctx, CompileRequest{RepoRoot: dir, Files: []string{"src/a.ts"}})
 	if err != nil {
 		t.Fatal(err)
 	}

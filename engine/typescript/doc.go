@@ -6,6 +6,12 @@
 // directory as model.Surface, cached per name and version, and
 // assignability between two versions of the same paths.
 //
+// Signal B lives here too: an Overlay (a temporary node_modules linking the
+// target versions and what their declarations import) and Compile, which
+// type-checks the files in scope against the installed copies and against
+// the overlay with the repository's own compiler and keeps only the new
+// errors.
+//
 // Declarations are read by the TypeScript checker itself, never parsed here:
 // re-exports, export =, merged namespaces and inherited members are only
 // understood correctly by the compiler.
