@@ -73,10 +73,23 @@ class SourceCache {
     const cwd = ts.sys.getCurrentDirectory();
     const canonical = ts.sys.useCaseSensitiveFileNames ? (/** @type {string} */ f) => f : (/** @type {string} */ f) => f.toLowerCase();
     this.moduleCache = ts.createModuleResolutionCache(cwd, canonical, options);
-    this.typeCache = typeof ts.createTypeReferenceDirectiveResolutionCache === 'function'
-      ? ts.createTypeReferenceDirectiveResolutionCache(cwd, canonical, options, this.moduleCache.getPackageJsonInfoCache())
-      : undefined;
+    this.typeCache = typeCacheFor(ts, cwd, canonical, options, this.moduleCache);
   }
+}
+
+/**
+ * A type reference cache sharing the module cache's package.json reads,
+ * where the compiler has both (TypeScript 4.3+).
+ * @param {typeof import('typescript')} ts
+ * @param {string} cwd
+ * @param {(f: string) => string} canonical
+ * @param {CompilerOptions} options
+ * @param {import('typescript').ModuleResolutionCache} moduleCache
+ */
+function typeCacheFor(ts, cwd, canonical, options, moduleCache) {
+  if (typeof ts.createTypeReferenceDirectiveResolutionCache !== 'function') return undefined;
+  const pj = typeof moduleCache.getPackageJsonInfoCache === 'function' ? moduleCache.getPackageJsonInfoCache() : undefined;
+  return ts.createTypeReferenceDirectiveResolutionCache(cwd, canonical, options, pj);
 }
 
 /**
@@ -682,9 +695,7 @@ function createHost(ts, options, cache, mapping, legacyHooks) {
 
   const cwd = host.getCurrentDirectory();
   const overlayModuleCache = ts.createModuleResolutionCache(cwd, getCanonical, options);
-  const overlayTypeCache = typeof ts.createTypeReferenceDirectiveResolutionCache === 'function'
-    ? ts.createTypeReferenceDirectiveResolutionCache(cwd, getCanonical, options, overlayModuleCache.getPackageJsonInfoCache())
-    : undefined;
+  const overlayTypeCache = typeCacheFor(ts, cwd, getCanonical, options, overlayModuleCache);
   /** @type {Unresolved[]} */
   const unresolved = [];
 
