@@ -2,6 +2,7 @@ package typescript
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -16,8 +17,9 @@ import (
 var usagesDir = filepath.Join("testdata", "usages")
 
 // usageRepo copies testdata/usages/repos/<name> into a temporary directory
-// and installs testdata/usages/packages/fakelib in its node_modules: copied
-// in place (npm's hoisted layout) or into pnpm's store with a symlink.
+// and installs every package of testdata/usages/packages in its
+// node_modules: copied in place (npm's hoisted layout), or into pnpm's
+// store with a symlink where the package's name resolves.
 func usageRepo(t *testing.T, name string, pnpm bool) string {
 	t.Helper()
 	dst := filepath.Join(t.TempDir(), name)
@@ -25,15 +27,40 @@ func usageRepo(t *testing.T, name string, pnpm bool) string {
 		t.Fatal(err)
 	}
 	copyUsageTree(t, filepath.Join(usagesDir, "repos", name), dst)
-	pkg := filepath.Join(usagesDir, "packages", "fakelib")
-	if pnpm {
-		store := filepath.Join(dst, "node_modules", ".pnpm", "fakelib@1.0.0", "node_modules", "fakelib")
-		copyUsageTree(t, pkg, store)
-		if err := os.Symlink(filepath.Join(".pnpm", "fakelib@1.0.0", "node_modules", "fakelib"), filepath.Join(dst, "node_modules", "fakelib")); err != nil {
+	pkgs := filepath.Join(usagesDir, "packages")
+	manifests, err := filepath.Glob(filepath.Join(pkgs, "*", "package.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	scoped, _ := filepath.Glob(filepath.Join(pkgs, "@*", "*", "package.json"))
+	for _, m := range append(manifests, scoped...) {
+		dir := filepath.Dir(m)
+		pkgName := filepath.ToSlash(strings.TrimPrefix(dir, pkgs+string(filepath.Separator)))
+		link := filepath.Join(dst, "node_modules", filepath.FromSlash(pkgName))
+		if !pnpm {
+			copyUsageTree(t, dir, link)
+			continue
+		}
+		var manifest struct{ Version string }
+		b, err := os.ReadFile(m)
+		if err == nil {
+			err = json.Unmarshal(b, &manifest)
+		}
+		if err != nil {
 			t.Fatal(err)
 		}
-	} else {
-		copyUsageTree(t, pkg, filepath.Join(dst, "node_modules", "fakelib"))
+		storeRel := filepath.Join(".pnpm", strings.ReplaceAll(pkgName, "/", "+")+"@"+manifest.Version, "node_modules", filepath.FromSlash(pkgName))
+		copyUsageTree(t, dir, filepath.Join(dst, "node_modules", storeRel))
+		if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		target, err := filepath.Rel(filepath.Dir(link), filepath.Join(dst, "node_modules", storeRel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(target, link); err != nil {
+			t.Fatal(err)
+		}
 	}
 	return dst
 }
@@ -119,6 +146,8 @@ func TestFindUsages(t *testing.T) {
 	tests := []struct {
 		name string
 		repo string
+		// pkg is the package looked for, fakelib unless set.
+		pkg string
 		// workspace is the workspace directory relative to the repository.
 		workspace string
 		exclude   []string
@@ -129,6 +158,8 @@ func TestFindUsages(t *testing.T) {
 		unanalyzed []string
 		tsconfig   string
 		includesJS bool
+		// typesFrom is the @types package the declarations come from.
+		typesFrom string
 	}{
 		{
 			name: "typescript imports, members, types and literals",
@@ -289,6 +320,51 @@ func TestFindUsages(t *testing.T) {
 			includesJS: true,
 		},
 		{
+			name: "JSX props through the component's contextual type",
+			repo: "jsx",
+			want: []string{
+				"src/ui.tsx:1:10 [Button] Button Button import direct import @.",
+				"src/ui.tsx:3:20 [Button] Button Button call direct import @.",
+				"src/ui.tsx:3:27 [label] ButtonProps#label ButtonProps#label write direct import @.",
+				"src/ui.tsx:3:37 [onPress] ButtonProps#onPress ButtonProps#onPress implement direct import @.",
+			},
+			importers: []string{"src/ui.tsx"},
+			tsconfig:  "tsconfig.json",
+		},
+		{
+			name: "export = through import =, a default import and an untyped require",
+			repo: "exportequals",
+			pkg:  "eqlib",
+			want: []string{
+				"src/eq.ts:1:8 [eqlib] eqlib eqlib import direct require @.",
+				"src/eq.ts:2:8 [def] eqlib eqlib import direct import @.",
+				"src/eq.ts:4:16 [Result] eqlib.Result eqlib.Result typeRef direct require @.",
+				"src/eq.ts:4:25 [eqlib] eqlib eqlib call direct require @.",
+				"src/eq.ts:5:3 [value] eqlib.Result#value eqlib.Result#value read direct import @.",
+				"src/eq.ts:6:7 [parse] eqlib.parse eqlib.parse call direct require @.",
+				"src/eq.ts:6:18 [ok] eqlib.Result#ok eqlib.Result#ok read direct require @.",
+				"src/eq.ts:7:5 [version] eqlib.version eqlib.version read direct import @.",
+				// The untyped require's root is the export = target.
+				"src/eq.ts:8:7 [lib] eqlib eqlib import require require @.",
+				"src/eq.ts:9:1 [lib] eqlib eqlib call require require @.",
+				"src/eq.ts:10:5 [parse] eqlib.parse eqlib.parse call require require @.",
+			},
+			importers: []string{"src/eq.ts"},
+			tsconfig:  "tsconfig.json",
+		},
+		{
+			name:      "globals an @types package declares, used without an import",
+			repo:      "exportequals",
+			pkg:       "globlib",
+			typesFrom: "@types/globlib",
+			want: []string{
+				`src/glob.ts:1:1 [describeIt] "global":describeIt "global":describeIt call direct import`,
+				`src/glob.ts:2:9 [go] "global":globlib.go "global":globlib.go call direct import`,
+			},
+			importers: []string{},
+			tsconfig:  "tsconfig.json",
+		},
+		{
 			name: "no tsconfig: sources minus build and dist",
 			repo: "notsconfig",
 			want: []string{
@@ -303,7 +379,11 @@ func TestFindUsages(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			repo := usageRepo(t, tt.repo, false)
-			res, err := a.FindUsages(ctx, UsageRequest{RepoRoot: repo, WorkspaceDir: tt.workspace, Package: "fakelib", Exclude: tt.exclude})
+			pkg := tt.pkg
+			if pkg == "" {
+				pkg = "fakelib"
+			}
+			res, err := a.FindUsages(ctx, UsageRequest{RepoRoot: repo, WorkspaceDir: tt.workspace, Package: pkg, Exclude: tt.exclude})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -330,8 +410,15 @@ func TestFindUsages(t *testing.T) {
 			if res.Unmapped != 0 || res.Unresolved != "" || res.NoTypes != "" {
 				t.Errorf("unmapped %d, unresolved %q, noTypes %q", res.Unmapped, res.Unresolved, res.NoTypes)
 			}
-			if want, _ := filepath.EvalSymlinks(filepath.Join(repo, "node_modules", "fakelib")); res.PackageDir != want {
+			installed := pkg
+			if tt.typesFrom != "" {
+				installed = tt.typesFrom
+			}
+			if want, _ := filepath.EvalSymlinks(filepath.Join(repo, "node_modules", filepath.FromSlash(installed))); res.PackageDir != want {
 				t.Errorf("package dir %s, want %s", res.PackageDir, want)
+			}
+			if res.TypesFrom != tt.typesFrom {
+				t.Errorf("types from %q, want %q", res.TypesFrom, tt.typesFrom)
 			}
 		})
 	}

@@ -970,8 +970,13 @@ class FileScan {
       const r = this.refOf(tag);
       if (!r || !r.sym) return;
     }
-    const prop = this.checker.getSymbolAtLocation(attr.name);
-    if (!prop || !this.scan.symInPkg(prop)) return;
+    // The attribute's own symbol is the JSX literal's; the prop is found
+    // through the contextual type, as for an object literal.
+    const ctype = this.checker.getContextualType(attr.parent);
+    if (!ctype) return;
+    const types = ctype.isUnion() ? ctype.types : [ctype];
+    const prop = types.map((t) => this.checker.getPropertyOfType(t, name)).find((s) => s && this.scan.symInPkg(s));
+    if (!prop) return;
     const cands = this.scan.candidates(prop);
     if (cands.length === 0) {
       this.scan.unmapped++;

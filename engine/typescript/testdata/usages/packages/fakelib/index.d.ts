@@ -33,3 +33,15 @@ export interface Plugin {
 }
 
 export declare const version: string;
+
+export interface ButtonProps {
+  label: string;
+  onPress?(): void;
+}
+export declare function Button(props: ButtonProps): JSX.Element;
+declare global {
+  namespace JSX {
+    interface Element {}
+    interface IntrinsicElements {}
+  }
+}

@@ -1,0 +1,4 @@
+declare function describeIt(name: string, fn: () => void): void;
+declare namespace globlib {
+  function go(): void;
+}

@@ -1,0 +1,2 @@
+describeIt('x', () => {});
+globlib.go();

@@ -1,0 +1,3 @@
+import { Button } from 'fakelib';
+
+export const el = <Button label="x" onPress={() => {}} />;
