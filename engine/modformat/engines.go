@@ -99,5 +99,9 @@ func nextAfter(v string) (string, bool) {
 	parts := strings.Split(p, ".")
 	n, _ := strconv.Atoi(parts[len(parts)-1])
 	parts[len(parts)-1] = strconv.Itoa(n + 1)
-	return strings.Join(parts, "."), true
+	next := strings.Join(parts, ".")
+	if _, _, _, ok := splitVersion(next); !ok {
+		return "", false
+	}
+	return next, true
 }
