@@ -1,0 +1,57 @@
+package model
+
+// Plan is what fix would do about one package's (or one group's) breaking
+// findings: the findings grouped per migration rule, each rule's sites split
+// by who makes the edit, and the exact commands to go on with.
+type Plan struct {
+	Package string `json:"package"`
+	// Target is the version the plan upgrades to.
+	Target string `json:"target,omitempty"`
+	// Pack names the migration pack whose rules apply, empty when no pack
+	// covers this upgrade (every site is then manual).
+	Pack string `json:"pack,omitempty"`
+	// Rules hold the breaking findings, most sites first, then by ID.
+	Rules []PlanRule `json:"rules"`
+	// Unverified groups the possible-impact findings the same way; they are
+	// listed apart and never counted in Totals.
+	Unverified []PlanRule `json:"unverified"`
+	Totals     PlanTotals `json:"totals"`
+	// Next holds the exact commands for this repository, in order.
+	Next []string `json:"next"`
+}
+
+// PlanTotals sums the counted rules.
+type PlanTotals struct {
+	Sites   int `json:"sites"`
+	ByRule  int `json:"byRule"`
+	ByAgent int `json:"byAgent"`
+	Manual  int `json:"manual"`
+	// Errors sums the rules' Errors (see PlanRule.Errors).
+	Errors int `json:"errors"`
+}
+
+// PlanRule is one migration rule: a pack rule, or without one a group of
+// findings of one change kind, symbol or compiler error code.
+type PlanRule struct {
+	// ID is the pack's rule id, else a key derived from the change
+	// ("removed:Foo", "signature", "TS2345", "module-format").
+	ID    string `json:"id"`
+	Title string `json:"title"`
+	// Sites counts edits: a site, a file for a per-file rule, one anchor
+	// for a root cause. ByRule + ByAgent + Manual == Sites.
+	Sites   int `json:"sites"`
+	ByRule  int `json:"byRule"`
+	ByAgent int `json:"byAgent"`
+	Manual  int `json:"manual"`
+	// PerFile: one edit per file ("1 fix, 3 errors"); compiler-only errors
+	// of that file fold into it.
+	PerFile bool `json:"perFile,omitempty"`
+	// Errors counts the errors the rule's edits stand for, set when an edit
+	// stands for more than its own site (a per-file rule, a root-cause
+	// anchor with its downstream errors); 0 otherwise.
+	Errors int `json:"errors,omitempty"`
+	// Findings are the ids of the findings in the rule, sorted.
+	Findings []string `json:"findings"`
+	// Note is one line a pack adds under the rule.
+	Note string `json:"note,omitempty"`
+}
