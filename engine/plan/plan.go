@@ -1,0 +1,280 @@
+package plan
+
+import (
+	"sort"
+
+	"github.com/uptide/uptide/engine/model"
+)
+
+// Pack is the part of a migration pack the plan needs. Build is given a
+// pack only when it covers the upgrade's versions; outside them the caller
+// passes nil and every site is manual.
+type Pack interface {
+	// Name names the pack in the plan ("zod").
+	Name() string
+	// RuleFor files a finding under a pack rule. An empty id means the pack
+	// has no rule for it (the site goes to the assisted fixer).
+	// transformTakes is the dry run of the rule's transform over the site;
+	// perFile marks a rule whose edit is one per file.
+	RuleFor(f model.Finding) (id, title string, transformTakes bool, perFile bool)
+}
+
+// Options are what Build needs besides the findings.
+type Options struct {
+	Package string
+	// Target is the version upgraded to; with it Build fills Plan.Next.
+	Target string
+	// Pack covers the upgrade, or is nil.
+	Pack Pack
+	// MinConfidence leaves out findings below it (the human report hides
+	// findings under 0.5 unless --all); 0 keeps every finding.
+	MinConfidence float64
+	// Next carries what the commands need (see Next).
+	Repo       Repo
+	Members    []Target
+	Companions model.CompanionPlan
+}
+
+// Build groups findings into the plan:
+//
+//   - only breaking findings enter the counted rules; unverified ones are
+//     grouped the same way in Plan.Unverified; info, additive and
+//     deprecated findings are left out;
+//   - a finding a pack rule claims goes under that rule, the others under
+//     RuleKey's plain-English rule;
+//   - a site the pack's transform takes is by rule, any other site of an
+//     upgrade the pack covers is by agent, and without a pack every site is
+//     manual;
+//   - a root-cause anchor (AnchorOnly) is one site whose downstream
+//     diagnostics are its errors; an unattributed compiler finding stands
+//     for itself and its Similar diagnostics;
+//   - a per-file rule (the pack says so; module-format findings always
+//     are) counts one edit per file, and the file's unclaimed compiler-only
+//     findings fold into it as errors. Its file is by rule when the
+//     transform takes every finding of the rule in it.
+//
+// Equal inputs give equal plans, whatever the order of findings.
+func Build(findings []model.Finding, opts Options) model.Plan {
+	p := model.Plan{
+		Package:    opts.Package,
+		Target:     opts.Target,
+		Rules:      []model.PlanRule{},
+		Unverified: []model.PlanRule{},
+		Next:       []string{},
+	}
+	if opts.Pack != nil {
+		p.Pack = opts.Pack.Name()
+	}
+	var breaking, unverified []model.Finding
+	for _, f := range findings {
+		if opts.MinConfidence > 0 && f.Confidence < opts.MinConfidence {
+			continue
+		}
+		switch f.Severity {
+		case model.Breaking:
+			breaking = append(breaking, f)
+		case model.Unverified:
+			unverified = append(unverified, f)
+		}
+	}
+	p.Rules = group(breaking, opts.Pack)
+	p.Unverified = group(unverified, opts.Pack)
+	for _, r := range p.Rules {
+		p.Totals.Sites += r.Sites
+		p.Totals.ByRule += r.ByRule
+		p.Totals.ByAgent += r.ByAgent
+		p.Totals.Manual += r.Manual
+		p.Totals.Errors += r.Errors
+	}
+	if opts.Target != "" {
+		p.Next = Next(opts.Repo, opts.Package, opts.Target, opts.Members, opts.Companions)
+	}
+	return p
+}
+
+// claim is one finding filed under a rule.
+type claim struct {
+	f       model.Finding
+	ruleID  string
+	title   string
+	takes   bool
+	perFile bool
+	claimed bool // a pack rule took it
+}
+
+type fileKey struct{ workspace, file string }
+
+// ruleAcc accumulates one rule.
+type ruleAcc struct {
+	rule      model.PlanRule
+	anchored  bool
+	perFile   map[fileKey]*fileAcc
+	hasFolded bool
+}
+
+type fileAcc struct {
+	errors int
+	// all: the transform takes every finding of the rule in the file.
+	all bool
+	// own: a finding of the rule is in the file (not only folded errors).
+	own bool
+}
+
+func group(findings []model.Finding, pack Pack) []model.PlanRule {
+	claims := make([]claim, 0, len(findings))
+	perFileRules := map[fileKey]string{}
+	for _, f := range findings {
+		c := claim{f: f}
+		if pack != nil {
+			if id, title, takes, perFile := pack.RuleFor(f); id != "" {
+				c.ruleID, c.title, c.takes, c.perFile, c.claimed = id, title, takes, perFile, true
+			}
+		}
+		if !c.claimed {
+			c.ruleID, c.title = RuleKey(f)
+			c.perFile = f.Change == changeModuleFormat
+		}
+		if c.perFile {
+			k := fileKey{f.Workspace, f.File}
+			// The first per-file rule in id order takes the file's folded
+			// errors, whatever order the findings came in.
+			if cur, ok := perFileRules[k]; !ok || c.ruleID < cur {
+				perFileRules[k] = c.ruleID
+			}
+		}
+		claims = append(claims, c)
+	}
+	rules := map[string]*ruleAcc{}
+	acc := func(c claim) *ruleAcc {
+		r, ok := rules[c.ruleID]
+		if !ok {
+			r = &ruleAcc{rule: model.PlanRule{ID: c.ruleID, Title: c.title, Findings: []string{}}}
+			rules[c.ruleID] = r
+		}
+		if c.title != "" && (r.rule.Title == "" || c.title < r.rule.Title) {
+			// Titles of one rule agree; if a pack's do not, the smallest
+			// wins so the plan stays deterministic.
+			r.rule.Title = c.title
+		}
+		return r
+	}
+	for _, c := range claims {
+		k := fileKey{c.f.Workspace, c.f.File}
+		if !c.claimed && tsCode(c.f.Change) > 0 && !c.perFile {
+			if target, ok := perFileRules[k]; ok {
+				r := rules[target]
+				if r == nil {
+					r = acc(claim{ruleID: target})
+				}
+				r.fold(k, c.f)
+				continue
+			}
+		}
+		r := acc(c)
+		r.rule.Findings = append(r.rule.Findings, c.f.ID)
+		if c.perFile {
+			r.rule.PerFile = true
+			r.addToFile(k, c)
+			continue
+		}
+		n := sitesOf(c.f)
+		r.rule.Sites += n
+		r.rule.Errors += errorsOf(c.f)
+		r.anchored = r.anchored || c.f.AnchorOnly
+		split(&r.rule, n, c.takes, pack != nil)
+	}
+	out := make([]model.PlanRule, 0, len(rules))
+	for _, r := range rules {
+		if r.rule.PerFile {
+			r.settleFiles(pack != nil)
+		} else if !r.anchored {
+			r.rule.Errors = 0
+		}
+		sort.Strings(r.rule.Findings)
+		out = append(out, r.rule)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Sites != out[j].Sites {
+			return out[i].Sites > out[j].Sites
+		}
+		return out[i].ID < out[j].ID
+	})
+	return out
+}
+
+// fold adds an unclaimed compiler-only finding to the per-file rule that
+// owns its file.
+func (r *ruleAcc) fold(k fileKey, f model.Finding) {
+	r.rule.Findings = append(r.rule.Findings, f.ID)
+	fa := r.file(k)
+	fa.errors += errorsOf(f)
+	r.hasFolded = true
+}
+
+func (r *ruleAcc) file(k fileKey) *fileAcc {
+	if r.perFile == nil {
+		r.perFile = map[fileKey]*fileAcc{}
+	}
+	fa, ok := r.perFile[k]
+	if !ok {
+		fa = &fileAcc{all: true}
+		r.perFile[k] = fa
+	}
+	return fa
+}
+
+func (r *ruleAcc) addToFile(k fileKey, c claim) {
+	fa := r.file(k)
+	fa.errors += errorsOf(c.f)
+	fa.all = fa.all && c.takes
+	fa.own = true
+}
+
+// settleFiles counts one edit per file the rule owns.
+func (r *ruleAcc) settleFiles(hasPack bool) {
+	r.rule.Errors = 0
+	for _, fa := range r.perFile {
+		r.rule.Errors += fa.errors
+		if !fa.own {
+			continue
+		}
+		r.rule.Sites++
+		split(&r.rule, 1, fa.all, hasPack)
+	}
+}
+
+func split(r *model.PlanRule, n int, takes, hasPack bool) {
+	switch {
+	case !hasPack:
+		r.Manual += n
+	case takes:
+		r.ByRule += n
+	default:
+		r.ByAgent += n
+	}
+}
+
+// sitesOf is how many sites a finding stands for outside a per-file rule.
+func sitesOf(f model.Finding) int {
+	if f.AnchorOnly {
+		return 1
+	}
+	if tsCode(f.Change) > 0 {
+		return 1 + max(f.Similar, 0)
+	}
+	return 1
+}
+
+// errorsOf is how many errors a finding stands for.
+func errorsOf(f model.Finding) int {
+	switch {
+	case f.AnchorOnly:
+		return max(len(f.Downstream), 1)
+	case f.Change == changeModuleFormat:
+		return max(len(f.Sites), 1)
+	case tsCode(f.Change) > 0:
+		return 1 + max(f.Similar, 0)
+	default:
+		return max(len(f.Evidence), 1)
+	}
+}

@@ -1,0 +1,216 @@
+package plan
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/uptide/uptide/engine/model"
+)
+
+func fnd(id, change string, sev model.Severity, file string, opts ...func(*model.Finding)) model.Finding {
+	f := model.Finding{ID: id, Package: "zod", Change: change, Severity: sev, Confidence: 1, Workspace: ".", File: file, Line: 1}
+	for _, o := range opts {
+		o(&f)
+	}
+	return f
+}
+
+func at(p string) func(*model.Finding) { return func(f *model.Finding) { f.Path = p } }
+func similar(n int) func(*model.Finding) {
+	return func(f *model.Finding) { f.Similar = n }
+}
+func anchor(n int) func(*model.Finding) {
+	return func(f *model.Finding) {
+		f.AnchorOnly = true
+		f.Downstream = make([]model.Diagnostic, n)
+	}
+}
+func sites(n int) func(*model.Finding) {
+	return func(f *model.Finding) { f.Sites = make([]model.Usage, n) }
+}
+func conf(c float64) func(*model.Finding) { return func(f *model.Finding) { f.Confidence = c } }
+func ws(w string) func(*model.Finding)    { return func(f *model.Finding) { f.Workspace = w } }
+func repl(r string) func(*model.Finding)  { return func(f *model.Finding) { f.Replacement = r } }
+
+// testPack is a pack as data: rules keyed by change kind and path.
+type testPack struct {
+	rules map[string]packRule
+}
+
+type packRule struct {
+	id, title string
+	takes     func(model.Finding) bool
+	perFile   bool
+}
+
+func (p testPack) Name() string { return "zod" }
+
+func (p testPack) RuleFor(f model.Finding) (string, string, bool, bool) {
+	r, ok := p.rules[f.Change+" "+f.Path]
+	if !ok {
+		r, ok = p.rules[f.Change]
+	}
+	if !ok {
+		return "", "", false, false
+	}
+	takes := r.takes == nil || r.takes(f)
+	return r.id, r.title, takes, r.perFile
+}
+
+var zodPack = testPack{rules: map[string]packRule{
+	"removed z.string#email": {id: "zod/string-formats", title: "z.string().email() is now z.email()"},
+	"type z.infer":           {id: "zod/types", title: "type helpers changed", perFile: true, takes: func(f model.Finding) bool { return f.File != "src/hard.ts" }},
+	"signature":              {id: "zod/error-param", title: "message params become error", takes: func(f model.Finding) bool { return f.Line < 100 }},
+}}
+
+func TestBuildWithoutPack(t *testing.T) {
+	findings := []model.Finding{
+		fnd("a1", "removed", model.Breaking, "src/a.ts", at("Foo")),
+		fnd("a2", "removed", model.Breaking, "src/b.ts", at("Foo")),
+		fnd("a3", "removed", model.Breaking, "src/b.ts", at("Bar"), repl("Baz")),
+		fnd("s1", "signature", model.Breaking, "src/a.ts", at("parse")),
+		fnd("s2", "signature", model.Breaking, "src/c.ts", at("create")),
+		fnd("t1", "TS2345", model.Breaking, "src/a.ts", similar(2)),
+		fnd("t2", "TS9999", model.Breaking, "src/a.ts"),
+		fnd("c1", "cause", model.Breaking, "tsconfig.json", at("JSX"), anchor(12)),
+		fnd("m1", "module-format", model.Breaking, "scripts/a.js", sites(3)),
+		fnd("m2", "module-format", model.Breaking, "scripts/b.js", sites(1)),
+		fnd("u1", "type", model.Unverified, "src/a.ts", at("Schema")),
+		fnd("u2", "removed", model.Unverified, "src/d.ts", at("Qux")),
+		fnd("i1", "signature", model.Info, "src/a.ts"),
+		fnd("d1", "deprecated", model.Deprecated, "src/a.ts"),
+		fnd("x1", "added", model.Additive, "src/a.ts"),
+	}
+	got := Build(findings, Options{Package: "zod"})
+	want := model.Plan{
+		Package: "zod",
+		Rules: []model.PlanRule{
+			{ID: "TS2345", Title: "argument not assignable (TS2345)", Sites: 3, Manual: 3, Findings: []string{"t1"}},
+			{ID: "module-format", Title: "ESM only: require() of the package must become import()", Sites: 2, Manual: 2, PerFile: true, Errors: 4, Findings: []string{"m1", "m2"}},
+			{ID: "removed:Foo", Title: "Foo removed", Sites: 2, Manual: 2, Findings: []string{"a1", "a2"}},
+			{ID: "signature", Title: "call signature changed", Sites: 2, Manual: 2, Findings: []string{"s1", "s2"}},
+			{ID: "TS9999", Title: "compile error TS9999", Sites: 1, Manual: 1, Findings: []string{"t2"}},
+			{ID: "cause:tsconfig.json:JSX", Title: "JSX changed: one edit at tsconfig.json", Sites: 1, Manual: 1, Errors: 12, Findings: []string{"c1"}},
+			{ID: "removed:Bar", Title: "Bar removed, use Baz", Sites: 1, Manual: 1, Findings: []string{"a3"}},
+		},
+		Unverified: []model.PlanRule{
+			{ID: "removed:Qux", Title: "Qux removed", Sites: 1, Manual: 1, Findings: []string{"u2"}},
+			{ID: "type", Title: "type changed", Sites: 1, Manual: 1, Findings: []string{"u1"}},
+		},
+		Totals: model.PlanTotals{Sites: 12, Manual: 12, Errors: 16},
+		Next:   []string{},
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
+	}
+}
+
+func TestBuildWithPack(t *testing.T) {
+	findings := []model.Finding{
+		// Taken by the transform.
+		fnd("e1", "removed", model.Breaking, "src/a.ts", at("z.string#email")),
+		fnd("e2", "removed", model.Breaking, "src/b.ts", at("z.string#email")),
+		// A per-file rule: two findings in a.ts, one in hard.ts the
+		// transform cannot take; compiler-only errors of a.ts fold in.
+		fnd("i1", "type", model.Breaking, "src/a.ts", at("z.infer")),
+		fnd("i2", "type", model.Breaking, "src/a.ts", at("z.infer")),
+		fnd("i3", "type", model.Breaking, "src/hard.ts", at("z.infer")),
+		fnd("f1", "TS2322", model.Breaking, "src/a.ts", similar(1)),
+		// Same file name in another workspace: not folded.
+		fnd("f2", "TS2322", model.Breaking, "src/a.ts", ws("packages/api")),
+		// Pack rule, transform takes one of two.
+		fnd("p1", "signature", model.Breaking, "src/c.ts", func(f *model.Finding) { f.Line = 10 }),
+		fnd("p2", "signature", model.Breaking, "src/c.ts", func(f *model.Finding) { f.Line = 200 }),
+		// No pack rule: by agent.
+		fnd("o1", "removed", model.Breaking, "src/d.ts", at("z.ZodEffects")),
+		// Hidden under MinConfidence.
+		fnd("h1", "removed", model.Breaking, "src/e.ts", at("z.ZodEffects"), conf(0.4)),
+	}
+	got := Build(findings, Options{Package: "zod", Target: "4.1.12", Pack: zodPack, MinConfidence: 0.5})
+	want := model.Plan{
+		Package: "zod", Target: "4.1.12", Pack: "zod",
+		Rules: []model.PlanRule{
+			{ID: "zod/error-param", Title: "message params become error", Sites: 2, ByRule: 1, ByAgent: 1, Findings: []string{"p1", "p2"}},
+			{ID: "zod/string-formats", Title: "z.string().email() is now z.email()", Sites: 2, ByRule: 2, Findings: []string{"e1", "e2"}},
+			{ID: "zod/types", Title: "type helpers changed", Sites: 2, ByRule: 1, ByAgent: 1, PerFile: true, Errors: 5, Findings: []string{"f1", "i1", "i2", "i3"}},
+			{ID: "TS2322", Title: "value not assignable (TS2322)", Sites: 1, ByAgent: 1, Findings: []string{"f2"}},
+			{ID: "removed:z.ZodEffects", Title: "z.ZodEffects removed", Sites: 1, ByAgent: 1, Findings: []string{"o1"}},
+		},
+		Unverified: []model.PlanRule{},
+		Totals:     model.PlanTotals{Sites: 8, ByRule: 4, ByAgent: 4, Errors: 5},
+		Next: []string{
+			"uptide check zod --target zod@4.1.12 --details",
+			"uptide fix zod --target zod@4.1.12",
+		},
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
+	}
+	for _, r := range got.Rules {
+		if r.ByRule+r.ByAgent+r.Manual != r.Sites {
+			t.Errorf("%s: split %d+%d+%d != %d sites", r.ID, r.ByRule, r.ByAgent, r.Manual, r.Sites)
+		}
+	}
+}
+
+func TestBuildIsOrderIndependent(t *testing.T) {
+	findings := []model.Finding{
+		fnd("i1", "type", model.Breaking, "src/a.ts", at("z.infer")),
+		fnd("f1", "TS2322", model.Breaking, "src/a.ts", similar(1)),
+		fnd("f0", "TS2322", model.Breaking, "src/a.ts"),
+		fnd("e1", "removed", model.Breaking, "src/a.ts", at("z.string#email")),
+		fnd("m1", "module-format", model.Breaking, "src/a.ts", sites(2)),
+		fnd("c1", "cause", model.Breaking, "tsconfig.json", anchor(3)),
+		fnd("u1", "type", model.Unverified, "src/a.ts", at("X")),
+	}
+	for _, pack := range []Pack{nil, zodPack} {
+		first := Build(findings, Options{Package: "zod", Target: "4.0.0", Pack: pack})
+		r := rand.New(rand.NewPCG(1, 2))
+		for range 20 {
+			shuffled := append([]model.Finding(nil), findings...)
+			r.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+			if d := cmp.Diff(first, Build(shuffled, Options{Package: "zod", Target: "4.0.0", Pack: pack})); d != "" {
+				t.Fatalf("pack %v: order changed the plan (-first +shuffled):\n%s", pack != nil, d)
+			}
+		}
+	}
+}
+
+func TestBuildEmpty(t *testing.T) {
+	got := Build(nil, Options{Package: "zod"})
+	want := model.Plan{Package: "zod", Rules: []model.PlanRule{}, Unverified: []model.PlanRule{}, Next: []string{}}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
+	}
+}
+
+func TestRuleKey(t *testing.T) {
+	tests := []struct {
+		f         model.Finding
+		id, title string
+	}{
+		{model.Finding{Change: "removed", Path: "Foo"}, "removed:Foo", "Foo removed"},
+		{model.Finding{Change: "removed", SymbolPath: "foo"}, "removed:foo", "foo removed"},
+		{model.Finding{Change: "removed", Path: "a", Replacement: "b"}, "removed:a", "a removed, use b"},
+		{model.Finding{Change: "moved", Path: "X", Replacement: "pkg/sub"}, "moved:X", "X moved to pkg/sub"},
+		{model.Finding{Change: "moved", Path: "X"}, "moved:X", "X moved"},
+		{model.Finding{Change: "deprecated", Path: "X"}, "deprecated:X", "X deprecated"},
+		{model.Finding{Change: "signature", Path: "X"}, "signature", "call signature changed"},
+		{model.Finding{Change: "required"}, "required", "member now required"},
+		{model.Finding{Change: "narrowed"}, "narrowed", "type narrowed: your values may no longer fit"},
+		{model.Finding{Change: "TS2345"}, "TS2345", "argument not assignable (TS2345)"},
+		{model.Finding{Change: "TS7026"}, "TS7026", "JSX element implicitly has type any (TS7026)"},
+		{model.Finding{Change: "TS1"}, "TS1", "compile error TS1"},
+		{model.Finding{Change: "TSx"}, "TSx", "TSx"},
+		{model.Finding{Change: "cause", File: "src/hooks.ts", Root: "src/hooks.ts"}, "cause:src/hooks.ts", "one edit at src/hooks.ts"},
+		{model.Finding{Change: "module-format"}, "module-format", "ESM only: require() of the package must become import()"},
+		{model.Finding{}, "unknown", "unclassified change"},
+	}
+	for _, tt := range tests {
+		id, title := RuleKey(tt.f)
+		if id != tt.id || title != tt.title {
+			t.Errorf("RuleKey(%+v) = %q, %q; want %q, %q", tt.f, id, title, tt.id, tt.title)
+		}
+	}
+}
