@@ -48,7 +48,7 @@ func parseDockerfile(name string, data []byte) (dockerNode, error) {
 	st := finalBase(stages)
 	out := dockerNode{image: st.image, line: st.line}
 	if st.unresolved {
-		out.why = fmt.Sprintf("its final stage's FROM %s uses a build argument with no default", st.raw)
+		out.why = fmt.Sprintf("the final stage's FROM %s uses a build argument with no default", st.raw)
 		return out, nil
 	}
 	ref := parseImageRef(st.image)
@@ -57,7 +57,7 @@ func parseDockerfile(name string, data []byte) (dockerNode, error) {
 		out.version = ref.distrolessMajor
 	case !ref.node:
 		out.custom = true
-		out.why = fmt.Sprintf("its final stage builds on %s, not a Node image", st.image)
+		out.why = fmt.Sprintf("the final stage builds on %s, a custom base image, not Node's", st.image)
 	case ref.tag == "" && ref.digest:
 		out.why = fmt.Sprintf("FROM %s pins the image by digest, which names no Node version", st.image)
 	default:

@@ -177,11 +177,7 @@ func (r *resolver) fromDockerfile(dirs []string) (NodeInfo, bool, error) {
 			if df.version != "" {
 				return NodeInfo{Version: df.version, Source: fmt.Sprintf("%s FROM %s", rel, df.image)}, true, nil
 			}
-			if df.custom {
-				r.note("%s %s: production Node unknown", rel, df.why)
-			} else {
-				r.note("%s: %s; production Node unknown", rel, df.why)
-			}
+			r.note("%s: %s, so production Node is unknown", rel, df.why)
 			// The nearest Dockerfile is the workspace's image; one further up
 			// builds something else.
 			return NodeInfo{}, false, nil

@@ -58,7 +58,7 @@ func TestNodeVersion(t *testing.T) {
 				".nvmrc":     "v20.18.0\n",
 			},
 			want: NodeInfo{Version: "20.18.0", Source: ".nvmrc"},
-			note: []string{"Dockerfile its final stage builds on acme/runtime:7, not a Node image: production Node unknown"},
+			note: []string{"Dockerfile: the final stage builds on acme/runtime:7, a custom base image, not Node's, so production Node is unknown"},
 		},
 		{
 			name: "workspace files beat the root's",
