@@ -20,7 +20,7 @@ var usagesDir = filepath.Join("testdata", "usages")
 // and installs every package of testdata/usages/packages in its
 // node_modules: copied in place (npm's hoisted layout), or into pnpm's
 // store with a symlink where the package's name resolves.
-func usageRepo(t *testing.T, name string, pnpm bool) string {
+func usageRepo(t testing.TB, name string, pnpm bool) string {
 	t.Helper()
 	dst := filepath.Join(t.TempDir(), name)
 	if err := os.MkdirAll(dst, 0o755); err != nil {
@@ -65,7 +65,7 @@ func usageRepo(t *testing.T, name string, pnpm bool) string {
 	return dst
 }
 
-func copyUsageTree(t *testing.T, src, dst string) {
+func copyUsageTree(t testing.TB, src, dst string) {
 	t.Helper()
 	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
 		if err != nil {
@@ -537,5 +537,77 @@ func TestFindUsagesUnresolvedAndBadInput(t *testing.T) {
 	_, err = a.FindUsages(ctx, UsageRequest{RepoRoot: repo, Package: "fakelib", Tsconfig: "nope.json"})
 	if !errors.As(err, &de) || de.Code != "BAD_REQUEST" {
 		t.Errorf("missing tsconfig: %v, want a BAD_REQUEST driver error", err)
+	}
+}
+
+// benchWorkspace is the basic fixture grown to 300 files: half load the
+// package and chain through it, half only receive its values.
+func benchWorkspace(b *testing.B) string {
+	b.Helper()
+	repo := usageRepo(b, "basic", false)
+	for i := 0; i < 300; i++ {
+		var src string
+		if i%2 == 0 {
+			src = fmt.Sprintf(`import { createClient, z, type ClientOptions } from 'fakelib';
+const opts: ClientOptions = { url: 'u%[1]d', retries: %[1]d };
+export const c%[1]d = createClient(opts);
+export const s%[1]d = z.string().min(%[1]d).max(%[1]d);
+export function get%[1]d(k: string) { return c%[1]d.get(k) + c%[1]d.name; }
+`, i)
+		} else {
+			src = fmt.Sprintf(`import { c%[1]d, get%[1]d } from './gen%[1]d';
+const m = new Map<string, string>();
+export function use%[2]d(k: string) {
+  c%[1]d.timeout = 3;
+  m.set(k, get%[1]d(k));
+  return [m.get(k), c%[1]d.get(k), k.trim().toLowerCase()];
+}
+`, i-1, i)
+		}
+		if err := os.WriteFile(filepath.Join(repo, "src", fmt.Sprintf("gen%d.ts", i)), []byte(src), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return repo
+}
+
+// Cold: a workspace the driver has not read, so each iteration builds its
+// program and the installed surface's position map, then scans.
+func BenchmarkFindUsagesCold(b *testing.B) {
+	a := New(pinnedCompiler(b), Options{NoSurfaceCache: true})
+	defer a.Close()
+	ctx := context.Background()
+	repos := make([]string, b.N)
+	for i := range repos {
+		repos[i] = benchWorkspace(b)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		res, err := a.FindUsages(ctx, UsageRequest{RepoRoot: repos[i], Package: "fakelib"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(res.Importers) < 150 {
+			b.Fatalf("%d importers", len(res.Importers))
+		}
+	}
+}
+
+// Warm: the program and the position map are kept from the previous
+// request (another package of the same workspace costs this much).
+func BenchmarkFindUsagesWarm(b *testing.B) {
+	a := New(pinnedCompiler(b), Options{NoSurfaceCache: true})
+	defer a.Close()
+	ctx := context.Background()
+	repo := benchWorkspace(b)
+	req := UsageRequest{RepoRoot: repo, Package: "fakelib"}
+	if _, err := a.FindUsages(ctx, req); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := a.FindUsages(ctx, req); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

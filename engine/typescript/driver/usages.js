@@ -196,6 +196,8 @@ class Scan {
     this.inPkgFile = new Map();
     /** @type {Map<string, string>} */
     this.resolved = new Map();
+    /** @type {Map<string, string>} package-relative paths of the package's files */
+    this.pkgFile = new Map();
     this.unmapped = 0;
   }
 
@@ -343,7 +345,11 @@ class Scan {
     const ts = this.ts;
     if (!this.inPkg(d)) return [];
     const sf = d.getSourceFile();
-    const file = path.relative(this.pkgDir, realOr(sf.fileName)).split(path.sep).join('/');
+    let file = this.pkgFile.get(sf.fileName);
+    if (file === undefined) {
+      file = path.relative(this.pkgDir, realOr(sf.fileName)).split(path.sep).join('/');
+      this.pkgFile.set(sf.fileName, file);
+    }
     let pos = 0;
     if (!ts.isSourceFile(d)) {
       const named = /** @type {any} */ (d).name;

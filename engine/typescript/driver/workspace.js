@@ -223,6 +223,10 @@ function globSources(dir, allowJs, excluded) {
  */
 function cachingHost(ts, options) {
   const host = ts.createCompilerHost(options, true);
+  // JSDoc in TypeScript files says nothing about what a reference
+  // resolves to, and parsing it is a third of the parse (TypeScript 5.3+).
+  const modes = /** @type {any} */ (ts).JSDocParsingMode;
+  if (modes) /** @type {any} */ (host).jsDocParsingMode = modes.ParseForTypeInfo;
   const orig = host.getSourceFile.bind(host);
   host.getSourceFile = (fileName, languageVersionOrOptions, onError, shouldCreate) => {
     const stamp = stampOf(fileName);
