@@ -15,11 +15,9 @@ import (
 type UsageRequest struct {
 	// RepoRoot is the repository root: usage files are relative to it.
 	RepoRoot string
-	// WorkspaceDir is the workspace's directory, absolute or relative to
-	// RepoRoot.
-	WorkspaceDir string
-	// Workspace is recorded on every usage; empty means WorkspaceDir
-	// relative to RepoRoot ("." for the root).
+	// Workspace is the workspace's directory, relative to RepoRoot or
+	// absolute; "" is RepoRoot. Usages record it repository-relative ("."
+	// for the root).
 	Workspace string
 	// Package is the bare specifier ("zod", "@aws-sdk/client-s3").
 	Package string
@@ -27,11 +25,11 @@ type UsageRequest struct {
 	// resolve Package from the workspace with its own module resolution,
 	// following symlinks (pnpm's store).
 	PackageDir string
-	// Tsconfig overrides the workspace's tsconfig.json. Empty: the
+	// TSConfig overrides the workspace's tsconfig.json. Empty: the
 	// workspace's own (and its project references, one level down); without
 	// one, the nearest tsconfig above inside the repository for options
 	// only; without any, **/*.{ts,tsx} minus node_modules, dist and build.
-	Tsconfig string
+	TSConfig string
 	// Exclude lists directories whose files are not scanned: other
 	// workspaces that declare the same dependency and report their own
 	// usages.
@@ -50,9 +48,11 @@ type UsageResult struct {
 	Unresolved string
 	// NoTypes says why the installed copy has no declarations.
 	NoTypes string
-	// Tsconfig is the repository-relative tsconfig the workspace was read
-	// with, empty for the built-in defaults.
-	Tsconfig string
+	// Config is the repository-relative tsconfig the workspace was read
+	// with ("" for the built-in defaults); ConfigKind is own, above (the
+	// nearest one up, for options only) or none, as for CompileResult.
+	Config     string
+	ConfigKind string
 	// IncludesJS: the workspace's JavaScript was scanned (allowJs).
 	IncludesJS bool
 	// Files is the number of source files scanned.
@@ -84,7 +84,7 @@ func (a *Adapter) FindUsages(ctx context.Context, req UsageRequest) (*UsageResul
 	if err != nil {
 		return nil, err
 	}
-	ws := req.WorkspaceDir
+	ws := req.Workspace
 	if ws == "" {
 		ws = root
 	} else if !filepath.IsAbs(ws) {
@@ -93,10 +93,7 @@ func (a *Adapter) FindUsages(ctx context.Context, req UsageRequest) (*UsageResul
 	if st, err := os.Stat(ws); err != nil || !st.IsDir() {
 		return nil, fmt.Errorf("find usages of %s: workspace %s is not a directory", req.Package, ws)
 	}
-	workspace := req.Workspace
-	if workspace == "" {
-		workspace = relSlash(root, ws)
-	}
+	workspace := relSlash(root, ws)
 	params := map[string]any{
 		"repoRoot":     root,
 		"workspaceDir": ws,
@@ -109,8 +106,8 @@ func (a *Adapter) FindUsages(ctx context.Context, req UsageRequest) (*UsageResul
 		}
 		params["pkgDir"] = dir
 	}
-	if req.Tsconfig != "" {
-		cfg := req.Tsconfig
+	if req.TSConfig != "" {
+		cfg := req.TSConfig
 		if !filepath.IsAbs(cfg) {
 			cfg = filepath.Join(ws, cfg)
 		}
@@ -130,7 +127,8 @@ func (a *Adapter) FindUsages(ctx context.Context, req UsageRequest) (*UsageResul
 		TypesFrom  string             `json:"typesFrom"`
 		Unresolved string             `json:"unresolved"`
 		NoTypes    string             `json:"noTypes"`
-		Tsconfig   string             `json:"tsconfig"`
+		Config     string             `json:"tsconfig"`
+		ConfigKind string             `json:"configKind"`
 		IncludesJS bool               `json:"includesJs"`
 		Files      int                `json:"files"`
 		Importers  []string           `json:"importers"`
@@ -148,7 +146,8 @@ func (a *Adapter) FindUsages(ctx context.Context, req UsageRequest) (*UsageResul
 		TypesFrom:  out.TypesFrom,
 		Unresolved: out.Unresolved,
 		NoTypes:    out.NoTypes,
-		Tsconfig:   out.Tsconfig,
+		Config:     out.Config,
+		ConfigKind: out.ConfigKind,
 		IncludesJS: out.IncludesJS,
 		Files:      out.Files,
 		Importers:  nonNil(out.Importers),

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -383,7 +384,7 @@ func TestFindUsages(t *testing.T) {
 			if pkg == "" {
 				pkg = "fakelib"
 			}
-			res, err := a.FindUsages(ctx, UsageRequest{RepoRoot: repo, WorkspaceDir: tt.workspace, Package: pkg, Exclude: tt.exclude})
+			res, err := a.FindUsages(ctx, UsageRequest{RepoRoot: repo, Workspace: tt.workspace, Package: pkg, Exclude: tt.exclude})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -395,8 +396,15 @@ func TestFindUsages(t *testing.T) {
 			if !reflect.DeepEqual(res.Barrels, nonNil(tt.barrels)) {
 				t.Errorf("barrels %q, want %q", res.Barrels, tt.barrels)
 			}
-			if res.Tsconfig != tt.tsconfig || res.IncludesJS != tt.includesJS {
-				t.Errorf("tsconfig %q includesJs %v, want %q %v", res.Tsconfig, res.IncludesJS, tt.tsconfig, tt.includesJS)
+			kind := "none"
+			if tt.tsconfig != "" {
+				kind = "own"
+				if dir := path.Dir(tt.tsconfig); dir != tt.workspace && !(dir == "." && tt.workspace == "") {
+					kind = "above"
+				}
+			}
+			if res.Config != tt.tsconfig || res.ConfigKind != kind || res.IncludesJS != tt.includesJS {
+				t.Errorf("config %q (%s) includesJs %v, want %q (%s) %v", res.Config, res.ConfigKind, res.IncludesJS, tt.tsconfig, kind, tt.includesJS)
 			}
 			ws := tt.workspace
 			if ws == "" {
@@ -515,8 +523,8 @@ func TestFindUsagesUnresolvedAndBadInput(t *testing.T) {
 	}{
 		{"no package", UsageRequest{RepoRoot: repo}, "no package named"},
 		{"no root", UsageRequest{Package: "fakelib"}, "no repository root"},
-		{"missing workspace", UsageRequest{RepoRoot: repo, WorkspaceDir: "packages/nope", Package: "fakelib"}, filepath.Join(repo, "packages", "nope") + " is not a directory"},
-		{"missing tsconfig", UsageRequest{RepoRoot: repo, Package: "fakelib", Tsconfig: "tsconfig.build.json"}, filepath.Join(repo, "tsconfig.build.json") + " does not exist"},
+		{"missing workspace", UsageRequest{RepoRoot: repo, Workspace: "packages/nope", Package: "fakelib"}, filepath.Join(repo, "packages", "nope") + " is not a directory"},
+		{"missing tsconfig", UsageRequest{RepoRoot: repo, Package: "fakelib", TSConfig: "tsconfig.build.json"}, filepath.Join(repo, "tsconfig.build.json") + " does not exist"},
 		{"missing package dir", UsageRequest{RepoRoot: repo, Package: "fakelib", PackageDir: filepath.Join(repo, "gone")}, "gone does not exist"},
 	}
 	for _, tt := range tests {
@@ -534,7 +542,7 @@ func TestFindUsagesUnresolvedAndBadInput(t *testing.T) {
 		t.Error("a usage outside the repository passed")
 	}
 	var de *DriverError
-	_, err = a.FindUsages(ctx, UsageRequest{RepoRoot: repo, Package: "fakelib", Tsconfig: "nope.json"})
+	_, err = a.FindUsages(ctx, UsageRequest{RepoRoot: repo, Package: "fakelib", TSConfig: "nope.json"})
 	if !errors.As(err, &de) || de.Code != "BAD_REQUEST" {
 		t.Errorf("missing tsconfig: %v, want a BAD_REQUEST driver error", err)
 	}

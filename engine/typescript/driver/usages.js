@@ -55,6 +55,7 @@ function findUsages(ts, params) {
     unresolved: pkg ? undefined : `${params.name} does not resolve from ${ws.wsDir}: is it installed?`,
     noTypes: noTypes || undefined,
     tsconfig: ws.config ? rel(ws.repoRoot, ws.config) : '',
+    configKind: ws.configRole,
     includesJs: ws.includesJs,
     ...out,
   };
