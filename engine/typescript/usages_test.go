@@ -279,6 +279,7 @@ func TestFindUsages(t *testing.T) {
 				"src/use.ts:4:8 [timeout] Client#timeout Client#timeout write direct import",
 				"src/use.ts:5:8 [configure] Client#configure Client#configure call direct import",
 				"src/use.ts:5:20 [retries] ClientOptions#retries ClientOptions#retries write direct import",
+				"src/use.ts:12:19 [name] Client#name Client#name read direct import",
 			},
 			importers: []string{"src/client.ts"},
 			tsconfig:  "tsconfig.json",

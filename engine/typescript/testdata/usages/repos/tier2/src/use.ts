@@ -7,3 +7,6 @@ const loose = { retries: 1 };
 const local = { get: (k: string) => k };
 local.get('b');
 export { loose };
+// Not rooted at an import: only names few symbols carry are resolved.
+const [again] = [client];
+console.log(again.name);
