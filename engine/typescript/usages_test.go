@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/uptide/uptide/engine/model"
 )
@@ -619,4 +620,88 @@ func BenchmarkFindUsagesWarm(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// A repository's sources are outside input: whatever a file holds, the scan
+// answers (never a driver error) and every usage it reports is a span of
+// that file on the line and column it claims.
+func FuzzFindUsagesSource(f *testing.F) {
+	for _, seed := range []string{"basic/src/a.ts", "basic/src/b.ts", "js/src/any.ts", "barrel/src/app.ts", "tier2/src/use.ts", "exportequals/src/eq.ts"} {
+		b, err := os.ReadFile(filepath.Join(usagesDir, "repos", filepath.FromSlash(seed)))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(string(b))
+	}
+	f.Add("import { z } from 'fakelib'; z.")
+	f.Add("const x = require('fakelib')[`createClient`](); new (require('fakelib').Client)({ url: '' }")
+	a := New(pinnedCompiler(f), Options{NoSurfaceCache: true})
+	f.Cleanup(func() { a.Close() })
+	repo := usageRepo(f, "basic", false)
+	for _, name := range []string{"a.ts", "b.ts", "plain.ts"} {
+		if err := os.Remove(filepath.Join(repo, "src", name)); err != nil {
+			f.Fatal(err)
+		}
+	}
+	ctx := context.Background()
+	n := 0
+	f.Fuzz(func(t *testing.T, src string) {
+		// A new name each time: a rewrite within one mtime tick must not
+		// be mistaken for the file the driver already parsed.
+		n++
+		file := filepath.Join(repo, "src", fmt.Sprintf("f%d.ts", n))
+		if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		defer os.Remove(file)
+		res, err := a.FindUsages(ctx, UsageRequest{RepoRoot: repo, Package: "fakelib"})
+		if err != nil {
+			t.Fatalf("%v\nsource:\n%s", err, src)
+		}
+		if !utf8.ValidString(src) || strings.HasPrefix(src, "\uFEFF") {
+			return // node decodes and strips these differently; offsets would not compare
+		}
+		utf16 := utf16Offsets(src)
+		for _, u := range res.Usages {
+			if u.File != fmt.Sprintf("src/f%d.ts", n) {
+				t.Fatalf("usage in %s", u.File)
+			}
+			if u.Start < 0 || u.End > len(utf16)-1 || u.Start > u.End {
+				t.Fatalf("span [%d,%d) outside the file", u.Start, u.End)
+			}
+			if line := lineAt(src[:utf16[u.Start]]); u.Line != line {
+				t.Fatalf("usage %s at line %d, its offset is on line %d", u.SymbolPath, u.Line, line)
+			}
+		}
+	})
+}
+
+// lineAt is the 1-based line the end of prefix is on, with the compiler's
+// line terminators: LF, CR, CRLF, U+2028 and U+2029.
+func lineAt(prefix string) int {
+	line := 1
+	for i, r := range prefix {
+		switch r {
+		case '\n':
+			if i == 0 || prefix[i-1] != '\r' {
+				line++
+			}
+		case '\r', '\u2028', '\u2029':
+			line++
+		}
+	}
+	return line
+}
+
+// utf16Offsets maps a UTF-16 offset (the compiler's) to a byte offset of
+// src; the extra last entry is the end of the text.
+func utf16Offsets(src string) []int {
+	out := make([]int, 0, len(src)+1)
+	for i, r := range src {
+		out = append(out, i)
+		if r >= 0x10000 {
+			out = append(out, i)
+		}
+	}
+	return append(out, len(src))
 }
