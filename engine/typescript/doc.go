@@ -6,6 +6,10 @@
 // directory as model.Surface, cached per name and version, and
 // assignability between two versions of the same paths.
 //
+// Signal A is FindUsages: every reference in a workspace to one installed
+// package, resolved by the workspace's own program and mapped to the
+// canonical paths of that copy's surface.
+//
 // Signal B lives here too: an Overlay (a temporary node_modules linking the
 // target versions and what their declarations import) and Compile, which
 // type-checks the files in scope against the installed copies and against
