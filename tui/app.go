@@ -82,7 +82,7 @@ func New(o Options) *App {
 		r = lipgloss.DefaultRenderer()
 	}
 	s := &state.Shared{Store: state.NewStore(o.Now), Styles: theme.New(r, theme.Default()), Keys: keys.Default()}
-	sp := spinner.New(spinner.WithSpinner(spinner.Dot))
+	sp := spinner.New(spinner.WithSpinner(spinner.MiniDot))
 	s.Frame = sp.Spinner.Frames[0]
 	h := help.New()
 	h.Styles = s.Styles.Help
@@ -128,7 +128,6 @@ func (a *App) bodyHeight() int { return max(1, a.height-frame) }
 func (a *App) resize(w, h int) {
 	a.width, a.height = w, h
 	a.status.SetSize(w)
-	a.help.Width = w - 2
 	for _, s := range a.stack {
 		s.setSize(w, a.bodyHeight())
 	}
@@ -275,8 +274,25 @@ func (a *App) View() string {
 	b.WriteString("\n")
 	b.WriteString(a.status.Line(top.status()))
 	b.WriteString("\n")
-	b.WriteString(" " + a.help.ShortHelpView(top.bindings()))
+	b.WriteString(" " + a.shortHelp(top.bindings()))
 	return b.String()
+}
+
+// shortHelp is the help line, cut binding by binding to the width with an
+// ellipsis (help.Model's own cut lets a line overflow when the ellipsis
+// itself does not fit after the last binding).
+func (a *App) shortHelp(bindings []key.Binding) string {
+	room := a.width - 2
+	for n := len(bindings); n > 0; n-- {
+		v := a.help.ShortHelpView(bindings[:n])
+		if n < len(bindings) {
+			v += " " + a.s.Styles.Faint.Render("…")
+		}
+		if ansi.StringWidth(v) <= room {
+			return v
+		}
+	}
+	return ""
 }
 
 // activity is the title line's right side: what runs in the background.

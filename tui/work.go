@@ -95,7 +95,11 @@ func (a *App) discovered(msg state.DiscoveredMsg) tea.Cmd {
 	}
 	a.s.Load(msg.Report)
 	if n := len(msg.Report.NotChecked); n > 0 {
-		a.status.Set(fmt.Sprintf("%d packages not checked: the registry did not answer (see their rows)", n), true)
+		what := fmt.Sprintf("%d packages", n)
+		if n == 1 {
+			what = "1 package"
+		}
+		a.status.Set(what+" not checked: the registry did not answer (see their rows)", true)
 	} else if n := len(msg.Report.Problems); n > 0 {
 		p := msg.Report.Problems[0]
 		a.status.Set(fmt.Sprintf("%s: %s (%d problems)", p.File, p.Message, n), true)

@@ -250,6 +250,13 @@ func (m Model) updateKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 // current one.
 func (m Model) checkIDs() []int {
 	var ids []int
+	// Table order first: the user reads the queue top to bottom.
+	for _, it := range m.items {
+		if d := &m.s.Deps[it.id]; d.Selected {
+			ids = append(ids, it.id)
+			d.Selected = false
+		}
+	}
 	for i := range m.s.Deps {
 		if m.s.Deps[i].Selected {
 			ids = append(ids, i)

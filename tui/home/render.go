@@ -169,12 +169,28 @@ func checkText(s *state.Shared, d state.Dep) string {
 	return d.Check.Label()
 }
 
-// layout decides the column widths for a terminal width: natural widths,
-// then the flexible columns shrink to their minimum, then columns drop.
+// comfortable is the width a flexible column gets before optional
+// columns are considered; what is left goes to it up to its natural width.
+var comfortable = [numCols]int{colPackage: 28, colWhere: 16, colCheck: 18}
+
+// flexible columns, in the order they receive spare room and give it up
+// (in reverse) when the terminal is too narrow: the check status says most.
+var flexible = []int{colCheck, colPackage, colWhere}
+
+// layout decides the column widths for a terminal width. The fixed
+// columns (versions, kind, files) take their natural width; the flexible
+// ones a comfortable width; optional columns drop, by priority, while that
+// does not fit; spare room then widens the flexible columns up to their
+// natural width, and a shortfall shrinks them down to their minimum.
+// Whatever is still too wide is cut at the right edge by the caller.
 func layout(natural [numCols]int, width int) [numCols]int {
-	w := natural
-	for i := range w {
-		w[i] = max(w[i], ansi.StringWidth(headers[i]))
+	var w [numCols]int
+	for i := range natural {
+		natural[i] = max(natural[i], ansi.StringWidth(headers[i]))
+		w[i] = natural[i]
+	}
+	for _, col := range flexible {
+		w[col] = min(natural[col], max(comfortable[col], minWidth[col]))
 	}
 	total := func() int {
 		t, n := gutter, 0
@@ -186,25 +202,22 @@ func layout(natural [numCols]int, width int) [numCols]int {
 		}
 		return t + gap*max(n-1, 0)
 	}
-	shrink := func(col int) {
+	for _, col := range dropOrder {
+		if total() > width {
+			w[col] = 0
+		}
+	}
+	for _, col := range flexible {
+		if spare := width - total(); spare > 0 && w[col] > 0 {
+			w[col] = min(natural[col], w[col]+spare)
+		}
+	}
+	for i := len(flexible) - 1; i >= 0; i-- {
+		col := flexible[i]
 		if over := total() - width; over > 0 && w[col] > minWidth[col] {
 			w[col] = max(minWidth[col], w[col]-over)
 		}
 	}
-	for _, drop := range append([]int{-1}, dropOrder...) {
-		if drop >= 0 && total() > width {
-			w[drop] = 0
-		}
-		for _, col := range []int{colWhere, colPackage, colCheck} {
-			if w[col] > 0 {
-				shrink(col)
-			}
-		}
-		if total() <= width {
-			break
-		}
-	}
-	// Whatever is still too wide is cut at the right edge by the caller.
 	return w
 }
 
@@ -307,21 +320,15 @@ func styleCell(s *state.Shared, d state.Dep, it item, col int, text string, ms [
 	return fit(text, width, false)
 }
 
-// packageCell renders the name with its markers, the name truncated first
-// only when the markers alone would not fit.
+// packageCell renders the name with its markers. The name stays whole
+// while it fits; the markers are cut first.
 func packageCell(s *state.Shared, it item, name string, ms []marker, width int) string {
 	nameStyle := s.Styles.Bold
 	if it.member {
 		nameStyle = lipgloss.Style{}
 	}
-	mt := markerText(ms)
-	if ansi.StringWidth(name)+ansi.StringWidth(mt) > width {
-		if room := width - ansi.StringWidth(mt); room >= minWidth[colPackage]/2 {
-			name = ansi.Truncate(name, room, "…")
-		} else {
-			full := fit(name+mt, width, false)
-			return nameStyle.Render(full)
-		}
+	if ansi.StringWidth(name) >= width {
+		return nameStyle.Render(fit(name, width, false))
 	}
 	var b strings.Builder
 	b.WriteString(nameStyle.Render(name))
@@ -329,11 +336,14 @@ func packageCell(s *state.Shared, it item, name string, ms []marker, width int) 
 		b.WriteString(" ")
 		b.WriteString(markerStyle(s, m.kind).Render(m.text))
 	}
-	pad := width - ansi.StringWidth(name) - ansi.StringWidth(mt)
-	if pad > 0 {
-		b.WriteString(strings.Repeat(" ", pad))
+	out := b.String()
+	if ansi.StringWidth(out) > width {
+		out = ansi.Truncate(out, width, "…")
 	}
-	return b.String()
+	if pad := width - ansi.StringWidth(out); pad > 0 {
+		out += strings.Repeat(" ", pad)
+	}
+	return out
 }
 
 func markerStyle(s *state.Shared, k markerKind) lipgloss.Style {

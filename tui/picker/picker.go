@@ -90,7 +90,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			m.move(len(m.options))
 		case key.Matches(msg, k.Choose):
 			if m.cursor < len(m.options) {
-				return m, tea.Sequence(
+				return m, tea.Batch(
 					send(state.ChooseTargetMsg{ID: m.id, Version: m.options[m.cursor].Version}),
 					send(state.BackMsg{}))
 			}

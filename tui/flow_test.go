@@ -1,0 +1,322 @@
+package tui_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/uptide/uptide/engine"
+	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/tui"
+	"github.com/uptide/uptide/tui/state"
+)
+
+func breaking(n int) *tui.CheckResult {
+	return &tui.CheckResult{Outcome: state.Breaking, Breaking: n, Possible: 1, Compiler: "the repo's TypeScript 5.4.5",
+		Files: 3, FilesTotal: 3, FixCommand: "uptide fix react --target react@19.1.0",
+		Rules: []tui.PlanRule{
+			{ID: "react/useRef-arg", Title: "useRef needs an argument", Severity: model.Breaking, Sites: 2, ByRule: 2,
+				Findings: []model.Finding{
+					{File: "packages/web/src/App.tsx", Line: 12, Reason: "useRef() now requires its initial value",
+						Evidence: []model.Diagnostic{{Code: 2554, Message: "Expected 1 arguments, but got 0."}}},
+					{File: "packages/web/src/Form.tsx", Line: 4, Reason: "useRef() now requires its initial value"},
+				}},
+			{ID: "TS2322", Title: "TS2322 '_' is not assignable to '_'", Severity: model.Unverified, Sites: 1, ByAgent: 1,
+				Findings: []model.Finding{{File: "packages/web/src/List.tsx", Line: 30, Reason: "the JSX element type changed"}}},
+		}}
+}
+
+func TestCheckQueueRunsTwoAtATime(t *testing.T) {
+	f := newFake(demoLive(t))
+	h := newHarness(t, f, 120, 36)
+	h.until("discovery", h.discovered)
+
+	h.moveTo("react (2 packages)")
+	h.press("space")
+	h.moveTo("ai (3 packages)")
+	h.press("space")
+	h.moveTo("express")
+	h.press("space", "c")
+
+	first, second := h.nextStarted(f), h.nextStarted(f)
+	got := map[string]bool{first.Row.Name: true, second.Row.Name: true}
+	if !got["react"] || !got["ai"] {
+		t.Fatalf("started %s and %s, want react and ai, the first two selected", first.Row.Name, second.Row.Name)
+	}
+	h.until("progress", func() bool {
+		return strings.Contains(h.line("express"), "queued") && strings.Contains(h.line("react (2 packages)"), "compiling target 1/3")
+	})
+	wantIn(t, h.view(), "checking 0/3")
+	wantNot(t, h.view(), "●") // queuing clears the selection
+	select {
+	case r := <-f.started:
+		t.Fatalf("%s started while two checks run", r.Row.Name)
+	default:
+	}
+
+	// The user keeps navigating while checks run.
+	h.press("down", "enter", "esc")
+
+	f.reply("react") <- checkReply{res: breaking(2)}
+	if r := h.nextStarted(f); r.Row.Name != "express" {
+		t.Fatalf("started %s, want express once a slot freed", r.Row.Name)
+	}
+	h.until("react's result", func() bool { return strings.Contains(h.line("react (2 packages)"), "✗ 2 breaking") })
+	wantIn(t, h.view(), "checking 1/3")
+
+	// A failed check of one package leaves the others working.
+	f.reply("ai") <- checkReply{err: errors.New("tsc crashed: out of memory")}
+	h.until("ai's failure", func() bool { return strings.Contains(h.line("ai (3 packages)"), "not analyzed: tsc crashed") })
+	wantIn(t, h.view(), "✗ check of ai 4.0.0: tsc crashed: out of memory")
+	wantIn(t, h.line("express"), "compiling target")
+
+	f.reply("express") <- checkReply{res: &tui.CheckResult{Outcome: state.Safe}}
+	h.until("express's result", func() bool { return strings.Contains(h.line("express"), "✓ safe") })
+	wantNot(t, h.view(), "checking ")
+}
+
+func TestCheckRequestCarriesGroupAndCompanions(t *testing.T) {
+	f := newFake(demoLive(t))
+	h := newHarness(t, f, 120, 36)
+	h.until("discovery", h.discovered)
+	h.press("c")
+	req := h.nextStarted(f)
+	var with []string
+	for _, c := range req.With {
+		with = append(with, c.Name+"@"+c.To)
+	}
+	want := "react-dom@19.1.0,@types/react@19.1.2,@types/react-dom@19.1.1"
+	if req.Row.Name != "react" || req.Target != "19.1.0" || strings.Join(with, ",") != want {
+		t.Fatalf("request %s %s with %v, want react 19.1.0 with %s", req.Row.Name, req.Target, with, want)
+	}
+	h.press("c") // a queued or running check is not queued twice
+	select {
+	case r := <-f.started:
+		t.Fatalf("%s checked twice", r.Row.Name)
+	default:
+	}
+}
+
+func TestNothingToCheck(t *testing.T) {
+	f := newFake(demoLive(t))
+	h := newHarness(t, f, 120, 36)
+	h.until("discovery", h.discovered)
+	h.press("m")
+	h.moveTo("chalk")
+	h.press("c")
+	wantIn(t, h.view(), "nothing to check for chalk (no newer target)")
+}
+
+func TestLiveCheckSaysItIsNotAvailable(t *testing.T) {
+	h := newHarness(t, demoLive(t), 120, 36)
+	h.until("discovery", h.discovered)
+	h.press("c")
+	h.until("the check's answer", func() bool {
+		return strings.Contains(h.line("react (2 packages)"), "not analyzed: check is not")
+	})
+	wantIn(t, h.view(), "✗ check of react 19.1.0: check is not available yet (issue 4)")
+	wantNot(t, h.view(), "✓ safe")
+}
+
+func TestQuitCancelsRunningChecks(t *testing.T) {
+	f := newFake(demoLive(t))
+	h := newHarness(t, f, 120, 36)
+	h.until("discovery", h.discovered)
+	h.press("c")
+	h.nextStarted(f)
+	h.press("q")
+	if !h.quit {
+		t.Fatal("q did not quit")
+	}
+	if pkg := <-f.cancelled; pkg != "react" {
+		t.Fatalf("cancelled %s, want react", pkg)
+	}
+	if !h.app.Wait(10e9) {
+		t.Fatal("the check did not return after quit")
+	}
+}
+
+func TestTargetPickerReplansCompanions(t *testing.T) {
+	f := newFake(demoLive(t))
+	h := newHarness(t, f, 120, 36)
+	h.until("discovery", h.discovered)
+	h.press("t")
+	h.until("versions", func() bool { return h.contains("VERSION") })
+	wantIn(t, h.cursorLine(), "19.1.0")
+	wantIn(t, h.cursorLine(), "latest · newest 19.x")
+	wantIn(t, h.cursorLine(), "9 months ago")
+	wantIn(t, h.line("18.3.1   "), "newest 18.x (installed line) · installed")
+	wantIn(t, h.view(), "19.0.0")
+	wantNot(t, h.view(), "18.2.0") // older than installed, in the installed line
+
+	h.press("down", "enter")
+	wantIn(t, h.view(), "PACKAGE")
+	h.until("the new plan", func() bool { return !h.contains("re-planning") })
+	wantIn(t, h.line("react (2 packages)"), "18.3.1 → 19.0.0")
+	h.press("enter")
+	wantIn(t, h.view(), "Companions  of react 18.3.1 → 19.0.0")
+	wantIn(t, h.view(), "picked in the target picker")
+	h.press("c")
+	if r := h.nextStarted(f); r.Target != "19.0.0" {
+		t.Fatalf("checked %s, want the picked 19.0.0", r.Target)
+	}
+}
+
+func TestTargetChangeWithdrawsTheCheck(t *testing.T) {
+	f := newFake(demoLive(t))
+	h := newHarness(t, f, 120, 36)
+	h.until("discovery", h.discovered)
+	h.press("c")
+	h.nextStarted(f)
+	h.press("t")
+	h.until("versions", func() bool { return h.contains("VERSION") })
+	h.press("down", "enter")
+	if pkg := <-f.cancelled; pkg != "react" {
+		t.Fatalf("cancelled %s, want react", pkg)
+	}
+	h.until("the new plan", func() bool { return !h.contains("re-planning") })
+	wantNot(t, h.line("react (2 packages)"), "compiling")
+	wantNot(t, h.view(), "checking ")
+}
+
+type failingVersions struct{ *fakeEngine }
+
+func (failingVersions) Versions(context.Context, string) (*model.Packument, error) {
+	return nil, errors.New("registry.example: 503 Service Unavailable")
+}
+
+func TestTargetPickerShowsRegistryErrors(t *testing.T) {
+	h := newHarness(t, failingVersions{newFake(demoLive(t))}, 120, 36)
+	h.until("discovery", h.discovered)
+	h.press("t")
+	h.until("the error", func() bool { return h.contains("no versions:") })
+	wantIn(t, h.view(), "✗ versions of react: registry.example: 503")
+}
+
+func TestDetailsPlanExpandsSites(t *testing.T) {
+	f := newFake(demoLive(t))
+	h := newHarness(t, f, 120, 36)
+	h.until("discovery", h.discovered)
+	h.press("c")
+	h.nextStarted(f)
+	f.reply("react") <- checkReply{res: breaking(2)}
+	h.until("the result", func() bool { return h.contains("✗ 2 breaking") })
+	h.press("enter")
+	wantIn(t, h.view(), "✗ 2 breaking · 1 possible")
+	wantIn(t, h.view(), "Compiled against 19.1.0 with the repo's TypeScript 5.4.5 · 3 of 3 files · 0 pre-existing errors")
+	wantIn(t, h.cursorLine(), "✗ useRef needs an argument")
+	wantIn(t, h.view(), "Next  uptide fix react --target react@19.1.0")
+	wantNot(t, h.view(), "packages/web/src/App.tsx:12")
+
+	h.press("enter")
+	wantIn(t, h.view(), "packages/web/src/App.tsx:12  useRef() now requires its initial value")
+	wantIn(t, h.view(), "TS2554 Expected 1 arguments, but got 0.")
+	h.press("down")
+	wantIn(t, h.cursorLine(), "? TS2322")
+	h.press("enter")
+	wantIn(t, h.view(), "packages/web/src/List.tsx:30")
+	h.press("up", "enter")
+	wantNot(t, h.view(), "packages/web/src/App.tsx:12")
+}
+
+func TestResizeAtAnyMoment(t *testing.T) {
+	f := newFake(demoLive(t))
+	h := newHarness(t, f, 120, 36)
+	h.until("discovery", h.discovered)
+	h.press("enter")
+	for _, size := range [][2]int{{80, 24}, {100, 30}, {60, 15}, {200, 50}, {80, 24}} {
+		for _, screen := range []string{"details", "home"} {
+			h.send(keyMsgSize(size))
+			view := h.view()
+			lines := strings.Split(view, "\n")
+			if len(lines) != size[1] {
+				t.Errorf("%s at %dx%d: %d lines", screen, size[0], size[1], len(lines))
+			}
+			for _, l := range lines {
+				if w := ansi.StringWidth(l); w > size[0] {
+					t.Errorf("%s at %dx%d: a line of %d cells: %q", screen, size[0], size[1], w, l)
+				}
+			}
+			if screen == "details" {
+				h.press("esc")
+			} else {
+				h.press("enter")
+			}
+		}
+	}
+	h.send(keyMsgSize([2]int{30, 8}))
+	wantIn(t, h.view(), "uptide needs at least 40×10; this terminal is 30×8.")
+}
+
+func TestNarrowTableDropsColumnsByPriority(t *testing.T) {
+	h := newHarness(t, newFake(demoLive(t)), 80, 24)
+	h.until("discovery", h.discovered)
+	header := h.line("PACKAGE")
+	for _, col := range []string{"PACKAGE", "INSTALLED → TARGET", "KIND", "CHECK"} {
+		wantIn(t, header, col)
+	}
+	wantNot(t, header, "WHERE")
+	h.press("c")
+	h.until("the check's phase", func() bool { return h.contains("compiling") })
+	wantIn(t, h.line("react (2 packages)"), "18.3.1 → 19.1.0")
+}
+
+func TestDiscoveryProgressThenRows(t *testing.T) {
+	live := demoLive(t)
+	f := newFake(live)
+	release := make(chan struct{})
+	f.discover = func(ctx context.Context, events func(engine.Event)) (*model.DiscoverReport, error) {
+		events(engine.Event{Phase: engine.PhaseRegistry, Total: 3})
+		events(engine.Event{Phase: engine.PhaseRegistry, Done: 1, Total: 3, Package: "react"})
+		<-release
+		return live.Discover(ctx, nil)
+	}
+	h := newHarness(t, f, 100, 30)
+	h.until("progress", func() bool { return h.contains("registry 1/3") })
+	wantIn(t, h.view(), "Asking the registry… 1 of 3 packages answered.")
+	wantIn(t, h.view(), "discovering")
+	h.press("down", "enter", "c", "t", "space") // keys before rows do nothing
+	close(release)
+	h.until("rows", h.discovered)
+	wantIn(t, h.cursorLine(), "react (2 packages)")
+}
+
+func TestDiscoveryErrorInTheStatusLine(t *testing.T) {
+	f := newFake(nil)
+	f.discover = func(context.Context, func(engine.Event)) (*model.DiscoverReport, error) {
+		return nil, fmt.Errorf("no package.json in /tmp/x or any parent: run uptide inside a JavaScript project (or pass --cwd)")
+	}
+	h := newHarness(t, f, 100, 30)
+	h.until("the error", func() bool { return h.contains("discovery failed") })
+	wantIn(t, h.view(), "✗ discovery failed: no package.json in /tmp/x")
+	h.press("down", "enter", "m", "s")
+	wantIn(t, h.view(), "discovery failed")
+}
+
+func TestRowsShowTheirOwnErrors(t *testing.T) {
+	f := newFake(nil)
+	f.discover = func(context.Context, func(engine.Event)) (*model.DiscoverReport, error) {
+		return &model.DiscoverReport{
+			Repository: model.RepoSummary{Name: "acme", PackageManager: "pnpm", Workspaces: []string{"."}},
+			Rows: []model.DependencyRow{
+				{Name: "private-ui", Package: "private-ui", Workspaces: []string{"."}, Installed: "1.0.0", Status: engine.StatusNotChecked, Reason: "registry.corp: 401 Unauthorized"},
+				{Name: "left-pad", Package: "left-pad", Workspaces: []string{"."}, Status: engine.StatusOK, Reason: "not in pnpm-lock.yaml: run pnpm install", Latest: "1.3.0", Target: "1.3.0"},
+				{Name: "zod", Package: "zod", Workspaces: []string{"."}, Installed: "3.0.0", Target: "4.0.0", Latest: "4.0.0", Update: "major", Status: engine.StatusOK},
+			},
+			NotChecked: []model.NotChecked{{Name: "private-ui", Host: "registry.corp", Reason: "401 Unauthorized"}},
+		}, nil
+	}
+	h := newHarness(t, f, 120, 30)
+	h.until("rows", h.discovered)
+	wantIn(t, h.line("private-ui"), "not checked: registry.corp: 401 Unauthorized")
+	wantIn(t, h.line("left-pad"), "? → 1.3.0")
+	wantIn(t, h.line("left-pad"), "unknown version: not in pnpm-lock.yaml")
+	wantIn(t, h.view(), "✗ 1 package not checked")
+	h.moveTo("private-ui")
+	h.press("c")
+	wantIn(t, h.view(), "nothing to check for private-ui (installed version unknown)")
+}
