@@ -166,7 +166,7 @@ func (m Model) plan(b *lines, d state.Dep) []int {
 		return nil
 	}
 	title := max(20, min(48, m.width-44))
-	b.add(st.Section.Render(fmt.Sprintf("%-*s", title+4, "Plan")) + st.Header.Render(fmt.Sprintf("%6s  %7s  %8s  %6s", "sites", "by rule", "by agent", "manual")))
+	b.add(st.Section.Render(fmt.Sprintf("%-*s", title+6, "Plan")) + st.Header.Render(fmt.Sprintf("%6s  %7s  %8s  %6s", "sites", "by rule", "by agent", "manual")))
 	var at []int
 	for i, rule := range r.Rules {
 		at = append(at, len(b.out))

@@ -271,7 +271,7 @@ func renderLine(s *state.Shared, it item, c cells, ms []marker, w [numCols]int, 
 		mark = "❯"
 	}
 	sel := " "
-	if d.Selected && !it.member {
+	if d.Selected {
 		sel = "●"
 	}
 	if it.parent && collapsed {

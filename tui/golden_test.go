@@ -1,0 +1,83 @@
+package tui_test
+
+import (
+	"bytes"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/exp/golden"
+	"github.com/charmbracelet/x/exp/teatest"
+
+	"github.com/uptide/uptide/tui"
+)
+
+// Full-screen golden files: the app runs in a real Bubble Tea program
+// (teatest) at a fixed size with the ASCII color profile pinned, driven by
+// keys; the final frame is compared with testdata/<test>.golden.
+// `go test ./tui -run Golden -update` rewrites them.
+
+type screenplay struct {
+	width, height int
+	// steps alternate keys with the text to wait for before going on.
+	steps []step
+	// before runs once the program started (to script the fake engine).
+	before func(f *fakeEngine)
+}
+
+type step struct {
+	keys    []string
+	waitFor string
+}
+
+func runGolden(t *testing.T, sp screenplay) {
+	t.Helper()
+	f := newFake(demoLive(t))
+	if sp.before != nil {
+		sp.before(f)
+	}
+	app := tui.New(tui.Options{Engine: f, Renderer: asciiRenderer(), Now: func() time.Time { return now }})
+	t.Cleanup(func() { app.Wait(10 * time.Second) })
+	tm := teatest.NewTestModel(t, app, teatest.WithInitialTermSize(sp.width, sp.height))
+	wait := func(s string) {
+		t.Helper()
+		teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(s)) },
+			teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(5*time.Millisecond))
+	}
+	wait(" behind, ")
+	for _, st := range sp.steps {
+		for _, k := range st.keys {
+			tm.Send(keyMsg(k))
+		}
+		if st.waitFor != "" {
+			wait(st.waitFor)
+		}
+	}
+	if err := tm.Quit(); err != nil {
+		t.Fatal(err)
+	}
+	final := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(*tui.App)
+	golden.RequireEqual(t, []byte(final.View()))
+}
+
+func TestGoldenHomeGroupsExpanded(t *testing.T) {
+	runGolden(t, screenplay{width: 100, height: 30, steps: []step{{keys: []string{"m"}, waitFor: "@aws-sdk/client-s3"}}})
+}
+
+func TestGoldenDetailsWithCompanionsAndPlan(t *testing.T) {
+	runGolden(t, screenplay{width: 100, height: 30,
+		before: func(f *fakeEngine) { f.reply("react") <- checkReply{res: breaking(2)} },
+		steps: []step{
+			{keys: []string{"c"}, waitFor: "✗ 2 breaking"},
+			{keys: []string{"enter"}, waitFor: "Release group"},
+			{keys: []string{"enter"}, waitFor: "TS2554"},
+		}})
+}
+
+func TestGoldenTargetPicker(t *testing.T) {
+	runGolden(t, screenplay{width: 100, height: 30, steps: []step{{keys: []string{"t"}, waitFor: "PUBLISHED"}}})
+}
+
+func TestGoldenNarrow80x24(t *testing.T) {
+	runGolden(t, screenplay{width: 80, height: 24, steps: []step{{keys: []string{"down", "space"}, waitFor: "1 selected"}}})
+}
+
