@@ -149,10 +149,10 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		var cmd tea.Cmd
 		a.spin, cmd = a.spin.Update(msg)
 		a.s.Frame = a.spin.View()
-		return a, cmd
+		return a, tea.Batch(cmd, a.broadcast(state.TickMsg{}))
 	case ProgressMsg:
 		a.progress(msg)
-		return a, tea.Batch(a.pump.next(), a.broadcast(state.ChangedMsg{}))
+		return a, tea.Batch(a.pump.next(), a.broadcast(state.TickMsg{}))
 	case state.DiscoveredMsg:
 		return a, a.discovered(msg)
 	case state.VersionsMsg:

@@ -80,4 +80,3 @@ func TestGoldenTargetPicker(t *testing.T) {
 func TestGoldenNarrow80x24(t *testing.T) {
 	runGolden(t, screenplay{width: 80, height: 24, steps: []step{{keys: []string{"down", "space"}, waitFor: "1 selected"}}})
 }
-

@@ -68,6 +68,10 @@ func (m Model) rules() []state.PlanRule {
 // Update handles keys and store changes.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
+	case state.TickMsg:
+		if d := m.s.Deps[m.id]; d.Check.Status == state.Running || d.Replanning {
+			m.render()
+		}
 	case state.ChangedMsg:
 		if m.rule >= len(m.rules()) {
 			m.rule = 0

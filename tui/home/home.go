@@ -66,13 +66,9 @@ func (m *Model) Refresh() {
 		current = &c
 	}
 	if m.s.Discovering || m.s.Report == nil {
-		m.items = nil
+		m.items, m.hidden = nil, 0
 	} else {
-		m.items = build(m.s.Store, m.sort, m.all, m.filter.Value(), m.collapsed)
-		m.hidden = 0
-		if !m.all {
-			m.hidden = topLevel(build(m.s.Store, m.sort, true, m.filter.Value(), m.collapsed)) - topLevel(m.items)
-		}
+		m.items, m.hidden = build(m.s.Store, m.sort, m.all, m.filter.Value(), m.collapsed)
 	}
 	m.cells = make([]cells, len(m.items))
 	m.marks = make([][]marker, len(m.items))
@@ -363,16 +359,6 @@ func discovering(s *state.Store) string {
 
 func wrap(s string, width int) string {
 	return ansi.Wordwrap(s, max(20, width), " ")
-}
-
-func topLevel(items []item) int {
-	n := 0
-	for _, it := range items {
-		if !it.member {
-			n++
-		}
-	}
-	return n
 }
 
 func send(msg tea.Msg) tea.Cmd { return func() tea.Msg { return msg } }

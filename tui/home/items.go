@@ -1,6 +1,8 @@
 package home
 
 import (
+	"cmp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -46,8 +48,9 @@ type entry struct {
 }
 
 // build lists the visible lines: groups and dependencies that pass the
-// minor/patch toggle and the filter, sorted, members under expanded groups.
-func build(s *state.Store, mode SortMode, all bool, filter string, collapsed map[int]bool) []item {
+// minor/patch toggle and the filter, sorted, members under expanded groups;
+// and counts the top-level lines the toggle hides.
+func build(s *state.Store, mode SortMode, all bool, filter string, collapsed map[int]bool) (items []item, hidden int) {
 	filter = strings.ToLower(strings.TrimSpace(filter))
 	var entries []entry
 	for gi, g := range s.Groups {
@@ -56,23 +59,30 @@ func build(s *state.Store, mode SortMode, all bool, filter string, collapsed map
 		}
 		shown, match := false, filter == "" || strings.Contains(strings.ToLower(g.Title), filter)
 		for _, id := range g.Members {
-			shown = shown || all || urgent(s.Deps[id])
-			match = match || matches(s.Deps[id], filter)
+			shown = shown || all || urgent(&s.Deps[id])
+			match = match || matches(&s.Deps[id], filter)
 		}
-		if shown && match {
+		switch {
+		case !match:
+		case shown:
 			entries = append(entries, entry{item: item{id: g.Members[0], group: gi, parent: true}, members: g.Members})
+		default:
+			hidden++
 		}
 	}
-	for _, d := range s.Deps {
-		if d.Row.Group != "" && s.GroupOf(d.ID) != nil {
+	for i := range s.Deps {
+		d := &s.Deps[i]
+		if s.GroupOf(d.ID) != nil || !matches(d, filter) {
 			continue
 		}
-		if (all || urgent(d)) && matches(d, filter) {
+		if all || urgent(d) {
 			entries = append(entries, entry{item: item{id: d.ID, group: -1}})
+		} else {
+			hidden++
 		}
 	}
 	sortEntries(s, entries, mode)
-	items := make([]item, 0, len(entries))
+	items = make([]item, 0, len(entries))
 	for _, e := range entries {
 		items = append(items, e.item)
 		if !e.parent || collapsed[e.group] {
@@ -86,56 +96,59 @@ func build(s *state.Store, mode SortMode, all bool, filter string, collapsed map
 			items = append(items, item{id: id, group: e.group, member: true})
 		}
 	}
-	return items
+	return items, hidden
 }
 
 // urgent: what the table shows before `m`: majors, and rows that need a
 // look (unknown installed version, registry failure).
-func urgent(d state.Dep) bool {
+func urgent(d *state.Dep) bool {
 	return state.IsMajor(d.Update) || d.Row.Installed == "" || d.Row.Status == engine.StatusNotChecked
 }
 
-func matches(d state.Dep, filter string) bool {
+func matches(d *state.Dep, filter string) bool {
 	return filter == "" || strings.Contains(strings.ToLower(d.Row.Name), filter) ||
 		strings.Contains(strings.ToLower(d.Row.Package), filter)
 }
 
 func sortEntries(s *state.Store, es []entry, mode SortMode) {
-	files := func(e entry) int {
-		if e.parent {
-			return groupFiles(s, e.members)
-		}
-		return len(s.Deps[e.id].Row.ImportingFiles)
+	// Keys are computed once per entry: a group's file count is a set
+	// union, too dear to redo in every comparison.
+	type keyed struct {
+		e     entry
+		rank  int
+		files int
+		name  string
 	}
-	name := func(e entry) string {
+	ks := make([]keyed, len(es))
+	for i, e := range es {
+		k := keyed{e: e, rank: rank(&s.Deps[e.id])}
 		if e.parent {
-			return s.Groups[e.group].Title
+			k.files, k.name = groupFiles(s, e.members), s.Groups[e.group].Title
+		} else {
+			k.files, k.name = len(s.Deps[e.id].Row.ImportingFiles), s.Deps[e.id].Row.Name
 		}
-		return s.Deps[e.id].Row.Name
+		ks[i] = k
 	}
-	sort.SliceStable(es, func(i, j int) bool {
-		a, b := es[i], es[j]
-		switch mode {
-		case ByUrgency:
-			if ra, rb := rank(s.Deps[a.id]), rank(s.Deps[b.id]); ra != rb {
-				return ra < rb
-			}
-			fallthrough
-		case ByFiles:
-			if fa, fb := files(a), files(b); fa != fb {
-				return fa > fb
-			}
+	slices.SortStableFunc(ks, func(a, b keyed) int {
+		if mode == ByUrgency && a.rank != b.rank {
+			return cmp.Compare(a.rank, b.rank)
 		}
-		if na, nb := name(a), name(b); na != nb {
-			return na < nb
+		if mode != ByName && a.files != b.files {
+			return cmp.Compare(b.files, a.files)
 		}
-		return a.id < b.id
+		if a.name != b.name {
+			return strings.Compare(a.name, b.name)
+		}
+		return cmp.Compare(a.e.id, b.e.id)
 	})
+	for i := range ks {
+		es[i] = ks[i].e
+	}
 }
 
 // rank orders update kinds by urgency: the most majors crossed first, rows
 // that need a look next, then minor, patch, prerelease, current.
-func rank(d state.Dep) int {
+func rank(d *state.Dep) int {
 	switch {
 	case state.IsMajor(d.Update):
 		n := 1

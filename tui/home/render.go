@@ -277,6 +277,11 @@ func renderLine(s *state.Shared, it item, c cells, ms []marker, w [numCols]int, 
 	if it.parent && collapsed {
 		c[colPackage] = "▸" + strings.TrimPrefix(c[colPackage], "▾")
 	}
+	if !it.member {
+		// Drawn live: a running check's phase and spinner change between
+		// rebuilds of the table.
+		c[colCheck] = checkText(s, d)
+	}
 	if cursor {
 		c[colPackage] += markerText(ms)
 		line := fit(joinCells(c, w, mark+sel), width, false)

@@ -63,3 +63,8 @@ type ChooseTargetMsg struct {
 
 // ChangedMsg tells every screen the Store changed.
 type ChangedMsg struct{}
+
+// TickMsg tells every screen that running work moved (a check's phase, the
+// spinner's frame) while the store's shape stayed: only live parts need
+// drawing again, nothing needs rebuilding.
+type TickMsg struct{}

@@ -55,6 +55,8 @@ type Store struct {
 	Err error
 	// Now is the clock publish ages are measured against.
 	Now func() time.Time
+	// groupOf[id] is the index in Groups of dependency id's group, or -1.
+	groupOf []int
 }
 
 // NewStore returns an empty store, discovering.
@@ -90,9 +92,12 @@ func (s *Store) Load(rep *model.DiscoverReport) {
 		byTitle[g.Title] = len(s.Groups)
 		s.Groups = append(s.Groups, Group{Group: g})
 	}
+	s.groupOf = make([]int, len(s.Deps))
 	for i, d := range s.Deps {
-		if gi, ok := byTitle[d.Row.Group]; ok {
+		s.groupOf[i] = -1
+		if gi, ok := byTitle[d.Row.Group]; ok && d.Row.Group != "" {
 			s.Groups[gi].Members = append(s.Groups[gi].Members, i)
+			s.groupOf[i] = gi
 		}
 	}
 	// The lead (the group's first member) goes first.
@@ -109,16 +114,10 @@ func (s *Store) Load(rep *model.DiscoverReport) {
 
 // GroupOf returns the group holding dependency id, or nil.
 func (s *Store) GroupOf(id int) *Group {
-	title := s.Deps[id].Row.Group
-	if title == "" {
+	if id >= len(s.groupOf) || s.groupOf[id] < 0 {
 		return nil
 	}
-	for i := range s.Groups {
-		if s.Groups[i].Title == title {
-			return &s.Groups[i]
-		}
-	}
-	return nil
+	return &s.Groups[s.groupOf[id]]
 }
 
 // SetTarget records a picked target: the update kind follows, the old

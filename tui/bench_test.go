@@ -1,0 +1,131 @@
+package tui_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/uptide/uptide/engine"
+	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/tui"
+	"github.com/uptide/uptide/tui/state"
+)
+
+// bigReport is a repository of n dependency decisions: majors, minors and
+// current rows across ten workspaces, one release group per 20 rows, a
+// companion plan per major.
+func bigReport(n int) *model.DiscoverReport {
+	rep := &model.DiscoverReport{Repository: model.RepoSummary{Name: "big", PackageManager: "pnpm", Workspaces: []string{"."}}}
+	for i := 0; i < n; i++ {
+		name := fmt.Sprintf("@scope%d/package-%04d", i/20, i)
+		r := model.DependencyRow{Name: name, Package: name, Workspaces: []string{fmt.Sprintf("packages/app-%d", i%10)},
+			Installed: "1.2.3", InstalledSource: model.FromLockfile, Status: engine.StatusOK, ImportingFiles: make([]string, i%37)}
+		switch i % 3 {
+		case 0:
+			r.Target, r.Latest, r.Update = "2.0.0", "2.0.0", "major"
+			rep.Companions = append(rep.Companions, model.CompanionPlan{Name: name, From: "1.2.3", To: "2.0.0",
+				Companions: []model.Companion{{Name: "@types/x", From: "1.0.0", To: "2.0.0", Why: "types of it"}}})
+		case 1:
+			r.Target, r.Latest, r.Update = "1.4.0", "1.4.0", "minor"
+		default:
+			r.Target, r.Latest = "1.2.3", "1.2.3"
+		}
+		if i%20 < 3 {
+			r.Group = fmt.Sprintf("@scope%d/* (3 packages)", i/20)
+		}
+		rep.Rows = append(rep.Rows, r)
+	}
+	for g := 0; g*20 < n; g++ {
+		var members, versions []string
+		for i := g * 20; i < g*20+3 && i < n; i++ {
+			members = append(members, rep.Rows[i].Package)
+			versions = append(versions, "1.2.3")
+		}
+		rep.Groups = append(rep.Groups, model.Group{Title: fmt.Sprintf("@scope%d/* (3 packages)", g), Kind: model.GroupFamily,
+			Members: members, Versions: versions, Why: "same scope"})
+	}
+	return rep
+}
+
+type idleEngine struct{}
+
+func (idleEngine) Discover(context.Context, func(engine.Event)) (*model.DiscoverReport, error) {
+	return nil, nil
+}
+func (idleEngine) Versions(context.Context, string) (*model.Packument, error) { return nil, nil }
+func (idleEngine) Companions(context.Context, model.DependencyRow, string) (model.CompanionPlan, error) {
+	return model.CompanionPlan{}, nil
+}
+func (idleEngine) Check(context.Context, tui.CheckRequest, func(tui.CheckEvent)) (*tui.CheckResult, error) {
+	return nil, nil
+}
+
+// loaded is an app showing 1,000 rows with every row visible (m) and two
+// checks running; commands are not run, so nothing changes behind the
+// benchmark's back.
+func loaded(b *testing.B) *tui.App {
+	app := tui.New(tui.Options{Engine: idleEngine{}, Renderer: asciiRenderer(), Now: func() time.Time { return now }})
+	b.Cleanup(func() { app.Wait(time.Second) })
+	app.Update(tea.WindowSizeMsg{Width: 160, Height: 50})
+	app.Update(state.DiscoveredMsg{Report: bigReport(1000)})
+	app.Update(keyMsg("m"))
+	app.Update(state.CheckMsg{IDs: []int{0, 3, 6}})
+	return app
+}
+
+func BenchmarkView1000Rows(b *testing.B) {
+	app := loaded(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = app.View()
+	}
+}
+
+func BenchmarkUpdateKeyDown1000Rows(b *testing.B) {
+	app := loaded(b)
+	down, up := keyMsg("down"), keyMsg("up")
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if i%200 < 100 {
+			app.Update(down)
+		} else {
+			app.Update(up)
+		}
+		i++
+	}
+}
+
+// A batch of check progress, as the pump delivers it while two checks run.
+func BenchmarkUpdateCheckProgress1000Rows(b *testing.B) {
+	app := loaded(b)
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		i++
+		app.Update(tui.ProgressMsg{Checks: map[int]state.CheckEvent{
+			0: {Phase: "compiling target", Done: i % 40, Total: 40},
+			3: {Phase: "extracting surfaces", Done: i % 7, Total: 7},
+		}})
+	}
+}
+
+// Typing into the filter rebuilds the table on every key.
+func BenchmarkUpdateFilterKey1000Rows(b *testing.B) {
+	app := loaded(b)
+	app.Update(keyMsg("/"))
+	typed, erase := keyMsg("7"), keyMsg("backspace")
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if i%2 == 0 {
+			app.Update(typed)
+		} else {
+			app.Update(erase)
+		}
+		i++
+	}
+}
