@@ -53,7 +53,7 @@ func lineCells(s *state.Shared, it item) cells {
 		c[colFiles] = strconv.Itoa(groupFiles(s.Store, g.Members))
 	case it.member:
 		c[colPackage] = "    " + d.Row.Name
-		c[colWhere] = ""
+		c[colWhere] = where(d)
 		c[colFiles] = strconv.Itoa(len(d.Row.ImportingFiles))
 	default:
 		c[colPackage] = d.Row.Name
