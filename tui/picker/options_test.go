@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/engine/semver"
 )
 
 func packument(tags map[string]string, versions ...string) *model.Packument {
@@ -123,4 +124,39 @@ func TestAge(t *testing.T) {
 	if got := Age(time.Time{}, now); got != "" {
 		t.Errorf("unknown publish time: %q", got)
 	}
+}
+
+// FuzzOptions feeds registry-shaped but arbitrary version lists, tags and
+// publish times: Options must list each version once, newest first, and
+// never panic on what a registry sends.
+func FuzzOptions(f *testing.F) {
+	f.Add("1.0.0,1.2.0,2.0.0,3.0.0-rc.1", "latest=2.0.0;next=3.0.0-rc.1", "1.0.0", "2.0.0", "2025-01-01T00:00:00Z")
+	f.Add("0.0.3,0.0.4,0.1.0,v1.0.0,=1.0.1", "latest=0.1.0", "0.0.3", "0.1.0", "not a time")
+	f.Add("18.2.0,18.3.1,19.0.0,19.1.0", "latest=19.1.0;canary=19.2.0-canary", "", "", "")
+	f.Fuzz(func(t *testing.T, versions, tags, installed, current, published string) {
+		p := &model.Packument{DistTags: map[string]string{}, Versions: map[string]model.Release{}, Time: map[string]string{}}
+		for _, v := range strings.Split(versions, ",") {
+			p.Versions[v] = model.Release{Version: v}
+			p.Time[v] = published
+		}
+		for _, kv := range strings.Split(tags, ";") {
+			if k, v, ok := strings.Cut(kv, "="); ok {
+				p.DistTags[k] = v
+			}
+		}
+		opts := Options(p, installed, current)
+		seen := map[string]bool{}
+		for i, o := range opts {
+			if seen[o.Version] {
+				t.Fatalf("%s listed twice", o.Version)
+			}
+			seen[o.Version] = true
+			if _, ok := p.Versions[o.Version]; !ok && o.Version != installed {
+				t.Fatalf("%s is neither published nor installed", o.Version)
+			}
+			if i > 0 && semver.Compare(opts[i-1].Version, o.Version) < 0 {
+				t.Fatalf("%s listed before the newer %s", opts[i-1].Version, o.Version)
+			}
+		}
+	})
 }
