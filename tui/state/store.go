@@ -42,7 +42,9 @@ type Group struct {
 	Members []int
 }
 
-// Store is everything the screens read. Only the root model writes it.
+// Store is everything the screens read. The root model writes it, on the
+// UI goroutine; the one exception is Dep.Selected, which belongs to the
+// table that shows the marks.
 type Store struct {
 	Report *model.DiscoverReport
 	Deps   []Dep
