@@ -1,96 +1,88 @@
 package tui_test
 
 import (
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
-// tmuxSession runs a command in a detached tmux session on a private
-// server socket, so the test never touches the user's tmux.
-type tmuxSession struct {
-	t      *testing.T
-	socket string
-}
-
-func startTmux(t *testing.T, width, height int, command string) *tmuxSession {
-	t.Helper()
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Fatal("the end-to-end test runs the real binary under tmux, which is not installed: apt-get install tmux")
-	}
-	s := &tmuxSession{t: t, socket: fmt.Sprintf("uptide-e2e-%d", os.Getpid())}
-	t.Cleanup(func() { _ = exec.Command("tmux", "-L", s.socket, "kill-server").Run() })
-	s.run("new-session", "-d", "-s", "e2e", "-x", fmt.Sprint(width), "-y", fmt.Sprint(height), command)
-	return s
-}
-
-func (s *tmuxSession) run(args ...string) string {
-	s.t.Helper()
-	out, err := exec.Command("tmux", append([]string{"-L", s.socket}, args...)...).CombinedOutput()
-	if err != nil {
-		s.t.Fatalf("tmux %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return string(out)
-}
-
-func (s *tmuxSession) screen() string { return s.run("capture-pane", "-p", "-t", "e2e") }
-
-// keys types keys one at a time, as a person does: keys arriving in one
-// read reach Bubble Tea as one message ("jjj"), which no binding matches.
-func (s *tmuxSession) keys(keys ...string) {
-	for _, k := range keys {
-		s.run("send-keys", "-t", "e2e", k)
-		time.Sleep(100 * time.Millisecond)
-	}
-}
-
-// waitFor polls the screen until it shows text; the deadline only turns a
-// hang into a failure.
-func (s *tmuxSession) waitFor(text string) string {
-	s.t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		screen := s.screen()
-		if strings.Contains(screen, text) {
-			return screen
+// cursorRow is the screen row the list cursor (❯) is on, or -1.
+func cursorRow(screen []string) int {
+	for i, line := range screen {
+		if strings.HasPrefix(line, "❯") {
+			return i
 		}
-		if time.Now().After(deadline) {
-			s.t.Fatalf("waiting for %q; the screen is:\n%s", text, screen)
-		}
-		time.Sleep(50 * time.Millisecond)
 	}
+	return -1
 }
 
-// TestEndToEndDemo runs `uptide demo` as a user would, in a terminal.
+// TestEndToEndDemo runs `uptide demo` as a user would, in a 100×30
+// terminal: the real binary on a pseudo-terminal, its screen read through a
+// terminal emulator, keys typed one at a time.
 func TestEndToEndDemo(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "uptide")
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "uptide")
 	build := exec.Command("go", "build", "-o", bin, "github.com/uptide/uptide/cmd/uptide")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	s := startTmux(t, 100, 30, fmt.Sprintf("%q demo; echo \"uptide exited $?\"; sleep 60", bin))
+	home := filepath.Join(dir, "home")
+	if err := os.Mkdir(home, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// Only what a terminal session needs: no NO_COLOR or CI from the test's
+	// own environment, and no cache or config of the user's.
+	env := []string{
+		"PATH=" + os.Getenv("PATH"),
+		"TERM=xterm-256color",
+		"HOME=" + home,
+		"UPTIDE_CACHE_DIR=" + filepath.Join(dir, "cache"),
+		"TMPDIR=" + dir,
+	}
+	term := startPTY(t, 100, 30, env, bin, "demo")
 
-	home := s.waitFor(" behind, ")
-	if !strings.Contains(home, "▾ react (2 packages)") || !strings.Contains(home, "INSTALLED → TARGET") {
-		t.Fatalf("the home screen lacks the react group:\n%s", home)
+	screen := strings.Join(term.waitFor(" behind, "), "\n")
+	for _, want := range []string{"▾ react (2 packages)", "INSTALLED → TARGET"} {
+		if !strings.Contains(screen, want) {
+			t.Fatalf("the home screen lacks %q:\n%s", want, screen)
+		}
 	}
 
-	s.keys("j", "j", "j", "Enter") // the ai group's lead, ai
-	details := s.waitFor("Companions")
-	if !strings.Contains(details, "ai 3.4.0 → 4.0.0") || !strings.Contains(details, "Release group ai (3 packages)") {
-		t.Fatalf("details of ai expected:\n%s", details)
+	// Down three rows to the ai group, whose lead is ai.
+	for range 3 {
+		from := cursorRow(term.screen())
+		term.press("j", "the cursor one row down", func(s []string) bool { return cursorRow(s) == from+1 })
+	}
+	screen = strings.Join(term.press("Enter", "the details", func(s []string) bool {
+		return strings.Contains(strings.Join(s, "\n"), "Companions")
+	}), "\n")
+	for _, want := range []string{"ai 3.4.0 → 4.0.0", "Release group ai (3 packages)"} {
+		if !strings.Contains(screen, want) {
+			t.Fatalf("the details of ai lack %q:\n%s", want, screen)
+		}
 	}
 
-	s.keys("Escape")
-	s.waitFor("INSTALLED → TARGET")
+	term.press("Escape", "the home screen", func(s []string) bool {
+		return cursorRow(s) >= 0 && strings.Contains(strings.Join(s, "\n"), "INSTALLED → TARGET")
+	})
+	term.press("g", "the cursor on the react group", func(s []string) bool {
+		r := cursorRow(s)
+		return r >= 0 && strings.Contains(s[r], "react (2 packages)")
+	})
+	// Selecting a group selects its members and moves the cursor on.
+	term.press("Space", "react selected", func(s []string) bool {
+		return strings.Contains(strings.Join(s, "\n"), "· 1 selected")
+	})
+	term.press("c", "the check's outcome", func(s []string) bool {
+		return strings.Contains(strings.Join(s, "\n"), "not analyzed: check is not")
+	})
 
-	s.keys("g", "Space", "c")
-	s.waitFor("not analyzed: check is not")
-
-	s.keys("q")
-	s.waitFor("uptide exited 0")
+	if _, err := term.ptmx.WriteString("q"); err != nil {
+		t.Fatalf("typing q: %v", err)
+	}
+	if code := term.exitCode(); code != 0 {
+		t.Fatalf("uptide demo exited %d after q, want 0; the screen is:\n%s", code, strings.Join(term.screen(), "\n"))
+	}
 }
