@@ -1,0 +1,405 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/uptide/uptide/engine/groups"
+	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/engine/registry"
+	"github.com/uptide/uptide/engine/repo"
+	"github.com/uptide/uptide/engine/semver"
+	"github.com/uptide/uptide/engine/typescript"
+)
+
+// The phases of Check, after Discover's.
+const (
+	PhaseInstall Phase = "install"
+	PhaseUsages  Phase = "usages"
+	PhaseDiff    Phase = "diff"
+	PhaseCompile Phase = "compile"
+	PhaseMatch   Phase = "match"
+)
+
+// CheckOptions configures Check.
+type CheckOptions struct {
+	// Cwd is where the user ran Uptide; the repository root is found from it.
+	Cwd string
+	// CwdArg is --cwd as the user wrote it, for the commands of the plan's
+	// Next block; empty when Uptide ran inside the repository.
+	CwdArg string
+	Env    []string
+	// Client overrides the registry client (tests, the demo).
+	Client *registry.Client
+	// Packages are the dependencies asked about, as the manifests name them.
+	Packages []string
+	// Targets maps a package to the version (or dist-tag) to check against;
+	// a package without one is checked against its latest release.
+	Targets map[string]string
+	// Group checks packages linked by a peer range or a shared pin (list's
+	// cross-scope groups) together as well; one-scope release groups are
+	// always checked together.
+	Group bool
+	// Compile runs Signal B; false (--no-compile) confirms nothing.
+	Compile bool
+	Events  Sink
+	// Timing, when set, receives the duration of each phase.
+	Timing map[Phase]time.Duration
+}
+
+// Check answers what upgrading each asked package breaks in the repository:
+// the contract diff joined with every usage, judged by the repository's own
+// compiler, with the release group, the companions and the per-rule plan.
+// A failure in one package is that package's report, never the run's
+// error; the error is for a repository that cannot be checked at all (not
+// installed, unreadable).
+func Check(ctx context.Context, opts CheckOptions) (*model.CheckReport, error) {
+	if len(opts.Packages) == 0 {
+		return nil, fmt.Errorf("check: no package named: uptide list shows the dependencies")
+	}
+	t := newTimer(opts.Timing)
+	client := opts.Client
+	if client == nil {
+		r, err := loadRoot(opts.Cwd)
+		if err != nil {
+			return nil, err
+		}
+		if client, err = newClient(r, opts.Env); err != nil {
+			return nil, err
+		}
+	}
+	disc, err := Discover(ctx, DiscoverOptions{Cwd: opts.Cwd, Env: opts.Env, Client: client, Events: opts.Events, Timing: opts.Timing})
+	if err != nil {
+		return nil, err
+	}
+	t.done(PhaseImporters)
+
+	c := &checker{opts: opts, client: client, disc: disc, root: disc.Repository.Root, timer: t}
+	defer c.close()
+	units, early := c.plan(ctx)
+	if err := c.verifyInstall(units); err != nil {
+		return nil, err
+	}
+	t.done(PhaseInstall)
+
+	rep := &model.CheckReport{
+		Repository: disc.Repository,
+		Packages:   early,
+		Problems:   append([]model.Problem{}, disc.Problems...),
+		Notes:      []string{},
+	}
+	for i, u := range units {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		opts.Events.emit(Event{Phase: PhaseUsages, Package: u.title(), Done: i, Total: len(units)})
+		rep.Packages = append(rep.Packages, c.analyze(ctx, u))
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	sort.SliceStable(rep.Packages, func(i, j int) bool {
+		a, b := rep.Packages[i], rep.Packages[j]
+		if a.Title != b.Title {
+			return a.Title < b.Title
+		}
+		if a.Installed != b.Installed {
+			return semver.Compare(a.Installed, b.Installed) < 0
+		}
+		return strings.Join(a.Workspaces, ",") < strings.Join(b.Workspaces, ",")
+	})
+	return rep, nil
+}
+
+// loadRoot finds the repository root the registry configuration is read
+// from, without reading anything else.
+func loadRoot(cwd string) (string, error) {
+	r, err := repo.Load(cwd)
+	if err != nil {
+		return "", err
+	}
+	return r.Root, nil
+}
+
+// member is one package of a unit, at the version it moves to.
+type member struct {
+	row    model.DependencyRow
+	target string
+	// reason is set when the member cannot be analyzed (no such target).
+	reason string
+}
+
+func (m member) name() string { return m.row.Name }
+
+// unit is one dependency decision to check: a package at one installed
+// version, alone or with the rest of its release group.
+type unit struct {
+	lead    member
+	members []member // lead first, then the rest sorted by name
+	group   *model.Group
+}
+
+func (u unit) title() string {
+	if u.group != nil {
+		return u.group.Title
+	}
+	return u.lead.name()
+}
+
+// workspaces every member is declared in, sorted.
+func (u unit) workspaces() []string {
+	var out []string
+	for _, m := range u.members {
+		for _, w := range m.row.Workspaces {
+			out = appendUnique(out, w)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// checker holds what one Check run shares across its units.
+type checker struct {
+	opts   CheckOptions
+	client *registry.Client
+	disc   *model.DiscoverReport
+	root   string
+	timer  *timer
+
+	pinned    *typescript.Adapter
+	pinnedErr error
+	adapters  map[string]*typescript.Adapter // by compiler directory
+	// mu guards fetched: overlays fetch what targets import while compiling.
+	mu      sync.Mutex
+	fetched []*registry.Package
+
+	packs groups.Packuments
+	deps  []groups.Dep
+}
+
+func (c *checker) close() {
+	if c.pinned != nil {
+		c.pinned.Close()
+	}
+	for _, a := range c.adapters {
+		if a != c.pinned {
+			a.Close()
+		}
+	}
+	for _, p := range c.fetched {
+		_ = p.Remove()
+	}
+}
+
+// plan turns the asked names into units: the rows of each name, each row
+// with its release group. Names that are no dependency, and rows that cannot
+// be checked, become reports at once.
+func (c *checker) plan(ctx context.Context) ([]unit, []model.PackageReport) {
+	var units []unit
+	var early []model.PackageReport
+	seen := map[string]bool{}
+	for _, name := range dedupeNames(c.opts.Packages) {
+		rows := c.rowsOf(name)
+		if len(rows) == 0 {
+			early = append(early, notAnalyzed(name, "not a dependency of any workspace of this repository: uptide list shows them"))
+			continue
+		}
+		for _, row := range rows {
+			key := row.Name + "@" + row.Installed + "\x00" + strings.Join(row.Workspaces, ",")
+			if seen[key] {
+				continue
+			}
+			switch {
+			case row.Status != StatusOK:
+				seen[key] = true
+				r := notAnalyzed(row.Name, "the registry did not answer: "+row.Reason)
+				r.Workspaces, r.Installed = row.Workspaces, row.Installed
+				early = append(early, r)
+				continue
+			case row.Installed == "":
+				seen[key] = true
+				r := notAnalyzed(row.Name, "its installed version is unknown: "+row.Reason)
+				r.Workspaces = row.Workspaces
+				early = append(early, r)
+				continue
+			}
+			u := c.unitFor(ctx, row)
+			for _, m := range u.members {
+				seen[m.row.Name+"@"+m.row.Installed+"\x00"+strings.Join(m.row.Workspaces, ",")] = true
+			}
+			units = append(units, u)
+		}
+	}
+	return units, early
+}
+
+func dedupeNames(names []string) []string {
+	var out []string
+	for _, n := range names {
+		n = strings.TrimSpace(n)
+		if n != "" {
+			out = appendUnique(out, n)
+		}
+	}
+	return out
+}
+
+// rowsOf are the list rows of a dependency, by the name the manifests use
+// (or the registry package behind an alias).
+func (c *checker) rowsOf(name string) []model.DependencyRow {
+	var out []model.DependencyRow
+	for _, r := range c.disc.Rows {
+		if r.Name == name {
+			out = append(out, r)
+		}
+	}
+	if len(out) == 0 {
+		for _, r := range c.disc.Rows {
+			if r.Package == name {
+				out = append(out, r)
+			}
+		}
+	}
+	return out
+}
+
+// unitFor builds the unit of one row: its release group when it has one
+// that check moves together, every member at its target.
+func (c *checker) unitFor(ctx context.Context, row model.DependencyRow) unit {
+	lead := c.memberOf(ctx, row)
+	u := unit{lead: lead, members: []member{lead}}
+	g := c.groupOf(row)
+	if g == nil {
+		return u
+	}
+	var rest []member
+	for i, name := range g.Members {
+		if name == row.Package {
+			continue
+		}
+		version := ""
+		if i < len(g.Versions) {
+			version = g.Versions[i]
+		}
+		r, ok := c.rowAt(name, version)
+		if !ok || r.Status != StatusOK || r.Installed == "" {
+			continue
+		}
+		rest = append(rest, c.memberOf(ctx, r))
+	}
+	if len(rest) == 0 {
+		return u
+	}
+	sort.Slice(rest, func(i, j int) bool { return rest[i].name() < rest[j].name() })
+	u.members = append(u.members, rest...)
+	u.group = g
+	return u
+}
+
+// groupOf is the release group check moves row with: a one-scope group
+// always, a cross-scope one with --group.
+func (c *checker) groupOf(row model.DependencyRow) *model.Group {
+	if row.Group == "" {
+		return nil
+	}
+	for i := range c.disc.Groups {
+		g := c.disc.Groups[i]
+		if g.Title != row.Group {
+			continue
+		}
+		if g.Kind == model.GroupFamily || g.Kind == model.GroupExplicit || c.opts.Group {
+			return &g
+		}
+	}
+	return nil
+}
+
+func (c *checker) rowAt(pkg, installed string) (model.DependencyRow, bool) {
+	for _, r := range c.disc.Rows {
+		if r.Package == pkg && (installed == "" || r.Installed == installed) {
+			return r, true
+		}
+	}
+	return model.DependencyRow{}, false
+}
+
+// memberOf resolves the target of one row: --target, else the row's.
+func (c *checker) memberOf(ctx context.Context, row model.DependencyRow) member {
+	m := member{row: row, target: row.Target}
+	want, ok := c.opts.Targets[row.Name]
+	if !ok {
+		want, ok = c.opts.Targets[row.Package]
+	}
+	if !ok || want == "" {
+		return m
+	}
+	p, err := c.client.Packument(ctx, row.Package, false)
+	if err != nil {
+		m.reason = fmt.Sprintf("--target %s@%s: %v", row.Name, want, err)
+		return m
+	}
+	if v, ok := p.DistTags[want]; ok {
+		m.target = v
+		return m
+	}
+	if v, ok := semver.Exact(want); ok {
+		if _, ok := p.Versions[v]; ok {
+			m.target = v
+			return m
+		}
+	}
+	m.reason = fmt.Sprintf("--target %s@%s: the registry has no such version or dist-tag of %s", row.Name, want, row.Package)
+	return m
+}
+
+func notAnalyzed(name, reason string) model.PackageReport {
+	r := emptyReport(name)
+	r.Status, r.Reason = model.StatusNotAnalyzed, reason
+	r.Summary = "not analyzed: " + reason
+	return r
+}
+
+// emptyReport has every list present, so absence is never read as clean.
+func emptyReport(name string) model.PackageReport {
+	return model.PackageReport{
+		Title:        name,
+		Package:      name,
+		Workspaces:   []string{},
+		Members:      []model.MemberReport{},
+		Findings:     []model.Finding{},
+		Unanalyzed:   []model.Unanalyzed{},
+		Compile:      model.CompileReport{Status: model.StatusNotAnalyzed, Reason: "the package was not analyzed", Skipped: []model.SkippedFile{}},
+		ModuleFormat: model.ModuleFormatReport{Status: model.StatusNotAnalyzed, Reason: "the package was not analyzed"},
+		Companions:   model.CompanionPlan{Name: name, Companions: []model.Companion{}, Conflicts: []model.Conflict{}},
+		Plan:         model.Plan{Package: name, Rules: []model.PlanRule{}, Unverified: []model.PlanRule{}, Next: []string{}},
+		Notes:        []string{},
+		Warnings:     []string{},
+	}
+}
+
+// packuments and deps are what companion planning reads: every registry
+// dependency with a known installed version.
+func (c *checker) companionInputs(ctx context.Context) (groups.Packuments, []groups.Dep) {
+	packs := groups.Packuments{}
+	var deps []groups.Dep
+	for _, r := range c.disc.Rows {
+		if r.Installed == "" || r.Status != StatusOK {
+			continue
+		}
+		if _, ok := packs[r.Package]; !ok {
+			p, err := c.client.Packument(ctx, r.Package, false)
+			if err != nil {
+				continue
+			}
+			packs[r.Package] = p
+		}
+		for _, ws := range r.Workspaces {
+			deps = append(deps, groups.Dep{Name: r.Package, Installed: r.Installed, Workspace: ws})
+		}
+	}
+	return packs, deps
+}

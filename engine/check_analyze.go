@@ -1,0 +1,484 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/uptide/uptide/engine/groups"
+	"github.com/uptide/uptide/engine/match"
+	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/engine/plan"
+	"github.com/uptide/uptide/engine/semver"
+	"github.com/uptide/uptide/engine/typescript"
+)
+
+// changeNewerTypeScript is the change of the finding that says the
+// repository's compiler cannot read the target's declarations.
+const changeNewerTypeScript = "newer-typescript"
+
+// analyze checks one unit: Signal A and the diff per member, one overlay
+// compile per workspace with every target linked, the module-format check,
+// the arbiter, root causes, the verdict and the plan.
+func (c *checker) analyze(ctx context.Context, u unit) model.PackageReport {
+	lead := u.lead
+	rep := emptyReport(lead.name())
+	rep.Title = u.title()
+	rep.Workspaces = u.workspaces()
+	rep.Installed, rep.Target = lead.row.Installed, lead.target
+	rep.Update = semver.UpdateKind(lead.row.Installed, lead.target)
+	rep.Group = u.group
+	if lead.reason != "" {
+		return c.finishNotAnalyzed(rep, lead.reason)
+	}
+	if lead.target == lead.row.Installed && len(u.members) == 1 {
+		rep.Status, rep.Reason = model.StatusSkipped, "installed "+lead.target+" is already the target"
+		rep.Summary = "✓ up to date"
+		rep.Compile = model.CompileReport{Status: model.StatusSkipped, Reason: rep.Reason, Skipped: []model.SkippedFile{}}
+		rep.ModuleFormat = model.ModuleFormatReport{Status: model.StatusSkipped, Reason: rep.Reason}
+		rep.Companions.From, rep.Companions.To = lead.row.Installed, lead.target
+		return rep
+	}
+	rep.Companions = c.companionPlan(ctx, u)
+
+	runs := make([]*memberRun, len(u.members))
+	for i, m := range u.members {
+		runs[i] = c.runMember(ctx, m)
+	}
+	for _, r := range runs {
+		if r.m.reason != "" || r.rep.Status == model.StatusNotAnalyzed {
+			continue
+		}
+		fo := c.moduleFormat(r)
+		r.notes = append(r.notes, fo.notes...)
+		if r.m.name() == lead.name() || rep.ModuleFormat.Status == model.StatusNotAnalyzed {
+			rep.ModuleFormat = fo.report
+		} else {
+			rep.ModuleFormat = mergeFormat(rep.ModuleFormat, fo.report)
+		}
+	}
+	var analyzed []*memberRun
+	for _, r := range runs {
+		rep.Members = append(rep.Members, r.rep)
+		rep.Notes = append(rep.Notes, r.notes...)
+		rep.Warnings = append(rep.Warnings, r.warnings...)
+		if r.ok || len(r.format) > 0 {
+			analyzed = append(analyzed, r)
+		}
+		rep.Unanalyzed = append(rep.Unanalyzed, r.unanalyzed...)
+	}
+	sort.Slice(rep.Members, func(i, j int) bool { return rep.Members[i].Name < rep.Members[j].Name })
+	if len(analyzed) == 0 {
+		reasons := []string{}
+		for _, r := range runs {
+			if r.rep.Reason != "" {
+				reasons = appendUnique(reasons, r.rep.Reason)
+			}
+		}
+		return c.finishNotAnalyzed(rep, strings.Join(reasons, "; "))
+	}
+
+	companions, warnings := c.linkCompanions(ctx, rep.Companions, runs)
+	rep.Warnings = append(rep.Warnings, warnings...)
+	var compiles []*wsCompile
+	for _, ws := range rep.Workspaces {
+		compiles = append(compiles, c.compileWorkspace(ctx, ws, runs, companions))
+	}
+	findings := c.judgeFindings(lead.name(), runs, compiles)
+	c.timer.done(PhaseMatch)
+	c.finish(&rep, u, runs, compiles, findings)
+	return rep
+}
+
+func (c *checker) finishNotAnalyzed(rep model.PackageReport, reason string) model.PackageReport {
+	rep.Status, rep.Reason = model.StatusNotAnalyzed, reason
+	rep.Summary = "not analyzed: " + reason
+	rep.Compile.Reason, rep.ModuleFormat.Reason = reason, reason
+	rep.Unanalyzed = dedupeUnanalyzed(rep.Unanalyzed)
+	sortStrings(&rep)
+	return rep
+}
+
+// companionPlan is the companion plan of the lead's target, without the
+// unit's own members (they move as targets).
+func (c *checker) companionPlan(ctx context.Context, u unit) model.CompanionPlan {
+	if c.packs == nil {
+		c.packs, c.deps = c.companionInputs(ctx)
+	}
+	lead := u.lead
+	empty := model.CompanionPlan{Name: lead.row.Package, From: lead.row.Installed, To: lead.target,
+		Companions: []model.Companion{}, Conflicts: []model.Conflict{}}
+	if c.packs[lead.row.Package] == nil {
+		return empty
+	}
+	target := groups.Dep{Name: lead.row.Package, Installed: lead.row.Installed, Workspace: lead.row.Workspaces[0], Target: lead.target}
+	p := groups.NewIndex(c.packs).Companions(target, lead.target, c.deps)
+	inUnit := map[string]bool{}
+	for _, m := range u.members {
+		inUnit[m.row.Package] = true
+	}
+	out := empty
+	for _, cp := range p.Companions {
+		if !inUnit[cp.Name] {
+			out.Companions = append(out.Companions, cp)
+		}
+	}
+	for _, cf := range p.Conflicts {
+		if !inUnit[cf.Name] {
+			out.Conflicts = append(out.Conflicts, cf)
+		}
+	}
+	return out
+}
+
+// linkCompanions fetches the companions for the overlay: the target
+// compiles next to the versions that move with it. A types package a member
+// is analyzed through is that member's target already.
+func (c *checker) linkCompanions(ctx context.Context, plan model.CompanionPlan, runs []*memberRun) ([]typescript.LinkedPackage, []string) {
+	linked := map[string]bool{}
+	for _, r := range runs {
+		linked[r.linkName] = true
+		linked[r.m.name()] = true
+	}
+	var out []typescript.LinkedPackage
+	var warnings []string
+	for _, cp := range plan.Companions {
+		if linked[cp.Name] {
+			continue
+		}
+		p, err := c.fetch(ctx, cp.Name, cp.To)
+		if err != nil {
+			warnings = append(warnings, fmt.Sprintf("companion %s@%s was not linked for the compile: %v", cp.Name, cp.To, err))
+			continue
+		}
+		linked[cp.Name] = true
+		out = append(out, typescript.LinkedPackage{Name: cp.Name, Dir: p.Dir})
+	}
+	return out, warnings
+}
+
+func mergeFormat(a, b model.ModuleFormatReport) model.ModuleFormatReport {
+	a.StopsRequire = a.StopsRequire || b.StopsRequire
+	a.RequireSites += b.RequireSites
+	if b.Node != "" && !strings.Contains(a.Node, b.Node) {
+		if a.Node != "" {
+			a.Node += ", "
+		}
+		a.Node += b.Node
+	}
+	return a
+}
+
+// judgeFindings joins each member's changes with its usages and lets the
+// compiler decide, per workspace. A diagnostic confirms at most one usage of
+// one member; what no member explains becomes one unattributed finding (or
+// a root-cause anchor) under the lead, once.
+func (c *checker) judgeFindings(lead string, runs []*memberRun, compiles []*wsCompile) []model.Finding {
+	var all []model.Finding
+	for _, wc := range compiles {
+		var diags []model.Diagnostic
+		if wc.ran && wc.res != nil {
+			diags = wc.res.New
+		}
+		confirmed := map[diagKey]int{}
+		var usages []model.Usage
+		for _, r := range runs {
+			if !r.ok && len(r.format[wc.ws]) == 0 {
+				continue
+			}
+			us := r.usages[wc.ws]
+			var fs []model.Finding
+			if r.ok {
+				fs = match.Match(r.changes, us, r.tgt, match.Options{Package: r.m.name(), Installed: r.inst})
+			}
+			fs = append(fs, r.format[wc.ws]...)
+			out := match.Arbitrate(fs, us, diags, match.ArbiterOptions{
+				Package: r.m.name(), Installed: r.inst, Target: r.tgt,
+				Compile: match.Compile{
+					Ran:                   wc.ran && r.noCompile == "",
+					UnresolvedTargetFiles: wc.unresolvedFiles[r.linkName],
+					NotCompiled:           wc.notCompiled(),
+				},
+			})
+			for _, f := range out {
+				if isCompilerOnly(f) {
+					continue
+				}
+				for _, d := range f.Evidence {
+					confirmed[keyOfDiag(d)]++
+				}
+				all = append(all, f)
+			}
+			usages = append(usages, us...)
+		}
+		var extra []model.Finding
+		if wc.res != nil && wc.res.NewerTypeScript != nil {
+			extra = append(extra, newerTypeScript(lead, wc))
+		}
+		rest := withoutConfirmed(diags, confirmed)
+		if len(rest) > 0 || len(extra) > 0 {
+			all = append(all, match.Arbitrate(extra, usages, rest, match.ArbiterOptions{
+				Package: lead, Compile: match.Compile{Ran: wc.ran, NotCompiled: wc.notCompiled()},
+			})...)
+		}
+	}
+	return match.FoldSharedRoots(all)
+}
+
+// isCompilerOnly: an unattributed compiler finding or a root-cause anchor,
+// which the unit's last pass makes once from what no member explained.
+func isCompilerOnly(f model.Finding) bool {
+	if f.Change == match.ChangeCause {
+		return true
+	}
+	if strings.HasPrefix(f.Change, "TS") {
+		for _, r := range f.Change[2:] {
+			if r < '0' || r > '9' {
+				return false
+			}
+		}
+		return len(f.Change) > 2
+	}
+	return false
+}
+
+type diagKey struct {
+	file    string
+	start   int
+	code    int
+	message string
+}
+
+func keyOfDiag(d model.Diagnostic) diagKey { return diagKey{d.File, d.Start, d.Code, d.Message} }
+
+func withoutConfirmed(diags []model.Diagnostic, confirmed map[diagKey]int) []model.Diagnostic {
+	left := map[diagKey]int{}
+	for k, n := range confirmed {
+		left[k] = n
+	}
+	var out []model.Diagnostic
+	for _, d := range diags {
+		k := keyOfDiag(d)
+		if left[k] > 0 {
+			left[k]--
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// newerTypeScript is the finding for a target the repository's compiler
+// cannot read: it would report only parse errors inside node_modules and
+// check nothing else, which is never "no new errors".
+func newerTypeScript(lead string, wc *wsCompile) model.Finding {
+	f := model.Finding{
+		Package: lead, Change: changeNewerTypeScript, Severity: model.Breaking, Confidence: 1,
+		Reason:     fmt.Sprintf("the target's declarations need a newer TypeScript than %s: it reports only parse errors inside them and checks nothing else; upgrade TypeScript with the package", wc.res.Compiler),
+		Workspace:  wc.ws,
+		Fixability: model.Manual,
+		Evidence:   wc.res.NewerTypeScript,
+		Rule:       changeNewerTypeScript,
+	}
+	if len(wc.res.NewerTypeScript) > 0 {
+		d := wc.res.NewerTypeScript[0]
+		f.File, f.Line, f.Column = d.File, d.Line, d.Column
+	}
+	return f
+}
+
+// finish fills the report from the findings: counts, verdict, coverage,
+// status and the plan.
+func (c *checker) finish(rep *model.PackageReport, u unit, runs []*memberRun, compiles []*wsCompile, findings []model.Finding) {
+	rep.Findings = findings
+	if rep.Findings == nil {
+		rep.Findings = []model.Finding{}
+	}
+	rep.Unanalyzed = dedupeUnanalyzed(rep.Unanalyzed)
+	sites := 0
+	for _, r := range runs {
+		if r.ok || len(r.format) > 0 {
+			sites += r.rep.Sites
+		}
+	}
+	var visible []model.Finding
+	for _, f := range findings {
+		if f.Hidden {
+			rep.Counts.Hidden++
+			continue
+		}
+		visible = append(visible, f)
+		switch f.Severity {
+		case model.Breaking:
+			rep.Counts.Breaking++
+		case model.Unverified:
+			rep.Counts.Possible++
+		case model.Deprecated:
+			rep.Counts.Deprecated++
+		}
+	}
+	rep.Counts.Sites = sites
+	rep.Counts.Unanalyzed = len(rep.Unanalyzed)
+	status, summary := match.Verdict(findings, sites, len(rep.Unanalyzed))
+	rep.Verdict, rep.Summary = string(status), summary
+
+	rep.Compile = compileReport(compiles, c.opts.Compile)
+	if !c.opts.Compile && rep.Counts.Possible+rep.Counts.Breaking > 0 {
+		rep.Notes = append(rep.Notes, "unverified: compile check skipped (--no-compile), so nothing is confirmed")
+	}
+	for _, wc := range compiles {
+		rep.Notes = append(rep.Notes, wc.notes...)
+		if wc.res != nil {
+			if w := wc.res.UnresolvedWarning(rep.Title + "@" + rep.Target); w != "" {
+				rep.Warnings = append(rep.Warnings, w)
+			}
+		}
+	}
+	if len(rep.Companions.Conflicts) > 0 {
+		for _, cf := range rep.Companions.Conflicts {
+			rep.Warnings = append(rep.Warnings, fmt.Sprintf("companion conflict: %s %s: %s", cf.Name, cf.From, cf.Why))
+		}
+	}
+
+	rep.Status = model.StatusAnalyzed
+	var partly []string
+	for _, r := range runs {
+		if r.rep.Status == model.StatusNotAnalyzed || r.rep.Status == model.StatusPartial {
+			partly = append(partly, r.m.name()+": "+r.rep.Reason)
+		}
+	}
+	if c.opts.Compile && (rep.Compile.Status == model.StatusNotAnalyzed || rep.Compile.Status == model.StatusPartial) {
+		partly = append(partly, "compile: "+rep.Compile.Reason)
+	}
+	if len(rep.Unanalyzed) > 0 {
+		partly = append(partly, fmt.Sprintf("%d %s not analyzed", len(rep.Unanalyzed), pluralWord(len(rep.Unanalyzed), "load")))
+	}
+	if len(partly) > 0 {
+		rep.Status, rep.Reason = model.StatusPartial, strings.Join(partly, "; ")
+	}
+
+	var members []plan.Target
+	for _, m := range u.members[1:] {
+		members = append(members, plan.Target{Name: m.name(), Version: m.target})
+	}
+	rep.Plan = plan.Build(visible, plan.Options{
+		Package: u.lead.name(), Target: u.lead.target,
+		Repo: plan.Repo{Cwd: c.opts.CwdArg}, Members: members, Companions: rep.Companions,
+	})
+	sortStrings(rep)
+}
+
+// compileReport merges the workspaces' compiles into the report's coverage.
+func compileReport(compiles []*wsCompile, enabled bool) model.CompileReport {
+	r := model.CompileReport{Status: model.StatusAnalyzed, Skipped: []model.SkippedFile{}}
+	if !enabled {
+		r.Status, r.Reason = model.StatusSkipped, "--no-compile: nothing is confirmed; every change at a site is possible impact"
+		r.Line = "compile check skipped (--no-compile): nothing is confirmed"
+		return r
+	}
+	var compilers, reasons []string
+	judged, skipped := 0, 0
+	for _, wc := range compiles {
+		if wc.res != nil {
+			compilers = appendUnique(compilers, wc.res.Compiler)
+			r.Asked += wc.res.Coverage.Asked
+			r.Compiled += wc.res.Coverage.Compiled
+			r.PreExisting += wc.res.PreExisting
+			r.NewErrors += len(wc.res.New)
+			r.UnresolvedInTarget += len(wc.res.UnresolvedInTarget)
+			for _, s := range wc.res.Coverage.Skipped {
+				r.Skipped = append(r.Skipped, model.SkippedFile{File: s.File, Reason: s.Reason})
+			}
+		} else {
+			r.Asked += len(wc.files)
+		}
+		switch wc.status {
+		case model.StatusAnalyzed:
+			judged++
+		case model.StatusPartial:
+			judged++
+			reasons = appendUnique(reasons, wc.reason)
+		case model.StatusSkipped:
+			skipped++
+			if wc.reason != "" && !wc.ran {
+				reasons = appendUnique(reasons, wc.reason)
+			}
+		default:
+			reasons = appendUnique(reasons, wc.reason)
+			if r.Status == model.StatusAnalyzed {
+				r.Status = model.StatusNotAnalyzed
+			}
+		}
+	}
+	switch {
+	case judged == 0 && r.Status == model.StatusAnalyzed:
+		r.Status = model.StatusSkipped
+		if len(reasons) == 0 {
+			reasons = append(reasons, "no file uses the package")
+		}
+	case r.Status == model.StatusNotAnalyzed && judged > 0:
+		r.Status = model.StatusPartial
+	case r.Status == model.StatusAnalyzed && len(r.Skipped) > 0:
+		r.Status = model.StatusPartial
+	}
+	r.Reason = strings.Join(reasons, "; ")
+	sort.Slice(r.Skipped, func(i, j int) bool { return r.Skipped[i].File < r.Skipped[j].File })
+	r.Compiler = strings.Join(compilers, ", ")
+	switch {
+	case judged > 0:
+		r.Line = fmt.Sprintf("compiled %d of %d %s with %s · %d pre-existing %s", r.Compiled, r.Asked, pluralWord(r.Asked, "file"),
+			r.Compiler, r.PreExisting, pluralWord(r.PreExisting, "error"))
+		if len(r.Skipped) > 0 {
+			r.Line += fmt.Sprintf(" · %d skipped", len(r.Skipped))
+		}
+	default:
+		r.Line = "not compiled: " + r.Reason
+	}
+	return r
+}
+
+func pluralWord(n int, w string) string {
+	if n == 1 {
+		return w
+	}
+	return w + "s"
+}
+
+func dedupeUnanalyzed(us []model.Unanalyzed) []model.Unanalyzed {
+	seen := map[model.Unanalyzed]bool{}
+	out := []model.Unanalyzed{}
+	for _, u := range us {
+		if !seen[u] {
+			seen[u] = true
+			out = append(out, u)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Kind < b.Kind
+	})
+	return out
+}
+
+// sortStrings makes the report's free-text lists deterministic.
+func sortStrings(rep *model.PackageReport) {
+	dedupeSorted := func(s []string) []string {
+		sort.Strings(s)
+		out := s[:0]
+		for i, x := range s {
+			if i == 0 || x != s[i-1] {
+				out = append(out, x)
+			}
+		}
+		return out
+	}
+	rep.Notes = dedupeSorted(rep.Notes)
+	rep.Warnings = dedupeSorted(rep.Warnings)
+}

@@ -1,0 +1,187 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/engine/typescript"
+)
+
+// wsCompile is Signal B for one workspace of a unit.
+type wsCompile struct {
+	ws    string
+	files []string
+	// ran: the overlay compile judged; without it nothing is confirmed.
+	ran bool
+	// status and reason say why it did not run, or ran partly.
+	status, reason string
+	res            *typescript.CompileResult
+	// unresolvedFiles are, per linked package, its declaration files with
+	// an import nothing could serve.
+	unresolvedFiles map[string]map[string]bool
+	notes           []string
+}
+
+// compileWorkspace type-checks the files that use the unit's packages in
+// one workspace (the usage files and the files importing the package)
+// against the installed copies and against one overlay linking every
+// member's target and the companions.
+func (c *checker) compileWorkspace(ctx context.Context, ws string, runs []*memberRun, companions []typescript.LinkedPackage) *wsCompile {
+	wc := &wsCompile{ws: ws, unresolvedFiles: map[string]map[string]bool{}}
+	files := map[string]bool{}
+	var targets, baseline []typescript.LinkedPackage
+	var quiet []string
+	for _, r := range runs {
+		if !r.ok {
+			continue
+		}
+		for _, u := range r.usages[ws] {
+			files[u.File] = true
+		}
+		for _, f := range r.importers[ws] {
+			files[f] = true
+		}
+		switch {
+		case r.noCompile != "":
+			quiet = append(quiet, r.noCompile)
+		case r.tgtDir != "":
+			targets = append(targets, typescript.LinkedPackage{Name: r.linkName, Dir: r.tgtDir})
+			if r.baselineDir != "" {
+				baseline = append(baseline, typescript.LinkedPackage{Name: r.linkName, Dir: r.baselineDir})
+			}
+		}
+	}
+	wc.files = sortedKeys(files)
+	switch {
+	case !c.opts.Compile:
+		wc.status, wc.reason = model.StatusSkipped, "--no-compile: nothing is confirmed"
+		return wc
+	case len(wc.files) == 0:
+		// No file can see a type of the package change.
+		wc.ran, wc.status = true, model.StatusSkipped
+		wc.reason = "no file in " + wsLabel(ws) + " uses the package"
+		return wc
+	case len(targets) == 0:
+		wc.status, wc.reason = model.StatusSkipped, strings.Join(quiet, "; ")
+		if wc.reason == "" {
+			wc.reason = "no target to compile against"
+		}
+		return wc
+	}
+	c.opts.Events.emit(Event{Phase: PhaseCompile, Package: ws, Total: len(wc.files)})
+	ad, err := c.judge(ctx, ws)
+	if err != nil {
+		wc.status, wc.reason = model.StatusNotAnalyzed, err.Error()
+		return wc
+	}
+	wsDir := filepath.Join(c.root, filepath.FromSlash(ws))
+	ov, err := typescript.BuildOverlay(ctx, typescript.OverlayRequest{
+		Workspace: wsDir, Targets: targets, Companions: companions, Fetch: c.fetchRange,
+	})
+	if err != nil {
+		wc.status, wc.reason = model.StatusNotAnalyzed, "linking the targets: "+err.Error()
+		return wc
+	}
+	defer ov.Cleanup()
+	req := typescript.CompileRequest{RepoRoot: c.root, Workspace: ws, Files: wc.files, Overlay: ov}
+	if len(baseline) > 0 {
+		bov, err := typescript.BuildOverlay(ctx, typescript.OverlayRequest{Workspace: wsDir, Targets: baseline, Fetch: c.fetchRange})
+		if err != nil {
+			wc.status, wc.reason = model.StatusNotAnalyzed, "linking the baseline: "+err.Error()
+			return wc
+		}
+		defer bov.Cleanup()
+		req.Baseline = bov
+	}
+	res, err := ad.Compile(ctx, req)
+	if err != nil {
+		wc.status, wc.reason = model.StatusNotAnalyzed, fmt.Sprintf("compiling %s: %v", wsLabel(ws), err)
+		return wc
+	}
+	c.timer.done(PhaseCompile)
+	wc.res = res
+	wc.notes = append(wc.notes, ov.Notes()...)
+	switch {
+	case res.OverlaySkipped != "":
+		wc.status, wc.reason = model.StatusNotAnalyzed, "the overlay compile was skipped: "+res.OverlaySkipped
+	case res.NewerTypeScript != nil:
+		wc.status, wc.reason = model.StatusNotAnalyzed, "the target's declarations need a newer TypeScript than "+res.Compiler
+	default:
+		wc.ran, wc.status = true, model.StatusAnalyzed
+		if len(res.Coverage.Skipped) > 0 {
+			wc.status = model.StatusPartial
+			wc.reason = fmt.Sprintf("%d of %d files were not type-checked", len(res.Coverage.Skipped), res.Coverage.Asked)
+		}
+	}
+	dirs := map[string]string{}
+	for _, t := range targets {
+		dirs[t.Name] = t.Dir
+	}
+	for _, u := range res.UnresolvedInTarget {
+		if dir, ok := dirs[u.Importer]; ok {
+			for _, f := range filesImporting(dir, u.Specifier) {
+				if wc.unresolvedFiles[u.Importer] == nil {
+					wc.unresolvedFiles[u.Importer] = map[string]bool{}
+				}
+				wc.unresolvedFiles[u.Importer][f] = true
+			}
+		}
+	}
+	return wc
+}
+
+// filesImporting lists the declaration files of a package (slash paths
+// inside it) that name specifier in a string literal: where the compiler's
+// silence proves nothing once the specifier does not resolve.
+func filesImporting(dir, specifier string) []string {
+	var out []string
+	quoted := []string{`"` + specifier + `"`, `'` + specifier + `'`, `"` + specifier + `/`, `'` + specifier + `/`}
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() {
+			if d.Name() == "node_modules" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		name := d.Name()
+		if !strings.HasSuffix(name, ".d.ts") && !strings.HasSuffix(name, ".d.mts") && !strings.HasSuffix(name, ".d.cts") {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return nil
+		}
+		s := string(b)
+		for _, q := range quoted {
+			if strings.Contains(s, q) {
+				if rel, err := filepath.Rel(dir, p); err == nil {
+					out = append(out, filepath.ToSlash(rel))
+				}
+				break
+			}
+		}
+		return nil
+	})
+	sort.Strings(out)
+	return out
+}
+
+// notCompiled are the files in scope the compile did not type-check.
+func (wc *wsCompile) notCompiled() map[string]bool {
+	out := map[string]bool{}
+	if wc.res != nil {
+		for _, s := range wc.res.Coverage.Skipped {
+			out[s.File] = true
+		}
+	}
+	return out
+}

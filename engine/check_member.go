@@ -1,0 +1,179 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/uptide/uptide/engine/diff"
+	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/engine/typescript"
+)
+
+// memberRun is what one member's Signal A and diff gathered.
+type memberRun struct {
+	m   member
+	rep model.MemberReport
+	// ok: the usages and both surfaces are there, so the member is judged.
+	ok bool
+	// linkName and tgtDir are what the overlay links for the member: the
+	// package itself, or its @types release; tgtDir is "" when the member
+	// stays at its installed version.
+	linkName string
+	tgtDir   string
+	// runtimeInst and runtimeTgt are the runtime package's directories, for
+	// the module-format check (the same as the declarations' unless typed
+	// by @types).
+	runtimeInst, runtimeTgt string
+	inst, tgt               *model.Surface
+	changes                 []model.Change
+	// usages, importers and format findings by workspace.
+	usages     map[string][]model.Usage
+	importers  map[string][]string
+	format     map[string][]model.Finding
+	unanalyzed []model.Unanalyzed
+	// baselineDir, when set, is the @types release the baseline compile
+	// links instead of the installed one (it types the installed runtime's
+	// major).
+	baselineDir string
+	// noCompile says why the overlay has nothing to judge for the member.
+	noCompile string
+	notes     []string
+	warnings  []string
+}
+
+func (r *memberRun) fail(status, reason string) *memberRun {
+	r.ok = false
+	r.rep.Status, r.rep.Reason = status, reason
+	return r
+}
+
+// runMember finds the member's usages in every workspace declaring it,
+// extracts the installed and target surfaces and diffs them.
+func (c *checker) runMember(ctx context.Context, m member) *memberRun {
+	run := &memberRun{
+		m:         m,
+		linkName:  m.name(),
+		usages:    map[string][]model.Usage{},
+		importers: map[string][]string{},
+		format:    map[string][]model.Finding{},
+		rep: model.MemberReport{
+			Name: m.name(), Installed: m.row.Installed, Target: m.target,
+			Workspaces: append([]string{}, m.row.Workspaces...), Status: model.StatusAnalyzed,
+		},
+	}
+	if m.reason != "" {
+		return run.fail(model.StatusNotAnalyzed, m.reason)
+	}
+	var pkgDir, typesFrom, noTypes string
+	files := map[string]bool{}
+	for _, ws := range m.row.Workspaces {
+		c.opts.Events.emit(Event{Phase: PhaseUsages, Package: m.name()})
+		ad, err := c.judge(ctx, ws)
+		if err != nil {
+			return run.fail(model.StatusNotAnalyzed, err.Error())
+		}
+		res, err := ad.FindUsages(ctx, typescript.UsageRequest{
+			RepoRoot: c.root, Workspace: ws, Package: m.name(), Exclude: c.excludes(m.name(), ws),
+		})
+		if err != nil {
+			return run.fail(model.StatusNotAnalyzed, fmt.Sprintf("finding the usages of %s in %s: %v", m.name(), wsLabel(ws), err))
+		}
+		if res.Unresolved != "" {
+			return run.fail(model.StatusNotAnalyzed, res.Unresolved)
+		}
+		if pkgDir == "" {
+			pkgDir, typesFrom, noTypes = res.PackageDir, res.TypesFrom, res.NoTypes
+		}
+		run.usages[ws] = res.Usages
+		run.importers[ws] = res.Importers
+		run.unanalyzed = append(run.unanalyzed, res.Unanalyzed...)
+		for _, u := range res.Usages {
+			files[u.File] = true
+		}
+		run.rep.Sites += len(res.Usages)
+		if res.Unmapped > 0 {
+			run.notes = append(run.notes, fmt.Sprintf("%d references in %s reach declarations of %s that its public surface does not export", res.Unmapped, wsLabel(ws), m.name()))
+		}
+	}
+	run.rep.Files = len(files)
+	c.timer.done(PhaseUsages)
+
+	run.runtimeInst, _ = installedCopy(c.root, m.row.Workspaces[0], m.name())
+	if m.target == m.row.Installed {
+		// A group member already at its target moves with nothing: its
+		// installed copy serves the overlay.
+		run.rep.Status = model.StatusSkipped
+		run.rep.Reason = "already at " + m.target
+		return run
+	}
+	tgtPkg, err := c.fetch(ctx, m.row.Package, m.target)
+	if err != nil {
+		return run.fail(model.StatusNotAnalyzed, fmt.Sprintf("fetching %s@%s: %v", m.row.Package, m.target, err))
+	}
+	run.runtimeTgt = tgtPkg.Dir
+
+	c.opts.Events.emit(Event{Phase: PhaseDiff, Package: m.name()})
+	sa, err := c.surfaces(ctx)
+	if err != nil {
+		return run.fail(model.StatusNotAnalyzed, err.Error())
+	}
+	if typesFrom != "" || noTypes != "" {
+		return c.typesMember(ctx, run, sa, pkgDir, typesFrom, noTypes)
+	}
+	run.tgtDir = tgtPkg.Dir
+	if run.inst, err = sa.ExtractSurface(ctx, pkgDir, m.name(), m.row.Installed); err != nil {
+		return run.fail(model.StatusNotAnalyzed, fmt.Sprintf("reading the declarations of the installed %s@%s: %v", m.name(), m.row.Installed, err))
+	}
+	run.tgt, err = sa.ExtractSurface(ctx, tgtPkg.Dir, m.name(), m.target)
+	var nt *typescript.NoTypesError
+	if errors.As(err, &nt) {
+		return run.fail(model.StatusNotAnalyzed, fmt.Sprintf("%s@%s ships no declarations (%s) while %s does: its types cannot be compared", m.name(), m.target, nt.Reason, m.row.Installed))
+	}
+	if err != nil {
+		return run.fail(model.StatusNotAnalyzed, fmt.Sprintf("reading the declarations of %s@%s: %v", m.name(), m.target, err))
+	}
+	c.diffRun(run)
+	return run
+}
+
+// diffRun classifies the changes between the two surfaces.
+func (c *checker) diffRun(run *memberRun) {
+	run.changes = diff.Diff(run.inst, run.tgt, nil)
+	run.rep.Changes = len(run.changes)
+	for _, ch := range run.changes {
+		if ch.Severity == model.Breaking {
+			run.rep.BreakingChanges++
+		}
+	}
+	run.ok = true
+	c.timer.done(PhaseDiff)
+}
+
+// excludes are the workspaces below ws that declare the package themselves:
+// they report their own usages, so each usage is reported once.
+func (c *checker) excludes(name, ws string) []string {
+	out := []string{}
+	for _, r := range c.disc.Rows {
+		if r.Name != name {
+			continue
+		}
+		for _, w := range r.Workspaces {
+			if w != ws && (ws == "." || strings.HasPrefix(w, ws+"/")) {
+				out = appendUnique(out, filepath.Join(c.root, filepath.FromSlash(w)))
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func wsLabel(ws string) string {
+	if ws == "." || ws == "" {
+		return "the root workspace"
+	}
+	return "workspace " + ws
+}

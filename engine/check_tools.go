@@ -1,0 +1,97 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"sort"
+
+	"github.com/uptide/uptide/engine/registry"
+	"github.com/uptide/uptide/engine/semver"
+	"github.com/uptide/uptide/engine/typescript"
+)
+
+// surfaces is the adapter surfaces are extracted with: the pinned
+// compiler, so the surface cache is shared across repositories.
+func (c *checker) surfaces(ctx context.Context) (*typescript.Adapter, error) {
+	if c.pinned == nil && c.pinnedErr == nil {
+		c.pinned, c.pinnedErr = pinnedAdapter(ctx, c.client, c.opts.Events)
+	}
+	return c.pinned, c.pinnedErr
+}
+
+// judge is the adapter of a workspace's own compiler (its
+// node_modules/typescript or the nearest above), which finds usages and
+// compiles; the pinned one when the repository installs none.
+func (c *checker) judge(ctx context.Context, ws string) (*typescript.Adapter, error) {
+	dir := filepath.Join(c.root, filepath.FromSlash(ws))
+	var fetched []*registry.Package
+	fetch := func(ctx context.Context, name, version string) (string, error) {
+		p, err := c.client.Fetch(ctx, name, version)
+		if err != nil {
+			return "", err
+		}
+		fetched = append(fetched, p)
+		return p.Dir, nil
+	}
+	compiler, err := typescript.ResolveCompiler(ctx, dir, fetch, func(msg string, done bool) {
+		c.opts.Events.emit(Event{Phase: PhaseCompiler, Package: msg, Finished: done})
+	})
+	for _, p := range fetched {
+		_ = p.Remove()
+	}
+	if err != nil {
+		return nil, fmt.Errorf("the TypeScript compiler of %s: %w", dir, err)
+	}
+	if !compiler.FromRepo && compiler.RepoNative == "" {
+		return c.surfaces(ctx)
+	}
+	key := compiler.Dir + "\x00" + compiler.RepoNative
+	if a, ok := c.adapters[key]; ok {
+		return a, nil
+	}
+	if c.adapters == nil {
+		c.adapters = map[string]*typescript.Adapter{}
+	}
+	a := typescript.New(compiler, typescript.Options{})
+	c.adapters[key] = a
+	return a, nil
+}
+
+// fetch downloads one exact version (or dist-tag); the copy lives until the
+// run ends, since overlays link it.
+func (c *checker) fetch(ctx context.Context, name, version string) (*registry.Package, error) {
+	p, err := c.client.Fetch(ctx, name, version)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	c.fetched = append(c.fetched, p)
+	c.mu.Unlock()
+	return p, nil
+}
+
+// fetchRange is the overlay's RangeFetchFunc: the highest published version
+// inside rng, which an exact pin names itself.
+func (c *checker) fetchRange(ctx context.Context, name, rng string) (string, string, error) {
+	version, ok := semver.Exact(rng)
+	if !ok {
+		p, err := c.client.Packument(ctx, name, false)
+		if err != nil {
+			return "", "", err
+		}
+		versions := make([]string, 0, len(p.Versions))
+		for v := range p.Versions {
+			versions = append(versions, v)
+		}
+		sort.Strings(versions)
+		if version, ok = semver.MaxSatisfying(versions, rng); !ok {
+			return "", "", fmt.Errorf("no published version of %s satisfies %s", name, rng)
+		}
+	}
+	pkg, err := c.fetch(ctx, name, version)
+	if err != nil {
+		return "", "", err
+	}
+	return pkg.Dir, pkg.Version, nil
+}

@@ -1,0 +1,271 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/uptide/uptide/engine/model"
+)
+
+// checkView is how much of a check report to print.
+type checkView struct {
+	details bool
+	all     bool
+	elapsed time.Duration
+}
+
+// renderCheck prints the check report for humans: a header with the
+// repository, its package manager and the elapsed time; one row per
+// dependency; then per package its companions, one line per plan rule, the
+// possible impact apart, the coverage line, what was not analyzed, and the
+// Next block.
+func renderCheck(w io.Writer, rep *model.CheckReport, v checkView, p palette, width int) {
+	repo := rep.Repository
+	fmt.Fprintf(w, "%s · %s (%s, %s) · %s\n\n", p.bold("uptide check"), repo.Name, repo.PackageManager,
+		plural(len(repo.Workspaces), "workspace"), v.elapsed.Round(100*time.Millisecond))
+
+	t := &table{
+		header:   []string{"PACKAGE", "WHERE", "INSTALLED → TARGET", "KIND", "CHECK"},
+		flexible: []bool{true, true, false, false, true},
+		keep:     3,
+	}
+	for _, pr := range rep.Packages {
+		t.add(pr.Title, where(pr.Workspaces), arrow(pr.Installed, pr.Target), pr.Update, verdictText(pr))
+	}
+	fmt.Fprint(w, t.render(width, "  ", func(row, col int, s string) string {
+		switch {
+		case row < 0:
+			return p.dim(s)
+		case col == 3:
+			return p.update(s)
+		case col == 4:
+			return colorVerdict(rep.Packages[row], s, p)
+		}
+		return s
+	}))
+	for _, pr := range rep.Packages {
+		renderPackage(w, pr, v, p, width)
+	}
+	if len(rep.Problems) > 0 {
+		fmt.Fprintf(w, "\n%s\n", p.red("Problems"))
+		for _, pr := range rep.Problems {
+			fmt.Fprintf(w, "  %s\n", problemLine(pr))
+		}
+	}
+	for _, n := range rep.Notes {
+		fmt.Fprintf(w, "\n%s\n", p.dim("note: "+n))
+	}
+}
+
+func arrow(installed, target string) string {
+	switch {
+	case installed == "":
+		return "?"
+	case target == "" || target == installed:
+		return installed
+	}
+	return installed + " → " + target
+}
+
+func verdictText(pr model.PackageReport) string {
+	if pr.Summary != "" {
+		return pr.Summary
+	}
+	return pr.Status
+}
+
+func colorVerdict(pr model.PackageReport, s string, p palette) string {
+	switch {
+	case pr.Status == model.StatusNotAnalyzed || pr.Verdict == "unknown":
+		return p.yellow(s)
+	case pr.Verdict == "breaking":
+		return p.red(s)
+	case pr.Verdict == "possible" || pr.Verdict == "partial":
+		return p.yellow(s)
+	}
+	return p.green(s)
+}
+
+func renderPackage(w io.Writer, pr model.PackageReport, v checkView, p palette, width int) {
+	title := pr.Title
+	if pr.Installed != "" {
+		title += " " + arrow(pr.Installed, pr.Target)
+	}
+	fmt.Fprintf(w, "\n%s · %s   %s\n", p.bold(title), where(pr.Workspaces), colorVerdict(pr, verdictText(pr), p))
+	if pr.Status == model.StatusNotAnalyzed {
+		for _, x := range pr.Warnings {
+			fmt.Fprintf(w, "  %s\n", p.yellow("! "+x))
+		}
+		return
+	}
+	if pr.Group != nil {
+		fmt.Fprintf(w, "  %s %s\n", p.dim("group:"), pr.Group.Why)
+	}
+	for _, m := range pr.Members {
+		if len(pr.Members) == 1 && m.TypesVia == nil && m.Status == model.StatusAnalyzed {
+			break
+		}
+		line := fmt.Sprintf("%s %s", m.Name, arrow(m.Installed, m.Target))
+		if tv := m.TypesVia; tv != nil {
+			line += fmt.Sprintf(" · types via %s %s", tv.Package, arrow(tv.From, tv.To))
+		}
+		if m.Status != model.StatusAnalyzed {
+			line += " · " + m.Status
+			if m.Reason != "" {
+				line += ": " + m.Reason
+			}
+		}
+		fmt.Fprintf(w, "  %s\n", line)
+	}
+	renderCompanions(w, pr.Companions, p, width)
+	renderPlan(w, pr, p, width)
+	if v.details || v.all {
+		renderDetails(w, pr, v.all, p)
+	}
+	if pr.Counts.Hidden > 0 && !v.all {
+		fmt.Fprintf(w, "  %s\n", p.dim(fmt.Sprintf("%s hidden (info, additive or low confidence; --all shows them)", plural(pr.Counts.Hidden, "finding"))))
+	}
+	fmt.Fprintf(w, "  %s\n", p.dim(pr.Compile.Line))
+	if len(pr.Unanalyzed) > 0 || pr.ModuleFormat.Status == model.StatusNotAnalyzed {
+		fmt.Fprintf(w, "  %s\n", p.yellow("Not analyzed"))
+		for _, u := range pr.Unanalyzed {
+			fmt.Fprintf(w, "    %s:%d  %s  %s\n", u.File, u.Line, u.Kind, u.Reason)
+		}
+		if pr.ModuleFormat.Status == model.StatusNotAnalyzed {
+			fmt.Fprintf(w, "    module format: %s\n", pr.ModuleFormat.Reason)
+		}
+	}
+	for _, x := range pr.Warnings {
+		fmt.Fprintf(w, "  %s\n", p.yellow("! "+x))
+	}
+	for _, n := range pr.Notes {
+		fmt.Fprintf(w, "  %s\n", p.dim("note: "+n))
+	}
+	for i, cmd := range pr.Plan.Next {
+		label := "Next "
+		if i > 0 {
+			label = "     "
+		}
+		fmt.Fprintf(w, "  %s %s\n", p.bold(label), cmd)
+	}
+}
+
+func renderCompanions(w io.Writer, cp model.CompanionPlan, p palette, width int) {
+	if len(cp.Companions)+len(cp.Conflicts) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "  %s\n", p.bold("Companions"))
+	for _, c := range cp.Companions {
+		fmt.Fprintf(w, "    %s  %s  %s\n", c.Name, arrow(c.From, c.To), p.dim(c.Why))
+	}
+	for _, c := range cp.Conflicts {
+		fmt.Fprintf(w, "    %s\n", p.red(fmt.Sprintf("✗ %s %s  conflict: %s", c.Name, c.From, c.Why)))
+	}
+}
+
+// renderPlan prints one line per rule: the breaking rules with their sites
+// split by rule, by agent and manual, then the possible impact apart.
+func renderPlan(w io.Writer, pr model.PackageReport, p palette, width int) {
+	if len(pr.Plan.Rules) == 0 && len(pr.Plan.Unverified) == 0 {
+		return
+	}
+	t := &table{
+		header:   []string{"Plan", "sites", "by rule", "by agent", "manual"},
+		flexible: []bool{true, false, false, false, false},
+		right:    []bool{false, true, true, true, true},
+		keep:     2,
+	}
+	dash := func(n int) string {
+		if n == 0 {
+			return "–"
+		}
+		return strconv.Itoa(n)
+	}
+	for _, r := range pr.Plan.Rules {
+		t.add("✗ "+r.Title, ruleSites(r), dash(r.ByRule), dash(r.ByAgent), dash(r.Manual))
+	}
+	nRules := len(pr.Plan.Rules)
+	if len(pr.Plan.Unverified) > 0 {
+		t.add("Possible impact (unverified, not counted)", "", "", "", "")
+		for _, r := range pr.Plan.Unverified {
+			t.add("? "+r.Title, ruleSites(r), "", "", "")
+		}
+	}
+	fmt.Fprint(w, t.render(width, "  ", func(row, col int, s string) string {
+		switch {
+		case row < 0 && col == 0:
+			return p.bold(s)
+		case row < 0:
+			return p.dim(s)
+		case row < nRules && col == 0:
+			return p.red(s)
+		case row == nRules:
+			return p.yellow(s)
+		case row > nRules && col == 0:
+			return p.yellow(s)
+		}
+		return s
+	}))
+}
+
+// ruleSites reads "3", or "1 fix, 12 errors" when edits stand for more
+// errors than sites.
+func ruleSites(r model.PlanRule) string {
+	if r.Errors > r.Sites {
+		return fmt.Sprintf("%s, %s", plural(r.Sites, "fix"), plural(r.Errors, "error"))
+	}
+	return strconv.Itoa(r.Sites)
+}
+
+// renderDetails lists every site: file:line, severity, reason and the
+// compiler's messages.
+func renderDetails(w io.Writer, pr model.PackageReport, all bool, p palette) {
+	var shown []model.Finding
+	for _, f := range pr.Findings {
+		if !f.Hidden || all {
+			shown = append(shown, f)
+		}
+	}
+	if len(shown) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "  %s\n", p.bold("Sites"))
+	for _, f := range shown {
+		loc := f.File
+		if f.Line > 0 {
+			loc += ":" + strconv.Itoa(f.Line)
+		}
+		fmt.Fprintf(w, "    %s %s  %s  %s\n", siteMarker(f.Severity, p), loc, p.dim(string(f.Severity)+" · "+f.ID), f.Reason)
+		for _, d := range f.Evidence {
+			fmt.Fprintf(w, "        %s\n", p.dim(diagLine(d)))
+		}
+		for _, d := range f.Downstream {
+			fmt.Fprintf(w, "        %s\n", p.dim(diagLine(d)))
+		}
+		for _, s := range f.Sites {
+			if s.Line != f.Line || s.File != f.File {
+				fmt.Fprintf(w, "        %s\n", p.dim(fmt.Sprintf("also %s:%d", s.File, s.Line)))
+			}
+		}
+	}
+}
+
+func diagLine(d model.Diagnostic) string {
+	msg := strings.Join(strings.Fields(d.Message), " ")
+	return fmt.Sprintf("%s:%d TS%d %s", d.File, d.Line, d.Code, msg)
+}
+
+func siteMarker(s model.Severity, p palette) string {
+	switch s {
+	case model.Breaking:
+		return p.red("✗")
+	case model.Unverified:
+		return p.yellow("?")
+	case model.Deprecated:
+		return p.yellow("!")
+	}
+	return p.dim("·")
+}
