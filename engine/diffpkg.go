@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
+	"strings"
 	"sync"
+	"time"
 
 	"github.com/uptide/uptide/engine/diff"
 	"github.com/uptide/uptide/engine/model"
@@ -28,6 +31,9 @@ type DiffOptions struct {
 	Env    []string
 	Client *registry.Client
 	Events Sink
+	// CompareBudgets bound the checker's refinement; zero fields take the
+	// adapter's defaults.
+	CompareBudgets typescript.CompareBudgets
 }
 
 // Diff fetches two published versions of a package, extracts both public
@@ -68,9 +74,21 @@ func Diff(ctx context.Context, opts DiffOptions) (*model.DiffReport, error) {
 	}
 	changes := diff.Diff(surfaces[0], surfaces[1], nil)
 	refinement, notes := "text", []string{}
+	budgets := opts.CompareBudgets.WithDefaults()
+	comparison := model.TypeComparison{
+		Skipped:       []model.SkippedComparison{},
+		PerQuestionMs: int(budgets.PerQuestion / time.Millisecond),
+		TotalMs:       int(budgets.Total / time.Millisecond),
+	}
 	if paths := diff.NeedsTypes(changes); len(paths) > 0 {
+		comparison.Asked = len(paths)
 		opts.Events.emit(Event{Phase: PhaseCompare, Package: opts.Name, Total: len(paths)})
-		rel, err := ad.CompareTypes(ctx, pkgs[0].Dir, pkgs[1].Dir, paths)
+		res, err := ad.Compare(ctx, typescript.CompareRequest{
+			PkgA: pkgs[0].Dir, PkgB: pkgs[1].Dir, Paths: paths, Budgets: budgets,
+			Progress: func(p typescript.CompareProgress) {
+				opts.Events.emit(Event{Phase: PhaseCompare, Package: opts.Name, Done: p.Done, Total: p.Total})
+			},
+		})
 		switch {
 		case ctx.Err() != nil:
 			return nil, ctx.Err()
@@ -78,14 +96,24 @@ func Diff(ctx context.Context, opts DiffOptions) (*model.DiffReport, error) {
 			// The text classification stands on its own; the checker only
 			// refines the direction of type changes.
 			refinement = "skipped"
+			for _, p := range paths {
+				comparison.Skipped = append(comparison.Skipped, model.SkippedComparison{Path: p, Reason: "error"})
+			}
 			notes = append(notes, fmt.Sprintf("the checker did not compare %d changed types (%v); their classification comes from the declarations' text", len(paths), err))
 		default:
+			comparison = accountFor(paths, res, comparison)
 			refinement = "checker"
-			changes = diff.Diff(surfaces[0], surfaces[1], relations(rel))
+			if len(comparison.Skipped) > 0 {
+				refinement = "partial"
+				notes = append(notes, skippedNote(comparison))
+			}
+			changes = diff.Diff(surfaces[0], surfaces[1], relations(res.Relations))
 		}
+		opts.Events.emit(Event{Phase: PhaseCompare, Package: opts.Name, Done: comparison.Asked, Total: comparison.Asked, Finished: true})
 	}
 	return &model.DiffReport{
 		Refinement: refinement,
+		Comparison: comparison,
 		Notes:      notes,
 		Package:    opts.Name,
 		From:       pkgs[0].Version,
@@ -183,4 +211,68 @@ func relations(in map[string]typescript.Relation) map[string]diff.Relation {
 		out[p] = d
 	}
 	return out
+}
+
+// accountFor sorts every asked path into compared, skipped (with the
+// checker's reason) or untyped.
+func accountFor(paths []string, res *typescript.Comparison, c model.TypeComparison) model.TypeComparison {
+	for _, p := range paths {
+		if _, ok := res.Relations[p]; ok {
+			c.Compared++
+		} else if r, ok := res.Skipped[p]; ok {
+			c.Skipped = append(c.Skipped, model.SkippedComparison{Path: p, Reason: string(r)})
+		} else {
+			c.Untyped++
+		}
+	}
+	// paths come sorted from diff.NeedsTypes; sorting again keeps the JSON
+	// stable whatever a caller passes.
+	sort.Slice(c.Skipped, func(i, j int) bool { return c.Skipped[i].Path < c.Skipped[j].Path })
+	return c
+}
+
+// skipReasons orders and words the reasons a note names.
+var skipReasons = []struct {
+	reason string
+	text   string
+}{
+	{string(typescript.SkipBudget), "ran over the time budget of one question (%s)"},
+	{string(typescript.SkipBudgetFamily), "share their declarations with one that ran over, through another container"},
+	{string(typescript.SkipLimit), "made the checker give up (instantiation or comparison limit)"},
+	{string(typescript.SkipMemory), "ran out of the comparison worker's memory"},
+	{string(typescript.SkipDeadline), "were not reached before the comparison's time budget (%s) ran out"},
+	{string(typescript.SkipCrash), "stopped a comparison worker"},
+}
+
+// skippedNote says how many paths keep their text verdict, and why, with a
+// few of them named.
+func skippedNote(c model.TypeComparison) string {
+	byReason := map[string][]string{}
+	for _, s := range c.Skipped {
+		byReason[s.Reason] = append(byReason[s.Reason], s.Path)
+	}
+	var parts []string
+	for _, r := range skipReasons {
+		ps := byReason[r.reason]
+		if len(ps) == 0 {
+			continue
+		}
+		text := r.text
+		switch r.reason {
+		case string(typescript.SkipBudget):
+			text = fmt.Sprintf(text, time.Duration(c.PerQuestionMs)*time.Millisecond)
+		case string(typescript.SkipDeadline):
+			text = fmt.Sprintf(text, time.Duration(c.TotalMs)*time.Millisecond)
+		}
+		parts = append(parts, fmt.Sprintf("%d %s: %s", len(ps), text, examples(ps, 3)))
+	}
+	return fmt.Sprintf("the checker compared %d of %d changed types; %d keep the verdict their declarations' text gives — %s",
+		c.Compared, c.Asked, len(c.Skipped), strings.Join(parts, "; "))
+}
+
+func examples(paths []string, n int) string {
+	if len(paths) <= n {
+		return strings.Join(paths, ", ")
+	}
+	return strings.Join(paths[:n], ", ") + fmt.Sprintf(" and %d more", len(paths)-n)
 }

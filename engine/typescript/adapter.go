@@ -131,11 +131,16 @@ func (a *Adapter) Close() error {
 }
 
 func (a *Adapter) call(ctx context.Context, method string, params any, subject string, out any) error {
+	return a.callProgress(ctx, method, params, subject, out, nil)
+}
+
+// callProgress is call for a request whose progress lines go to onProgress.
+func (a *Adapter) callProgress(ctx context.Context, method string, params any, subject string, out any, onProgress func(json.RawMessage)) error {
 	p, err := a.driver(ctx)
 	if err != nil {
 		return err
 	}
-	raw, err := p.call(ctx, method, params, a.opts.RequestTimeout, subject)
+	raw, err := p.callProgress(ctx, method, params, a.opts.RequestTimeout, subject, onProgress)
 	if err != nil {
 		return err
 	}
@@ -293,44 +298,4 @@ func writeCachedSurface(file string, s *model.Surface) error {
 		return fmt.Errorf("surface cache: %w", err)
 	}
 	return nil
-}
-
-// Relation is what the checker says about the same path in two versions.
-type Relation struct {
-	// AToB: the old type is assignable to the new one.
-	AToB bool `json:"aToB"`
-	// BToA: the new type is assignable to the old one.
-	BToA bool `json:"bToA"`
-	// Overloads compares a callable (function, method, function-typed
-	// property) parameter by parameter, set when both sides have the same
-	// number of non-generic overloads.
-	Overloads []OverloadRelation `json:"overloads,omitempty"`
-}
-
-// OverloadRelation relates one overload's parameters (by position, up to
-// the shorter list) and return type.
-type OverloadRelation struct {
-	Params []Relation `json:"params"`
-	Return Relation   `json:"return"`
-}
-
-// CompareTypes asks the checker, in one program holding both versions,
-// whether each path's type in pkgA is assignable to its type in pkgB and the
-// other way round. Paths missing on either side, or without a type
-// (namespaces, call signatures), are absent from the result.
-func (a *Adapter) CompareTypes(ctx context.Context, pkgA, pkgB string, paths []string) (map[string]Relation, error) {
-	if paths == nil {
-		paths = []string{}
-	}
-	var out struct {
-		Relations map[string]Relation `json:"relations"`
-	}
-	subject := pkgA + " and " + pkgB
-	if err := a.call(ctx, "compare", map[string]any{"pkgA": pkgA, "pkgB": pkgB, "paths": paths}, subject, &out); err != nil {
-		return nil, err
-	}
-	if out.Relations == nil {
-		out.Relations = map[string]Relation{}
-	}
-	return out.Relations, nil
 }

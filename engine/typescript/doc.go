@@ -4,7 +4,9 @@
 // TypeScript 4.x-6.x, else a pinned typescript@6.0.3 fetched once into the
 // cache), and what the driver answers: the public API surface of a package
 // directory as model.Surface, cached per name and version, and
-// assignability between two versions of the same paths.
+// assignability between two versions of the same paths (Compare), asked in
+// worker threads under a time and memory budget per question, since one
+// relation check between two large generic hierarchies can run for minutes.
 //
 // Signal A is FindUsages: every reference in a workspace to one installed
 // package, resolved by the workspace's own program and mapped to the

@@ -67,7 +67,9 @@ type request struct {
 type response struct {
 	ID     *int64          `json:"id"`
 	Result json.RawMessage `json:"result"`
-	Error  *struct {
+	// Progress is set on the lines a long request sends before its answer.
+	Progress json.RawMessage `json:"progress"`
+	Error    *struct {
 		Code    string `json:"code"`
 		Message string `json:"message"`
 	} `json:"error"`
@@ -75,7 +77,11 @@ type response struct {
 
 // startProc runs `node main.js typescript.js` and waits for its hello.
 func startProc(ctx context.Context, nodeBin, mainJS, typescriptJS string, timeout time.Duration) (*proc, string, error) {
-	cmd := exec.Command(nodeBin, "--max-old-space-size=4096", mainJS, typescriptJS)
+	// No --max-old-space-size: V8 flags are process-wide and would override
+	// the heap limit of each comparison worker (compare_pool.js), which is
+	// what bounds a runaway relation check. The main thread keeps node's
+	// default, which V8 derives from the machine's memory (4 GB here).
+	cmd := exec.Command(nodeBin, mainJS, typescriptJS)
 	// Node 22.1+ keeps compiled code here, which saves most of the time
 	// spent compiling the 9 MB compiler on every start; older nodes ignore it.
 	if dir, err := cache.Dir("driver", "compile-cache"); err == nil {
@@ -140,6 +146,13 @@ func (p *proc) read(stdout io.Reader) {
 // call sends one request and waits for its answer, the timeout, or ctx. On
 // anything but an answer the process is killed: its state is unknown.
 func (p *proc) call(ctx context.Context, method string, params any, timeout time.Duration, subject string) (json.RawMessage, error) {
+	return p.callProgress(ctx, method, params, timeout, subject, nil)
+}
+
+// callProgress is call for a request that reports progress: each progress
+// line goes to onProgress and restarts the timeout, which then bounds the
+// silence between two lines rather than the whole request.
+func (p *proc) callProgress(ctx context.Context, method string, params any, timeout time.Duration, subject string, onProgress func(json.RawMessage)) (json.RawMessage, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	fail := func(code, msg string) error {
@@ -176,7 +189,16 @@ func (p *proc) call(ctx context.Context, method string, params any, timeout time
 			written = nil
 		case line := <-p.lines:
 			var resp response
-			if err := json.Unmarshal(line, &resp); err != nil || resp.ID == nil || *resp.ID != id || (resp.Error == nil && resp.Result == nil) {
+			err := json.Unmarshal(line, &resp)
+			if err == nil && resp.ID != nil && *resp.ID == id && resp.Progress != nil && resp.Error == nil && resp.Result == nil {
+				if onProgress != nil {
+					onProgress(resp.Progress)
+				}
+				// Since Go 1.23 a reset timer never delivers a stale tick.
+				timer.Reset(timeout)
+				continue
+			}
+			if err != nil || resp.ID == nil || *resp.ID != id || (resp.Error == nil && resp.Result == nil) {
 				return nil, fail(CodeMalformed, fmt.Sprintf("malformed answer %q", truncate(string(line), 200)))
 			}
 			if resp.Error != nil {

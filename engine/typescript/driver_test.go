@@ -2,9 +2,11 @@ package typescript
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -27,6 +29,18 @@ rl.on('line', (line) => {
     case 'garbage': process.stdout.write('this is not json\n'); break;
     case 'wrongid': out({ id: r.id + 100, result: {} }); break;
     case 'empty': out({ id: r.id }); break;
+    case 'progress': {
+      // Five progress lines 100 ms apart, then the answer: longer in all
+      // than the timeout, never silent for as long.
+      let n = 0;
+      const t = setInterval(() => {
+        if (++n <= 5) { out({ id: r.id, progress: { done: n, total: 5 } }); return; }
+        clearInterval(t);
+        out({ id: r.id, result: { n: 5 } });
+      }, 100);
+      break;
+    }
+    case 'progress-wrongid': out({ id: r.id + 1, progress: { done: 1 } }); break;
     case 'child': {
       const c = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
       out({ id: r.id, result: { pid: c.pid } });
@@ -116,6 +130,32 @@ func TestDriverEchoAndCancel(t *testing.T) {
 	cancel()
 	if _, err := p.call(ctx, "hang", nil, 30*time.Second, "y@1.0.0"); err == nil || !strings.Contains(err.Error(), "cancelled") {
 		t.Fatalf("cancelled call: %v", err)
+	}
+}
+
+// A request that reports progress is bounded by its silences, not its
+// length; progress for another request is a malformed answer.
+func TestDriverProgress(t *testing.T) {
+	p := startFake(t)
+	var got []string
+	raw, err := p.callProgress(context.Background(), "progress", nil, 350*time.Millisecond, "zod@4.1.12", func(m json.RawMessage) {
+		got = append(got, string(m))
+	})
+	if err != nil || string(raw) != `{"n":5}` {
+		t.Fatalf("progress request: %s, %v", raw, err)
+	}
+	want := []string{`{"done":1,"total":5}`, `{"done":2,"total":5}`, `{"done":3,"total":5}`, `{"done":4,"total":5}`, `{"done":5,"total":5}`}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("progress lines %v, want %v", got, want)
+	}
+	// Without a callback the lines are read and dropped.
+	if _, err := p.call(context.Background(), "progress", nil, 30*time.Second, "x"); err != nil {
+		t.Errorf("progress without a callback: %v", err)
+	}
+	_, err = p.call(context.Background(), "progress-wrongid", nil, 30*time.Second, "y@1.0.0")
+	var de *DriverError
+	if !errors.As(err, &de) || de.Code != CodeMalformed {
+		t.Errorf("progress for another request: %v, want %s", err, CodeMalformed)
 	}
 }
 

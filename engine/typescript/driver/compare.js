@@ -1,11 +1,12 @@
 // @ts-check
 'use strict';
 
-// compareTypes: assignability both ways between the same paths of two
-// versions of a package, in one program holding both, so the checker relates
-// their types structurally. A package that declares itself as an ambient
-// module ("declare module 'stripe'") would merge with its other version, so
-// each copy's own module name is rewritten to a private one first.
+// The questions of compareTypes: assignability both ways between the same
+// paths of two versions of a package, in one program holding both, so the
+// checker relates their types structurally. A package that declares itself
+// as an ambient module ("declare module 'stripe'") would merge with its other
+// version, so each copy's own module name is rewritten to a private one
+// first. compare_pool.js asks them in worker threads, under budgets.
 
 const { DriverError } = require('./protocol');
 const { analyze, openPackage, topOf } = require('./surface');
@@ -19,10 +20,21 @@ const { Printer } = require('./serialize');
  */
 
 /**
+ * @typedef {{paths: string[], ta: import('typescript').Type, tb: import('typescript').Type, family: number}} Unit
+ *   one question for the checker: paths whose nodes resolve to the same pair
+ *   of types (zod's X, z.X and default.X) are answered once. family is the
+ *   index of the first unit whose two sides come from the same two
+ *   declarations (an inherited member seen through each subclass): their
+ *   questions differ only in `this`, and so, in practice, does their cost.
+ */
+
+/**
+ * Builds the program holding both versions and pairs up the asked paths.
  * @param {typeof import('typescript')} ts
  * @param {{pkgA: string, pkgB: string, name: string, paths: string[]}} params
+ * @returns {{checker: import('typescript').TypeChecker, units: Unit[]}}
  */
-function compareTypes(ts, params) {
+function prepareComparison(ts, params) {
   if (!Array.isArray(params.paths)) throw new DriverError('BAD_REQUEST', 'paths must be a list');
   const openedA = openPackage(ts, params.pkgA, params.name);
   const openedB = openPackage(ts, params.pkgB, params.name);
@@ -40,6 +52,7 @@ function compareTypes(ts, params) {
   const roots = [...new Set([...openedA.entries, ...openedB.entries].map((e) => e.file))];
   const program = createProgram(ts, roots, [openedA.realDir, openedB.realDir], rewrite);
   const checker = program.getTypeChecker();
+  globalDiagnostics(checker); // fails the request here, not every question
   const printer = new Printer(ts);
   const onlyTops = new Set(params.paths.map(topOf));
   const a = analyze(ts, { pkgDir: params.pkgA, name: aliasA }, { program, opened: openedA, onlyTops, walker: new Walker(ts, checker, [openedA.realDir], printer) });
@@ -48,8 +61,12 @@ function compareTypes(ts, params) {
   const byPathA = new Map(a.placed.filter((p) => wanted.has(p.path)).map((p) => [p.path, p.node]));
   const byPathB = new Map(b.placed.filter((p) => wanted.has(p.path)).map((p) => [p.path, p.node]));
 
-  /** @type {Record<string, PathRelation>} */
-  const relations = {};
+  /** @type {Unit[]} */
+  const units = [];
+  /** @type {Map<import('typescript').Type, Map<import('typescript').Type, Unit>>} */
+  const byTypes = new Map();
+  /** @type {Map<string, number>} */
+  const families = new Map();
   for (const p of [...wanted].sort()) {
     const na = byPathA.get(p);
     const nb = byPathB.get(p);
@@ -57,14 +74,75 @@ function compareTypes(ts, params) {
     const ta = typeOf(checker, na);
     const tb = typeOf(checker, nb);
     if (!ta || !tb) continue;
-    /** @type {PathRelation} */
-    const rel = relate(checker, ta, tb);
-    // Functions, methods and function-typed properties (callbacks) alike.
-    const overloads = perOverload(ts, checker, ta, tb);
-    if (overloads) rel.overloads = overloads;
-    relations[p] = rel;
+    let m = byTypes.get(ta);
+    if (!m) byTypes.set(ta, (m = new Map()));
+    const u = m.get(tb);
+    if (u) u.paths.push(p);
+    else {
+      const declarations = `${na.typeRole}\0${na.file}:${na.pos}\0${nb.file}:${nb.pos}`;
+      let family = families.get(declarations);
+      if (family === undefined || na.file === undefined || nb.file === undefined) {
+        family = units.length;
+        families.set(declarations, family);
+      }
+      const unit = { paths: [p], ta, tb, family };
+      m.set(tb, unit);
+      units.push(unit);
+    }
   }
-  return { relations };
+  return { checker, units };
+}
+
+/**
+ * Answers one unit.
+ * @param {typeof import('typescript')} ts
+ * @param {import('typescript').TypeChecker} checker
+ * @param {Unit} unit
+ * @returns {{relation?: PathRelation, gaveUp?: boolean}}
+ */
+function relateUnit(ts, checker, unit) {
+  resetInstantiationCount(ts, checker);
+  const before = globalDiagnostics(checker);
+  /** @type {PathRelation} */
+  const rel = relate(checker, unit.ta, unit.tb);
+  // Functions, methods and function-typed properties (callbacks) alike.
+  const overloads = perOverload(ts, checker, unit.ta, unit.tb);
+  if (overloads) rel.overloads = overloads;
+  // The checker reports hitting one of its limits (5 million instantiations,
+  // relation complexity or depth) as a diagnostic without a file and answers
+  // with the error type or "not related": a guess, not a verdict. Reading
+  // the global diagnostics makes the next report copy the list, so a new
+  // list means a new report, even one equal to an earlier one.
+  if (globalDiagnostics(checker) !== before) return { gaveUp: true };
+  return { relation: rel };
+}
+
+/**
+ * The checker's own list of diagnostics without a file (internal API, there
+ * since TypeScript 2: the program's public getter copies and sorts it, which
+ * would hide whether anything was added).
+ * @param {import('typescript').TypeChecker} checker
+ * @returns {readonly unknown[]}
+ */
+function globalDiagnostics(checker) {
+  const c = /** @type {{getGlobalDiagnostics?: () => readonly unknown[]}} */ (/** @type {unknown} */ (checker));
+  if (typeof c.getGlobalDiagnostics !== 'function') throw new DriverError('INTERNAL', 'this TypeScript has no TypeChecker.getGlobalDiagnostics: compare cannot tell a verdict from a guess');
+  return c.getGlobalDiagnostics();
+}
+
+/**
+ * The checker counts instantiations per statement it checks and gives up at
+ * five million; questions asked through the API are no statement, so the
+ * count would run on across every unit of a run and the later ones would
+ * hit the limit for the earlier ones' work. Checking an expression is what
+ * resets it; a literal in a file of its own costs nothing else.
+ * @param {typeof import('typescript')} ts
+ * @param {import('typescript').TypeChecker} checker
+ */
+function resetInstantiationCount(ts, checker) {
+  const sf = ts.createSourceFile('uptide-reset.ts', '0;', ts.ScriptTarget.ESNext, true);
+  const stmt = sf.statements[0];
+  if (stmt && ts.isExpressionStatement(stmt)) checker.getTypeAtLocation(stmt.expression);
 }
 
 /**
@@ -126,4 +204,4 @@ function renamer(name, alias) {
   return (text) => text.replace(re, (_m, q, rest) => q + alias + (rest || '') + q);
 }
 
-module.exports = { compareTypes };
+module.exports = { prepareComparison, relateUnit };

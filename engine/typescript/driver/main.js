@@ -3,12 +3,13 @@
 
 // The driver's entry point: loads one TypeScript compiler (the path given as
 // the first argument) and answers JSON-line requests on stdin until stdin
-// closes. Everything is synchronous inside a request; requests are answered
-// in the order they arrive.
+// closes. Requests are answered in the order they arrive; compare runs its
+// questions in worker threads (compare_pool.js), everything else is
+// synchronous inside its request.
 
 const protocol = require('./protocol');
 const { extractSurface } = require('./surface');
-const { compareTypes } = require('./compare');
+const { compareInWorkers } = require('./compare_pool');
 
 function main() {
   const tsPath = process.argv[2];
@@ -24,11 +25,11 @@ function main() {
     process.stderr.write(`cannot load the TypeScript compiler at ${tsPath}: ${err && /** @type {Error} */ (err).message}\n`);
     process.exit(3);
   }
-  /** @type {Record<string, (params: any) => any>} */
+  /** @type {Record<string, (params: any, rc: import('./protocol').RequestContext) => any>} */
   const methods = {
     hello: () => ({ typescript: ts.version, node: process.versions.node }),
     surface: (params) => extractSurface(ts, params),
-    compare: (params) => compareTypes(ts, params),
+    compare: (params, rc) => compareInWorkers(tsPath, params, rc.progress),
     compile: (params) => require('./compile').compile(ts, params),
     usages: (params) => require('./usages').findUsages(ts, params),
   };

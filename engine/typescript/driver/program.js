@@ -86,6 +86,17 @@ function createProgram(ts, rootNames, allowedDirs, rewrite) {
   return ts.createProgram({ rootNames, options, host });
 }
 
+/**
+ * Parses and binds the lib files ahead of the first program (a warm
+ * comparison worker does this while it waits for work).
+ * @param {typeof import('typescript')} ts
+ */
+function warmLibs(ts) {
+  const options = { target: ts.ScriptTarget.ESNext, lib: LIBS };
+  const libDir = path.dirname(ts.getDefaultLibFilePath(options));
+  createProgram(ts, LIBS.map((l) => path.join(libDir, l)), []).getTypeChecker();
+}
+
 /** @param {string} d */
 function safeDirs(d) {
   try {
@@ -95,4 +106,4 @@ function safeDirs(d) {
   }
 }
 
-module.exports = { createProgram };
+module.exports = { createProgram, warmLibs };

@@ -2,7 +2,9 @@
 'use strict';
 
 // JSON lines: one request {id, method, params} per line in, one response
-// {id, result} or {id, error: {code, message}} per line out.
+// {id, result} or {id, error: {code, message}} per line out. A long request
+// may send {id, progress} lines before its response. A method may answer
+// with a promise; the client sends its next request only after the answer.
 
 const readline = require('readline');
 
@@ -18,9 +20,13 @@ class DriverError extends Error {
 }
 
 /**
+ * @typedef {{progress: (p: unknown) => void}} RequestContext
+ */
+
+/**
  * @param {NodeJS.ReadableStream} input
  * @param {NodeJS.WritableStream} output
- * @param {Record<string, (params: any) => any>} methods
+ * @param {Record<string, (params: any, rc: RequestContext) => any>} methods
  */
 function serve(input, output, methods) {
   const rl = readline.createInterface({ input, crlfDelay: Infinity });
@@ -40,14 +46,22 @@ function serve(input, output, methods) {
       write(output, { id, error: { code: 'BAD_REQUEST', message: `unknown method ${JSON.stringify(req && req.method)}` } });
       return;
     }
-    try {
-      const result = fn(req.params || {});
-      write(output, { id, result });
-    } catch (err) {
+    /** @param {unknown} err */
+    const fail = (err) => {
       const e = /** @type {any} */ (err);
       const code = e instanceof DriverError ? e.code : 'INTERNAL';
       const message = e instanceof DriverError ? e.message : String((e && e.stack) || e);
       write(output, { id, error: { code, message } });
+    };
+    try {
+      const result = fn(req.params || {}, { progress: (p) => write(output, { id, progress: p }) });
+      if (result && typeof result.then === 'function') {
+        result.then((/** @type {unknown} */ r) => write(output, { id, result: r }), fail);
+      } else {
+        write(output, { id, result });
+      }
+    } catch (err) {
+      fail(err);
     }
   });
   // No process.exit here: a pending write of a large answer to a pipe would
