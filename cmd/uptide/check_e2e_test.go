@@ -1,0 +1,335 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/engine/registry"
+	"github.com/uptide/uptide/engine/typescript"
+	"github.com/uptide/uptide/internal/cache"
+)
+
+// The check tests install fixtures/check/npm-app with the real npm from the
+// test registry (scripts off, HOME isolated) and run the binary on it. The
+// judging compiler is the pinned one (the fixture installs no TypeScript),
+// fetched once from the real registry into the shared cache and linked into
+// each test's private cache; everything else comes from the test registry.
+
+var (
+	pinnedOnce sync.Once
+	pinnedDir  string
+	pinnedErr  error
+)
+
+// sharedCompilers makes sure the pinned compiler is in the shared cache and
+// returns the cache's compilers directory.
+func sharedCompilers(t testing.TB) string {
+	t.Helper()
+	pinnedOnce.Do(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		defer cancel()
+		var fetched []*registry.Package
+		defer func() {
+			for _, p := range fetched {
+				_ = p.Remove()
+			}
+		}()
+		fetch := func(ctx context.Context, name, version string) (string, error) {
+			cfg, err := registry.LoadConfig(os.TempDir(), nil)
+			if err != nil {
+				return "", err
+			}
+			p, err := registry.New(registry.Options{Config: cfg}).Fetch(ctx, name, version)
+			if err != nil {
+				return "", err
+			}
+			fetched = append(fetched, p)
+			return p.Dir, nil
+		}
+		c, err := typescript.PinnedCompiler(ctx, fetch, nil)
+		if err != nil {
+			pinnedErr = err
+			return
+		}
+		pinnedDir = filepath.Dir(c.Dir)
+	})
+	if pinnedErr != nil {
+		t.Fatalf("the pinned TypeScript compiler (fetched once from the npm registry into %s): %v", cacheRootOrUnknown(), pinnedErr)
+	}
+	return pinnedDir
+}
+
+func cacheRootOrUnknown() string {
+	if r, err := cache.Root(); err == nil {
+		return r
+	}
+	return "the cache"
+}
+
+// checkEnv is an isolated environment whose private cache links the shared
+// compilers directory.
+func checkEnv(t testing.TB) env {
+	t.Helper()
+	e := newEnv(t, startRegistry(t))
+	if err := os.Symlink(sharedCompilers(t), filepath.Join(e.cache, "compilers")); err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// copyFixture copies fixtures/check/<name> into a temporary directory.
+func copyFixture(t testing.TB, name string) string {
+	t.Helper()
+	src := filepath.Join("../../fixtures/check", name)
+	dst := filepath.Join(t.TempDir(), name)
+	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// npmInstall runs the real npm in dir against the test registry, lifecycle
+// scripts off, with the environment's private HOME.
+func npmInstall(t testing.TB, e env, dir string) {
+	t.Helper()
+	npm, err := exec.LookPath("npm")
+	if err != nil {
+		t.Fatalf("these tests install a fixture with the real npm, which is not on PATH: %v", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, npm, "install", "--ignore-scripts", "--no-audit", "--no-fund", "--registry", e.registry)
+	cmd.Dir = dir
+	cmd.Env = append(e.vars(), "npm_config_cache="+filepath.Join(e.home, ".npm"), "npm_config_update_notifier=false")
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("npm install in %s: %v\n%s", dir, err, out.String())
+	}
+}
+
+// site is what the tests pin down of a listed finding.
+type site struct {
+	id, severity, change, file string
+	line                       int
+	evidence                   string // the first evidence's TS code, "" for none
+}
+
+func (s site) String() string {
+	return fmt.Sprintf("%s %s %s %s:%d %s", s.id, s.severity, s.change, s.file, s.line, s.evidence)
+}
+
+func listed(p model.PackageReport) []site {
+	var out []site
+	for _, f := range p.Findings {
+		if f.Hidden {
+			continue
+		}
+		s := site{id: f.ID, severity: string(f.Severity), change: f.Change, file: f.File, line: f.Line}
+		if len(f.Evidence) > 0 {
+			s.evidence = fmt.Sprintf("TS%d", f.Evidence[0].Code)
+		}
+		out = append(out, s)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].String() < out[j].String() })
+	return out
+}
+
+func packageReport(t *testing.T, rep model.CheckReport, title string) model.PackageReport {
+	t.Helper()
+	for _, p := range rep.Packages {
+		if p.Title == title {
+			return p
+		}
+	}
+	t.Fatalf("no report titled %s in %d reports", title, len(rep.Packages))
+	return model.PackageReport{}
+}
+
+func TestCheckEndToEnd(t *testing.T) {
+	e := checkEnv(t)
+	dir := copyFixture(t, "npm-app")
+	npmInstall(t, e, dir)
+
+	t.Run("json findings, byte-identical across runs", func(t *testing.T) {
+		first := run(t, e, dir, "check", "zod", "slugkit", "express", "--json")
+		second := run(t, e, dir, "check", "zod", "slugkit", "express", "--json")
+		if first.stdout != second.stdout {
+			t.Errorf("two runs differ:\n%s\n----\n%s", first.stdout, second.stdout)
+		}
+		if first.code != 1 {
+			t.Fatalf("exit %d, want 1 (breaking)\nstderr: %s\n%s", first.code, first.stderr, first.stdout)
+		}
+		var rep model.CheckReport
+		env := decode(t, first, &rep)
+		if env.Command != "check" {
+			t.Errorf("envelope command %q", env.Command)
+		}
+		want := map[string][]site{
+			"express": {
+				{"5cbe74ebe688395e", "breaking", "removed", "src/server.ts", 6, "TS2551"},
+				{"be1ee10fe39d5f37", "breaking", "removed", "src/server.ts", 9, "TS2339"},
+				{"cfd5eea71b7150a9", "breaking", "TS7006", "src/server.ts", 9, "TS7006"},
+			},
+			"slugkit": {
+				// require() of an ESM-only target breaks at load, on any Node.
+				{"1a8ffeff432d42e4", "breaking", "module-format", "src/legacy.js", 4, ""},
+				// The repository does not type-check legacy.js (checkJs off)
+				// or nocheck.ts (@ts-nocheck): compiler claims there are
+				// possible impact only.
+				{"5b80d6b95717ed21", "unverified", "TS2345", "src/legacy.js", 4, "TS2345"},
+				{"c1e8a0fdff26232f", "unverified", "signature", "src/legacy.js", 4, ""},
+				{"44013c7cb072f65c", "unverified", "removed", "src/nocheck.ts", 2, ""},
+				{"44013c7cb072f65c-2", "unverified", "removed", "src/nocheck.ts", 4, ""},
+				{"db612ff4bb06b56a", "breaking", "removed", "src/slug.ts", 1, "TS2305"},
+				{"7ab958dbdc3933ad", "breaking", "signature", "src/slug.ts", 4, "TS2554"},
+			},
+			"zod": {
+				{"b20fe4e015cfe631", "deprecated", "deprecated", "src/user.ts", 3, ""},
+				{"a46084e2a59731e5", "breaking", "removed", "src/user.ts", 9, "TS2339"},
+				{"b2db38fc1ff95382", "breaking", "TS7006", "src/user.ts", 9, "TS7006"},
+				{"06f3b066cc5765fd", "breaking", "removed", "src/user.ts", 15, "TS2339"},
+			},
+		}
+		for title, sites := range want {
+			p := packageReport(t, rep, title)
+			sort.Slice(sites, func(i, j int) bool { return sites[i].String() < sites[j].String() })
+			if got := listed(p); !slices.Equal(got, sites) {
+				t.Errorf("%s findings:\n got %v\nwant %v", title, got, sites)
+			}
+			if p.Verdict != "breaking" || p.Compile.Status != model.StatusAnalyzed || p.Compile.Compiled == 0 {
+				t.Errorf("%s: verdict %q, compile %+v", title, p.Verdict, p.Compile)
+			}
+			if !strings.Contains(p.Compile.Line, "with the bundled TypeScript "+typescript.PinnedVersion) {
+				t.Errorf("%s: coverage line %q does not name the judge", title, p.Compile.Line)
+			}
+			// The computed require() is listed for every package, never dropped.
+			if !slices.ContainsFunc(p.Unanalyzed, func(u model.Unanalyzed) bool {
+				return u.File == "src/dynamic.js" && u.Line == 3 && u.Kind == "require"
+			}) {
+				t.Errorf("%s: unanalyzed %+v lacks the computed require in src/dynamic.js:3", title, p.Unanalyzed)
+			}
+			if len(p.Plan.Next) == 0 || !strings.HasPrefix(p.Plan.Next[0], "uptide check") {
+				t.Errorf("%s: next %v", title, p.Plan.Next)
+			}
+		}
+
+		slug := packageReport(t, rep, "slugkit")
+		if slug.Compile.PreExisting != 2 {
+			// src/slug.ts:8, and src/legacy.js:3 once checkJs is on.
+			t.Errorf("slugkit: %d pre-existing errors, want 2", slug.Compile.PreExisting)
+		}
+		if !slug.ModuleFormat.StopsRequire || slug.ModuleFormat.RequireSites != 2 {
+			t.Errorf("slugkit module format %+v", slug.ModuleFormat)
+		}
+		if slug.Plan.Totals.Sites != 3 || len(slug.Plan.Unverified) != 3 {
+			t.Errorf("slugkit plan totals %+v, %d unverified rules", slug.Plan.Totals, len(slug.Plan.Unverified))
+		}
+
+		ex := packageReport(t, rep, "express")
+		if len(ex.Members) != 1 || ex.Members[0].TypesVia == nil ||
+			*ex.Members[0].TypesVia != (model.TypesVia{Package: "@types/express", From: "4.17.21", To: "5.0.0"}) {
+			t.Errorf("express members %+v: want types via @types/express 4.17.21 → 5.0.0", ex.Members)
+		}
+		if !slices.ContainsFunc(ex.Companions.Companions, func(c model.Companion) bool {
+			return c.Name == "@types/express" && c.To == "5.0.0"
+		}) {
+			t.Errorf("express companions %+v lack @types/express 5.0.0", ex.Companions)
+		}
+	})
+
+	t.Run("no-compile confirms nothing", func(t *testing.T) {
+		r := run(t, e, dir, "check", "zod", "--no-compile", "--json")
+		var rep model.CheckReport
+		decode(t, r, &rep)
+		p := packageReport(t, rep, "zod")
+		if r.code != 0 {
+			t.Errorf("exit %d, want 0: nothing is confirmed", r.code)
+		}
+		if p.Compile.Status != model.StatusSkipped || !strings.Contains(p.Compile.Line, "skipped") {
+			t.Errorf("compile %+v", p.Compile)
+		}
+		if p.Counts.Breaking != 0 || p.Counts.Possible < 2 || p.Verdict != "possible" {
+			t.Errorf("counts %+v verdict %q: want possible impact only", p.Counts, p.Verdict)
+		}
+		for _, f := range p.Findings {
+			if len(f.Evidence) > 0 || f.Severity == model.Breaking {
+				t.Errorf("finding %s is %s with %d diagnostics without a compile", f.ID, f.Severity, len(f.Evidence))
+			}
+		}
+		if !slices.ContainsFunc(p.Notes, func(n string) bool { return strings.Contains(n, "compile check skipped") }) {
+			t.Errorf("notes %v do not say the compile was skipped", p.Notes)
+		}
+	})
+
+	t.Run("human report", func(t *testing.T) {
+		r := run(t, e, dir, "check", "zod", "--details")
+		if r.code != 1 {
+			t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+		}
+		for _, want := range []string{
+			"uptide check · check-app (npm, 1 workspace) · ",
+			"zod      (root)  3.25.76 → 4.1.12    major  ✗ 3 breaking",
+			"✗ ZodError#errors removed",
+			"src/user.ts:9 TS2339 Property 'errors' does not exist on type 'ZodError'.",
+			"compiled 1 of 1 file with the bundled TypeScript",
+			"src/dynamic.js:3  require  the module specifier is computed",
+			"Next  uptide check --cwd " + dir + " zod --target zod@4.1.12 --details",
+		} {
+			if !strings.Contains(r.stdout, want) {
+				t.Errorf("output lacks %q:\n%s", want, r.stdout)
+			}
+		}
+	})
+
+	t.Run("no names", func(t *testing.T) {
+		r := run(t, e, dir, "check")
+		if r.code != 2 || !strings.Contains(r.stderr, "uptide list") {
+			t.Errorf("exit %d, stderr %q: want 2 and a pointer to uptide list", r.code, r.stderr)
+		}
+	})
+
+	t.Run("unknown package", func(t *testing.T) {
+		r := run(t, e, dir, "check", "left-pad", "--json")
+		var rep model.CheckReport
+		decode(t, r, &rep)
+		if r.code != 2 || len(rep.Packages) != 1 || rep.Packages[0].Status != model.StatusNotAnalyzed {
+			t.Errorf("exit %d, packages %+v", r.code, rep.Packages)
+		}
+	})
+}
+
+func TestCheckNeedsInstall(t *testing.T) {
+	e := newEnv(t, startRegistry(t))
+	dir := copyFixture(t, "npm-app")
+	r := run(t, e, dir, "check", "zod")
+	if r.code != 2 || !strings.Contains(r.stderr, "run npm install first") {
+		t.Errorf("exit %d, stderr %q: want 2 and the install to run", r.code, r.stderr)
+	}
+}
