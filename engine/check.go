@@ -352,7 +352,19 @@ func (c *checker) memberOf(ctx context.Context, row model.DependencyRow) member 
 			return m
 		}
 	}
-	m.reason = fmt.Sprintf("--target %s@%s: the registry has no such version or dist-tag of %s", row.Name, want, row.Package)
+	// "zod@4" and "zod@^4.1" mean the newest release they admit.
+	if _, err := semver.ParseRange(want); err == nil {
+		versions := make([]string, 0, len(p.Versions))
+		for v := range p.Versions {
+			versions = append(versions, v)
+		}
+		sort.Strings(versions)
+		if v, ok := semver.MaxSatisfying(versions, want); ok {
+			m.target = v
+			return m
+		}
+	}
+	m.reason = fmt.Sprintf("--target %s@%s: the registry has no such version, dist-tag or range of %s", row.Name, want, row.Package)
 	return m
 }
 
