@@ -333,3 +333,77 @@ func TestCheckNeedsInstall(t *testing.T) {
 		t.Errorf("exit %d, stderr %q: want 2 and the install to run", r.code, r.stderr)
 	}
 }
+
+// TestCheckGroupsAndCompanions checks a one-scope release group (one report,
+// one overlay with both targets) and react, whose companions (react-dom,
+// @types/react-dom) are linked into the compile.
+func TestCheckGroupsAndCompanions(t *testing.T) {
+	e := checkEnv(t)
+	dir := copyFixture(t, "npm-group")
+	npmInstall(t, e, dir)
+
+	r := run(t, e, dir, "check", "@aws-sdk/client-s3", "@aws-sdk/s3-request-presigner", "react", "--json")
+	if r.code != 1 {
+		t.Fatalf("exit %d, want 1\nstderr: %s\n%s", r.code, r.stderr, r.stdout)
+	}
+	var rep model.CheckReport
+	decode(t, r, &rep)
+	if len(rep.Packages) != 2 {
+		t.Fatalf("%d reports, want the group and react", len(rep.Packages))
+	}
+
+	// Both members named: still one decision. Linking only one target would
+	// put two copies of @aws-sdk/core side by side, a state no install makes.
+	g := packageReport(t, rep, "@aws-sdk/* (2 packages)")
+	var names []string
+	for _, m := range g.Members {
+		names = append(names, m.Name+"@"+m.Target)
+	}
+	if !slices.Equal(names, []string{"@aws-sdk/client-s3@3.600.0", "@aws-sdk/s3-request-presigner@3.600.0"}) {
+		t.Errorf("group members %v", names)
+	}
+	if g.Verdict != "safe" || g.Counts.Breaking+g.Counts.Possible != 0 || g.Counts.Sites == 0 {
+		t.Errorf("group verdict %q %q, counts %+v: want safe over every site", g.Verdict, g.Summary, g.Counts)
+	}
+	if !strings.HasPrefix(g.Summary, "✓ no impact in ") {
+		t.Errorf("group summary %q", g.Summary)
+	}
+	if n := g.Plan.Next; len(n) != 2 || !strings.Contains(n[1], "--target @aws-sdk/client-s3@3.600.0 --target @aws-sdk/s3-request-presigner@3.600.0") {
+		t.Errorf("group next %v: every member at its target", n)
+	}
+
+	react := packageReport(t, rep, "react")
+	var companions []string
+	for _, c := range react.Companions.Companions {
+		companions = append(companions, c.Name+"@"+c.To)
+	}
+	if !slices.Equal(companions, []string{"@types/react@19.1.2", "@types/react-dom@19.1.1", "react-dom@19.1.0"}) {
+		t.Errorf("react companions %v", companions)
+	}
+	want := []site{
+		// react-dom's types moved with react: its removed render is an
+		// error the companion brings, not one of react's changes.
+		{"6a30eba7a1a3397d", "breaking", "TS2305", "src/app.tsx", 2, "TS2305"},
+		{"90558c83137057f6", "breaking", "TS2503", "src/app.tsx", 4, "TS2503"},
+		{"640ac00dd9397fd0", "breaking", "removed", "src/app.tsx", 5, "TS2554"},
+	}
+	sort.Slice(want, func(i, j int) bool { return want[i].String() < want[j].String() })
+	if got := listed(react); !slices.Equal(got, want) {
+		t.Errorf("react findings:\n got %v\nwant %v", got, want)
+	}
+	if tv := react.Members[0].TypesVia; tv == nil || tv.From != "18.3.12" || tv.To != "19.1.2" {
+		t.Errorf("react analyzed through %+v, want @types/react 18.3.12 → 19.1.2", tv)
+	}
+
+	// --group checks react and react-dom together: render's removal is now
+	// react-dom's own finding.
+	r = run(t, e, dir, "check", "react", "--group", "--json")
+	rep = model.CheckReport{}
+	decode(t, r, &rep)
+	grp := packageReport(t, rep, "react (2 packages)")
+	if !slices.ContainsFunc(grp.Findings, func(f model.Finding) bool {
+		return f.Package == "react-dom" && f.Change == "removed" && f.Path == "render" && f.Severity == model.Breaking
+	}) {
+		t.Errorf("react (2 packages) findings %v lack react-dom's removed render", listed(grp))
+	}
+}
