@@ -24,6 +24,12 @@ import (
 // AdapterName is the surface cache's adapter key and Surface.Adapter.
 const AdapterName = "typescript"
 
+// surfaceRevision is this adapter's part of the surface cache key, next to
+// model.SurfaceSchemaVersion: bump it when the driver extracts differently
+// (2: augmentations of the package's own modules are the package's names,
+// not scoped foreign ones), so no cache keeps what an older driver read.
+const surfaceRevision = 2
+
 // DefaultRequestTimeout bounds one driver request. Extraction of the largest
 // declaration sets takes seconds; minutes mean the driver is stuck.
 const DefaultRequestTimeout = 3 * time.Minute
@@ -246,7 +252,7 @@ func surfaceCachePath(name, version string) (string, error) {
 	if !validVersion.MatchString(version) {
 		return "", fmt.Errorf("surface cache: %q is not a package version", version)
 	}
-	dir, err := cache.Dir("surfaces", AdapterName, "v"+strconv.Itoa(model.SurfaceSchemaVersion), filepath.FromSlash(name))
+	dir, err := cache.Dir("surfaces", AdapterName, "v"+strconv.Itoa(model.SurfaceSchemaVersion)+"."+strconv.Itoa(surfaceRevision), filepath.FromSlash(name))
 	if err != nil {
 		return "", fmt.Errorf("surface cache: %w", err)
 	}

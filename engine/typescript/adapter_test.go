@@ -58,7 +58,7 @@ func TestSurfaceCache(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	file := filepath.Join(cacheRoot, "surfaces", "typescript", "v"+strconv.Itoa(model.SurfaceSchemaVersion), "@acme", "stripe-like", "1.2.3.gob")
+	file := filepath.Join(cacheRoot, "surfaces", "typescript", "v"+strconv.Itoa(model.SurfaceSchemaVersion)+"."+strconv.Itoa(surfaceRevision), "@acme", "stripe-like", "1.2.3.gob")
 	if _, err := os.Stat(file); err != nil {
 		t.Fatalf("surface not cached at %s: %v", file, err)
 	}

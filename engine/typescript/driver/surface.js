@@ -247,6 +247,11 @@ function augmentations(ts, checker, program, walker, name) {
       if (ts.isStringLiteral(stmt.name)) {
         specifier = stmt.name.text;
         if (name && (specifier === name || specifier.startsWith(name + '/'))) continue;
+        // A relative specifier augments one of the package's own modules
+        // (@types/react 18's canary.d.ts: declare module "." { function
+        // use… }): the checker merges it into that module, and the walk of
+        // the module finds it there, under the path consumers import.
+        if (specifier.startsWith('.') && ownModule(ts, checker, walker, stmt)) continue;
       } else if (isModule && stmt.name.text === 'global' && stmt.flags & ts.NodeFlags.GlobalAugmentation) {
         specifier = 'global';
       } else continue;
@@ -262,6 +267,18 @@ function augmentations(ts, checker, program, walker, name) {
     }
   }
   return out;
+}
+
+/**
+ * Whether a module augmentation resolves to a module of the package itself.
+ * @param {typeof import('typescript')} ts
+ * @param {import('typescript').TypeChecker} checker
+ * @param {Walker} walker
+ * @param {import('typescript').ModuleDeclaration} stmt
+ */
+function ownModule(ts, checker, walker, stmt) {
+  const target = checker.getSymbolAtLocation(stmt.name);
+  return !!target && (target.declarations || []).some((d) => d !== stmt && walker.inPackage(d));
 }
 
 /**

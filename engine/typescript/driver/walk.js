@@ -92,11 +92,12 @@ class Walker {
    * @param {import('typescript').Symbol} sym
    */
   resolve(sym) {
-    if (sym.flags & this.ts.SymbolFlags.Alias) {
-      const t = this.checker.getAliasedSymbol(sym);
-      return t;
-    }
-    return sym;
+    const t = sym.flags & this.ts.SymbolFlags.Alias ? this.checker.getAliasedSymbol(sym) : sym;
+    // A module augmentation merges into a copy of what it augments (React
+    // plus canary.d.ts's use, useOptimistic…), which is what consumers see;
+    // the alias of an export = still points at the original.
+    const merged = /** @type {{getMergedSymbol?: (s: import('typescript').Symbol) => import('typescript').Symbol}} */ (/** @type {unknown} */ (this.checker));
+    return typeof merged.getMergedSymbol === 'function' ? merged.getMergedSymbol(t) : t;
   }
 
   /**

@@ -1,0 +1,85 @@
+package typescript
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// writePackage writes files (path → content) into a fresh directory.
+func writePackage(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// A package that augments its own modules by a relative specifier (the
+// shape of @types/react 18's canary.d.ts) adds names to itself: they are
+// found where consumers import them, never as a foreign module scoped ".".
+func TestSurfaceOwnModuleAugmentation(t *testing.T) {
+	a := sharedAdapter(t)
+	tests := []struct {
+		name    string
+		files   map[string]string
+		present []string
+	}{
+		{
+			name: "export = namespace",
+			files: map[string]string{
+				"package.json": `{"name":"own-aug","version":"1.0.0","exports":{".":{"types":"./index.d.ts"},"./canary":{"types":"./canary.d.ts"}}}`,
+				"index.d.ts":   "export = Lib;\nexport as namespace Lib;\ndeclare namespace Lib {\n  function stable(): void;\n  interface Options { a: string }\n}\n",
+				"canary.d.ts":  "import Lib = require(\".\");\nexport {};\ndeclare module \".\" {\n  function use<T>(value: Promise<T>): T;\n  interface Options { b?: number }\n}\n",
+			},
+			present: []string{"Lib.stable", "Lib.use", "Lib.Options#a", "Lib.Options#b"},
+		},
+		{
+			name: "named exports",
+			files: map[string]string{
+				"package.json": `{"name":"own-aug-named","version":"1.0.0","exports":{".":{"types":"./index.d.ts"},"./extra":{"types":"./extra.d.ts"}}}`,
+				"index.d.ts":   "export declare function stable(): void;\nexport interface Options { a: string }\n",
+				"extra.d.ts":   "export {};\ndeclare module \"./index\" {\n  function added(): number;\n  interface Options { b?: number }\n}\n",
+			},
+			present: []string{"stable", "added", "Options#a", "Options#b"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := writePackage(t, tt.files)
+			s, err := a.ExtractSurface(context.Background(), dir, "own-aug", "1.0.0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			paths := map[string]bool{}
+			for _, sym := range s.Symbols {
+				paths[sym.Path] = true
+				if strings.HasPrefix(sym.Path, `"`) {
+					t.Errorf("%s: an own module's names scoped as a foreign module", sym.Path)
+				}
+			}
+			for _, p := range tt.present {
+				if !paths[p] {
+					t.Errorf("%s missing from %v", p, keys(paths))
+				}
+			}
+		})
+	}
+}
+
+func keys(m map[string]bool) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
