@@ -27,8 +27,9 @@ const AdapterName = "typescript"
 // surfaceRevision is this adapter's part of the surface cache key, next to
 // model.SurfaceSchemaVersion: bump it when the driver extracts differently
 // (2: augmentations of the package's own modules are the package's names,
-// not scoped foreign ones), so no cache keeps what an older driver read.
-const surfaceRevision = 2
+// not scoped foreign ones; 3: a deprecation's code span is its replacement
+// whole or not at all), so no cache keeps what an older driver read.
+const surfaceRevision = 3
 
 // DefaultRequestTimeout bounds one driver request. Extraction of the largest
 // declaration sets takes seconds; minutes mean the driver is stuck.

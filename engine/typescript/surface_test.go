@@ -2,6 +2,7 @@ package typescript
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -82,4 +83,44 @@ func keys(m map[string]bool) []string {
 		out = append(out, k)
 	}
 	return out
+}
+
+// The replacement a @deprecated text names: a bare name or member, never
+// the first word of a code span that holds more than a name.
+func TestSurfaceDeprecationReplacement(t *testing.T) {
+	tests := []struct {
+		doc, want string
+	}{
+		{"use parse instead", "parse"},
+		{"- Use `typeof React.Children` instead.", "React.Children"},
+		{"Use `safeParse()` instead", "safeParse"},
+		{"use `z.string().email()` instead", ""},
+		{"Use `PropTypes.*` where `PropTypes` comes from 'prop-types'", ""},
+		{"use the `new` keyword", ""},
+		{"Replaced by {@link Client.connect}.", "Client.connect"},
+	}
+	var src strings.Builder
+	for i, tt := range tests {
+		fmt.Fprintf(&src, "/** @deprecated %s */\nexport declare function f%d(): void;\n", tt.doc, i)
+	}
+	dir := writePackage(t, map[string]string{
+		"package.json": `{"name":"deprecations","version":"1.0.0","types":"index.d.ts"}`,
+		"index.d.ts":   src.String(),
+	})
+	s, err := sharedAdapter(t).ExtractSurface(context.Background(), dir, "deprecations", "1.0.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, sym := range s.Symbols {
+		if sym.Deprecated != nil {
+			got[sym.Path] = sym.Deprecated.Replacement
+		}
+	}
+	for i, tt := range tests {
+		p := fmt.Sprintf("f%d", i)
+		if r, ok := got[p]; !ok || r != tt.want {
+			t.Errorf("%q: replacement %q (deprecated %v), want %q", tt.doc, r, ok, tt.want)
+		}
+	}
 }

@@ -131,6 +131,18 @@ function replacementOf(message) {
   let found;
   while ((found = lead.exec(message)) !== null) {
     const rest = message.slice(found.index + found[0].length);
+    if (found[0].endsWith('`')) {
+      // A code span is the replacement whole or not at all: "`typeof
+      // React.Children`" names React.Children, "`z.string().email()`" is an
+      // expression, not a name.
+      const close = rest.indexOf('`');
+      if (close < 0) continue;
+      const span = rest.slice(0, close).trim().replace(/^typeof\s+/, '');
+      const m = NAME.exec(span);
+      if (!m || m[0].length !== span.length) continue;
+      if (!m[1].includes('.') && !m[1].includes('#') && STOP_WORDS.has(m[1].toLowerCase())) continue;
+      return m[1];
+    }
     const m = NAME.exec(rest);
     if (!m) continue;
     const after = rest.slice(m[0].length);
