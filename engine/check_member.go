@@ -136,13 +136,15 @@ func (c *checker) runMember(ctx context.Context, m member) *memberRun {
 	if err != nil {
 		return run.fail(model.StatusNotAnalyzed, fmt.Sprintf("reading the declarations of %s@%s: %v", m.name(), m.target, err))
 	}
-	c.diffRun(run)
+	c.diffRun(ctx, run, sa, pkgDir, tgtPkg.Dir)
 	return run
 }
 
-// diffRun classifies the changes between the two surfaces.
-func (c *checker) diffRun(run *memberRun) {
+// diffRun classifies the changes between the two surfaces, refined by the
+// checker where the text cannot tell.
+func (c *checker) diffRun(ctx context.Context, run *memberRun, sa *typescript.Adapter, instDir, tgtDir string) {
 	run.changes = diff.Diff(run.inst, run.tgt, nil)
+	c.refine(ctx, run, sa, instDir, tgtDir)
 	run.rep.Changes = len(run.changes)
 	for _, ch := range run.changes {
 		if ch.Severity == model.Breaking {

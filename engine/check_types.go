@@ -68,7 +68,7 @@ func (c *checker) typesMember(ctx context.Context, run *memberRun, sa *typescrip
 		run.tgt = run.inst
 		run.noCompile = fmt.Sprintf("%s has no release for %s %s other than %s: the compiler has nothing to judge", typesFrom, m.name(), m.target, baseline)
 		run.notes = append(run.notes, run.noCompile)
-		c.diffRun(run)
+		c.diffRun(ctx, run, sa, "", "")
 		return run
 	}
 	p, err := c.fetch(ctx, typesFrom, target)
@@ -80,7 +80,7 @@ func (c *checker) typesMember(ctx context.Context, run *memberRun, sa *typescrip
 		return run.fail(model.StatusNotAnalyzed, fmt.Sprintf("reading %s@%s: %v", typesFrom, target, err))
 	}
 	run.tgt.Version, run.tgt.TypesFrom = target, typesFrom
-	c.diffRun(run)
+	c.diffRun(ctx, run, sa, instDir, p.Dir)
 	return run
 }
 
