@@ -407,3 +407,51 @@ func TestCheckGroupsAndCompanions(t *testing.T) {
 		t.Errorf("react (2 packages) findings %v lack react-dom's removed render", listed(grp))
 	}
 }
+
+// TestCheckWorkspaces checks one dependency installed at two versions in two
+// npm workspaces (one hoisted, one nested): two decisions, each compiled
+// with its workspace's tsconfig against the copy it resolves.
+func TestCheckWorkspaces(t *testing.T) {
+	e := checkEnv(t)
+	dir := copyFixture(t, "npm-ws")
+	npmInstall(t, e, dir)
+
+	r := run(t, e, dir, "check", "zod", "--json")
+	if r.code != 1 {
+		t.Fatalf("exit %d\nstderr: %s\n%s", r.code, r.stderr, r.stdout)
+	}
+	var rep model.CheckReport
+	decode(t, r, &rep)
+	if len(rep.Packages) != 2 {
+		t.Fatalf("%d reports, want one per installed version", len(rep.Packages))
+	}
+	want := map[string][]site{
+		"3.22.4": {
+			{"f007651f5201a590", "deprecated", "deprecated", "packages/web/src/form.ts", 3, ""},
+			{"1acde0db8ec3a7c1", "breaking", "removed", "packages/web/src/form.ts", 7, "TS2339"},
+			{"b2db38fc1ff95382", "breaking", "TS7006", "packages/web/src/form.ts", 7, "TS7006"},
+		},
+		"3.25.76": {
+			{"cffc0706254b9299", "breaking", "removed", "packages/api/src/handler.ts", 3, "TS2339"},
+			{"bfb6aeafb79f5d11", "breaking", "removed", "packages/api/src/handler.ts", 8, "TS2339"},
+		},
+	}
+	wantWS := map[string]string{"3.22.4": "packages/web", "3.25.76": "packages/api"}
+	for _, p := range rep.Packages {
+		sites, ok := want[p.Installed]
+		if !ok {
+			t.Errorf("unexpected report for zod %s", p.Installed)
+			continue
+		}
+		if !slices.Equal(p.Workspaces, []string{wantWS[p.Installed]}) {
+			t.Errorf("zod %s in %v, want %s", p.Installed, p.Workspaces, wantWS[p.Installed])
+		}
+		sort.Slice(sites, func(i, j int) bool { return sites[i].String() < sites[j].String() })
+		if got := listed(p); !slices.Equal(got, sites) {
+			t.Errorf("zod %s findings:\n got %v\nwant %v", p.Installed, got, sites)
+		}
+		if p.Compile.Compiled != 1 || p.Compile.PreExisting != 0 {
+			t.Errorf("zod %s compile %+v", p.Installed, p.Compile)
+		}
+	}
+}
