@@ -28,8 +28,9 @@ const AdapterName = "typescript"
 // model.SurfaceSchemaVersion: bump it when the driver extracts differently
 // (2: augmentations of the package's own modules are the package's names,
 // not scoped foreign ones; 3: a deprecation's code span is its replacement
-// whole or not at all), so no cache keeps what an older driver read.
-const surfaceRevision = 3
+// whole or not at all; 4: an alias naming an own interface carries its
+// members), so no cache keeps what an older driver read.
+const surfaceRevision = 4
 
 // DefaultRequestTimeout bounds one driver request. Extraction of the largest
 // declaration sets takes seconds; minutes mean the driver is stuck.

@@ -124,3 +124,41 @@ func TestSurfaceDeprecationReplacement(t *testing.T) {
 		}
 	}
 }
+
+// A type alias that only names one of the package's interfaces or classes
+// (stripe 18+: export type StripeConfig = import('./lib.js').StripeConfig)
+// carries that type's members, as an interface or an object literal alias
+// does; an alias of anything else stays a leaf.
+func TestSurfaceAliasOfOwnInterface(t *testing.T) {
+	dir := writePackage(t, map[string]string{
+		"package.json": `{"name":"alias-members","version":"1.0.0","types":"index.d.ts"}`,
+		"lib.d.ts":     "export interface Config { apiVersion?: string; timeout: number }\nexport declare class Resource { list(): void }\n",
+		"index.d.ts": "export declare namespace Api {\n" +
+			"  export type Config = import('./lib').Config;\n" +
+			"  export type Resource = import('./lib').Resource;\n" +
+			"  export type Partly = Partial<import('./lib').Config>;\n" +
+			"  export type Either = import('./lib').Config | string;\n" +
+			"  export type Foreign = Date;\n" +
+			"}\n",
+	})
+	s, err := sharedAdapter(t).ExtractSurface(context.Background(), dir, "alias-members", "1.0.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths := map[string]bool{}
+	for _, sym := range s.Symbols {
+		paths[sym.Path] = true
+	}
+	for _, p := range []string{"Api.Config#apiVersion", "Api.Config#timeout", "Api.Resource#list"} {
+		if !paths[p] {
+			t.Errorf("%s missing", p)
+		}
+	}
+	for p := range paths {
+		for _, leaf := range []string{"Api.Partly#", "Api.Either#", "Api.Foreign#"} {
+			if strings.HasPrefix(p, leaf) {
+				t.Errorf("%s: only an alias naming an own interface or class is expanded", p)
+			}
+		}
+	}
+}

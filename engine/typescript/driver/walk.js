@@ -101,6 +101,20 @@ class Walker {
   }
 
   /**
+   * Whether a type alias only names an interface or class of the package
+   * (stripe 18+: export type StripeConfig = import('./lib.js').StripeConfig):
+   * consumers reach the same members through it as through the interface.
+   * @param {import('typescript').TypeAliasDeclaration} alias
+   */
+  namesOwnObjectType(alias) {
+    const ts = this.ts;
+    if (alias.typeParameters || !(ts.isTypeReferenceNode(alias.type) || ts.isImportTypeNode(alias.type))) return false;
+    const target = this.checker.getTypeFromTypeNode(alias.type).getSymbol();
+    if (!target || !(target.flags & (ts.SymbolFlags.Interface | ts.SymbolFlags.Class))) return false;
+    return (target.declarations || []).some((d) => this.inPackage(d));
+  }
+
+  /**
    * Where an unresolvable alias was imported from, for its signature.
    * @param {import('typescript').Symbol} sym
    */
@@ -263,7 +277,7 @@ class Walker {
       inherit(this.objectMembers(this.checker.getDeclaredTypeOfSymbol(sym), '', key, !!(sym.flags & F.Interface) && !(sym.flags & F.Class)));
     } else if (kind === 'type') {
       const alias = /** @type {import('typescript').TypeAliasDeclaration | undefined} */ (kindDecls.find((d) => ts.isTypeAliasDeclaration(d)));
-      if (alias && ts.isTypeLiteralNode(alias.type)) {
+      if (alias && (ts.isTypeLiteralNode(alias.type) || this.namesOwnObjectType(alias))) {
         inherit(this.objectMembers(this.checker.getDeclaredTypeOfSymbol(sym), '', key, true));
       }
     }
