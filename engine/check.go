@@ -90,7 +90,7 @@ func Check(ctx context.Context, opts CheckOptions) (*model.CheckReport, error) {
 		Repository: disc.Repository,
 		Packages:   early,
 		Problems:   append([]model.Problem{}, disc.Problems...),
-		Notes:      []string{},
+		Notes:      unusedTargets(opts.Targets, units),
 	}
 	for i, u := range units {
 		if err := ctx.Err(); err != nil {
@@ -414,4 +414,22 @@ func (c *checker) companionInputs(ctx context.Context) (groups.Packuments, []gro
 		}
 	}
 	return packs, deps
+}
+
+// unusedTargets names the --target flags no checked package took, so a
+// typo is said rather than silently ignored.
+func unusedTargets(targets map[string]string, units []unit) []string {
+	used := map[string]bool{}
+	for _, u := range units {
+		for _, m := range u.members {
+			used[m.row.Name], used[m.row.Package] = true, true
+		}
+	}
+	notes := []string{}
+	for _, name := range sortedKeys(targets) {
+		if !used[name] {
+			notes = append(notes, fmt.Sprintf("--target %s@%s was not used: %s is not among the packages checked", name, targets[name], name))
+		}
+	}
+	return notes
 }

@@ -32,10 +32,10 @@ func (c *checker) analyze(ctx context.Context, u unit) model.PackageReport {
 	if lead.reason != "" {
 		return c.finishNotAnalyzed(rep, lead.reason)
 	}
-	if lead.target == lead.row.Installed && len(u.members) == 1 {
+	if allAtTarget(u) {
 		rep.Status, rep.Reason = model.StatusSkipped, "installed "+lead.target+" is already the target"
 		rep.Summary = "✓ up to date"
-		rep.Compile = model.CompileReport{Status: model.StatusSkipped, Reason: rep.Reason, Skipped: []model.SkippedFile{}}
+		rep.Compile = model.CompileReport{Status: model.StatusSkipped, Reason: rep.Reason, Skipped: []model.SkippedFile{}, Line: "not compiled: nothing moves"}
 		rep.ModuleFormat = model.ModuleFormatReport{Status: model.StatusSkipped, Reason: rep.Reason}
 		rep.Companions.From, rep.Companions.To = lead.row.Installed, lead.target
 		return rep
@@ -89,6 +89,16 @@ func (c *checker) analyze(ctx context.Context, u unit) model.PackageReport {
 	c.timer.done(PhaseMatch)
 	c.finish(&rep, u, runs, compiles, findings)
 	return rep
+}
+
+// allAtTarget: nothing in the unit moves.
+func allAtTarget(u unit) bool {
+	for _, m := range u.members {
+		if m.reason != "" || m.target != m.row.Installed {
+			return false
+		}
+	}
+	return true
 }
 
 func (c *checker) finishNotAnalyzed(rep model.PackageReport, reason string) model.PackageReport {

@@ -201,3 +201,45 @@ func TestExcludesOnlyWorkspacesBelow(t *testing.T) {
 		t.Errorf("a leaf workspace excludes %v, want nothing (the root is above it)", got)
 	}
 }
+
+func TestUnusedTargets(t *testing.T) {
+	m := func(name, pkg string) member { return member{row: model.DependencyRow{Name: name, Package: pkg}} }
+	units := []unit{{members: []member{m("zod", "zod"), m("legacy", "zod-legacy")}}}
+	tests := []struct {
+		targets map[string]string
+		want    []string
+	}{
+		{nil, []string{}},
+		{map[string]string{"zod": "4"}, []string{}},
+		{map[string]string{"zod-legacy": "2"}, []string{}}, // the registry name behind an alias
+		{map[string]string{"react": "19", "zod": "4", "ai": "4"}, []string{
+			"--target ai@4 was not used: ai is not among the packages checked",
+			"--target react@19 was not used: react is not among the packages checked",
+		}},
+	}
+	for _, tt := range tests {
+		if got := unusedTargets(tt.targets, units); !slices.Equal(got, tt.want) {
+			t.Errorf("unusedTargets(%v) = %q, want %q", tt.targets, got, tt.want)
+		}
+	}
+}
+
+func TestAllAtTarget(t *testing.T) {
+	m := func(installed, target, reason string) member {
+		return member{row: model.DependencyRow{Installed: installed}, target: target, reason: reason}
+	}
+	tests := []struct {
+		name string
+		u    unit
+		want bool
+	}{
+		{"alone at its target", unit{members: []member{m("1.0.0", "1.0.0", "")}}, true},
+		{"a group where one member moves", unit{members: []member{m("1.0.0", "1.0.0", ""), m("1.0.0", "1.1.0", "")}}, false},
+		{"a bad --target is not up to date", unit{members: []member{m("1.0.0", "1.0.0", "no such version")}}, false},
+	}
+	for _, tt := range tests {
+		if got := allAtTarget(tt.u); got != tt.want {
+			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}

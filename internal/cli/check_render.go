@@ -128,7 +128,12 @@ func renderPackage(w io.Writer, pr model.PackageReport, v checkView, p palette, 
 	if pr.Counts.Hidden > 0 && !v.all {
 		fmt.Fprintf(w, "  %s\n", p.dim(fmt.Sprintf("%s hidden (info, additive or low confidence; --all shows them)", plural(pr.Counts.Hidden, "finding"))))
 	}
-	fmt.Fprintf(w, "  %s\n", p.dim(pr.Compile.Line))
+	if pr.Status == model.StatusSkipped {
+		return
+	}
+	if pr.Compile.Line != "" {
+		fmt.Fprintf(w, "  %s\n", p.dim(pr.Compile.Line))
+	}
 	if len(pr.Unanalyzed) > 0 || pr.ModuleFormat.Status == model.StatusNotAnalyzed {
 		fmt.Fprintf(w, "  %s\n", p.yellow("Not analyzed"))
 		for _, u := range pr.Unanalyzed {
