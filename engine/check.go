@@ -61,7 +61,6 @@ func Check(ctx context.Context, opts CheckOptions) (*model.CheckReport, error) {
 	if len(opts.Packages) == 0 {
 		return nil, fmt.Errorf("check: no package named: uptide list shows the dependencies")
 	}
-	t := newTimer(opts.Timing)
 	client := opts.Client
 	if client == nil {
 		r, err := loadRoot(opts.Cwd)
@@ -76,7 +75,8 @@ func Check(ctx context.Context, opts CheckOptions) (*model.CheckReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	t.done(PhaseImporters)
+	// Discover timed its own phases into the same map.
+	t := newTimer(opts.Timing)
 
 	c := &checker{opts: opts, client: client, disc: disc, root: disc.Repository.Root, timer: t}
 	defer c.close()
