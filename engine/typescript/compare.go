@@ -102,8 +102,8 @@ func (b CompareBudgets) WithDefaults() CompareBudgets {
 	return b
 }
 
-// CompareProgress counts questions: answered (Done, skipped ones included)
-// of Total, Skipped of them without a verdict.
+// CompareProgress counts the asked paths that have a type on both sides:
+// Done of Total answered or skipped, Skipped of them without a verdict.
 type CompareProgress struct {
 	Done    int `json:"done"`
 	Total   int `json:"total"`

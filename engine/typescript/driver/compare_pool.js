@@ -92,7 +92,10 @@ function compareInWorkers(tsPath, params, onProgress) {
     /** @type {number[]} */
     const startedAt = [];
     let answered = 0;
-    let skippedCount = 0;
+    // Progress counts paths, the unit the caller asked in.
+    let pathsDone = 0;
+    let pathsSkipped = 0;
+    let pathsTotal = 0;
     let workersStarted = 0;
     let settled = false;
     /** @type {Set<Slot>} */
@@ -117,7 +120,7 @@ function compareInWorkers(tsPath, params, onProgress) {
       const now = Date.now();
       if (!force && now - lastProgress < 250) return;
       lastProgress = now;
-      onProgress({ done: answered, total: units ? units.length : 0, skipped: skippedCount });
+      onProgress({ done: pathsDone, total: pathsTotal, skipped: pathsSkipped });
     };
 
     function spawn() {
@@ -159,6 +162,7 @@ function compareInWorkers(tsPath, params, onProgress) {
           if (!units) {
             units = got;
             results = new Array(units.length);
+            pathsTotal = units.reduce((n, u) => n + u.paths.length, 0);
             pending = units.map((_, i) => i);
             if (units.length === 0) {
               finish();
@@ -296,7 +300,9 @@ function compareInWorkers(tsPath, params, onProgress) {
       if (results[unit]) return;
       results[unit] = r;
       answered++;
-      if ('skipped' in r) skippedCount++;
+      const n = units ? units[unit].paths.length : 0;
+      pathsDone += n;
+      if ('skipped' in r) pathsSkipped += n;
       if (trace && units) {
         const ms = startedAt[unit] ? Date.now() - startedAt[unit] : 0;
         process.stderr.write(`compare: ${ms} ms ${'skipped' in r ? r.skipped : 'ok'} ${units[unit].paths.join(' ')}\n`);
