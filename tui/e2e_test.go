@@ -76,7 +76,7 @@ func TestEndToEndDemo(t *testing.T) {
 		return strings.Contains(strings.Join(s, "\n"), "· 1 selected")
 	})
 	term.press("c", "the check's outcome", func(s []string) bool {
-		return strings.Contains(strings.Join(s, "\n"), "not analyzed: check is not")
+		return strings.Contains(strings.Join(s, "\n"), "not analyzed: node_modules")
 	})
 
 	if _, err := term.ptmx.WriteString("q"); err != nil {

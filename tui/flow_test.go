@@ -111,14 +111,16 @@ func TestNothingToCheck(t *testing.T) {
 	wantIn(t, h.view(), "nothing to check for chalk (no newer target)")
 }
 
-func TestLiveCheckSaysItIsNotAvailable(t *testing.T) {
+// The demo repository as copied has no node_modules: the real engine says
+// so in the row, and names the install command, instead of judging.
+func TestLiveCheckOfAnUninstalledRepository(t *testing.T) {
 	h := newHarness(t, demoLive(t), 120, 36)
 	h.until("discovery", h.discovered)
 	h.press("c")
 	h.until("the check's answer", func() bool {
-		return strings.Contains(h.line("react (2 packages)"), "not analyzed: check is not")
+		return strings.Contains(h.line("react (2 packages)"), "not analyzed: node_modules does not")
 	})
-	wantIn(t, h.view(), "✗ check of react 19.1.0: check is not available yet (issue 4)")
+	wantIn(t, h.view(), "✗ check of react 19.1.0: node_modules does not hold react (packages/web)")
 	wantNot(t, h.view(), "✓ safe")
 }
 

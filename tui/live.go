@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/uptide/uptide/engine"
@@ -11,11 +12,8 @@ import (
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/engine/registry"
 	"github.com/uptide/uptide/engine/repo"
+	"github.com/uptide/uptide/tui/state"
 )
-
-// ErrCheckUnavailable is what Live.Check answers until the check engine
-// exists; the row shows it as "not analyzed: …", never as a result.
-var ErrCheckUnavailable = errors.New("check is not available yet (issue 4)")
 
 // Live is the Engine over the real analysis: one registry client for the
 // run, so the documents Discover fetched answer the companion re-plans
@@ -118,7 +116,116 @@ func (l *Live) Companions(ctx context.Context, row model.DependencyRow, target s
 	return groups.Companions(t, target, deps, packs), nil
 }
 
-// Check is not there yet: the check engine is issue 4.
+// Check runs engine.Check on the one dependency decision of req, with the
+// run's registry client, and maps its report into the planner's result.
+// An error is the row's, never the run's: the caller shows it in the row.
 func (l *Live) Check(ctx context.Context, req CheckRequest, events func(CheckEvent)) (*CheckResult, error) {
-	return nil, ErrCheckUnavailable
+	client, err := l.client()
+	if err != nil {
+		return nil, err
+	}
+	opts := checkOptions(req)
+	opts.Cwd, opts.Env, opts.Client = l.Cwd, l.Env, client
+	if events != nil {
+		opts.Events = func(e engine.Event) {
+			events(CheckEvent{Phase: phaseLabel(e.Phase), Done: e.Done, Total: e.Total})
+		}
+	}
+	rep, err := engine.Check(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	pr, err := reportFor(rep, req)
+	if err != nil {
+		return nil, err
+	}
+	return state.ResultOf(pr), nil
+}
+
+// checkOptions asks about the row's package at the chosen target, with its
+// release group's members at theirs; companions outside the group are
+// fix's business, and naming them would only add "unused target" notes.
+func checkOptions(req CheckRequest) engine.CheckOptions {
+	name := req.Row.Name
+	if name == "" {
+		name = req.Row.Package
+	}
+	targets := map[string]string{}
+	if req.Target != "" {
+		targets[name] = req.Target
+	}
+	for _, w := range req.With {
+		if w.To != "" && strings.HasPrefix(w.Why, "release group ") {
+			targets[w.Name] = w.To
+		}
+	}
+	return engine.CheckOptions{
+		Packages: []string{name},
+		Targets:  targets,
+		// The planner shows cross-scope groups as one row too, so they are
+		// checked as one decision.
+		Group:   req.Row.Group != "",
+		Compile: true,
+	}
+}
+
+// phaseLabel names an engine phase in the words of the check column.
+func phaseLabel(p engine.Phase) string {
+	switch p {
+	case engine.PhaseRepository, engine.PhaseLockfile, engine.PhaseGroups, engine.PhaseImporters:
+		return "reading repository"
+	case engine.PhaseRegistry, engine.PhaseFetch:
+		return "fetching"
+	case engine.PhaseInstall:
+		return "checking install"
+	case engine.PhaseDiff, engine.PhaseSurface, engine.PhaseCompare:
+		return "reading declarations"
+	case engine.PhaseUsages:
+		return "finding usages"
+	case engine.PhaseCompiler:
+		return "loading compiler"
+	case engine.PhaseCompile:
+		return "compiling target"
+	case engine.PhaseMatch:
+		return "matching"
+	}
+	return string(p)
+}
+
+// reportFor picks the report of req's row: the one of its package (or its
+// group) that shares a workspace with the row, else the only one there is.
+func reportFor(rep *model.CheckReport, req CheckRequest) (*model.PackageReport, error) {
+	var candidates []*model.PackageReport
+	for i := range rep.Packages {
+		p := &rep.Packages[i]
+		if p.Package == req.Row.Name || p.Package == req.Row.Package || (req.Row.Group != "" && p.Title == req.Row.Group) {
+			candidates = append(candidates, p)
+		}
+	}
+	for _, p := range candidates {
+		if (req.Row.Installed == "" || p.Installed == "" || p.Installed == req.Row.Installed) && sharesWorkspace(p.Workspaces, req.Row.Workspaces) {
+			return p, nil
+		}
+	}
+	if len(candidates) > 0 {
+		return candidates[0], nil
+	}
+	if len(rep.Packages) == 1 {
+		return &rep.Packages[0], nil
+	}
+	return nil, fmt.Errorf("check of %s: the engine reported nothing for it", req.Row.Name)
+}
+
+func sharesWorkspace(a, b []string) bool {
+	if len(a) == 0 || len(b) == 0 {
+		return true
+	}
+	for _, x := range a {
+		for _, y := range b {
+			if x == y {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -2,6 +2,7 @@ package state
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/uptide/uptide/engine/model"
 )
@@ -45,8 +46,12 @@ type CheckResult struct {
 	Breaking   int
 	Possible   int
 	Deprecated int
+	// Summary is the engine's verdict in words ("✗ 2 breaking · 1 possible").
+	Summary string
 	// Compiler names who judged: "the repo's TypeScript 5.4.5".
 	Compiler string
+	// Coverage is the compile's coverage line ("compiled 12/12 files …").
+	Coverage string
 	// Files of FilesTotal in scope were compiled.
 	Files, FilesTotal int
 	PreExisting       int
@@ -130,4 +135,87 @@ func orDefault(s, d string) string {
 		return d
 	}
 	return s
+}
+
+// ResultOf maps one package report of a check into what the planner shows.
+// The outcome is honest: a report that did not run is not analyzed with
+// the engine's reason, and a clean verdict over partial coverage is
+// partial, not safe.
+func ResultOf(p *model.PackageReport) *CheckResult {
+	r := &CheckResult{
+		Summary:     p.Summary,
+		Breaking:    p.Counts.Breaking,
+		Possible:    p.Counts.Possible,
+		Deprecated:  p.Counts.Deprecated,
+		Compiler:    p.Compile.Compiler,
+		Coverage:    p.Compile.Line,
+		Files:       p.Compile.Compiled,
+		FilesTotal:  p.Compile.Asked,
+		PreExisting: p.Compile.PreExisting,
+	}
+	r.Outcome, r.Reason = outcomeOf(p)
+	findings := map[string]model.Finding{}
+	for _, f := range p.Findings {
+		findings[f.ID] = f
+	}
+	add := func(rules []model.PlanRule, sev model.Severity) {
+		for _, pr := range rules {
+			rule := PlanRule{ID: pr.ID, Title: pr.Title, Severity: sev, Sites: pr.Sites, ByRule: pr.ByRule, ByAgent: pr.ByAgent, Manual: pr.Manual}
+			for _, id := range pr.Findings {
+				if f, ok := findings[id]; ok {
+					rule.Findings = append(rule.Findings, f)
+				}
+			}
+			r.Rules = append(r.Rules, rule)
+		}
+	}
+	add(p.Plan.Rules, model.Breaking)
+	add(p.Plan.Unverified, model.Unverified)
+	r.Notes = append(r.Notes, p.Notes...)
+	for _, w := range p.Warnings {
+		r.Notes = append(r.Notes, "⚠ "+w)
+	}
+	if p.Status == model.StatusSkipped && p.Reason != "" {
+		r.Notes = append(r.Notes, p.Reason)
+	}
+	for _, cmd := range p.Plan.Next {
+		if strings.HasPrefix(cmd, "uptide fix ") {
+			r.FixCommand = cmd
+		}
+	}
+	return r
+}
+
+func outcomeOf(p *model.PackageReport) (Outcome, string) {
+	if p.Status == model.StatusNotAnalyzed {
+		return NotAnalyzed, orDefault(p.Reason, "the engine gave no reason")
+	}
+	partial := p.Status == model.StatusPartial
+	switch p.Verdict {
+	case "breaking":
+		return Breaking, partialReason(partial, p)
+	case "possible":
+		return Possible, partialReason(partial, p)
+	case "safe":
+		if partial {
+			return Partial, orDefault(p.Reason, p.Summary)
+		}
+		return Safe, ""
+	case "partial", "unknown":
+		return Partial, orDefault(p.Reason, p.Summary)
+	case "":
+		if p.Status == model.StatusSkipped {
+			// Nothing moves: the installed version is the target.
+			return Safe, ""
+		}
+		return NotAnalyzed, orDefault(p.Reason, "nothing was analyzed")
+	}
+	return NotAnalyzed, "unknown verdict " + p.Verdict
+}
+
+func partialReason(partial bool, p *model.PackageReport) string {
+	if partial {
+		return p.Reason
+	}
+	return ""
 }
