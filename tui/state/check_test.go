@@ -1,0 +1,113 @@
+package state_test
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/tui/state"
+)
+
+// report is a package report as engine.Check writes one for react moving
+// from 18 to 19 with two breaking sites under one rule and one possible.
+func report() model.PackageReport {
+	return model.PackageReport{
+		Title: "react (2 packages)", Package: "react", Workspaces: []string{"packages/web"},
+		Installed: "18.3.1", Target: "19.1.0", Update: "major",
+		Status: model.StatusAnalyzed, Verdict: "breaking", Summary: "✗ 2 breaking · 1 possible",
+		Counts: model.FindingCounts{Breaking: 2, Possible: 1, Deprecated: 1, Hidden: 3, Sites: 9},
+		Findings: []model.Finding{
+			{ID: "f1", Package: "react", Path: "render", Severity: model.Breaking, File: "src/a.tsx", Line: 3},
+			{ID: "f2", Package: "react", Path: "render", Severity: model.Breaking, File: "src/b.tsx", Line: 7},
+			{ID: "f3", Package: "react-dom", Path: "findDOMNode", Severity: model.Unverified, File: "src/c.tsx", Line: 1},
+		},
+		Compile: model.CompileReport{
+			Status: model.StatusAnalyzed, Compiler: "the repo's TypeScript 5.4.5",
+			Asked: 12, Compiled: 11, PreExisting: 4, NewErrors: 2,
+			Line: "compiled 11/12 files with the repo's TypeScript 5.4.5",
+		},
+		Plan: model.Plan{
+			Package: "react", Target: "19.1.0",
+			Rules:      []model.PlanRule{{ID: "react-19/render", Title: "ReactDOM.render is removed", Sites: 2, ByRule: 2, Findings: []string{"f1", "f2"}}},
+			Unverified: []model.PlanRule{{ID: "removed:findDOMNode", Title: "findDOMNode removed", Sites: 1, Manual: 1, Findings: []string{"f3", "gone"}}},
+			Next: []string{
+				"uptide check react --target react@19.1.0 --target react-dom@19.1.0 --details",
+				"uptide fix react --target react@19.1.0 --target react-dom@19.1.0",
+			},
+		},
+		Notes:    []string{"react-dom moves with react"},
+		Warnings: []string{"3 bare imports inside react@19.1.0 unresolved"},
+	}
+}
+
+func TestResultOfMapsTheReport(t *testing.T) {
+	rep := report()
+	got := state.ResultOf(&rep)
+	want := &state.CheckResult{
+		Outcome: state.Breaking, Summary: "✗ 2 breaking · 1 possible",
+		Breaking: 2, Possible: 1, Deprecated: 1,
+		Compiler: "the repo's TypeScript 5.4.5", Coverage: "compiled 11/12 files with the repo's TypeScript 5.4.5",
+		Files: 11, FilesTotal: 12, PreExisting: 4,
+		Rules: []state.PlanRule{
+			{ID: "react-19/render", Title: "ReactDOM.render is removed", Severity: model.Breaking, Sites: 2, ByRule: 2, Findings: rep.Findings[:2]},
+			// A finding id the report does not hold is left out, not invented.
+			{ID: "removed:findDOMNode", Title: "findDOMNode removed", Severity: model.Unverified, Sites: 1, Manual: 1, Findings: rep.Findings[2:]},
+		},
+		Notes:      []string{"react-dom moves with react", "⚠ 3 bare imports inside react@19.1.0 unresolved"},
+		FixCommand: "uptide fix react --target react@19.1.0 --target react-dom@19.1.0",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("ResultOf:\n got %+v\nwant %+v", got, want)
+	}
+	if l := got.Label(); l != "✗ 2 breaking" {
+		t.Errorf("Label() = %q, want ✗ 2 breaking", l)
+	}
+}
+
+func TestResultOfOutcome(t *testing.T) {
+	for _, tc := range []struct {
+		name              string
+		status, verdict   string
+		reason, summary   string
+		want              state.Outcome
+		wantReason, label string
+	}{
+		{"breaking", model.StatusAnalyzed, "breaking", "", "", state.Breaking, "", "✗ 2 breaking"},
+		{"possible", model.StatusAnalyzed, "possible", "", "", state.Possible, "", "? 1 possible"},
+		{"safe", model.StatusAnalyzed, "safe", "", "✓ no impact in 9 sites", state.Safe, "", "✓ safe"},
+		{"breaking over partial coverage keeps the reason", model.StatusPartial, "breaking", "compile: 1 file skipped", "", state.Breaking, "compile: 1 file skipped", "✗ 2 breaking"},
+		{"clean but partial is not safe", model.StatusPartial, "safe", "2 loads not analyzed", "", state.Partial, "2 loads not analyzed", "partial: 2 loads not analyzed"},
+		{"partial verdict", model.StatusPartial, "partial", "", "no impact in 3 analyzed sites", state.Partial, "no impact in 3 analyzed sites", "partial: no impact in 3 analyzed sites"},
+		{"unknown verdict", model.StatusPartial, "unknown", "9 loads not analyzed", "? unknown", state.Partial, "9 loads not analyzed", "partial: 9 loads not analyzed"},
+		{"not analyzed", model.StatusNotAnalyzed, "", "no such version 99.0.0", "", state.NotAnalyzed, "no such version 99.0.0", "not analyzed: no such version 99.0.0"},
+		{"up to date", model.StatusSkipped, "", "installed 19.1.0 is already the target", "✓ up to date", state.Safe, "", "✓ safe"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rep := report()
+			rep.Status, rep.Verdict, rep.Reason, rep.Summary = tc.status, tc.verdict, tc.reason, tc.summary
+			rep.Counts = model.FindingCounts{Breaking: 2, Possible: 1}
+			if tc.verdict == "safe" || tc.verdict == "partial" {
+				rep.Counts.Breaking, rep.Counts.Possible = 0, 0
+			}
+			if tc.verdict == "possible" {
+				rep.Counts.Breaking = 0
+			}
+			got := state.ResultOf(&rep)
+			if got.Outcome != tc.want || got.Reason != tc.wantReason {
+				t.Errorf("outcome %q (%q), want %q (%q)", got.Outcome, got.Reason, tc.want, tc.wantReason)
+			}
+			if l := got.Label(); l != tc.label {
+				t.Errorf("Label() = %q, want %q", l, tc.label)
+			}
+		})
+	}
+}
+
+func TestResultOfWithoutFixCommand(t *testing.T) {
+	// A companion conflict leaves fix out of Next: no fix command is offered.
+	rep := report()
+	rep.Plan.Next = rep.Plan.Next[:1]
+	if got := state.ResultOf(&rep).FixCommand; got != "" {
+		t.Errorf("FixCommand = %q, want none", got)
+	}
+}
