@@ -24,6 +24,13 @@ type Live struct {
 	// Client is the registry client; nil builds one from the repository's
 	// .npmrc files and Env, as `uptide list` does.
 	Client *registry.Client
+	// Prepare, when set, gives the directory checks run in, once, before
+	// the first check: the demo installs a copy of its repository there.
+	// A failure is that check's and is tried again on the next.
+	Prepare func(ctx context.Context) (string, error)
+
+	prepMu   sync.Mutex
+	checkCwd string
 
 	mu     sync.Mutex
 	report *model.DiscoverReport
@@ -124,8 +131,12 @@ func (l *Live) Check(ctx context.Context, req CheckRequest, events func(CheckEve
 	if err != nil {
 		return nil, err
 	}
+	cwd, err := l.checkDir(ctx, events)
+	if err != nil {
+		return nil, err
+	}
 	opts := checkOptions(req)
-	opts.Cwd, opts.Env, opts.Client = l.Cwd, l.Env, client
+	opts.Cwd, opts.Env, opts.Client = cwd, l.Env, client
 	if events != nil {
 		opts.Events = func(e engine.Event) {
 			events(CheckEvent{Phase: phaseLabel(e.Phase), Done: e.Done, Total: e.Total})
@@ -140,6 +151,27 @@ func (l *Live) Check(ctx context.Context, req CheckRequest, events func(CheckEve
 		return nil, err
 	}
 	return state.ResultOf(pr), nil
+}
+
+// checkDir runs Prepare once it succeeds; concurrent checks wait for it.
+func (l *Live) checkDir(ctx context.Context, events func(CheckEvent)) (string, error) {
+	if l.Prepare == nil {
+		return l.Cwd, nil
+	}
+	l.prepMu.Lock()
+	defer l.prepMu.Unlock()
+	if l.checkCwd != "" {
+		return l.checkCwd, nil
+	}
+	if events != nil {
+		events(CheckEvent{Phase: "installing"})
+	}
+	dir, err := l.Prepare(ctx)
+	if err != nil {
+		return "", err
+	}
+	l.checkCwd = dir
+	return dir, nil
 }
 
 // checkOptions asks about the row's package at the chosen target, with its

@@ -1,10 +1,13 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -69,11 +72,61 @@ func runDemo(cmd *cobra.Command, o *DemoOptions) error {
 	}
 	client := registry.New(registry.Options{Config: cfg, CacheDir: filepath.Join(tmp, "cache")})
 	if ok, _ := interactive(o.Globals); ok {
-		return runTUI(cmd.Context(), o.Globals, &tui.Live{Cwd: dir, Client: client})
+		live := &tui.Live{Cwd: dir, Client: client, Prepare: func(ctx context.Context) (string, error) {
+			return installDemo(ctx, tmp, url, userrc)
+		}}
+		return runTUI(cmd.Context(), o.Globals, live)
 	}
 	lo := &ListOptions{Globals: o.Globals, All: o.All}
 	lo.Cwd = dir
 	return list(cmd.Context(), lo, client, "demo")
+}
+
+// installDemo copies the demo repository to a directory of its own and
+// installs it there from the in-process registry with the real npm, as a
+// check needs node_modules. Lifecycle scripts are off, and HOME, npm's
+// configuration and cache point into tmp, so only the demo registry is
+// asked and nothing is written outside tmp. The lockfile's resolved URLs
+// name the port the fixtures were recorded on; npm is told to swap in the
+// demo registry's.
+func installDemo(ctx context.Context, tmp, url, userrc string) (string, error) {
+	npm, err := exec.LookPath("npm")
+	if err != nil {
+		return "", fmt.Errorf("the demo check installs its repository with npm, which is not on PATH: install Node.js and npm")
+	}
+	dir := filepath.Join(tmp, "installed", "acme")
+	if err := os.RemoveAll(dir); err != nil {
+		return "", err
+	}
+	if err := copyFS(dir, fixtures.DemoRepo()); err != nil {
+		return "", fmt.Errorf("demo repository: %w", err)
+	}
+	home := filepath.Join(tmp, "home")
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		return "", err
+	}
+	cmd := exec.CommandContext(ctx, npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund")
+	cmd.Dir = dir
+	cmd.Env = []string{
+		"PATH=" + os.Getenv("PATH"),
+		"HOME=" + home,
+		"npm_config_registry=" + url,
+		"npm_config_userconfig=" + userrc,
+		"npm_config_cache=" + filepath.Join(tmp, "npm-cache"),
+		"npm_config_replace_registry_host=always",
+		"npm_config_update_notifier=false",
+		"npm_config_fetch_retries=0",
+		"npm_config_loglevel=error",
+	}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		msg := strings.TrimSpace(string(out))
+		if i := strings.LastIndex(msg, "\n"); i >= 0 && len(msg) > 300 {
+			msg = msg[i+1:]
+		}
+		return "", fmt.Errorf("installing the demo repository with npm ci: %v: %s", err, msg)
+	}
+	return dir, nil
 }
 
 // copyFS writes every file of fsys under dir.
