@@ -35,6 +35,10 @@ type CheckOptions struct {
 	Env    []string
 	// Client overrides the registry client (tests, the demo).
 	Client *registry.Client
+	// CompilerClient fetches the pinned TypeScript when the cache lacks it;
+	// nil uses Client. The demo's registry serves only its own packages, so
+	// it passes a client of the user's own registry here.
+	CompilerClient *registry.Client
 	// Packages are the dependencies asked about, as the manifests name them.
 	Packages []string
 	// Targets maps a package to the version (or dist-tag) to check against;

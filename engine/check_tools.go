@@ -15,9 +15,17 @@ import (
 // compiler, so the surface cache is shared across repositories.
 func (c *checker) surfaces(ctx context.Context) (*typescript.Adapter, error) {
 	if c.pinned == nil && c.pinnedErr == nil {
-		c.pinned, c.pinnedErr = pinnedAdapter(ctx, c.client, c.opts.Events)
+		c.pinned, c.pinnedErr = pinnedAdapter(ctx, c.compilerClient(), c.opts.Events)
 	}
 	return c.pinned, c.pinnedErr
+}
+
+// compilerClient is the client the pinned compiler is fetched through.
+func (c *checker) compilerClient() *registry.Client {
+	if c.opts.CompilerClient != nil {
+		return c.opts.CompilerClient
+	}
+	return c.client
 }
 
 // judge is the adapter of a workspace's own compiler (its
@@ -27,7 +35,7 @@ func (c *checker) judge(ctx context.Context, ws string) (*typescript.Adapter, er
 	dir := filepath.Join(c.root, filepath.FromSlash(ws))
 	var fetched []*registry.Package
 	fetch := func(ctx context.Context, name, version string) (string, error) {
-		p, err := c.client.Fetch(ctx, name, version)
+		p, err := c.compilerClient().Fetch(ctx, name, version)
 		if err != nil {
 			return "", err
 		}

@@ -24,6 +24,9 @@ type Live struct {
 	// Client is the registry client; nil builds one from the repository's
 	// .npmrc files and Env, as `uptide list` does.
 	Client *registry.Client
+	// CompilerClient fetches the pinned TypeScript for checks when the
+	// cache lacks it; nil uses Client.
+	CompilerClient *registry.Client
 	// Prepare, when set, gives the directory checks run in, once, before
 	// the first check: the demo installs a copy of its repository there.
 	// A failure is that check's and is tried again on the next.
@@ -136,7 +139,7 @@ func (l *Live) Check(ctx context.Context, req CheckRequest, events func(CheckEve
 		return nil, err
 	}
 	opts := checkOptions(req)
-	opts.Cwd, opts.Env, opts.Client = cwd, l.Env, client
+	opts.Cwd, opts.Env, opts.Client, opts.CompilerClient = cwd, l.Env, client, l.CompilerClient
 	if events != nil {
 		opts.Events = func(e engine.Event) {
 			events(CheckEvent{Phase: phaseLabel(e.Phase), Done: e.Done, Total: e.Total})

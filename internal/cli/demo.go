@@ -72,7 +72,7 @@ func runDemo(cmd *cobra.Command, o *DemoOptions) error {
 	}
 	client := registry.New(registry.Options{Config: cfg, CacheDir: filepath.Join(tmp, "cache")})
 	if ok, _ := interactive(o.Globals); ok {
-		live := &tui.Live{Cwd: dir, Client: client, Prepare: func(ctx context.Context) (string, error) {
+		live := &tui.Live{Cwd: dir, Client: client, CompilerClient: compilerClient(o.Globals), Prepare: func(ctx context.Context) (string, error) {
 			return installDemo(ctx, tmp, url, userrc)
 		}}
 		return runTUI(cmd.Context(), o.Globals, live)
@@ -127,6 +127,18 @@ func installDemo(ctx context.Context, tmp, url, userrc string) (string, error) {
 		return "", fmt.Errorf("installing the demo repository with npm ci: %v: %s", err, msg)
 	}
 	return dir, nil
+}
+
+// compilerClient reaches the user's own registry, for the one package the
+// demo registry does not serve: the pinned TypeScript, fetched once into
+// the shared cache like on any other run. Nil when no registry is
+// configured; the check then says the compiler could not be fetched.
+func compilerClient(g *Globals) *registry.Client {
+	cfg, err := registry.LoadConfig(g.Cwd, g.Env)
+	if err != nil {
+		return nil
+	}
+	return registry.New(registry.Options{Config: cfg})
 }
 
 // copyFS writes every file of fsys under dir.
