@@ -284,7 +284,9 @@ function compareInWorkers(tsPath, params, onProgress) {
     /** @param {Slot} slot */
     function replace(slot) {
       stop(slot);
-      if (pending.length > 0) {
+      // A new worker pays for a whole program: worth it when nobody else
+      // is left, or when enough questions remain to keep it busy.
+      if (pending.length > 0 && (slots.size === 0 || pending.length >= UNITS_PER_EXTRA_WORKER)) {
         spawn();
         // One replacement is often followed by another (a family of slow
         // questions, a growing heap): keep the next one warming.
