@@ -91,27 +91,7 @@ func checkEnv(t testing.TB) env {
 // copyFixture copies fixtures/check/<name> into a temporary directory.
 func copyFixture(t testing.TB, name string) string {
 	t.Helper()
-	src := filepath.Join("../../fixtures/check", name)
-	dst := filepath.Join(t.TempDir(), name)
-	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, data, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dst
+	return copyDir(t, filepath.Join("../../fixtures/check", name))
 }
 
 // npmInstall runs the real npm in dir against the test registry, lifecycle

@@ -63,8 +63,14 @@ func startRegistry(t testing.TB) *testregistry.Registry {
 // copyRepo copies a fixture repository into a temporary directory.
 func copyRepo(t testing.TB, name string) string {
 	t.Helper()
-	src := filepath.Join("../../fixtures/repos", name)
-	dst := filepath.Join(t.TempDir(), name)
+	return copyDir(t, filepath.Join("../../fixtures/repos", name))
+}
+
+// copyDir copies a fixture directory into a temporary directory of the
+// same base name.
+func copyDir(t testing.TB, src string) string {
+	t.Helper()
+	dst := filepath.Join(t.TempDir(), filepath.Base(src))
 	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
