@@ -2,6 +2,7 @@ package diff
 
 import (
 	"sort"
+	"strings"
 
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/engine/model/path"
@@ -44,6 +45,13 @@ func rawWith(xa, xb *surfaceIndex) []Pair {
 			continue
 		}
 		if target, ok := shapes.lookup(p, ia, ib, consumed); ok {
+			consumed[target] = true
+			if sb := ib[target]; differs(sa, sb, quals) {
+				pairs = append(pairs, Pair{Path: p, A: sa, B: sb, Qualifiers: quals})
+			}
+			continue
+		}
+		if target, ok := scopeLookup(p, ia, ib, consumed); ok {
 			consumed[target] = true
 			if sb := ib[target]; differs(sa, sb, quals) {
 				pairs = append(pairs, Pair{Path: p, A: sa, B: sb, Qualifiers: quals})
@@ -220,4 +228,76 @@ func (m shapeMap) lookup(p string, ia, ib map[string]*model.Symbol, consumed map
 		}
 	}
 	return "", false
+}
+
+// scopeLookup finds the B path an A path missing from B has under the other
+// side of a collision that appeared or disappeared (rule 8 of the canonical
+// paths). When the root and "./v4" export different X in A, the ./v4 one is
+// "./v4":X; when in B they export the same X, it is bare X exported from
+// ./v4 too, and whoever imported X from 'pkg/v4' still finds it. The
+// reverse holds for a bare X of A, not exported from the root, that B
+// scopes: the consumer importing it from E finds "E":X. Members follow their container, so the container's
+// entry points decide: "./v4":ZodString#min pairs with ZodString#min when B's
+// ZodString is exported from ./v4.
+func scopeLookup(p string, ia, ib map[string]*model.Symbol, consumed map[string]bool) (string, bool) {
+	pp, err := path.Parse(p)
+	if err != nil || pp.Len() == 0 || pp.Segments[0].Kind != path.Name {
+		return "", false
+	}
+	if pp.Scope != "" {
+		// Only entry points are scopes a collision gives; "express":Request
+		// is an augmentation of another module and keeps its scope.
+		if !strings.HasPrefix(pp.Scope, "./") {
+			return "", false
+		}
+		bare := path.Path{Segments: pp.Segments}
+		target := bare.String()
+		if ib[target] == nil || !exportedFrom(ib, path.Root(pp.Segments[0].Name).String(), target, pp.Scope) {
+			return "", false
+		}
+		// A bare target present in A is A's own symbol (the root's X), which
+		// is compared with B's X under its own path; sharing it is fine.
+		return target, true
+	}
+	top := path.Root(pp.Segments[0].Name).String()
+	container := ia[top]
+	if container == nil {
+		container = ia[p]
+	}
+	// A root export whose bare path is gone was removed for everyone who
+	// imported it from the package itself, whatever a subpath still offers.
+	for _, e := range container.ExportedFrom {
+		if e == "." {
+			return "", false
+		}
+	}
+	for _, e := range sortedCopy(container.ExportedFrom) {
+		if !strings.HasPrefix(e, "./") {
+			continue
+		}
+		scoped := pp.Scoped(e)
+		target := scoped.String()
+		if ib[target] == nil || ia[target] != nil || consumed[target] {
+			continue
+		}
+		if exportedFrom(ib, path.Root(pp.Segments[0].Name).Scoped(e).String(), target, e) {
+			return target, true
+		}
+	}
+	return "", false
+}
+
+// exportedFrom reports whether the container at top (or, without one, the
+// symbol at p) is exported from entry point e.
+func exportedFrom(ix map[string]*model.Symbol, top, p, e string) bool {
+	s := ix[top]
+	if s == nil {
+		s = ix[p]
+	}
+	for _, x := range s.ExportedFrom {
+		if x == e {
+			return true
+		}
+	}
+	return false
 }

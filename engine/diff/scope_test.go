@@ -1,0 +1,137 @@
+package diff
+
+import (
+	"testing"
+
+	"github.com/uptide/uptide/engine/model"
+)
+
+// TestScopedCollisionDisappears: a path scoped by a collision in one
+// version and bare in the other is one symbol to whoever imports it from
+// that entry point (zod 3.25 "./v4":ZodString → zod 4 ZodString).
+func TestScopedCollisionDisappears(t *testing.T) {
+	tests := []struct {
+		name string
+		a, b *model.Surface
+		// want: path → change kinds there; paths not listed have none.
+		want map[string][]model.ChangeKind
+	}{
+		{
+			name: "scoped in A, bare and exported from the scope in B",
+			a: surface("1",
+				sym("ZodString", model.KindClass, "class"),
+				sym("ZodString#min", model.KindMethod, "(n: number): this"),
+				from(sym(`"./v4":ZodString`, model.KindClass, "class"), "./v4"),
+				from(sym(`"./v4":ZodString#min`, model.KindMethod, "(n: number): this"), "./v4"),
+				from(sym(`"./v4":ZodString#max`, model.KindMethod, "(n: number): this"), "./v4"),
+			),
+			b: surface("2",
+				from(sym("ZodString", model.KindClass, "class"), ".", "./v4"),
+				from(sym("ZodString#min", model.KindMethod, "(n: number): this"), ".", "./v4"),
+			),
+			want: map[string][]model.ChangeKind{
+				// the member that really went is still reported, under A's path
+				`"./v4":ZodString#max`: {model.ChangeRemoved},
+			},
+		},
+		{
+			name: "a signature change is still reported under A's path",
+			a: surface("1",
+				sym("parse", model.KindFunction, "(x: string): number"),
+				from(sym(`"./v4":parse`, model.KindFunction, "(x: string): string"), "./v4"),
+			),
+			b: surface("2",
+				from(sym("parse", model.KindFunction, "(x: string): string; (x: number): string"), ".", "./v4"),
+			),
+			want: map[string][]model.ChangeKind{
+				"parse":        {model.ChangeSignature},
+				`"./v4":parse`: {model.ChangeSignature},
+			},
+		},
+		{
+			name: "bare in B but not exported from the scope: removed",
+			a: surface("1",
+				sym("X", model.KindInterface, "interface"),
+				from(sym(`"./v4":X`, model.KindInterface, "interface"), "./v4"),
+			),
+			b: surface("2",
+				sym("X", model.KindInterface, "interface"),
+			),
+			want: map[string][]model.ChangeKind{
+				`"./v4":X`: {model.ChangeRemoved},
+			},
+		},
+		{
+			name: "augmentation scopes are not entry points",
+			a:    surface("1", from(sym(`"express":Request#user`, model.KindProperty, "string"), ".")),
+			b: surface("2",
+				sym("Request", model.KindInterface, "interface"),
+				sym("Request#user", model.KindProperty, "string"),
+			),
+			want: map[string][]model.ChangeKind{
+				`"express":Request#user`: {model.ChangeRemoved},
+				"Request":                {model.ChangeAdded},
+				"Request#user":           {model.ChangeAdded},
+			},
+		},
+		{
+			name: "bare subpath export in A scoped by a new collision in B",
+			a: surface("1",
+				from(sym("Client", model.KindClass, "class"), "./server"),
+				from(sym("Client#listen", model.KindMethod, "(): void"), "./server"),
+			),
+			b: surface("2",
+				from(sym(`"./server":Client`, model.KindClass, "class"), "./server"),
+				from(sym(`"./server":Client#listen`, model.KindMethod, "(): void"), "./server"),
+				from(sym(`"./edge":Client`, model.KindClass, "class"), "./edge"),
+			),
+			want: map[string][]model.ChangeKind{
+				`"./edge":Client`: {model.ChangeAdded},
+			},
+		},
+		{
+			name: "a root export whose bare path went is removed even if a subpath scopes one",
+			a:    surface("1", from(sym("Client", model.KindClass, "class"), ".", "./server")),
+			b: surface("2",
+				from(sym(`"./server":Client`, model.KindClass, "class"), "./server"),
+				from(sym(`"./edge":Client`, model.KindClass, "class"), "./edge"),
+			),
+			want: map[string][]model.ChangeKind{
+				"Client":            {model.ChangeRemoved},
+				`"./server":Client`: {model.ChangeAdded},
+				`"./edge":Client`:   {model.ChangeAdded},
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Diff(tt.a, tt.b, nil)
+			seen := map[string][]model.ChangeKind{}
+			for _, c := range got {
+				seen[c.Path] = append(seen[c.Path], c.Kind)
+			}
+			for p, kinds := range tt.want {
+				if !equalKinds(seen[p], kinds) {
+					t.Errorf("%s: got %v, want %v", p, seen[p], kinds)
+				}
+			}
+			for p, kinds := range seen {
+				if _, ok := tt.want[p]; !ok {
+					t.Errorf("%s: unexpected %v", p, kinds)
+				}
+			}
+		})
+	}
+}
+
+func equalKinds(a, b []model.ChangeKind) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
