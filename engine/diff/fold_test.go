@@ -100,3 +100,101 @@ func TestVisibilityIsCarried(t *testing.T) {
 		t.Errorf("%d marked changes counted as genuinely public", n)
 	}
 }
+
+// at places a symbol's declaration, as the surface does for inherited
+// copies: they carry the declaring member's File and Pos.
+func at(s model.Symbol, file string, pos int) model.Symbol { s.File, s.Pos = file, pos; return s }
+
+func TestFoldInherited(t *testing.T) {
+	tests := []struct {
+		name string
+		a, b []model.Symbol
+		// want: path → FoldedInto of its change
+		want       map[string]string
+		wantPublic []string
+	}{
+		{
+			name: "copies changed like the declaration fold into it, wherever the derived ones are declared",
+			a: []model.Symbol{
+				at(sym("InputHTMLAttributes", iface, "interface extends DOMAttributes"), "index.d.ts", 10),
+				at(sym("InputHTMLAttributes#onChange", prop, "Handler"), "index.d.ts", 150),
+				at(sym("DOMAttributes", iface, "interface"), "index.d.ts", 100),
+				at(sym("DOMAttributes#onChange", prop, "Handler"), "index.d.ts", 150),
+				at(sym("SelectHTMLAttributes", iface, "interface extends DOMAttributes"), "index.d.ts", 300),
+				at(sym("SelectHTMLAttributes#onChange", prop, "Handler"), "index.d.ts", 150),
+			},
+			b: []model.Symbol{
+				at(sym("InputHTMLAttributes", iface, "interface extends DOMAttributes"), "index.d.ts", 10),
+				at(sym("InputHTMLAttributes#onChange", prop, "Handler2"), "index.d.ts", 150),
+				at(sym("DOMAttributes", iface, "interface"), "index.d.ts", 100),
+				at(sym("DOMAttributes#onChange", prop, "Handler2"), "index.d.ts", 150),
+				at(sym("SelectHTMLAttributes", iface, "interface extends DOMAttributes"), "index.d.ts", 300),
+				at(sym("SelectHTMLAttributes#onChange", prop, "Handler2"), "index.d.ts", 150),
+			},
+			want: map[string]string{
+				"DOMAttributes#onChange":        "",
+				"InputHTMLAttributes#onChange":  "DOMAttributes#onChange",
+				"SelectHTMLAttributes#onChange": "DOMAttributes#onChange",
+			},
+			wantPublic: []string{"DOMAttributes#onChange"},
+		},
+		{
+			name: "a copy that changed differently keeps its own change",
+			a: []model.Symbol{
+				at(sym("Base", iface, "interface"), "a.d.ts", 10),
+				at(sym("Base#x", prop, "string"), "a.d.ts", 20),
+				at(sym("Derived", iface, "interface extends Base"), "a.d.ts", 40),
+				at(sym("Derived#x", prop, "string"), "a.d.ts", 20),
+			},
+			b: []model.Symbol{
+				at(sym("Base", iface, "interface"), "a.d.ts", 10),
+				at(sym("Base#x", prop, "number"), "a.d.ts", 20),
+				at(sym("Derived", iface, "interface extends Base"), "a.d.ts", 40),
+				at(sym("Derived#x", prop, "boolean"), "a.d.ts", 20),
+			},
+			want:       map[string]string{"Base#x": "", "Derived#x": ""},
+			wantPublic: []string{"Base#x", "Derived#x"},
+		},
+		{
+			name: "members of an inherited anonymous object follow the declaring container",
+			a: []model.Symbol{
+				at(sym("Derived", iface, "interface extends Base"), "a.d.ts", 5),
+				at(sym("Derived#opts", prop, "{…}"), "a.d.ts", 30),
+				at(sym("Derived#opts#depth", prop, "number"), "a.d.ts", 40),
+				at(sym("Base", iface, "interface"), "a.d.ts", 20),
+				at(sym("Base#opts", prop, "{…}"), "a.d.ts", 30),
+				at(sym("Base#opts#depth", prop, "number"), "a.d.ts", 40),
+			},
+			b: []model.Symbol{
+				at(sym("Derived", iface, "interface extends Base"), "a.d.ts", 5),
+				at(sym("Derived#opts", prop, "{…}"), "a.d.ts", 30),
+				at(sym("Base", iface, "interface"), "a.d.ts", 20),
+				at(sym("Base#opts", prop, "{…}"), "a.d.ts", 30),
+			},
+			want: map[string]string{
+				"Base#opts#depth":    "",
+				"Derived#opts#depth": "Base#opts#depth",
+			},
+			wantPublic: []string{"Base#opts#depth"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Diff(surface("1", tt.a...), surface("2", tt.b...), nil)
+			folded := map[string]string{}
+			for _, c := range got {
+				folded[c.Path] = c.FoldedInto
+			}
+			if diff := cmp.Diff(tt.want, folded); diff != "" {
+				t.Errorf("foldedInto (-want +got):\n%s", diff)
+			}
+			var public []string
+			for _, c := range GenuinelyPublic(got) {
+				public = append(public, c.Path)
+			}
+			if diff := cmp.Diff(tt.wantPublic, public); diff != "" {
+				t.Errorf("genuinely public (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
