@@ -17,6 +17,9 @@ import (
 type wsCompile struct {
 	ws    string
 	files []string
+	// dependents are the files in scope only because they import a usage
+	// file or an importer of the package.
+	dependents map[string]bool
 	// ran: the overlay compile judged; without it nothing is confirmed.
 	ran bool
 	// status and reason say why it did not run, or ran partly.
@@ -37,6 +40,7 @@ func (c *checker) compileWorkspace(ctx context.Context, ws string, runs []*membe
 	files := map[string]bool{}
 	var targets, baseline []typescript.LinkedPackage
 	var quiet []string
+	js := false
 	for _, r := range runs {
 		if !r.ok {
 			continue
@@ -47,6 +51,7 @@ func (c *checker) compileWorkspace(ctx context.Context, ws string, runs []*membe
 		for _, f := range r.importers[ws] {
 			files[f] = true
 		}
+		js = js || r.js[ws]
 		switch {
 		case r.noCompile != "":
 			quiet = append(quiet, r.noCompile)
@@ -56,6 +61,11 @@ func (c *checker) compileWorkspace(ctx context.Context, ws string, runs []*membe
 				baseline = append(baseline, typescript.LinkedPackage{Name: r.linkName, Dir: r.baselineDir})
 			}
 		}
+	}
+	wc.dependents = map[string]bool{}
+	for _, f := range dependents(c.root, ws, c.nestedWorkspaces(ws), sortedKeys(files), js) {
+		files[f] = true
+		wc.dependents[f] = true
 	}
 	wc.files = sortedKeys(files)
 	switch {
@@ -105,6 +115,7 @@ func (c *checker) compileWorkspace(ctx context.Context, ws string, runs []*membe
 		return wc
 	}
 	c.timer.done(PhaseCompile)
+	wc.dropOutsideProgram(res)
 	wc.res = res
 	wc.notes = append(wc.notes, ov.Notes()...)
 	switch {
@@ -134,6 +145,35 @@ func (c *checker) compileWorkspace(ctx context.Context, ws string, runs []*membe
 		}
 	}
 	return wc
+}
+
+// dropOutsideProgram takes the dependents the workspace's program does not
+// contain out of the coverage: the scan finds importers by name, and a
+// script the tsconfig leaves out is no more type-checked by the
+// repository's build than by the compile, so it is not a gap in what was
+// verified.
+func (wc *wsCompile) dropOutsideProgram(res *typescript.CompileResult) {
+	kept := res.Coverage.Skipped[:0]
+	for _, s := range res.Coverage.Skipped {
+		if wc.dependents[s.File] && strings.HasPrefix(s.Reason, "outside the workspace's tsconfig") {
+			res.Coverage.Asked--
+			continue
+		}
+		kept = append(kept, s)
+	}
+	res.Coverage.Skipped = kept
+}
+
+// nestedWorkspaces are the workspaces under ws (every other one for the
+// root), whose files are theirs.
+func (c *checker) nestedWorkspaces(ws string) []string {
+	var out []string
+	for _, w := range c.disc.Repository.Workspaces {
+		if w != ws && w != "." && (ws == "." || ws == "" || strings.HasPrefix(w, ws+"/")) {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // filesImporting lists the declaration files of a package (slash paths

@@ -31,8 +31,10 @@ type memberRun struct {
 	inst, tgt               *model.Surface
 	changes                 []model.Change
 	// usages, importers and format findings by workspace.
-	usages     map[string][]model.Usage
-	importers  map[string][]string
+	usages    map[string][]model.Usage
+	importers map[string][]string
+	// js: the workspace's program includes JavaScript (allowJs).
+	js         map[string]bool
 	format     map[string][]model.Finding
 	unanalyzed []model.Unanalyzed
 	// baselineDir, when set, is the @types release the baseline compile
@@ -59,6 +61,7 @@ func (c *checker) runMember(ctx context.Context, m member) *memberRun {
 		linkName:  m.name(),
 		usages:    map[string][]model.Usage{},
 		importers: map[string][]string{},
+		js:        map[string]bool{},
 		format:    map[string][]model.Finding{},
 		rep: model.MemberReport{
 			Name: m.name(), Installed: m.row.Installed, Target: m.target,
@@ -90,6 +93,7 @@ func (c *checker) runMember(ctx context.Context, m member) *memberRun {
 		}
 		run.usages[ws] = res.Usages
 		run.importers[ws] = res.Importers
+		run.js[ws] = res.IncludesJS
 		run.unanalyzed = append(run.unanalyzed, res.Unanalyzed...)
 		for _, u := range res.Usages {
 			files[u.File] = true

@@ -435,3 +435,48 @@ func TestCheckWorkspaces(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckImportersOfUsageFiles checks that the compile reaches the files
+// importing a usage file: src/page.ts never names slugkit, but the wrapper
+// it calls takes slugkit's SlugOptions, which gains a required field; and
+// src/menu.ts reaches the wrapper through a re-exporting index. Their
+// errors are the upgrade's, page.ts's own mistake is pre-existing, and
+// src/unrelated.ts, which reaches neither, is not compiled.
+func TestCheckImportersOfUsageFiles(t *testing.T) {
+	e := checkEnv(t)
+	dir := copyFixture(t, "npm-importer")
+	npmInstall(t, e, dir)
+
+	r := run(t, e, dir, "check", "slugkit", "--json")
+	if r.code != 1 {
+		t.Fatalf("exit %d, want 1 (breaking)\nstderr: %s\n%s", r.code, r.stderr, r.stdout)
+	}
+	var rep model.CheckReport
+	decode(t, r, &rep)
+	p := packageReport(t, rep, "slugkit")
+	for _, want := range []struct {
+		file string
+		line int
+	}{{"src/page.ts", 3}, {"src/menu.ts", 3}} {
+		// Errors alike fold into one unattributed finding: each is its
+		// evidence.
+		if !slices.ContainsFunc(p.Findings, func(f model.Finding) bool {
+			return !f.Hidden && f.Severity == model.Breaking && slices.ContainsFunc(f.Evidence, func(d model.Diagnostic) bool {
+				return d.File == want.file && d.Line == want.line && d.Code == 2345
+			})
+		}) {
+			t.Errorf("no breaking TS2345 at %s:%d in %v", want.file, want.line, listed(p))
+		}
+	}
+	for _, f := range p.Findings {
+		if f.File == "src/unrelated.ts" || slices.ContainsFunc(f.Evidence, func(d model.Diagnostic) bool { return d.File == "src/unrelated.ts" }) {
+			t.Errorf("finding %s in src/unrelated.ts, which imports nothing in scope", f.ID)
+		}
+	}
+	if p.Compile.Compiled != 4 || p.Compile.Asked != 4 || p.Compile.Status != model.StatusAnalyzed {
+		t.Errorf("compile %+v: want options.ts, page.ts, index.ts and menu.ts compiled", p.Compile)
+	}
+	if p.Compile.PreExisting != 1 {
+		t.Errorf("%d pre-existing errors, want 1 (src/page.ts:6)", p.Compile.PreExisting)
+	}
+}

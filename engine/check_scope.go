@@ -1,0 +1,280 @@
+package engine
+
+import (
+	"bytes"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// The compile's scope is the usage files, the files loading the package,
+// and the files importing any of those: a wrapper whose inferred return
+// type comes from the package changes under its callers, which never name
+// the package (src/server.ts calling src/schema.ts's parse helper). The
+// importers of the importers are not taken, except through a re-export: a
+// file that only passes a scope file's exports on (export * from
+// './schema') adds no error of its own, so the files importing it are the
+// ones that see the change.
+
+// scopeMaxSource bounds the files the scope scan reads: anything larger is
+// generated or bundled, not the workspace's own sources.
+const scopeMaxSource = 1 << 20
+
+// scopeTSExts can hold an import a TypeScript program follows; scopeJSExts
+// only when the workspace's program includes JavaScript (allowJs).
+var (
+	scopeTSExts = []string{".ts", ".tsx", ".mts", ".cts"}
+	scopeJSExts = []string{".js", ".jsx", ".mjs", ".cjs"}
+)
+
+// scopeSkippedDirs hold installed or generated code, never the workspace's
+// own sources.
+var scopeSkippedDirs = map[string]bool{
+	"node_modules": true, "dist": true, "build": true, "coverage": true, ".git": true,
+}
+
+// importEdge is one relative load of a source file: the repository-relative
+// files the specifier can resolve to, and whether it re-exports.
+type importEdge struct {
+	candidates []string
+	reexport   bool
+}
+
+// dependents returns the repository-relative files of workspace ws (under
+// root, nested workspaces skipped) that import one of scope by a relative
+// specifier, directly or through a chain of re-exporting files, sorted and
+// without the scope files themselves. js includes JavaScript importers.
+// Resolution is by name, the way the compiler probes a relative specifier:
+// the file itself, its TypeScript counterpart (./schema.js is schema.ts),
+// each extension, then index.*. Path aliases (tsconfig paths) are not
+// followed.
+func dependents(root, ws string, nested []string, scope []string, js bool) []string {
+	if len(scope) == 0 {
+		return nil
+	}
+	exts := scopeTSExts
+	if js {
+		exts = append(append([]string{}, scopeTSExts...), scopeJSExts...)
+	}
+	wsDir := filepath.Join(root, filepath.FromSlash(ws))
+	skip := map[string]bool{}
+	for _, n := range nested {
+		skip[filepath.Join(root, filepath.FromSlash(n))] = true
+	}
+	graph := map[string][]importEdge{}
+	var buf []byte
+	_ = filepath.WalkDir(wsDir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() {
+			if p != wsDir && (scopeSkippedDirs[d.Name()] || skip[p]) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() || !hasExt(d.Name(), exts) {
+			return nil
+		}
+		data, ok := readSource(p, &buf)
+		if !ok {
+			return nil
+		}
+		rel, err := filepath.Rel(root, p)
+		if err != nil {
+			return nil
+		}
+		rel = filepath.ToSlash(rel)
+		dir := path.Dir(rel)
+		scanLoads(data, func(spec string, reexport bool) {
+			if !strings.HasPrefix(spec, "./") && !strings.HasPrefix(spec, "../") && spec != "." && spec != ".." {
+				return
+			}
+			graph[rel] = append(graph[rel], importEdge{candidates: resolveCandidates(path.Join(dir, spec), exts), reexport: reexport})
+		})
+		return nil
+	})
+
+	in := map[string]bool{}
+	// through are the files whose importers are in scope: the scope itself
+	// and every file re-exporting one of them.
+	through := map[string]bool{}
+	for _, f := range scope {
+		in[f] = true
+		through[f] = true
+	}
+	files := make([]string, 0, len(graph))
+	for f := range graph {
+		files = append(files, f)
+	}
+	sort.Strings(files)
+	var out []string
+	for changed := true; changed; {
+		changed = false
+		for _, f := range files {
+			for _, e := range graph[f] {
+				if !slicesAny(e.candidates, through) {
+					continue
+				}
+				if !in[f] {
+					in[f] = true
+					out = append(out, f)
+					changed = true
+				}
+				if e.reexport && !through[f] {
+					through[f] = true
+					changed = true
+				}
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func slicesAny(c []string, set map[string]bool) bool {
+	for _, s := range c {
+		if set[s] {
+			return true
+		}
+	}
+	return false
+}
+
+func hasExt(name string, exts []string) bool {
+	for _, e := range exts {
+		if strings.HasSuffix(name, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// resolveCandidates lists the files a relative specifier (already joined
+// to the importer's directory) can name.
+func resolveCandidates(base string, exts []string) []string {
+	out := []string{base}
+	// ESM-style TypeScript imports name the emitted file.
+	for js, ts := range map[string][]string{
+		".js": {".ts", ".tsx"}, ".jsx": {".tsx"}, ".mjs": {".mts"}, ".cjs": {".cts"},
+	} {
+		if stem, ok := strings.CutSuffix(base, js); ok {
+			for _, t := range ts {
+				out = append(out, stem+t)
+			}
+		}
+	}
+	for _, e := range exts {
+		out = append(out, base+e, base+"/index"+e)
+	}
+	return out
+}
+
+// readSource reads a file of at most scopeMaxSource bytes into *buf.
+func readSource(p string, buf *[]byte) ([]byte, bool) {
+	fi, err := os.Stat(p)
+	if err != nil || fi.Size() > scopeMaxSource {
+		return nil, false
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, false
+	}
+	defer f.Close()
+	if cap(*buf) < int(fi.Size()) {
+		*buf = make([]byte, fi.Size())
+	}
+	b := (*buf)[:fi.Size()]
+	n, _ := f.Read(b)
+	for n < len(b) {
+		m, err := f.Read(b[n:])
+		if m == 0 || err != nil {
+			break
+		}
+		n += m
+	}
+	return b[:n], true
+}
+
+// scanLoads calls found with every module specifier the text loads (a
+// string literal after from, import, import( or require(), and whether the
+// statement it ends is an export … from. A text scan, not a parse: an
+// import in a comment counts, a computed specifier does not.
+func scanLoads(data []byte, found func(spec string, reexport bool)) {
+	i := 0
+	for i < len(data) {
+		j := bytes.IndexAny(data[i:], "'\"")
+		if j < 0 {
+			return
+		}
+		q := i + j
+		quote := data[q]
+		end := q + 1
+		for end < len(data) && data[end] != quote && data[end] != '\n' {
+			if data[end] == '\\' {
+				end++
+			}
+			end++
+		}
+		if end >= len(data) || data[end] != quote {
+			i = q + 1
+			continue
+		}
+		k := spaceBack(data, q)
+		switch {
+		case k > 0 && data[k-1] == '(':
+			k = spaceBack(data, k-1)
+			if wordBefore(data, k, "require") || wordBefore(data, k, "import") {
+				found(string(data[q+1:end]), false)
+			}
+		case wordBefore(data, k, "from"):
+			found(string(data[q+1:end]), statementKeyword(data, k-len("from")) == "export")
+		case wordBefore(data, k, "import"):
+			found(string(data[q+1:end]), false)
+		}
+		i = end + 1
+	}
+}
+
+// statementKeyword is the import or export keyword nearest before k: the
+// one opening the statement whose from clause ends at k.
+func statementKeyword(data []byte, k int) string {
+	lo := max(0, k-4096)
+	for p := k; p > lo; p-- {
+		for _, w := range []string{"export", "import"} {
+			if wordBefore(data, p, w) && (p == len(data) || !isIdent(data[p])) {
+				return w
+			}
+		}
+	}
+	return ""
+}
+
+func spaceBack(data []byte, k int) int {
+	for k > 0 {
+		switch data[k-1] {
+		case ' ', '\t', '\n', '\r':
+			k--
+		default:
+			return k
+		}
+	}
+	return k
+}
+
+// wordBefore reports whether data[:k] ends with word as a whole identifier
+// (not part of a longer name, not a member like x.require).
+func wordBefore(data []byte, k int, word string) bool {
+	start := k - len(word)
+	if start < 0 || string(data[start:k]) != word {
+		return false
+	}
+	return start == 0 || !(isIdent(data[start-1]) || data[start-1] == '.')
+}
+
+func isIdent(c byte) bool {
+	return c == '_' || c == '$' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+}
