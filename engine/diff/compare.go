@@ -86,7 +86,7 @@ func typeFinding(what, role string, d direction, byChecker bool, a, b, detail st
 	if d == same {
 		return nil
 	}
-	detail = fmt.Sprintf("%s: %s → %s", detail, a, b)
+	detail = detail + ": " + typeChangeText(a, b)
 	if byChecker {
 		return []finding{{rule: directionRule(role, d), role: role, detail: detail}}
 	}
