@@ -40,7 +40,7 @@ func (c *checker) compileWorkspace(ctx context.Context, ws string, runs []*membe
 	files := map[string]bool{}
 	var targets, baseline []typescript.LinkedPackage
 	var quiet []string
-	js := false
+	js, config := false, ""
 	for _, r := range runs {
 		if !r.ok {
 			continue
@@ -52,6 +52,9 @@ func (c *checker) compileWorkspace(ctx context.Context, ws string, runs []*membe
 			files[f] = true
 		}
 		js = js || r.js[ws]
+		if config == "" {
+			config = r.config[ws]
+		}
 		switch {
 		case r.noCompile != "":
 			quiet = append(quiet, r.noCompile)
@@ -63,7 +66,7 @@ func (c *checker) compileWorkspace(ctx context.Context, ws string, runs []*membe
 		}
 	}
 	wc.dependents = map[string]bool{}
-	for _, f := range dependents(c.root, ws, c.nestedWorkspaces(ws), sortedKeys(files), js) {
+	for _, f := range dependents(c.root, ws, c.nestedWorkspaces(ws), sortedKeys(files), js, loadAliases(c.root, config)) {
 		files[f] = true
 		wc.dependents[f] = true
 	}

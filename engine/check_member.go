@@ -34,7 +34,9 @@ type memberRun struct {
 	usages    map[string][]model.Usage
 	importers map[string][]string
 	// js: the workspace's program includes JavaScript (allowJs).
-	js         map[string]bool
+	js map[string]bool
+	// config is the workspace's tsconfig, repository-relative.
+	config     map[string]string
 	format     map[string][]model.Finding
 	unanalyzed []model.Unanalyzed
 	// baselineDir, when set, is the @types release the baseline compile
@@ -62,6 +64,7 @@ func (c *checker) runMember(ctx context.Context, m member) *memberRun {
 		usages:    map[string][]model.Usage{},
 		importers: map[string][]string{},
 		js:        map[string]bool{},
+		config:    map[string]string{},
 		format:    map[string][]model.Finding{},
 		rep: model.MemberReport{
 			Name: m.name(), Installed: m.row.Installed, Target: m.target,
@@ -94,6 +97,7 @@ func (c *checker) runMember(ctx context.Context, m member) *memberRun {
 		run.usages[ws] = res.Usages
 		run.importers[ws] = res.Importers
 		run.js[ws] = res.IncludesJS
+		run.config[ws] = res.Config
 		run.unanalyzed = append(run.unanalyzed, res.Unanalyzed...)
 		for _, u := range res.Usages {
 			files[u.File] = true

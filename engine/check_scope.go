@@ -49,9 +49,9 @@ type importEdge struct {
 // without the scope files themselves. js includes JavaScript importers.
 // Resolution is by name, the way the compiler probes a relative specifier:
 // the file itself, its TypeScript counterpart (./schema.js is schema.ts),
-// each extension, then index.*. Path aliases (tsconfig paths) are not
-// followed.
-func dependents(root, ws string, nested []string, scope []string, js bool) []string {
+// each extension, then index.*; a non-relative specifier goes through the
+// tsconfig's paths and baseUrl (aliases) first.
+func dependents(root, ws string, nested []string, scope []string, js bool, aliases scopeAliases) []string {
 	if len(scope) == 0 {
 		return nil
 	}
@@ -90,10 +90,17 @@ func dependents(root, ws string, nested []string, scope []string, js bool) []str
 		rel = filepath.ToSlash(rel)
 		dir := path.Dir(rel)
 		scanLoads(data, func(spec string, reexport bool) {
-			if !strings.HasPrefix(spec, "./") && !strings.HasPrefix(spec, "../") && spec != "." && spec != ".." {
+			if strings.HasPrefix(spec, "./") || strings.HasPrefix(spec, "../") || spec == "." || spec == ".." {
+				graph[rel] = append(graph[rel], importEdge{candidates: resolveCandidates(path.Join(dir, spec), exts), reexport: reexport})
 				return
 			}
-			graph[rel] = append(graph[rel], importEdge{candidates: resolveCandidates(path.Join(dir, spec), exts), reexport: reexport})
+			var c []string
+			for _, b := range aliases.bases(spec) {
+				c = append(c, resolveCandidates(b, exts)...)
+			}
+			if len(c) > 0 {
+				graph[rel] = append(graph[rel], importEdge{candidates: c, reexport: reexport})
+			}
 		})
 		return nil
 	})

@@ -70,7 +70,7 @@ func TestDependents(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := dependents(root, ".", []string{"packages/web"}, tc.scope, tc.js)
+			got := dependents(root, ".", []string{"packages/web"}, tc.scope, tc.js, scopeAliases{})
 			if !slices.Equal(got, tc.want) {
 				t.Errorf("dependents of %v:\n got %v\nwant %v", tc.scope, got, tc.want)
 			}
