@@ -14,16 +14,26 @@ type surfaceIndex struct {
 	sorted []string
 	// exportEquals are the `export =` roots, in path order.
 	exportEquals []*model.Symbol
+	// scopes are the entry points that scope a path ("./v4"), sorted.
+	scopes []string
 }
 
 func newSurfaceIndex(s *model.Surface) *surfaceIndex {
 	ix := &surfaceIndex{byPath: index(s)}
 	ix.sorted = sortedKeys(ix.byPath)
+	seen := map[string]bool{}
 	for _, p := range ix.sorted {
 		if sym := ix.byPath[p]; sym.ExportEquals {
 			ix.exportEquals = append(ix.exportEquals, sym)
 		}
+		if strings.HasPrefix(p, `"./`) {
+			if pp, err := path.Parse(p); err == nil && !seen[pp.Scope] {
+				seen[pp.Scope] = true
+				ix.scopes = append(ix.scopes, pp.Scope)
+			}
+		}
 	}
+	sort.Strings(ix.scopes)
 	return ix
 }
 

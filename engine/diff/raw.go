@@ -51,7 +51,7 @@ func rawWith(xa, xb *surfaceIndex) []Pair {
 			}
 			continue
 		}
-		if target, ok := scopeLookup(p, ia, ib, consumed); ok {
+		if target, ok := scopeLookup(p, ia, ib, xb.scopes, consumed); ok {
 			consumed[target] = true
 			if sb := ib[target]; differs(sa, sb, quals) {
 				pairs = append(pairs, Pair{Path: p, A: sa, B: sb, Qualifiers: quals})
@@ -239,7 +239,7 @@ func (m shapeMap) lookup(p string, ia, ib map[string]*model.Symbol, consumed map
 // scopes: the consumer importing it from E finds "E":X. Members follow their container, so the container's
 // entry points decide: "./v4":ZodString#min pairs with ZodString#min when B's
 // ZodString is exported from ./v4.
-func scopeLookup(p string, ia, ib map[string]*model.Symbol, consumed map[string]bool) (string, bool) {
+func scopeLookup(p string, ia, ib map[string]*model.Symbol, scopesB []string, consumed map[string]bool) (string, bool) {
 	pp, err := path.Parse(p)
 	if err != nil || pp.Len() == 0 || pp.Segments[0].Kind != path.Name {
 		return "", false
@@ -252,12 +252,24 @@ func scopeLookup(p string, ia, ib map[string]*model.Symbol, consumed map[string]
 		}
 		bare := path.Path{Segments: pp.Segments}
 		target := bare.String()
-		if ib[target] == nil || !exportedFrom(ib, path.Root(pp.Segments[0].Name).String(), target, pp.Scope) {
-			return "", false
+		if ib[target] != nil && exportedFrom(ib, path.Root(pp.Segments[0].Name).String(), target, pp.Scope) {
+			// A bare target present in A is A's own symbol (the root's X),
+			// which is compared with B's X under its own path; sharing it
+			// is fine.
+			return target, true
 		}
-		// A bare target present in A is A's own symbol (the root's X), which
-		// is compared with B's X under its own path; sharing it is fine.
-		return target, true
+		// Scoped by another entry point that now exports the same
+		// declaration ("./v4-mini":any → "./mini":any exported from both).
+		for _, e := range scopesB {
+			if e == pp.Scope {
+				continue
+			}
+			target := bare.Scoped(e).String()
+			if ib[target] != nil && ia[target] == nil && exportedFrom(ib, path.Root(pp.Segments[0].Name).Scoped(e).String(), target, pp.Scope) {
+				return target, true
+			}
+		}
+		return "", false
 	}
 	top := path.Root(pp.Segments[0].Name).String()
 	container := ia[top]

@@ -49,6 +49,18 @@ func TestScopedCollisionDisappears(t *testing.T) {
 			},
 		},
 		{
+			name: "scoped in A, scoped by another entry that now exports it too in B",
+			a: surface("1",
+				sym("any", model.KindFunction, "(): ZodAny"),
+				from(sym(`"./v4-mini":any`, model.KindFunction, "(): ZodMiniAny"), "./v4-mini"),
+			),
+			b: surface("2",
+				sym("any", model.KindFunction, "(): ZodAny"),
+				from(sym(`"./mini":any`, model.KindFunction, "(): ZodMiniAny"), "./mini", "./v4-mini"),
+			),
+			want: map[string][]model.ChangeKind{},
+		},
+		{
 			name: "bare in B but not exported from the scope: removed",
 			a: surface("1",
 				sym("X", model.KindInterface, "interface"),
