@@ -104,7 +104,7 @@ func (c *checker) runMember(ctx context.Context, m member) *memberRun {
 		}
 		run.rep.Sites += len(res.Usages)
 		if res.Unmapped > 0 {
-			run.notes = append(run.notes, fmt.Sprintf("%d references in %s reach declarations of %s that its public surface does not export", res.Unmapped, wsLabel(ws), m.name()))
+			run.notes = append(run.notes, fmt.Sprintf("declarations of %s that its public surface does not export are reached by %d %s in %s", m.name(), res.Unmapped, pluralWord(res.Unmapped, "reference"), wsLabel(ws)))
 		}
 	}
 	run.rep.Files = len(files)
