@@ -119,7 +119,7 @@ func Diff(ctx context.Context, opts DiffOptions) (*model.DiffReport, error) {
 		From:       pkgs[0].Version,
 		To:         pkgs[1].Version,
 		Compiler:   "TypeScript " + compilerVersion,
-		Summary:    summarize2(surfaces[0], surfaces[1], changes),
+		Summary:    diffSummary(surfaces[0], surfaces[1], changes),
 		Changes:    nonNil(changes),
 	}, nil
 }
@@ -131,7 +131,7 @@ func nonNil(c []model.Change) []model.Change {
 	return c
 }
 
-func summarize2(a, b *model.Surface, changes []model.Change) model.DiffSummary {
+func diffSummary(a, b *model.Surface, changes []model.Change) model.DiffSummary {
 	s := model.DiffSummary{
 		SymbolsFrom: len(a.Symbols), SymbolsTo: len(b.Symbols),
 		BySeverity: map[model.Severity]int{}, ByKind: map[model.ChangeKind]int{},

@@ -154,8 +154,12 @@ func companionPlans(rows []model.DependencyRow, deps []groups.Dep, packs groups.
 // sources of the workspaces the row belongs to (each file read once).
 func addImporters(r *model.Repository, rows []model.DependencyRow) error {
 	var names []string
+	seen := map[string]bool{}
 	for _, row := range rows {
-		names = appendUnique(names, row.Name)
+		if !seen[row.Name] {
+			seen[row.Name] = true
+			names = append(names, row.Name)
+		}
 	}
 	byWS, err := repo.ImportersByWorkspace(r, names)
 	if err != nil {
