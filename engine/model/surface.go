@@ -2,8 +2,8 @@ package model
 
 // SurfaceSchemaVersion is part of every surface cache key. Bump it whenever
 // extraction or path rules change, so a stale cached surface is never
-// compared against a fresh one.
-const SurfaceSchemaVersion = 1
+// compared against a fresh one (2: `export =` roots carry ExportEquals).
+const SurfaceSchemaVersion = 2
 
 // SymbolKind is what a declaration is. For merged declarations it is the
 // strongest of the merged kinds (class > function > variable > interface >

@@ -15,7 +15,7 @@ const { Printer, segment, scope } = require('./serialize');
 /**
  * @typedef {import('./walk').Node} Node
  * @typedef {{subpath: string, file: string, moduleSymbol?: import('typescript').Symbol}} Entry
- * @typedef {{path: string, node: Node, exportedFrom: string[], depth: number, declName: boolean, aliasOf?: string}} Placed
+ * @typedef {{path: string, node: Node, exportedFrom: string[], depth: number, declName: boolean, aliasOf?: string, exportEquals?: boolean}} Placed
  */
 
 /**
@@ -106,8 +106,14 @@ function analyze(ts, params, opts) {
       if (opts.onlyTops && !opts.onlyTops.has(top)) continue;
       const nodes = target.declarations && target.declarations.length ? walker.walkDeclaration(target) : [walker.unresolvedNode(exp, '')];
       const declName = ts.symbolName(target) === exportName;
+      // The diff's export-shape equivalence (export = f ≡ export default f
+      // plus named exports) engages only on a root marked as export =.
+      const isExportEquals = ts.symbolName(exp) === 'export=';
       for (const node of nodes) {
-        placed.push({ path: top + node.suffix, node, exportedFrom: subpaths, depth: depthOf(node.suffix), declName });
+        /** @type {Placed} */
+        const p = { path: top + node.suffix, node, exportedFrom: subpaths, depth: depthOf(node.suffix), declName };
+        if (isExportEquals && node.suffix === '') p.exportEquals = true;
+        placed.push(p);
       }
     }
   }
@@ -380,6 +386,7 @@ function toSymbol(p) {
   if (n.visibility) s.visibility = n.visibility;
   s.exportedFrom = p.exportedFrom;
   if (p.aliasOf) s.aliasOf = p.aliasOf;
+  if (p.exportEquals) s.exportEquals = true;
   if (n.file) s.file = n.file;
   if (n.pos) s.pos = n.pos;
   return s;
