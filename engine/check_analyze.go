@@ -204,7 +204,7 @@ func (c *checker) judgeFindings(lead string, runs []*memberRun, compiles []*wsCo
 			}
 			fs = append(fs, r.format[wc.ws]...)
 			out := match.Arbitrate(fs, us, diags, match.ArbiterOptions{
-				Package: r.m.name(), Installed: r.inst, Target: r.tgt,
+				Package: r.m.name(), Installed: r.inst, Target: r.tgt, Workspace: wc.ws,
 				Compile: match.Compile{
 					Ran:                   wc.ran && r.noCompile == "",
 					UnresolvedTargetFiles: wc.unresolvedFiles[r.linkName],
@@ -229,7 +229,7 @@ func (c *checker) judgeFindings(lead string, runs []*memberRun, compiles []*wsCo
 		rest := withoutConfirmed(diags, confirmed)
 		if len(rest) > 0 || len(extra) > 0 {
 			all = append(all, match.Arbitrate(extra, usages, rest, match.ArbiterOptions{
-				Package: lead, Compile: match.Compile{Ran: wc.ran, NotCompiled: wc.notCompiled()},
+				Package: lead, Workspace: wc.ws, Compile: match.Compile{Ran: wc.ran, NotCompiled: wc.notCompiled()},
 			})...)
 		}
 	}

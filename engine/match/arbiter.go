@@ -87,6 +87,9 @@ type Compile struct {
 // diagnostics.
 type ArbiterOptions struct {
 	Package string
+	// Workspace is the workspace whose compile gave the diagnostics ("."
+	// for the root); a diagnostic that carries none is from it.
+	Workspace string
 	// Installed and Target locate the declaration file of a changed symbol.
 	Installed, Target *model.Surface
 	Compile           Compile

@@ -55,15 +55,11 @@ func idPath(f model.Finding) string {
 }
 
 // baseID hashes package, canonical path, file, change kind and code.
-// Lines and order never enter it. A group of unattributed errors spans
-// files, so its file is left out: the first file of a group is an accident
-// of sorting.
+// Lines and order never enter it. An unattributed error's path is its
+// grouping key (code and message shape), and its file is the one file its
+// group stands in, so the id names what failed and where.
 func baseID(f model.Finding) string {
-	file := f.File
-	if codeOf(f) != 0 {
-		file = ""
-	}
-	sum := sha256.Sum256([]byte(fmt.Sprintf("%s\x00%s\x00%s\x00%s\x00%d", f.Package, idPath(f), file, f.Change, codeOf(f))))
+	sum := sha256.Sum256([]byte(fmt.Sprintf("%s\x00%s\x00%s\x00%s\x00%d", f.Package, idPath(f), f.File, f.Change, codeOf(f))))
 	return hex.EncodeToString(sum[:8])
 }
 

@@ -102,8 +102,13 @@ func (a *arbiter) unresolvedNames() map[string]string {
 	return m
 }
 
-// unattributedFindings makes one finding per group of diagnostics no
-// change explains: same code, same message shape, same verdict.
+// unattributedFindings makes one finding per workspace, file and group of
+// diagnostics no change explains (same code, same message shape, same
+// verdict). A finding keeps its workspace and its file, each diagnostic its
+// own line as evidence; the plan gathers the files' findings under one rule
+// per code and message shape. Folding files together would leave a finding
+// that stands nowhere: no file to open, no workspace to run in, and an id
+// that changes whenever another file gains or loses the same error.
 func (a *arbiter) unattributedFindings(diags []model.Diagnostic) []model.Finding {
 	names := a.unresolvedNames()
 	type group struct {
@@ -114,6 +119,9 @@ func (a *arbiter) unattributedFindings(diags []model.Diagnostic) []model.Finding
 	groups := map[string]*group{}
 	var keys []string
 	for _, d := range diags {
+		if d.Workspace == "" {
+			d.Workspace = a.opts.Workspace
+		}
 		row, name, file := "arbiter/unattributed", "", ""
 		if a.unchecked[d.File] {
 			row = "arbiter/unattributed-unchecked"
@@ -128,7 +136,7 @@ func (a *arbiter) unattributedFindings(diags []model.Diagnostic) []model.Finding
 				}
 			}
 		}
-		key := fmt.Sprintf("%d\x00%s\x00%s", d.Code, NormalizeMessage(d.Message), row)
+		key := fmt.Sprintf("%s\x00%s\x00%d\x00%s\x00%s", d.Workspace, d.File, d.Code, NormalizeMessage(d.Message), row)
 		g := groups[key]
 		if g == nil {
 			g = &group{row: row, name: name, file: file}
