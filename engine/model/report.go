@@ -64,7 +64,14 @@ type PackageReport struct {
 	// report of the package.
 	Companions CompanionPlan `json:"companions"`
 	Plan       Plan          `json:"plan"`
-	Notes      []string      `json:"notes"`
+	// Importers are every workspace whose own sources import the package
+	// (or a member of the group), declared or not, analyzed or not, sorted
+	// by workspace: the report never drops a workspace silently.
+	Importers []Importer `json:"importers"`
+	// Undeclared are the importers that do not declare the package: each
+	// analyzed against the copy it resolves to, or skipped with the reason.
+	Undeclared []Undeclared `json:"undeclared"`
+	Notes      []string     `json:"notes"`
 	// Warnings are what makes the result incomplete.
 	Warnings []string `json:"warnings"`
 }
@@ -155,4 +162,40 @@ type ModuleFormatReport struct {
 	RequireSites int `json:"requireSites"`
 	// Node is the repository's Node ("Node 22 (.nvmrc)"), when it was read.
 	Node string `json:"node,omitempty"`
+}
+
+// Importer is a workspace whose own sources (nested workspaces excluded)
+// import a package of the report, found by a text scan.
+type Importer struct {
+	// Workspace is the workspace's path ("." for the root).
+	Workspace string `json:"workspace"`
+	// Package is the package imported (a group member for a group).
+	Package string `json:"package"`
+	// Declared: the workspace's package.json declares the package.
+	Declared bool `json:"declared"`
+	// Status is analyzed when this report covers the workspace's imports,
+	// else skipped or not-analyzed, with Reason.
+	Status string `json:"status"`
+	Reason string `json:"reason,omitempty"`
+	// Files are the workspace's files importing the package.
+	Files []string `json:"files"`
+}
+
+// Undeclared is a workspace importing a package it does not declare (a
+// hoisted copy another workspace declares, as under shamefully-hoist).
+type Undeclared struct {
+	Workspace string `json:"workspace"`
+	Package   string `json:"package"`
+	// Via names the workspace that declares the copy the import resolves
+	// to, by its package name ("@acme/core"), else its path.
+	Via string `json:"via,omitempty"`
+	// ViaWorkspace is that workspace's path.
+	ViaWorkspace string `json:"viaWorkspace,omitempty"`
+	// Resolved is the version of the copy the import resolves to.
+	Resolved string `json:"resolved,omitempty"`
+	// Status is analyzed (its usages and compile are in this report) or
+	// skipped (its import does not resolve, or resolves to a copy no
+	// checked decision has), with Reason.
+	Status string `json:"status"`
+	Reason string `json:"reason,omitempty"`
 }
