@@ -26,6 +26,9 @@ type DiscoverOptions struct {
 	// Client overrides the registry client (tests, the demo).
 	Client *registry.Client
 	Events Sink
+	// PartialRows asks for Events carrying the rows known before the
+	// report (see PartialRows): the planner shows them as they arrive.
+	PartialRows bool
 	// Timing, when set, receives the duration of each phase.
 	Timing map[Phase]time.Duration
 }
@@ -57,6 +60,16 @@ func Discover(ctx context.Context, opts DiscoverOptions) (*model.DiscoverReport,
 
 	decls, skipped := resolveInstalled(r, lf, problem != nil)
 	rep.Skipped = skipped
+	// The source scan needs only the declared names, so it runs while the
+	// registry answers instead of after.
+	importers := scanImporters(r, decls)
+	var partial *partialRows
+	if opts.PartialRows {
+		partial = newPartialRows(decls)
+		summary := rep.Repository
+		opts.Events.emit(Event{Phase: PhaseLockfile, Finished: true,
+			Rows: &PartialRows{Repository: &summary, Rows: partial.all()}})
+	}
 
 	client := opts.Client
 	if client == nil {
@@ -65,7 +78,7 @@ func Discover(ctx context.Context, opts DiscoverOptions) (*model.DiscoverReport,
 			return nil, err
 		}
 	}
-	packs, failures := fetchPackuments(ctx, client, decls, opts.Events)
+	packs, failures := fetchPackuments(ctx, client, decls, opts.Events, partial)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -81,7 +94,7 @@ func Discover(ctx context.Context, opts DiscoverOptions) (*model.DiscoverReport,
 	t.done(PhaseGroups)
 	opts.Events.emit(Event{Phase: PhaseGroups, Finished: true})
 
-	if err := addImporters(r, rep.Rows); err != nil {
+	if err := addImporters(rep.Rows, importers); err != nil {
 		return nil, err
 	}
 	t.done(PhaseImporters)
@@ -249,7 +262,7 @@ func skipReason(k model.SpecKind) string {
 // fetchPackuments asks the registry about every distinct package, all at
 // once (the client bounds concurrency), and returns the answers and the
 // failures by package.
-func fetchPackuments(ctx context.Context, c *registry.Client, decls []decl, events Sink) (groups.Packuments, map[string]error) {
+func fetchPackuments(ctx context.Context, c *registry.Client, decls []decl, events Sink, partial *partialRows) (groups.Packuments, map[string]error) {
 	names := map[string]bool{}
 	for _, d := range decls {
 		names[d.d.Package] = true
@@ -274,7 +287,12 @@ func fetchPackuments(ctx context.Context, c *registry.Client, decls []decl, even
 				packs[name] = p
 			}
 			done++
-			events.emit(Event{Phase: PhaseRegistry, Done: done, Total: total, Package: name})
+			e := Event{Phase: PhaseRegistry, Done: done, Total: total, Package: name}
+			if partial != nil {
+				// Under the lock: rows events reach the sink one at a time.
+				e.Rows = &PartialRows{Package: name, Rows: partial.of(name, p, err)}
+			}
+			events.emit(e)
 		}(name)
 	}
 	wg.Wait()

@@ -150,27 +150,84 @@ func companionPlans(rows []model.DependencyRow, deps []groups.Dep, packs groups.
 	return plans
 }
 
-// addImporters fills each row's importing files with a text scan of the
-// sources of the workspaces the row belongs to (each file read once).
-func addImporters(r *model.Repository, rows []model.DependencyRow) error {
+// importerScan is the text scan of the sources for importing files, run
+// beside the registry requests: it needs only the declared names.
+type importerScan struct {
+	done chan struct{}
+	byWS map[string]map[string][]string
+	err  error
+}
+
+func scanImporters(r *model.Repository, decls []decl) *importerScan {
 	var names []string
 	seen := map[string]bool{}
-	for _, row := range rows {
-		if !seen[row.Name] {
-			seen[row.Name] = true
-			names = append(names, row.Name)
+	for _, d := range decls {
+		if !seen[d.d.Name] {
+			seen[d.d.Name] = true
+			names = append(names, d.d.Name)
 		}
 	}
-	byWS, err := repo.ImportersByWorkspace(r, names)
-	if err != nil {
-		return err
+	s := &importerScan{done: make(chan struct{})}
+	go func() {
+		defer close(s.done)
+		s.byWS, s.err = repo.ImportersByWorkspace(r, names)
+	}()
+	return s
+}
+
+// addImporters fills each row's importing files from the scan of the
+// workspaces the row belongs to (each file read once).
+func addImporters(rows []model.DependencyRow, scan *importerScan) error {
+	<-scan.done
+	if scan.err != nil {
+		return scan.err
 	}
 	for i, row := range rows {
 		for _, ws := range row.Workspaces {
-			rows[i].ImportingFiles = mergeSorted(rows[i].ImportingFiles, byWS[ws][row.Name])
+			rows[i].ImportingFiles = mergeSorted(rows[i].ImportingFiles, scan.byWS[ws][row.Name])
 		}
 	}
 	return nil
+}
+
+// partialRows builds the rows Discover shows before its report, from the
+// same declarations and by the same merge as the report's rows.
+type partialRows struct {
+	decls []decl
+	byPkg map[string][]decl
+}
+
+func newPartialRows(decls []decl) *partialRows {
+	p := &partialRows{decls: decls, byPkg: map[string][]decl{}}
+	for _, d := range decls {
+		p.byPkg[d.d.Package] = append(p.byPkg[d.d.Package], d)
+	}
+	return p
+}
+
+// all is every row with its installed version and no target yet.
+func (p *partialRows) all() []model.DependencyRow {
+	return p.finish(buildRows(p.decls, nil, nil))
+}
+
+// of is the rows of one package once the registry answered for it (pk)
+// or failed (err).
+func (p *partialRows) of(name string, pk *model.Packument, err error) []model.DependencyRow {
+	packs, failures := groups.Packuments{}, map[string]error{}
+	if err != nil {
+		failures[name] = err
+	} else if pk != nil {
+		packs[name] = pk
+	}
+	return p.finish(buildRows(p.byPkg[name], packs, failures))
+}
+
+func (p *partialRows) finish(rows []model.DependencyRow) []model.DependencyRow {
+	for i := range rows {
+		rows[i].ImportingFiles = nil // not scanned yet, which an empty list would deny
+	}
+	sortRows(rows)
+	return rows
 }
 
 func mergeSorted(a, b []string) []string {
