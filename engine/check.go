@@ -84,6 +84,7 @@ func Check(ctx context.Context, opts CheckOptions) (*model.CheckReport, error) {
 
 	c := &checker{opts: opts, client: client, disc: disc, root: disc.Repository.Root, timer: t}
 	defer c.close()
+	c.scanImporters()
 	units, early := c.plan(ctx)
 	if err := c.verifyInstall(units); err != nil {
 		return nil, err
@@ -106,6 +107,7 @@ func Check(ctx context.Context, opts CheckOptions) (*model.CheckReport, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	c.attachImporters(rep.Packages)
 	sort.SliceStable(rep.Packages, func(i, j int) bool {
 		a, b := rep.Packages[i], rep.Packages[j]
 		if a.Title != b.Title {
@@ -183,6 +185,9 @@ type checker struct {
 
 	packs groups.Packuments
 	deps  []groups.Dep
+	// importers are the workspaces importing the asked packages, declared
+	// or not (check_importers.go).
+	importers *importers
 }
 
 func (c *checker) close() {
