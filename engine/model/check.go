@@ -107,6 +107,12 @@ const (
 	// CauseDeclaration: a repository declaration whose type changed between
 	// the installed version and the target, or that fails to compile itself.
 	CauseDeclaration CauseKind = "declaration"
+	// CauseUsage: a reference into the checked package the tracer reached
+	// from an unknown/any diagnostic elsewhere (TS7006 on the callback of
+	// r.error.errors.map after errors went away). The diagnostic is
+	// downstream evidence of the finding at that usage, not a break of its
+	// own; File, Line and Column are the reference's.
+	CauseUsage CauseKind = "usage"
 )
 
 // Root locates a repository declaration a diagnostic traces to.
