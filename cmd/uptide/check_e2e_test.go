@@ -175,7 +175,7 @@ func TestCheckEndToEnd(t *testing.T) {
 			"express": {
 				{"5cbe74ebe688395e", "breaking", "removed", "src/server.ts", 6, "TS2551"},
 				{"be1ee10fe39d5f37", "breaking", "removed", "src/server.ts", 9, "TS2339"},
-				{"cfd5eea71b7150a9", "breaking", "TS7006", "src/server.ts", 9, "TS7006"},
+				{"f7daae1971b939db", "breaking", "TS7006", "src/server.ts", 9, "TS7006"},
 			},
 			"slugkit": {
 				// require() of an ESM-only target breaks at load, on any Node.
@@ -183,7 +183,7 @@ func TestCheckEndToEnd(t *testing.T) {
 				// The repository does not type-check legacy.js (checkJs off)
 				// or nocheck.ts (@ts-nocheck): compiler claims there are
 				// possible impact only.
-				{"5b80d6b95717ed21", "unverified", "TS2345", "src/legacy.js", 4, "TS2345"},
+				{"fcde714087cd2b5e", "unverified", "TS2345", "src/legacy.js", 4, "TS2345"},
 				{"c1e8a0fdff26232f", "unverified", "signature", "src/legacy.js", 4, ""},
 				{"44013c7cb072f65c", "unverified", "removed", "src/nocheck.ts", 2, ""},
 				{"44013c7cb072f65c-2", "unverified", "removed", "src/nocheck.ts", 4, ""},
@@ -193,7 +193,7 @@ func TestCheckEndToEnd(t *testing.T) {
 			"zod": {
 				{"b20fe4e015cfe631", "deprecated", "deprecated", "src/user.ts", 3, ""},
 				{"a46084e2a59731e5", "breaking", "removed", "src/user.ts", 9, "TS2339"},
-				{"b2db38fc1ff95382", "breaking", "TS7006", "src/user.ts", 9, "TS7006"},
+				{"c529d0dfee204738", "breaking", "TS7006", "src/user.ts", 9, "TS7006"},
 				{"06f3b066cc5765fd", "breaking", "removed", "src/user.ts", 15, "TS2339"},
 			},
 		}
@@ -363,8 +363,8 @@ func TestCheckGroupsAndCompanions(t *testing.T) {
 	want := []site{
 		// react-dom's types moved with react: its removed render is an
 		// error the companion brings, not one of react's changes.
-		{"6a30eba7a1a3397d", "breaking", "TS2305", "src/app.tsx", 2, "TS2305"},
-		{"90558c83137057f6", "breaking", "TS2503", "src/app.tsx", 4, "TS2503"},
+		{"d0f45b4134c4813d", "breaking", "TS2305", "src/app.tsx", 2, "TS2305"},
+		{"c45c752a8abc6ead", "breaking", "TS2503", "src/app.tsx", 4, "TS2503"},
 		{"640ac00dd9397fd0", "breaking", "removed", "src/app.tsx", 5, "TS2554"},
 	}
 	sort.Slice(want, func(i, j int) bool { return want[i].String() < want[j].String() })
@@ -409,7 +409,7 @@ func TestCheckWorkspaces(t *testing.T) {
 		"3.22.4": {
 			{"f007651f5201a590", "deprecated", "deprecated", "packages/web/src/form.ts", 3, ""},
 			{"1acde0db8ec3a7c1", "breaking", "removed", "packages/web/src/form.ts", 7, "TS2339"},
-			{"b2db38fc1ff95382", "breaking", "TS7006", "packages/web/src/form.ts", 7, "TS7006"},
+			{"98a920bd8589172c", "breaking", "TS7006", "packages/web/src/form.ts", 7, "TS7006"},
 		},
 		"3.25.76": {
 			{"cffc0706254b9299", "breaking", "removed", "packages/api/src/handler.ts", 3, "TS2339"},
@@ -458,10 +458,10 @@ func TestCheckImportersOfUsageFiles(t *testing.T) {
 		file string
 		line int
 	}{{"src/page.ts", 3}, {"src/menu.ts", 3}} {
-		// Errors alike fold into one unattributed finding: each is its
-		// evidence.
+		// Errors alike stay in their own files: each file's finding
+		// stands there, the error as its evidence.
 		if !slices.ContainsFunc(p.Findings, func(f model.Finding) bool {
-			return !f.Hidden && f.Severity == model.Breaking && slices.ContainsFunc(f.Evidence, func(d model.Diagnostic) bool {
+			return !f.Hidden && f.Severity == model.Breaking && f.File == want.file && slices.ContainsFunc(f.Evidence, func(d model.Diagnostic) bool {
 				return d.File == want.file && d.Line == want.line && d.Code == 2345
 			})
 		}) {
