@@ -95,6 +95,7 @@ func renderPackage(w io.Writer, pr model.PackageReport, v checkView, p palette, 
 		title += " " + arrow(pr.Installed, pr.Target)
 	}
 	fmt.Fprintf(w, "\n%s · %s   %s\n", p.bold(title), where(pr.Workspaces), colorVerdict(pr, verdictText(pr), p))
+	renderImporters(w, pr, p)
 	if pr.Status == model.StatusNotAnalyzed {
 		for _, x := range pr.Warnings {
 			fmt.Fprintf(w, "  %s\n", p.yellow("! "+x))
