@@ -23,6 +23,7 @@ const fs = require('fs');
 const path = require('path');
 const { builtinModules } = require('module');
 const { DriverError } = require('./protocol');
+const { traceRoots } = require('./cause');
 
 /**
  * @typedef {import('typescript').Program} Program
@@ -312,8 +313,11 @@ function compile(ts, params) {
   const parseErrors = [];
   /** @type {Unresolved[]} */
   const unresolved = [];
+  /** @type {{u: Unit, program: Program}[]} */
+  const programs = [];
   for (const u of units) {
     const { program, state } = buildProgram(ts, u, overlayMap);
+    programs.push({ u, program });
     for (const sf of program.getSourceFiles()) {
       if (state.remapOf(sf.fileName)) parseErrors.push(...program.getSyntacticDiagnostics(sf));
     }
@@ -339,6 +343,7 @@ function compile(ts, params) {
     return sortResult(result);
   }
   result.newDiagnostics = newOnly(baseDiags.map((d) => toDiag(ts, d, rel, msg)), overDiags.map((d) => toDiag(ts, d, rel, msg)));
+  traceRoots(ts, { repoRoot, rel, mapping: overlayMap, baselineMapping: baselineMap, programs, baseline: (/** @type {Unit} */ b) => buildProgram(ts, b, baselineMap).program }, result.newDiagnostics);
   return sortResult(result);
 }
 
