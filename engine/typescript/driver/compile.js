@@ -9,8 +9,10 @@
 // move when a file's errors change).
 //
 // Both programs are built by the same host. Parsed SourceFiles are shared
-// through a cache keyed by path and file version, so the overlay parses only
-// the target's declarations; both programs type-check only the files in
+// through a cache keyed by path and file version (sources.js), with Signal
+// A's programs as well, so the baseline parses nothing the usage scan
+// already read and the overlay only the target's declarations; both
+// programs type-check only the files in
 // scope. No oldProgram: structure reuse would carry the baseline's module
 // resolutions over, and resolutions are exactly what differs.
 //
@@ -24,6 +26,7 @@ const path = require('path');
 const { builtinModules } = require('module');
 const { DriverError } = require('./protocol');
 const { traceRoots } = require('./cause');
+const { shareSources, forgetInside, fileVersion } = require('./sources');
 
 /**
  * @typedef {import('typescript').Program} Program
@@ -51,7 +54,7 @@ const ANCHOR = '__uptide_overlay__.ts';
 const caches = new Map();
 
 /**
- * Parsed files of one set of compiler options, with the baseline's
+ * Module resolutions of one set of compiler options, with the baseline's
  * diagnostics per file: they are computed once per driver process and file,
  * however many packages are checked.
  */
@@ -61,8 +64,6 @@ class SourceCache {
    * @param {CompilerOptions} options
    */
   constructor(ts, options) {
-    /** @type {Map<string, {version: string, sf: SourceFile}>} */
-    this.files = new Map();
     /** @type {Map<string, {version: string, diags: TSDiagnostic[]}>} */
     this.baseline = new Map();
     // Module resolutions from the repository's files are shared by the
@@ -113,27 +114,6 @@ function cacheFor(ts, key, options) {
     caches.delete(oldest);
   }
   return c;
-}
-
-/**
- * @param {SourceCache} cache
- * @param {string[]} dirs
- */
-function forgetInside(cache, dirs) {
-  for (const [key, entry] of cache.files) {
-    const f = path.resolve(entry.sf.fileName);
-    if (dirs.some((d) => inside(d, f))) cache.files.delete(key);
-  }
-}
-
-/** @param {string} f */
-function fileVersion(f) {
-  try {
-    const st = fs.statSync(f);
-    return `${st.mtimeMs}:${st.size}`;
-  } catch {
-    return '';
-  }
 }
 
 /** @param {string} p */
@@ -333,7 +313,7 @@ function compile(ts, params) {
   result.timing.overlayMs = Date.now() - t1;
   // The targets are parsed once per compile: keeping every target's
   // declarations for the whole run would grow with each package checked.
-  for (const u of units) forgetInside(u.cache, overlayMap.remap.map((r) => r.dir));
+  forgetInside(overlayMap.remap.map((r) => r.dir));
   result.unresolvedInTarget = dedupeUnresolved(unresolved);
   result.coverage.compiled = filesChecked;
   if (parseErrors.length) {
@@ -651,23 +631,10 @@ function buildProgram(ts, u, mapping) {
  * @param {boolean} legacyHooks
  */
 function createHost(ts, options, cache, mapping, legacyHooks) {
-  const host = ts.createCompilerHost(options);
+  // Parent pointers as Signal A's programs set them: the parsed files are
+  // shared with them.
+  const host = shareSources(ts, ts.createCompilerHost(options, true), options);
   const getCanonical = host.getCanonicalFileName.bind(host);
-  const origGetSourceFile = host.getSourceFile.bind(host);
-  host.getSourceFile = (fileName, languageVersionOrOptions, onError, shouldCreateNewSourceFile) => {
-    const lv = /** @type {any} */ (languageVersionOrOptions);
-    const mode = typeof lv === 'object' && lv ? `${lv.languageVersion}|${lv.impliedNodeFormat}` : String(lv);
-    const key = getCanonical(path.resolve(fileName)) + '|' + mode;
-    const version = fileVersion(fileName);
-    const hit = cache.files.get(key);
-    if (hit && version && hit.version === version && !shouldCreateNewSourceFile) return hit.sf;
-    const sf = origGetSourceFile(fileName, languageVersionOrOptions, onError, shouldCreateNewSourceFile);
-    if (sf && version) {
-      /** @type {any} */ (sf).version = version;
-      cache.files.set(key, { version, sf });
-    }
-    return sf;
-  };
 
   const anchor = mapping ? path.join(mapping.root, ANCHOR) : '';
   const mapped = new Set(mapping ? mapping.packages : []);

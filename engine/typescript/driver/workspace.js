@@ -7,11 +7,13 @@
 // tsconfig above for options only over the workspace's own sources; without
 // any, the workspace's **/*.{ts,tsx} with modern defaults. Programs are kept
 // between requests while nothing they read changed, since every package a
-// workspace depends on is scanned in the same program.
+// workspace depends on is scanned in the same program; the files they parse
+// are the compile's too (sources.js).
 
 const fs = require('fs');
 const path = require('path');
 const { DriverError } = require('./protocol');
+const { shareSources, current } = require('./sources');
 
 const TS_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts'];
 const JS_EXTENSIONS = ['.js', '.jsx', '.mjs', '.cjs'];
@@ -26,9 +28,6 @@ const KEEP_WORKSPACES = 2;
 /** @type {Workspace[]} most recently used first */
 const kept = [];
 
-/** Source files by name, reused across programs while unchanged. @type {Map<string, {stamp: string, key: string, sf: import('typescript').SourceFile}>} */
-const sourceCache = new Map();
-const MAX_CACHED_SOURCES = 50000;
 
 /**
  * @param {typeof import('typescript')} ts
@@ -96,7 +95,7 @@ function openWorkspace(ts, params) {
   /** @type {{fileName: string, project: Project}[]} */
   const files = [];
   for (const p of plans) {
-    const program = ts.createProgram({ rootNames: p.roots, options: p.options, host: cachingHost(ts, p.options) });
+    const program = ts.createProgram({ rootNames: p.roots, options: p.options, host: shareSources(ts, ts.createCompilerHost(p.options, true), p.options) });
     const project = { configFile: p.configFile, program, checker: program.getTypeChecker(), options: p.options, roots: p.roots };
     projects.push(project);
     for (const f of p.roots) {
@@ -216,52 +215,13 @@ function globSources(dir, allowJs, excluded) {
 }
 
 /**
- * A compiler host that hands out the same SourceFile for an unchanged file,
- * so a rebuilt program reuses what the previous one parsed.
- * @param {typeof import('typescript')} ts
- * @param {import('typescript').CompilerOptions} options
- */
-function cachingHost(ts, options) {
-  const host = ts.createCompilerHost(options, true);
-  // JSDoc in TypeScript files says nothing about what a reference
-  // resolves to, and parsing it is a third of the parse (TypeScript 5.3+).
-  const modes = /** @type {any} */ (ts).JSDocParsingMode;
-  if (modes) /** @type {any} */ (host).jsDocParsingMode = modes.ParseForTypeInfo;
-  const orig = host.getSourceFile.bind(host);
-  host.getSourceFile = (fileName, languageVersionOrOptions, onError, shouldCreate) => {
-    const stamp = stampOf(fileName);
-    const key = JSON.stringify(languageVersionOrOptions);
-    const hit = sourceCache.get(fileName);
-    if (hit && stamp !== '' && hit.stamp === stamp && hit.key === key) return hit.sf;
-    const sf = orig(fileName, languageVersionOrOptions, onError, shouldCreate);
-    if (sf && stamp !== '') {
-      if (sourceCache.size >= MAX_CACHED_SOURCES) sourceCache.clear();
-      sourceCache.set(fileName, { stamp, key, sf });
-    }
-    return sf;
-  };
-  return host;
-}
-
-/** @param {string} f */
-function stampOf(f) {
-  try {
-    const st = fs.statSync(f);
-    return st.size + ':' + st.mtimeMs;
-  } catch {
-    return '';
-  }
-}
-
-/**
  * Whether every file a kept workspace's programs read is as it was.
  * @param {Workspace} w
  */
 function unchanged(w) {
   for (const p of w.projects) {
     for (const sf of p.program.getSourceFiles()) {
-      const hit = sourceCache.get(sf.fileName);
-      if (!hit || hit.sf !== sf || hit.stamp !== stampOf(sf.fileName)) return false;
+      if (!current(sf)) return false;
     }
   }
   return true;
