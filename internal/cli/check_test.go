@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"maps"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -147,5 +148,38 @@ func TestRenderCheck(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestImporterLines(t *testing.T) {
+	pr := model.PackageReport{
+		Title: "stripe", Package: "stripe", Status: model.StatusAnalyzed,
+		Undeclared: []model.Undeclared{
+			{Workspace: "apps/ui", Package: "stripe", Via: "@acme/core", ViaWorkspace: "packages/core", Resolved: "14.25.0", Status: model.StatusAnalyzed},
+			{Workspace: ".", Package: "stripe", Status: model.StatusSkipped, Reason: "its import of stripe does not resolve"},
+		},
+		Importers: []model.Importer{
+			{Workspace: "packages/core", Package: "stripe", Declared: true, Status: model.StatusAnalyzed},
+			{Workspace: "apps/ui", Package: "stripe", Status: model.StatusAnalyzed},
+			{Workspace: "apps/api", Package: "stripe", Declared: true, Status: model.StatusNotAnalyzed, Reason: "it declares stripe at a version this check did not cover"},
+		},
+	}
+	want := []string{
+		"apps/ui · imports stripe without declaring it (resolved via @acme/core)",
+		"(root) · imports stripe without declaring it: skipped, its import of stripe does not resolve",
+		"apps/api · imports stripe: not analyzed, it declares stripe at a version this check did not cover",
+	}
+	if got := importerLines(pr); !slices.Equal(got, want) {
+		t.Errorf("importerLines:\n got %q\nwant %q", got, want)
+	}
+	// A report not analyzed at all says why once, not once per importer.
+	pr.Status, pr.Reason = model.StatusNotAnalyzed, "it declares stripe at a version this check did not cover"
+	if got := importerLines(pr); len(got) != 2 {
+		t.Errorf("importerLines of an unanalyzed report: %q", got)
+	}
+	var b bytes.Buffer
+	renderCheck(&b, &model.CheckReport{Packages: []model.PackageReport{pr}}, checkView{}, palette{}, 120)
+	if !strings.Contains(b.String(), "\n  apps/ui · imports stripe without declaring it (resolved via @acme/core)\n") {
+		t.Errorf("the report does not print the undeclared importer under the package:\n%s", b.String())
 	}
 }
