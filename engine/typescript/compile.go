@@ -211,7 +211,7 @@ func (a *Adapter) Compile(ctx context.Context, req CompileRequest) (*CompileResu
 		Config:             ans.Config,
 		ConfigKind:         ans.ConfigKind,
 		ConfigWarnings:     withWorkspace(ans.ConfigWarnings, ws),
-		New:                withWorkspace(ans.NewDiagnostics, ws),
+		New:                withRoots(withWorkspace(ans.NewDiagnostics, ws), ws),
 		PreExisting:        ans.PreExisting,
 		OverlaySkipped:     ans.OverlaySkipped,
 		Coverage:           ans.Coverage,
