@@ -203,6 +203,12 @@ func TestCheckEndToEnd(t *testing.T) {
 			if got := listed(p); !slices.Equal(got, sites) {
 				t.Errorf("%s findings:\n got %v\nwant %v", title, got, sites)
 			}
+			for _, f := range p.Findings {
+				// The root workspace is ".", for compiler-only findings too.
+				if f.Workspace != "." {
+					t.Errorf("%s finding %s %s at %s:%d in workspace %q, want \".\"", title, f.ID, f.Change, f.File, f.Line, f.Workspace)
+				}
+			}
 			if p.Verdict != "breaking" || p.Compile.Status != model.StatusAnalyzed || p.Compile.Compiled == 0 {
 				t.Errorf("%s: verdict %q, compile %+v", title, p.Verdict, p.Compile)
 			}
