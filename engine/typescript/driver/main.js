@@ -32,6 +32,7 @@ function main() {
     compare: (params, rc) => compareInWorkers(tsPath, params, rc.progress),
     compile: (params) => require('./compile').compile(ts, params),
     usages: (params) => require('./usages').findUsages(ts, params),
+    native: (params) => require('./native').nativePlan(ts, params),
   };
   protocol.serve(process.stdin, process.stdout, methods);
 }

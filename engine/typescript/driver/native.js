@@ -1,0 +1,416 @@
+// @ts-check
+'use strict';
+
+// nativePlan: what the engine needs to judge with a repository's native
+// TypeScript (7 or newer, a program without a JavaScript API). The native
+// tsc runs on generated tsconfigs that extend the workspace's and list the
+// files in scope; this answers, with the pinned compiler's parser and
+// resolver, what those tsconfigs must say:
+//
+//   - the projects owning the files in scope (the workspace's tsconfig and
+//     its references, as compile.js groups them) with their roots;
+//   - each project's effective paths (absolute: the generated tsconfig lives
+//     elsewhere and replaces them wholesale) and type roots (the defaults
+//     depend on the tsconfig's directory, which the generated one changes);
+//   - for each materialized overlay ("side"), the paths entries sending every
+//     specifier of a mapped package to the exact file the resolver picks from
+//     inside it. A paths entry naming a package directory would bypass the
+//     package's exports map, hence one exact entry per specifier.
+
+const fs = require('fs');
+const path = require('path');
+const { DriverError } = require('./protocol');
+
+const ANCHOR = '__uptide_native__.ts';
+
+/**
+ * @typedef {import('typescript').CompilerOptions} CompilerOptions
+ * @typedef {{configFile: string, options: CompilerOptions, fileNames: string[]}} Project
+ * @typedef {{name: string, root: string, packages: string[]}} Side
+ */
+
+/**
+ * @param {typeof import('typescript')} ts
+ * @param {any} params
+ */
+function nativePlan(ts, params) {
+  const workspace = requireAbs(params.workspace || params.repoRoot, 'workspace');
+  if (params.files !== undefined && params.files !== null && !Array.isArray(params.files)) {
+    throw new DriverError('BAD_REQUEST', 'files must be a list of absolute paths');
+  }
+  /** @type {Side[]} */
+  const sides = (Array.isArray(params.sides) ? params.sides : []).map((/** @type {any} */ s, /** @type {number} */ i) => {
+    if (!s || typeof s.name !== 'string' || !Array.isArray(s.packages)) throw new DriverError('BAD_REQUEST', `sides[${i}] needs name, root and packages`);
+    return { name: s.name, root: real(requireAbs(s.root, `sides[${i}].root`)), packages: s.packages.filter((/** @type {any} */ p) => typeof p === 'string' && p !== '') };
+  });
+  const asked = Array.isArray(params.files) ? params.files.map((/** @type {any} */ f) => requireAbs(f, 'files')) : null;
+  const wantJs = !!asked && asked.some((f) => /\.(c|m)?jsx?$/.test(f));
+  const { kind, projects } = loadProjects(ts, workspace, params.tsconfig || '', wantJs);
+
+  /** @type {Map<string, {project: Project, listed: string}>} */
+  const owner = new Map();
+  for (const p of projects) {
+    for (const f of p.fileNames) {
+      const r = real(f);
+      if (!owner.has(r)) owner.set(r, { project: p, listed: f });
+    }
+  }
+  /** @type {Map<Project, string[]>} */
+  const byProject = new Map();
+  for (const f of uniq((asked || [...owner.keys()]).map(real))) {
+    const o = owner.get(f);
+    if (!o || !fs.existsSync(f)) continue;
+    const list = byProject.get(o.project) || [];
+    list.push(o.listed);
+    byProject.set(o.project, list);
+  }
+
+  const units = [];
+  for (const [project, files] of byProject) {
+    const roots = rootsOf(project, files);
+    const options = project.options;
+    const formats = new Map(roots.map((f) => [f, impliedFormat(ts, f, options)]));
+    /** @type {Record<string, any>} */
+    const sideOut = {};
+    for (const side of sides) sideOut[side.name] = sidePaths(ts, side, options, roots, files, formats);
+    units.push({
+      config: project.configFile,
+      files,
+      roots,
+      paths: absolutePaths(options),
+      typeRoots: effectiveTypeRoots(ts, options, project.configFile ? path.dirname(project.configFile) : workspace),
+      allowJs: !!(options.allowJs || options.checkJs),
+      sides: sideOut,
+    });
+  }
+  return { kind, units };
+}
+
+/**
+ * The paths entries sending a side's mapped packages into it: each
+ * specifier the roots import, each subpath the packages export, and for a
+ * package without an exports map its whole directory.
+ * @param {typeof import('typescript')} ts
+ * @param {Side} side
+ * @param {CompilerOptions} options
+ * @param {string[]} roots
+ * @param {string[]} files
+ * @param {Map<string, any>} formats
+ */
+function sidePaths(ts, side, options, roots, files, formats) {
+  const anchor = path.join(side.root, ANCHOR);
+  const nm = path.join(side.root, 'node_modules');
+  const mapped = new Set(side.packages);
+  // The repository's own paths and baseUrl would send a name back into the
+  // repository: the side is resolved as a plain node_modules.
+  const opts = { ...options };
+  for (const k of ['paths', 'baseUrl', 'pathsBasePath']) delete (/** @type {any} */ (opts))[k];
+  const dominant = dominantFormat(files.map((f) => formats.get(f)));
+
+  /** @type {Map<string, {mode: any, imported: boolean}>} specifier -> how it is asked */
+  const wanted = new Map();
+  for (const f of roots) {
+    let text = '';
+    try {
+      text = fs.readFileSync(f, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const ref of ts.preProcessFile(text, true, true).importedFiles) {
+      const spec = ref.fileName;
+      if (!isBare(spec) || !(mapped.has(spec) || mapped.has(packageOf(spec)))) continue;
+      if (!wanted.has(spec)) wanted.set(spec, { mode: formats.get(f), imported: true });
+    }
+  }
+  for (const name of side.packages) {
+    if (name.startsWith('@types/')) continue;
+    for (const sub of exportedSubpaths(path.join(nm, name), path.join(nm, typesName(name)))) {
+      const spec = sub === '.' ? name : name + sub.slice(1);
+      if (!wanted.has(spec)) wanted.set(spec, { mode: dominant, imported: false });
+    }
+  }
+
+  /** @type {Record<string, string[]>} */
+  const paths = {};
+  /** @type {Set<string>} */
+  const wildcards = new Set();
+  for (const [spec, how] of [...wanted].sort((a, b) => cmp(a[0], b[0]))) {
+    const res = ts.resolveModuleName(spec, anchor, opts, ts.sys, undefined, undefined, how.mode).resolvedModule;
+    const file = res ? path.resolve(res.resolvedFileName) : '';
+    if (file && inside(side.root, file)) {
+      paths[spec] = [file];
+      const dir = packageDirOf(nm, file);
+      if (dir && !hasExports(dir) && packageOf(spec) === spec) wildcards.add(spec + '\0' + dir);
+    } else if (how.imported) {
+      // Resolved nowhere in the side (a subpath the target dropped): a
+      // missing file, so tsc reports the import as the driver's overlay
+      // does instead of falling back to the repository's copy.
+      paths[spec] = [path.join(side.root, '__unresolved__', spec)];
+    }
+  }
+  for (const w of wildcards) {
+    const [name, dir] = w.split('\0');
+    if (!paths[name + '/*']) paths[name + '/*'] = [path.join(dir, '*')];
+  }
+  return { paths };
+}
+
+/**
+ * The subpaths ("." and "./x") the exports maps of a package and of its
+ * types package name, patterns left out (the roots' own imports cover them).
+ * @param {...string} dirs
+ */
+function exportedSubpaths(...dirs) {
+  /** @type {Set<string>} */
+  const out = new Set(['.']);
+  for (const dir of dirs) {
+    const pj = readJson(path.join(dir, 'package.json'));
+    if (!pj || pj.exports === undefined || pj.exports === null) continue;
+    const ex = pj.exports;
+    if (typeof ex !== 'object' || Array.isArray(ex)) continue;
+    for (const k of Object.keys(ex)) {
+      if (k.startsWith('./') && !k.includes('*') && k !== './package.json' && !k.endsWith('/')) out.add(k);
+    }
+  }
+  return [...out];
+}
+
+/** @param {string} dir */
+function hasExports(dir) {
+  const pj = readJson(path.join(dir, 'package.json'));
+  return !!pj && pj.exports !== undefined && pj.exports !== null;
+}
+
+/**
+ * The package directory under nm holding file (node_modules/x or
+ * node_modules/@s/x), "" when it is not under nm.
+ * @param {string} nm
+ * @param {string} file
+ */
+function packageDirOf(nm, file) {
+  if (!inside(nm, file)) return '';
+  const parts = path.relative(nm, file).split(path.sep);
+  const n = parts[0].startsWith('@') ? 2 : 1;
+  if (parts.length <= n) return '';
+  return path.join(nm, ...parts.slice(0, n));
+}
+
+/** @param {string} file */
+function readJson(file) {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * @param {typeof import('typescript')} ts
+ * @param {string} file
+ * @param {CompilerOptions} options
+ */
+function impliedFormat(ts, file, options) {
+  const f = /** @type {any} */ (ts).getImpliedNodeFormatForFile;
+  if (typeof f !== 'function') return undefined;
+  try {
+    return f(file, undefined, ts.sys, options);
+  } catch {
+    return undefined;
+  }
+}
+
+/** @param {any[]} formats */
+function dominantFormat(formats) {
+  /** @type {Map<any, number>} */
+  const count = new Map();
+  for (const f of formats) count.set(f, (count.get(f) || 0) + 1);
+  let best;
+  let n = 0;
+  for (const [f, c] of count) {
+    if (c > n) {
+      best = f;
+      n = c;
+    }
+  }
+  return best;
+}
+
+/**
+ * The project's paths with absolute targets: relative ones are relative to
+ * baseUrl, else to the tsconfig that declared them.
+ * @param {CompilerOptions} options
+ */
+function absolutePaths(options) {
+  /** @type {Record<string, string[]>} */
+  const out = {};
+  const p = options.paths;
+  if (!p) return out;
+  const base = options.baseUrl || /** @type {any} */ (options).pathsBasePath || '';
+  for (const k of Object.keys(p)) {
+    out[k] = (p[k] || []).map((t) => (path.isAbsolute(t) || !base ? t : path.resolve(base, t)));
+  }
+  return out;
+}
+
+/**
+ * @param {typeof import('typescript')} ts
+ * @param {CompilerOptions} options
+ * @param {string} dir
+ */
+function effectiveTypeRoots(ts, options, dir) {
+  if (options.typeRoots) return options.typeRoots.map((r) => path.resolve(dir, r));
+  const roots = /** @type {any} */ (ts).getEffectiveTypeRoots(options, {
+    directoryExists: (/** @type {string} */ d) => ts.sys.directoryExists(d),
+    getCurrentDirectory: () => dir,
+  });
+  return Array.isArray(roots) ? roots.map((/** @type {string} */ r) => path.resolve(dir, r)) : [];
+}
+
+/**
+ * The workspace's own tsconfig and its references, else the nearest one
+ * above for options only, else defaults over the workspace's sources: the
+ * projects compile.js loads, invalid ones left out (the driver's answer has
+ * skipped their files already).
+ * @param {typeof import('typescript')} ts
+ * @param {string} workspace
+ * @param {string} explicit
+ * @param {boolean} wantJs
+ * @returns {{kind: string, projects: Project[]}}
+ */
+function loadProjects(ts, workspace, explicit, wantJs) {
+  const own = explicit || (ts.sys.fileExists(path.join(workspace, 'tsconfig.json')) ? path.join(workspace, 'tsconfig.json') : '');
+  if (own) {
+    /** @type {Project[]} */
+    const projects = [];
+    const root = parseConfig(ts, own);
+    if (!root) return { kind: 'own', projects };
+    if (root.fileNames.length > 0 || !(root.references && root.references.length)) projects.push(root);
+    for (const ref of root.references || []) {
+      const p = parseConfig(ts, ts.resolveProjectReferencePath(ref));
+      if (p) projects.push(p);
+    }
+    return { kind: 'own', projects };
+  }
+  const above = ts.findConfigFile(path.dirname(workspace), ts.sys.fileExists) || '';
+  const include = ['**/*.ts', '**/*.tsx', '**/*.mts', '**/*.cts'];
+  /** @type {Record<string, any>} */
+  const compilerOptions = {};
+  if (wantJs) {
+    include.push('**/*.js', '**/*.jsx', '**/*.mjs', '**/*.cjs');
+    compilerOptions.allowJs = true;
+  }
+  /** @type {Record<string, any>} */
+  const json = { files: [], include, exclude: ['**/node_modules', '**/dist', '**/build'], compilerOptions };
+  if (above) json.extends = above;
+  const parsed = ts.parseJsonConfigFileContent(json, parseHost(ts), workspace, undefined, path.join(workspace, 'tsconfig.json'));
+  return { kind: above ? 'above' : 'none', projects: [{ configFile: above, options: parsed.options, fileNames: parsed.fileNames }] };
+}
+
+/**
+ * @param {typeof import('typescript')} ts
+ * @param {string} file
+ * @returns {(Project & {references?: readonly import('typescript').ProjectReference[]}) | null}
+ */
+function parseConfig(ts, file) {
+  if (!ts.sys.fileExists(file)) return null;
+  const source = ts.readJsonConfigFile(file, ts.sys.readFile);
+  if ((/** @type {any} */ (source).parseDiagnostics || []).length) return null;
+  const parsed = ts.parseJsonSourceFileConfigFileContent(source, parseHost(ts), path.dirname(file), undefined, file);
+  return { configFile: file, options: parsed.options, fileNames: parsed.fileNames, references: parsed.projectReferences };
+}
+
+/** @param {typeof import('typescript')} ts */
+function parseHost(ts) {
+  return {
+    useCaseSensitiveFileNames: ts.sys.useCaseSensitiveFileNames,
+    readDirectory: ts.sys.readDirectory,
+    fileExists: ts.sys.fileExists,
+    readFile: ts.sys.readFile,
+  };
+}
+
+/**
+ * The files in scope plus what is global without being imported, as
+ * compile.js roots its programs: declaration files and sources that
+ * augment.
+ * @param {Project} project
+ * @param {string[]} files
+ */
+function rootsOf(project, files) {
+  const roots = new Set(files);
+  for (const f of project.fileNames) {
+    if (roots.has(f)) continue;
+    if (/\.d\.(c|m)?ts$/.test(f)) {
+      roots.add(f);
+      continue;
+    }
+    let text = '';
+    try {
+      text = fs.readFileSync(f, 'utf8');
+    } catch {
+      continue;
+    }
+    if (/\bdeclare\s+(global\b|module\s+['"])/.test(text)) roots.add(f);
+  }
+  return [...roots];
+}
+
+/**
+ * @param {any} v
+ * @param {string} what
+ */
+function requireAbs(v, what) {
+  if (typeof v !== 'string' || !path.isAbsolute(v)) throw new DriverError('BAD_REQUEST', `${what} must be an absolute path, got ${JSON.stringify(v)}`);
+  return path.resolve(v);
+}
+
+/** @param {string} p */
+function real(p) {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return path.resolve(p);
+  }
+}
+
+/**
+ * @param {string} root
+ * @param {string} p
+ */
+function inside(root, p) {
+  return p === root || p.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
+}
+
+/** @param {string} name */
+function isBare(name) {
+  return !(name.startsWith('.') || name.startsWith('/') || /^[A-Za-z]:[\\/]/.test(name) || name.startsWith('#'));
+}
+
+/** @param {string} spec */
+function packageOf(spec) {
+  const parts = spec.split('/');
+  return spec.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+}
+
+/** @param {string} name */
+function typesName(name) {
+  return name.startsWith('@') ? '@types/' + name.slice(1).replace('/', '__') : '@types/' + name;
+}
+
+/**
+ * @param {string} a
+ * @param {string} b
+ */
+function cmp(a, b) {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * @template T
+ * @param {T[]} xs
+ */
+function uniq(xs) {
+  return [...new Set(xs)];
+}
+
+module.exports = { nativePlan };
