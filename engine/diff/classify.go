@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/engine/model/path"
 )
 
 // Classify turns raw pairs into changes with severity, confidence and the
@@ -41,11 +42,23 @@ func classifyPair(p Pair) []model.Change {
 	base := model.Change{Path: p.Path, SymbolKind: b.Kind, Before: a.Signature, After: b.Signature, Visibility: a.Visibility}
 	var out []model.Change
 	if len(a.ExportedFrom) > 0 && len(b.ExportedFrom) > 0 && !sameStringSet(a.ExportedFrom, b.ExportedFrom) {
-		if from, to := sortedCopy(a.ExportedFrom), sortedCopy(b.ExportedFrom); disjoint(from, to) {
+		from, to := sortedCopy(a.ExportedFrom), sortedCopy(b.ExportedFrom)
+		own := ownEntry(p.Path, from)
+		switch {
+		case disjoint(from, to):
 			c := base
 			c.Replacement = to[0]
 			out = append(out, apply(c, rule("moved"), "", fmt.Sprintf("no longer exported from %s; import it from %s",
 				strings.Join(from, ", "), strings.Join(to, ", "))))
+		case own != "" && !contains(to, own):
+			// Still exported from another of A's entry points, but not from
+			// the one its path names: whoever imported it from there (the
+			// package root, for zod 3's ZodEffects in zod 4) must import it
+			// from elsewhere now.
+			c := base
+			c.Replacement = to[0]
+			out = append(out, apply(c, rule("moved"), "", fmt.Sprintf("no longer exported from %s; import it from %s",
+				own, strings.Join(to, ", "))))
 		}
 	}
 	switch {
@@ -200,6 +213,32 @@ func sortedCopy(s []string) []string {
 	out := append([]string(nil), s...)
 	sort.Strings(out)
 	return out
+}
+
+// ownEntry is the entry point a path names: its scope ("./v4":X), or the
+// root for a bare path the root exports. A bare path only subpaths export
+// names none of them in particular ("" then), so only losing them all is
+// a move for it.
+func ownEntry(p string, exportedFrom []string) string {
+	if strings.HasPrefix(p, `"`) {
+		if pp, err := path.Parse(p); err == nil && pp.Scope != "" {
+			return pp.Scope
+		}
+		return ""
+	}
+	if contains(exportedFrom, ".") {
+		return "."
+	}
+	return ""
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }
 
 func disjoint(a, b []string) bool {

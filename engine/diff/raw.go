@@ -277,11 +277,14 @@ func scopeLookup(p string, ia, ib map[string]*model.Symbol, scopesB []string, co
 		container = ia[p]
 	}
 	// A root export whose bare path is gone was removed for everyone who
-	// imported it from the package itself, whatever a subpath still offers.
-	for _, e := range container.ExportedFrom {
-		if e == "." {
-			return "", false
-		}
+	// imported it from the package itself, whatever a subpath still offers,
+	// while the root still exports that name: zod 4's root ZodString has no
+	// ip(), and zod 3's ZodString#ip under "./v3" does not make it a move.
+	// When the root stopped exporting the name altogether and a subpath of
+	// A still exports it, scoped because B's name collides elsewhere, it
+	// is the same declaration that moved ("./v3":ParseContext).
+	if ib[top] != nil && contains(container.ExportedFrom, ".") {
+		return "", false
 	}
 	for _, e := range sortedCopy(container.ExportedFrom) {
 		if !strings.HasPrefix(e, "./") {

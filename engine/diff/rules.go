@@ -55,8 +55,8 @@ var rules = []Rule{
 	{ID: "required", Table: TableDiff, Title: "optional member became required", Kind: model.ChangeRequired, Severity: model.Breaking, Confidence: 1},
 	{ID: "optional", Table: TableDiff, Title: "required member became optional", Kind: model.ChangeType, Severity: model.Additive, Confidence: 1},
 	{ID: "deprecated", Table: TableDiff, Title: "newly @deprecated", Kind: model.ChangeDeprecated, Severity: model.Deprecated, Confidence: 1},
-	{ID: "moved", Table: TableDiff, Title: "path present in both, but B shares no entry point with A", Kind: model.ChangeMoved, Severity: model.Breaking, Confidence: 0.95},
-	{ID: "moved/still-reachable", Table: TableDiff, Title: "moved between subpaths while still reachable from a shared entry"},
+	{ID: "moved", Table: TableDiff, Title: "path present in both, but B shares no entry point with A, or no longer exports it from its own entry point (the root, for a bare path the root exported)", Kind: model.ChangeMoved, Severity: model.Breaking, Confidence: 0.95},
+	{ID: "moved/still-reachable", Table: TableDiff, Title: "moved between subpaths while still reachable from its own entry point (or, for a subpath-only export, a shared entry)"},
 	{ID: "checker/incompatible", Table: TableDiff, Title: "same path, type checker says neither is assignable to the other", Kind: model.ChangeType, Severity: model.Breaking, Confidence: 1},
 	{ID: "checker/equivalent", Table: TableDiff, Title: "same path, type checker says assignable both ways"},
 

@@ -102,8 +102,27 @@ func TestScopedCollisionDisappears(t *testing.T) {
 			},
 		},
 		{
-			name: "a root export whose bare path went is removed even if a subpath scopes one",
-			a:    surface("1", from(sym("Client", model.KindClass, "class"), ".", "./server")),
+			// The seed: moved means the symbol's own entry point stopped
+			// exporting it (zod 3.25's root ZodEffects, only "./v3" in 4).
+			name: "a root export the root dropped, still exported by a subpath of A that B scopes, moved",
+			a: surface("1",
+				from(sym("Client", model.KindClass, "class"), ".", "./server"),
+				from(sym("Client#listen", model.KindMethod, "(): void"), ".", "./server"),
+			),
+			b: surface("2",
+				from(sym(`"./server":Client`, model.KindClass, "class"), "./server"),
+				from(sym(`"./server":Client#listen`, model.KindMethod, "(): void"), "./server"),
+				from(sym(`"./edge":Client`, model.KindClass, "class"), "./edge"),
+			),
+			want: map[string][]model.ChangeKind{
+				"Client":          {model.ChangeMoved},
+				"Client#listen":   {model.ChangeMoved},
+				`"./edge":Client`: {model.ChangeAdded},
+			},
+		},
+		{
+			name: "a root export the root dropped, exported in B by a subpath A did not export it from, removed",
+			a:    surface("1", from(sym("Client", model.KindClass, "class"), ".")),
 			b: surface("2",
 				from(sym(`"./server":Client`, model.KindClass, "class"), "./server"),
 				from(sym(`"./edge":Client`, model.KindClass, "class"), "./edge"),
@@ -113,6 +132,37 @@ func TestScopedCollisionDisappears(t *testing.T) {
 				`"./server":Client`: {model.ChangeAdded},
 				`"./edge":Client`:   {model.ChangeAdded},
 			},
+		},
+		{
+			name: "a member gone from the root's declaration is removed even if a subpath's namesake keeps it",
+			a: surface("1",
+				from(sym("ZodString", model.KindClass, "class"), ".", "./v3"),
+				from(sym("ZodString#ip", model.KindMethod, "(): ZodString"), ".", "./v3"),
+			),
+			b: surface("2",
+				from(sym("ZodString", model.KindClass, "class"), "."),
+				from(sym(`"./v3":ZodString`, model.KindClass, "class"), "./v3"),
+				from(sym(`"./v3":ZodString#ip`, model.KindMethod, "(): ZodString"), "./v3"),
+			),
+			want: map[string][]model.ChangeKind{
+				"ZodString#ip":        {model.ChangeRemoved},
+				`"./v3":ZodString`:    {model.ChangeAdded},
+				`"./v3":ZodString#ip`: {model.ChangeAdded},
+			},
+		},
+		{
+			name: "a bare root export left only to a subpath that already exported it, moved",
+			a:    surface("1", from(sym("ZodEffects", model.KindClass, "class"), ".", "./v3")),
+			b:    surface("2", from(sym("ZodEffects", model.KindClass, "class"), "./v3")),
+			want: map[string][]model.ChangeKind{
+				"ZodEffects": {model.ChangeMoved},
+			},
+		},
+		{
+			name: "a subpath-only export losing one of its subpaths is still reachable",
+			a:    surface("1", from(sym("connect", model.KindFunction, "(): void"), "./client", "./server")),
+			b:    surface("2", from(sym("connect", model.KindFunction, "(): void"), "./server")),
+			want: map[string][]model.ChangeKind{},
 		},
 	}
 	for _, tt := range tests {
