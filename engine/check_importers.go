@@ -88,15 +88,17 @@ func (c *checker) scanImporters() {
 	}
 }
 
-// relevantNames are the asked packages as the manifests name them, and the
+// relevantNames are the asked packages as the manifests name them (and as
+// asked: a package no workspace declares may still be imported), and the
 // other members of their release groups.
 func (c *checker) relevantNames() []string {
 	asked := map[string]bool{}
+	var out []string
 	for _, n := range dedupeNames(c.opts.Packages) {
 		asked[n] = true
+		out = appendUnique(out, n)
 	}
 	groups := map[string]bool{}
-	var out []string
 	for _, r := range c.disc.Rows {
 		if asked[r.Name] || asked[r.Package] {
 			out = appendUnique(out, r.Name)
@@ -121,7 +123,7 @@ func (c *checker) resolveUndeclared(ws model.Workspace, name string, byName map[
 	u := undeclaredImport{ws: ws.Path, name: name}
 	dir, version := installedCopy(c.root, ws.Path, name)
 	if dir == "" {
-		u.reason = fmt.Sprintf("its import of %s does not resolve: no node_modules/%s in %s or a directory above it; declare %s in its package.json and install", name, name, wsDirLabel(ws.Path), name)
+		u.reason = fmt.Sprintf("its import of %s does not resolve: no node_modules/%s in %s or a directory above it within the repository; declare %s in its package.json and install", name, name, wsDirLabel(ws.Path), name)
 		return u
 	}
 	u.installed = version

@@ -41,6 +41,8 @@ func importersRepo(t *testing.T) string {
 		"packages/web/src/page.ts":                       `import type { ZodError } from "zod";`,
 		"packages/tool/package.json":                     `{"name": "tool"}`,
 		"packages/tool/src/cli.ts":                       "import chalk from \"chalk\";\nimport { slugify } from \"slugkit\";",
+		"packages/tool/src/pad.ts":                       `import pad from "left-pad";`,
+		"node_modules/left-pad/package.json":             `{"name": "left-pad", "version": "1.3.0"}`,
 	}
 	for name, body := range files {
 		p := filepath.Join(root, filepath.FromSlash(name))
@@ -127,8 +129,8 @@ func TestUndeclaredImportersJoinTheRowOfTheCopyTheyResolve(t *testing.T) {
 		`zod@3.25.76 importer packages/ui declared=false analyzed [packages/ui/src/form.js packages/ui/src/list.ts] `,
 		`zod@3.25.76 importer packages/web declared=false analyzed [packages/web/src/page.ts] `,
 		`zod@3.22.4 importer packages/api declared=true analyzed [packages/api/src/handler.ts] `,
-		`chalk@5.0.0 undeclared packages/tool skipped via=""() resolved= its import of chalk does not resolve: no node_modules/chalk in packages/tool or a directory above it; declare chalk in its package.json and install`,
-		`chalk@5.0.0 importer packages/tool declared=false skipped [packages/tool/src/cli.ts] its import of chalk does not resolve: no node_modules/chalk in packages/tool or a directory above it; declare chalk in its package.json and install`,
+		`chalk@5.0.0 undeclared packages/tool skipped via=""() resolved= its import of chalk does not resolve: no node_modules/chalk in packages/tool or a directory above it within the repository; declare chalk in its package.json and install`,
+		`chalk@5.0.0 importer packages/tool declared=false skipped [packages/tool/src/cli.ts] its import of chalk does not resolve: no node_modules/chalk in packages/tool or a directory above it within the repository; declare chalk in its package.json and install`,
 		`slugkit@2.0.0 undeclared packages/tool skipped via=""() resolved=1.0.0 its import of slugkit resolves to slugkit@1.0.0, a copy no workspace declares; declare slugkit in its package.json`,
 		`slugkit@2.0.0 importer packages/tool declared=false skipped [packages/tool/src/cli.ts] its import of slugkit resolves to slugkit@1.0.0, a copy no workspace declares; declare slugkit in its package.json`,
 	}
@@ -180,5 +182,23 @@ func TestImportersWithoutAScan(t *testing.T) {
 	}
 	if len(reps[0].Warnings) != 1 || !strings.Contains(reps[0].Warnings[0], "not scanned") {
 		t.Errorf("warnings %v: the report must say the scan did not run", reps[0].Warnings)
+	}
+}
+
+// TestImportersOfAPackageNoWorkspaceDeclares: check's report for a name
+// that is no dependency still says who imports it, and why that is not
+// analyzed.
+func TestImportersOfAPackageNoWorkspaceDeclares(t *testing.T) {
+	c := importersChecker(importersRepo(t), "left-pad")
+	c.scanImporters()
+	reps := []model.PackageReport{notAnalyzed("left-pad", "not a dependency of any workspace of this repository: uptide list shows them")}
+	c.attachImporters(reps)
+	u := reps[0].Undeclared
+	if len(u) != 1 || u[0].Workspace != "packages/tool" || u[0].Status != model.StatusSkipped || u[0].Resolved != "1.3.0" ||
+		!strings.Contains(u[0].Reason, "a copy no workspace declares") {
+		t.Errorf("undeclared %+v: want packages/tool skipped, resolving to an undeclared left-pad 1.3.0", u)
+	}
+	if in := reps[0].Importers; len(in) != 1 || in[0].Workspace != "packages/tool" || in[0].Declared || !slices.Equal(in[0].Files, []string{"packages/tool/src/pad.ts"}) {
+		t.Errorf("importers %+v", in)
 	}
 }
