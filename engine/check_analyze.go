@@ -218,6 +218,10 @@ func (c *checker) judgeFindings(lead string, runs []*memberRun, compiles []*wsCo
 				for _, d := range f.Evidence {
 					confirmed[keyOfDiag(d)]++
 				}
+				// Traced to a usage of this member: counted with its finding.
+				for _, d := range f.Downstream {
+					confirmed[keyOfDiag(d)]++
+				}
 				all = append(all, f)
 			}
 			usages = append(usages, us...)

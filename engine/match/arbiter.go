@@ -182,14 +182,22 @@ func Arbitrate(findings []model.Finding, usages []model.Usage, diagnostics []mod
 			a.explained[u] = true
 		}
 	}
-	var unattributed []model.Diagnostic
+	var unattributed, traced []model.Diagnostic
 	for _, d := range rest {
-		if !a.confirm(d) {
+		switch {
+		case a.confirm(d):
+		case d.Root != nil && d.Root.Kind == model.CauseUsage:
+			traced = append(traced, d)
+		default:
 			unattributed = append(unattributed, d)
 		}
 	}
+	orphans := a.attachDownstream(traced)
 	out := a.judge()
-	out = append(out, a.unattributedFindings(unattributed)...)
+	uf := a.unattributedFindings(unattributed)
+	orphans = attachToUnattributed(uf, orphans)
+	out = append(out, uf...)
+	out = append(out, usageAnchors(orphans, opts.Package)...)
 	out = append(out, anchors...)
 	return finalize(out)
 }
@@ -280,7 +288,7 @@ func (a *arbiter) confirm(d model.Diagnostic) bool {
 	})
 	f := &a.fs[best]
 	f.Evidence = append(f.Evidence, d)
-	if d.Root != nil && f.Root == "" {
+	if d.Root != nil && d.Root.Kind != model.CauseUsage && f.Root == "" {
 		f.Root = rootRef(*d.Root)
 	}
 	a.confirmed[best] = true

@@ -1,6 +1,7 @@
 package match
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -37,6 +38,9 @@ var causeRows = []CauseRow{
 	{ID: "cause/declaration", Title: "a repository declaration whose type changed, anchored at the declaration", Kind: model.CauseDeclaration, MinSites: 1,
 		Reason: "{errors}{workspaces} caused by {name} ({at}){detail}. Fix here first."},
 	{ID: "cause/single-site", Title: "a root too few sites trip stays with its site, the root kept on the finding"},
+	{ID: "cause/usage", Title: "an unknown/any error traced to a changed reference into the package is downstream evidence of the finding at that usage, counted with it"},
+	{ID: "cause/usage-unattributed", Title: "traced to a reference no change explains: downstream of the unattributed finding at the reference, else anchored there",
+		Reason: "{errors}{workspaces} caused by {name} ({at}){detail}. Fix here first."},
 	{ID: "cause/shared-root", Title: "sites of one root in several workspaces fold into one anchor after the merge", Kind: model.CauseParameter, MinSites: 2,
 		Reason: "{sites}{workspaces} reject what they pass to {name}, declared at {at}{detail}: change the parameter's type."},
 }
@@ -263,10 +267,121 @@ func firstPackage(fs []model.Finding, i int) string { return fs[i].Package }
 // anchorRoot rebuilds the root an anchor stands at.
 func anchorRoot(f model.Finding) *model.Root {
 	kind := model.CauseKind(strings.TrimPrefix(f.Rule, "cause/"))
-	if causeRowFor(kind) == nil {
+	if strings.HasPrefix(f.Rule, "cause/usage") {
+		kind = model.CauseUsage
+	} else if causeRowFor(kind) == nil {
 		kind = model.CauseParameter
 	}
 	return &model.Root{Kind: kind, Workspace: f.Workspace, File: f.File, Line: f.Line, Column: f.Column, Name: f.SymbolPath}
 }
 
 func count(n int, noun string) string { return strconv.Itoa(n) + " " + plural(n, noun) }
+
+// usageAt is the narrowest usage whose span holds a root's position, or -1.
+// A root carries no offset: the reference the tracer reached starts where
+// the usage finder's usage of it does, on one line.
+func (a *arbiter) usageAt(r model.Root) int {
+	best := -1
+	for _, i := range a.byFile[r.File] {
+		u := a.usages[i]
+		if u.Line != r.Line || r.Column < u.Column || r.Column >= u.Column+max(u.End-u.Start, 1) {
+			continue
+		}
+		if best < 0 {
+			best = i
+			continue
+		}
+		b := a.usages[best]
+		if w, bw := u.End-u.Start, b.End-b.Start; w < bw || w == bw && len(a.atUsage[i]) > 0 && len(a.atUsage[best]) == 0 {
+			best = i
+		}
+	}
+	return best
+}
+
+// attachDownstream makes each diagnostic traced to a usage (cause/usage)
+// downstream evidence of the finding there: the one its own diagnostic
+// confirmed when there is one, else the change that best explains a
+// rejected line, which the downstream error then confirms. It returns the
+// diagnostics whose usage has no finding.
+func (a *arbiter) attachDownstream(traced []model.Diagnostic) (orphans []model.Diagnostic) {
+	for _, d := range traced {
+		u := a.usageAt(*d.Root)
+		if u < 0 || len(a.atUsage[u]) == 0 {
+			orphans = append(orphans, d)
+			continue
+		}
+		best := slices.MinFunc(a.atUsage[u], func(x, y int) int {
+			fx, fy := a.fs[x], a.fs[y]
+			return cmp.Or(
+				boolRank(a.confirmed[y])-boolRank(a.confirmed[x]),
+				cmp.Compare(fy.Confidence, fx.Confidence),
+				cmp.Compare(kindRank(model.ChangeKind(fx.Change)), kindRank(model.ChangeKind(fy.Change))),
+				cmp.Compare(fx.Path, fy.Path),
+				cmp.Compare(x, y),
+			)
+		})
+		d.Root = nil // the finding stands at the root; repeating it says nothing
+		a.fs[best].Downstream = append(a.fs[best].Downstream, d)
+		a.confirmed[best] = true
+	}
+	return orphans
+}
+
+func boolRank(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// attachToUnattributed hands each diagnostic traced to a reference no
+// change explains to the unattributed finding whose error stands at that
+// reference (cause/usage-unattributed): the same break, counted once. It
+// returns those no finding stands at.
+func attachToUnattributed(fs []model.Finding, traced []model.Diagnostic) (orphans []model.Diagnostic) {
+	type at struct {
+		file         string
+		line, column int
+	}
+	holder := map[at]int{}
+	for i, f := range fs {
+		for _, d := range f.Evidence {
+			if _, ok := holder[at{d.File, d.Line, d.Column}]; !ok {
+				holder[at{d.File, d.Line, d.Column}] = i
+			}
+		}
+	}
+	for _, d := range traced {
+		i, ok := holder[at{d.Root.File, d.Root.Line, d.Root.Column}]
+		if !ok {
+			orphans = append(orphans, d)
+			continue
+		}
+		d.Root = nil
+		fs[i].Downstream = append(fs[i].Downstream, d)
+	}
+	return orphans
+}
+
+// usageAnchors anchors the diagnostics traced to one reference nothing else
+// stands at on that reference (cause/usage-unattributed): one edit, however
+// many errors flow from it.
+func usageAnchors(traced []model.Diagnostic, pkg string) []model.Finding {
+	row := &causeRows[slices.IndexFunc(causeRows, func(r CauseRow) bool { return r.ID == "cause/usage-unattributed" })]
+	byRoot := map[rootKey][]model.Diagnostic{}
+	var order []rootKey
+	for _, d := range traced {
+		k := keyOfRoot(*d.Root)
+		if byRoot[k] == nil {
+			order = append(order, k)
+		}
+		byRoot[k] = append(byRoot[k], d)
+	}
+	out := make([]model.Finding, 0, len(order))
+	for _, k := range order {
+		ds := byRoot[k]
+		out = append(out, anchorFinding(pkg, *ds[0].Root, row, ds, row.ID))
+	}
+	return out
+}

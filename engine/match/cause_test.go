@@ -18,7 +18,22 @@ type causeCase struct {
 	name  string
 	diags []model.Diagnostic
 	want  []expect
+	// changes and usages, when set, are matched first: the findings the
+	// diagnostics may land on.
+	changes []model.Change
+	usages  []model.Usage
 }
+
+// r.error.errors.map((e) => e.message) after zod 4 removed ZodError#errors:
+// the usage of errors at column 45, its own TS2339 there, and the TS7006 on
+// e that the tracer followed back to it.
+var (
+	errorsUse     = col(use("src/a.ts", 6, "ZodError#errors", model.AccessRead), 45)
+	errorsRemoved = change("ZodError#errors", model.ChangeRemoved, model.Breaking)
+	usageRoot     = model.Root{Kind: model.CauseUsage, Workspace: ".", File: "src/a.ts", Line: 6, Column: 45, Name: "r.error.errors", Detail: "which the target no longer declares"}
+	errorsTS2339  = atColumn(diag("src/a.ts", 645, 2339, "Property 'errors' does not exist on type 'ZodError<User>'."), 45)
+	errorsTS7006  = rooted(diag("src/a.ts", 657, 7006, "Parameter 'e' implicitly has an 'any' type."), usageRoot)
+)
 
 var causeCases = []causeCase{
 	{rule: "cause/config", name: "every JSX element errors with one fix at the jsx line",
@@ -59,12 +74,32 @@ var causeCases = []causeCase{
 			{brief: brief{"", "make", "cause", model.Breaking, 1, "src/make.ts", 8},
 				reason: "2 errors caused by make (src/make.ts:8), whose type changed from Schema to unknown. Fix here first.", fix: model.Manual, downstream: 2, root: "src/make.ts:8", anchor: true},
 		}},
+	{rule: "cause/usage", name: "the error downstream of a removed member is evidence of the finding at its usage, counted once",
+		changes: []model.Change{errorsRemoved}, usages: []model.Usage{errorsUse},
+		diags: []model.Diagnostic{errorsTS2339, errorsTS7006},
+		want: []expect{{brief: brief{"ZodError#errors", "ZodError#errors", "removed", model.Breaking, 1, "src/a.ts", 6},
+			reason: "ZodError#errors was removed", evidence: 1, downstream: 1}}},
+	{rule: "cause/usage", name: "the downstream error alone confirms the change at the usage",
+		changes: []model.Change{errorsRemoved}, usages: []model.Usage{errorsUse},
+		diags: []model.Diagnostic{errorsTS7006},
+		want: []expect{{brief: brief{"ZodError#errors", "ZodError#errors", "removed", model.Breaking, 1, "src/a.ts", 6},
+			reason: "ZodError#errors was removed", downstream: 1}}},
+	{rule: "cause/usage-unattributed", name: "no change at the usage: downstream of the unattributed error standing at the reference",
+		usages: []model.Usage{errorsUse},
+		diags:  []model.Diagnostic{errorsTS2339, errorsTS7006},
+		want: []expect{{brief: brief{"", "", "TS2339", model.Breaking, 1, "src/a.ts", 6},
+			reason: "compile error not attributed", fix: model.UnknownFix, evidence: 1, downstream: 1}}},
+	{rule: "cause/usage-unattributed", name: "nothing stands at the reference: the errors traced to it are anchored there",
+		diags: []model.Diagnostic{errorsTS7006, rooted(diag("src/a.ts", 670, 7006, "Parameter 'f' implicitly has an 'any' type."), usageRoot)},
+		want: []expect{{brief: brief{"", "r.error.errors", "cause", model.Breaking, 1, "src/a.ts", 6},
+			reason: "2 errors caused by r.error.errors (src/a.ts:6), which the target no longer declares. Fix here first.", fix: model.Manual, downstream: 2, root: "src/a.ts:6", anchor: true}}},
 }
 
 func TestCauseCases(t *testing.T) {
 	for _, tc := range causeCases {
 		t.Run(tc.rule+"/"+tc.name, func(t *testing.T) {
-			got := Arbitrate(nil, nil, tc.diags, ArbiterOptions{Package: pkg, Compile: ran})
+			fs := Match(tc.changes, tc.usages, nil, Options{Package: pkg})
+			got := Arbitrate(fs, tc.usages, tc.diags, ArbiterOptions{Package: pkg, Compile: ran})
 			checkAll(t, got, tc.want)
 			for _, f := range got {
 				for _, d := range f.Downstream {
@@ -139,3 +174,5 @@ func TestFoldSharedRoots(t *testing.T) {
 		})
 	}
 }
+
+func atColumn(d model.Diagnostic, c int) model.Diagnostic { d.Column = c; return d }
