@@ -2,8 +2,9 @@ package model
 
 // SurfaceSchemaVersion is part of every surface cache key. Bump it whenever
 // extraction or path rules change, so a stale cached surface is never
-// compared against a fresh one (2: `export =` roots carry ExportEquals).
-const SurfaceSchemaVersion = 2
+// compared against a fresh one (2: `export =` roots carry ExportEquals; 3: a
+// variable typed by a named constructor type has X.new()).
+const SurfaceSchemaVersion = 3
 
 // SymbolKind is what a declaration is. For merged declarations it is the
 // strongest of the merged kinds (class > function > variable > interface >

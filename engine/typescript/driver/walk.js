@@ -281,6 +281,10 @@ class Walker {
         inherit(this.objectMembers(this.checker.getDeclaredTypeOfSymbol(sym), '', key, true));
       }
     }
+    if (kind === 'variable' && !(sym.flags & F.Class) && !expandedVar) {
+      const ctor = this.namedConstructor(sym, kindDecls, key);
+      if (ctor) inherit([ctor]);
+    }
     if (expandedVar) {
       // A value paired with an interface of its name is the static side
       // (Foo.create() next to foo.bar): its literal's members join with ".".
@@ -441,6 +445,52 @@ class Walker {
       if (decls.some((d) => this.isInternal(d))) node.visibility = 'internal';
     }
     return [node];
+  }
+
+  /**
+   * X.new() of a variable whose declared type is a named type with construct
+   * signatures (zod 4's `const ZodString: $constructor<ZodString>`): named
+   * types are never expanded, but `new X()` is written against the variable,
+   * and a class that became such a value must not read as losing its
+   * constructor. A generic type's signatures print instantiated.
+   * @param {import('typescript').Symbol} sym
+   * @param {import('typescript').Declaration[]} kindDecls
+   * @param {string} key
+   * @returns {Node | null}
+   */
+  namedConstructor(sym, kindDecls, key) {
+    const ts = this.ts;
+    const v = /** @type {import('typescript').VariableDeclaration | undefined} */ (kindDecls.find((d) => ts.isVariableDeclaration(d)));
+    if (!v || !v.type || !ts.isTypeReferenceNode(v.type)) return null;
+    const news = this.checker.getSignaturesOfType(this.checker.getTypeOfSymbol(sym), ts.SignatureKind.Construct);
+    if (news.length === 0) return null;
+    if (!v.type.typeArguments || v.type.typeArguments.length === 0) {
+      return this.signatureNode(news, '.new()', key + '.new()', 'constructor');
+    }
+    const decls = news.map((s) => s.declaration).filter((d) => d && this.inPackage(d));
+    if (decls.length === 0) return null;
+    const flags = ts.TypeFormatFlags.NoTruncation | ts.TypeFormatFlags.UseAliasDefinedOutsideCurrentScope;
+    const text = news.map((sig) => {
+      const tps = sig.typeParameters && sig.typeParameters.length ? '<' + sig.typeParameters.map((t) => this.checker.typeToString(t, undefined, flags)).join(', ') + '>' : '';
+      const params = sig.parameters.map((p) => {
+        const d = /** @type {import('typescript').ParameterDeclaration | undefined} */ ((p.declarations || [])[0]);
+        const rest = d && d.dotDotDotToken ? '...' : '';
+        const opt = d && (d.questionToken || d.initializer) ? '?' : '';
+        return `${rest}${ts.symbolName(p)}${opt}: ${this.checker.typeToString(this.checker.getTypeOfSymbol(p), undefined, flags)}`;
+      });
+      return `${tps}(${params.join(', ')}): ${this.checker.typeToString(this.checker.getReturnTypeOfSignature(sig), undefined, flags)}`;
+    }).join('; ');
+    /** @type {Node} */
+    const node = {
+      suffix: '.new()',
+      kind: 'constructor',
+      signature: text,
+      key: key + '.new()',
+      ...this.location(/** @type {import('typescript').Node} */ (decls[0])),
+    };
+    const dep = this.deprecation(/** @type {import('typescript').Node[]} */ (decls), true);
+    if (dep) node.deprecated = dep;
+    return node;
   }
 
   /**
