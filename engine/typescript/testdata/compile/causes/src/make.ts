@@ -1,0 +1,4 @@
+import { read } from "rowkit";
+export function make() {
+  return read();
+}

@@ -1,0 +1,3 @@
+import { make } from "./make";
+const v = make();
+export const n = v.length;

@@ -1,0 +1,3 @@
+import { make } from "./make";
+const w = make();
+export const m = w.length;

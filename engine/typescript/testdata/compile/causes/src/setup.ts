@@ -1,0 +1,6 @@
+export {};
+declare module "matchkit" {
+  interface Matchers<R> {
+    toMatchShot(): R;
+  }
+}

@@ -1,0 +1,2 @@
+import { expect } from "matchkit";
+expect(1).toMatchShot();

@@ -1,0 +1,2 @@
+import * as React from "reactish";
+export const view = <div className="a" />;

@@ -1,0 +1,3 @@
+import { useRef } from "refkit";
+import { Box, useWheel } from "./hooks";
+export const a = useWheel(useRef<Box>(null));

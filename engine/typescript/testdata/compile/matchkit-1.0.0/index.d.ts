@@ -1,0 +1,4 @@
+export interface Matchers<R> {
+    toBe(x: unknown): R;
+}
+export declare function expect(x: unknown): Matchers<void>;

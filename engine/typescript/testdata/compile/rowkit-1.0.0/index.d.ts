@@ -1,0 +1,2 @@
+export type Rows = { n: number }[];
+export declare function read(): Rows;

@@ -1,0 +1,2 @@
+export type Rows = unknown;
+export declare function read(): Rows;
