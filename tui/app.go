@@ -151,8 +151,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.s.Frame = a.spin.View()
 		return a, tea.Batch(cmd, a.broadcast(state.TickMsg{}))
 	case ProgressMsg:
-		a.progress(msg)
-		return a, tea.Batch(a.pump.next(), a.broadcast(state.TickMsg{}))
+		return a, tea.Batch(a.pump.next(), a.broadcast(a.progress(msg)))
 	case state.DiscoveredMsg:
 		return a, a.discovered(msg)
 	case state.VersionsMsg:
@@ -164,6 +163,15 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, a.companions(msg)
 	case state.CheckDoneMsg:
 		return a, a.checkDone(msg)
+	case state.OpenDetailsMsg, state.OpenPickerMsg, state.CheckMsg:
+		if a.s.Discovering {
+			// Dependency IDs change when the report replaces the early
+			// rows; these wait for it.
+			a.status.Set("still asking the registry: details, targets and checks work once discovery finishes", false)
+			return a, nil
+		}
+	}
+	switch msg := msg.(type) {
 	case state.OpenDetailsMsg:
 		a.push(&detailsScreen{m: details.New(a.s, msg.ID)})
 	case state.OpenPickerMsg:

@@ -129,3 +129,26 @@ func BenchmarkUpdateFilterKey1000Rows(b *testing.B) {
 		i++
 	}
 }
+
+// One registry answer while discovery runs: a package's rows replace its
+// early ones among 1,000, and the table re-derives its lines.
+func BenchmarkUpdateEarlyRows1000Rows(b *testing.B) {
+	app := tui.New(tui.Options{Engine: idleEngine{}, Renderer: asciiRenderer(), Now: func() time.Time { return now }})
+	b.Cleanup(func() { app.Wait(time.Second) })
+	app.Update(tea.WindowSizeMsg{Width: 160, Height: 50})
+	rep := bigReport(1000)
+	early := make([]model.DependencyRow, len(rep.Rows))
+	for i, r := range rep.Rows {
+		r.Target, r.Latest, r.Update, r.Group, r.ImportingFiles = "", "", "", "", nil
+		early[i] = r
+	}
+	app.Update(tui.ProgressMsg{Rows: &state.Rows{Repository: &rep.Repository, All: early}})
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		r := rep.Rows[i%len(rep.Rows)]
+		r.Group = ""
+		app.Update(tui.ProgressMsg{Rows: &state.Rows{ByPackage: map[string][]model.DependencyRow{r.Package: {r}}}})
+		i++
+	}
+}

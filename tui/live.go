@@ -47,7 +47,7 @@ func (l *Live) Discover(ctx context.Context, events func(engine.Event)) (*model.
 	if err != nil {
 		return nil, err
 	}
-	rep, err := engine.Discover(ctx, engine.DiscoverOptions{Cwd: l.Cwd, Env: l.Env, Client: client, Events: events})
+	rep, err := engine.Discover(ctx, engine.DiscoverOptions{Cwd: l.Cwd, Env: l.Env, Client: client, Events: events, PartialRows: events != nil})
 	if err != nil {
 		return nil, err
 	}

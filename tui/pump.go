@@ -7,14 +7,17 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/uptide/uptide/engine"
+	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/tui/state"
 )
 
 // ProgressMsg is a batch of engine progress: the latest discovery event
-// and the latest event of each running check since the previous batch.
+// and the latest event of each running check since the previous batch,
+// and the rows discovery sent since then.
 type ProgressMsg struct {
 	Discover *engine.Event
 	Checks   map[int]state.CheckEvent
+	Rows     *state.Rows
 }
 
 // pump carries engine progress to the UI goroutine.
@@ -29,9 +32,16 @@ type ProgressMsg struct {
 // thousand registry answers costs the UI one message per frame it can
 // take, not a thousand. Results never travel here: they are the return
 // values of the commands that ran the engine, so coalescing cannot lose one.
+//
+// Discovery's early rows are data, not snapshots, but they coalesce too:
+// a set of every row replaces whatever is pending, and a package's rows
+// replace that package's pending rows, so what waits is bounded by the
+// number of packages and applying it gives what applying every event in
+// order would have given.
 type pump struct {
 	mu       sync.Mutex
 	discover *engine.Event
+	rows     *state.Rows
 	checks   map[int]state.CheckEvent
 	wake     chan struct{}
 	done     chan struct{}
@@ -49,9 +59,21 @@ func (p *pump) poke() {
 	}
 }
 
-// discoverEvent records the latest discovery event.
+// discoverEvent records the latest discovery event, and merges the rows it
+// carries into the pending ones.
 func (p *pump) discoverEvent(e engine.Event) {
 	p.mu.Lock()
+	if r := e.Rows; r != nil {
+		switch {
+		case r.Package == "":
+			p.rows = &state.Rows{Repository: r.Repository, All: r.Rows, ByPackage: map[string][]model.DependencyRow{}}
+		case p.rows == nil:
+			p.rows = &state.Rows{ByPackage: map[string][]model.DependencyRow{r.Package: r.Rows}}
+		default:
+			p.rows.ByPackage[r.Package] = r.Rows
+		}
+		e.Rows = nil // the progress slot keeps only the snapshot
+	}
 	if p.discover == nil || e.Done >= p.discover.Done || e.Finished {
 		p.discover = &e
 	}
@@ -80,8 +102,8 @@ func (p *pump) next() tea.Cmd {
 		}
 		p.mu.Lock()
 		defer p.mu.Unlock()
-		msg := ProgressMsg{Discover: p.discover}
-		p.discover = nil
+		msg := ProgressMsg{Discover: p.discover, Rows: p.rows}
+		p.discover, p.rows = nil, nil
 		if len(p.checks) > 0 {
 			msg.Checks = p.checks
 			p.checks = map[int]state.CheckEvent{}

@@ -1,10 +1,12 @@
 package tui
 
 import (
+	"fmt"
 	"sync"
 	"testing"
 
 	"github.com/uptide/uptide/engine"
+	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/tui/state"
 )
 
@@ -61,4 +63,38 @@ func TestPumpKeepsTheFurthestDiscoveryEvent(t *testing.T) {
 	if msg := p.next()().(ProgressMsg); msg.Discover.Done != 7 {
 		t.Fatalf("kept %d, want 7", msg.Discover.Done)
 	}
+}
+
+// Rows are data: the pump keeps every package's latest rows, a set of
+// every row replaces what is pending, and nothing blocks without a reader.
+func TestPumpCoalescesRowsByPackage(t *testing.T) {
+	p := newPump()
+	r := func(name, target string) []model.DependencyRow {
+		return []model.DependencyRow{{Name: name, Package: name, Target: target}}
+	}
+	repo := model.RepoSummary{Name: "acme"}
+	p.discoverEvent(engine.Event{Phase: engine.PhaseLockfile, Rows: &engine.PartialRows{Repository: &repo, Rows: append(r("a", ""), r("b", "")...)}})
+	for i := 1; i <= 1000; i++ {
+		name := []string{"a", "b"}[i%2]
+		p.discoverEvent(engine.Event{Phase: engine.PhaseRegistry, Done: i, Total: 1000, Package: name,
+			Rows: &engine.PartialRows{Package: name, Rows: r(name, fmt.Sprint(i))}})
+	}
+	msg := p.next()().(ProgressMsg)
+	if msg.Rows == nil || msg.Rows.Repository == nil || len(msg.Rows.All) != 2 {
+		t.Fatalf("rows %+v, want the first set of every row with the repository", msg.Rows)
+	}
+	if got := msg.Rows.ByPackage; len(got) != 2 || got["a"][0].Target != "1000" || got["b"][0].Target != "999" {
+		t.Fatalf("package rows %+v, want the latest of a (1000) and b (999)", got)
+	}
+	if msg.Discover == nil || msg.Discover.Rows != nil {
+		t.Fatalf("progress slot %+v, want the snapshot without rows", msg.Discover)
+	}
+
+	// A package's rows after the batch was taken travel alone.
+	p.discoverEvent(engine.Event{Phase: engine.PhaseRegistry, Package: "a", Rows: &engine.PartialRows{Package: "a", Rows: r("a", "x")}})
+	msg = p.next()().(ProgressMsg)
+	if msg.Rows == nil || msg.Rows.All != nil || msg.Rows.ByPackage["a"][0].Target != "x" {
+		t.Fatalf("rows %+v, want only a's", msg.Rows)
+	}
+	p.close()
 }

@@ -74,9 +74,21 @@ func (a *App) discover() tea.Cmd {
 	})
 }
 
-func (a *App) progress(msg ProgressMsg) {
+// progress applies a batch of engine progress and returns what the
+// screens are told: that rows changed (in place, or the store's shape), or
+// only that running work moved, which is only drawn.
+func (a *App) progress(msg ProgressMsg) tea.Msg {
 	if e := msg.Discover; e != nil && a.s.Discovering && e.Phase == engine.PhaseRegistry {
 		a.s.Done, a.s.Total = e.Done, e.Total
+	}
+	var changed tea.Msg = state.TickMsg{}
+	if msg.Rows != nil && a.s.Discovering {
+		switch ids, reshaped := a.s.ApplyRows(*msg.Rows); {
+		case reshaped:
+			changed = state.ChangedMsg{}
+		case len(ids) > 0:
+			changed = state.RowsChangedMsg{IDs: ids}
+		}
 	}
 	for _, id := range sortedIDs(msg.Checks) {
 		// A late event of a check that already returned is dropped.
@@ -84,12 +96,15 @@ func (a *App) progress(msg ProgressMsg) {
 			a.s.Deps[id].Check.Event = msg.Checks[id]
 		}
 	}
+	return changed
 }
 
 func (a *App) discovered(msg state.DiscoveredMsg) tea.Cmd {
 	a.s.Discovering = false
 	if msg.Err != nil {
 		a.s.Err = msg.Err
+		// Early rows are not what a failed discovery found.
+		a.s.Report, a.s.Deps, a.s.Groups = nil, nil, nil
 		a.status.Set("discovery failed: "+msg.Err.Error(), true)
 		return a.broadcast(state.ChangedMsg{})
 	}

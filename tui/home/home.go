@@ -20,9 +20,14 @@ type Model struct {
 	s             *state.Shared
 	width, height int
 
-	items     []item
-	cells     []cells
-	marks     [][]marker
+	items []item
+	// ix and the line caches are derived from the store when it changes;
+	// re-listing (filter, sort, toggles) only reads them.
+	ix        *index
+	keys      []string // state.Key of each dependency
+	top       []line   // by dependency ID: the line outside a group
+	member    []line   // by dependency ID: the line under a group's parent
+	parents   []line   // by group
 	widths    [numCols]int
 	natural   [numCols]int
 	cursor    int
@@ -35,6 +40,9 @@ type Model struct {
 
 	filter    textinput.Model
 	filtering bool
+	// moved: the user has moved the cursor, so a reload keeps it on its
+	// dependency.
+	moved bool
 }
 
 // New returns the table over the shared store.
@@ -56,45 +64,155 @@ func (m *Model) SetSize(width, height int) {
 	m.scroll()
 }
 
-// Refresh rebuilds the lines after the store, the filter, the sort or the
-// toggles changed, keeping the cursor on the same dependency when it is
-// still shown.
-func (m *Model) Refresh() {
-	var current *item
-	if m.cursor < len(m.items) {
-		c := m.items[m.cursor]
-		current = &c
+// line is one table line's text, markers and natural column widths.
+type line struct {
+	c     cells
+	marks []marker
+	w     [numCols]int
+}
+
+func newLine(s *state.Shared, it item) line {
+	l := line{c: lineCells(s, it), marks: markers(s.Store, it)}
+	for col, text := range l.c {
+		w := cellWidth(text)
+		if col == colPackage {
+			w += cellWidth(markerText(l.marks))
+		}
+		if col == colCheck && s.Deps[it.id].Check.Status == state.Running {
+			w = max(w, 24) // room for the phase as it changes
+		}
+		l.w[col] = w
 	}
-	if m.s.Discovering || m.s.Report == nil {
+	return l
+}
+
+func (m *Model) line(it item) *line {
+	switch {
+	case it.parent:
+		return &m.parents[it.group]
+	case it.member:
+		return &m.member[it.id]
+	}
+	return &m.top[it.id]
+}
+
+// Refresh re-derives the lines after the store changed, then re-lists
+// them.
+func (m *Model) Refresh() {
+	s := m.s
+	at := m.place() // in the old keys: the IDs may change now
+	if !m.moved {
+		// Rows arriving reorder the table; a cursor the user never moved
+		// stays at the top rather than riding one row down the list.
+		at = place{}
+	}
+	m.ix = newIndex(s.Store)
+	m.keys = make([]string, len(s.Deps))
+	m.top = make([]line, len(s.Deps))
+	m.member = make([]line, len(s.Deps))
+	for i := range s.Deps {
+		m.keys[i] = state.Key(s.Deps[i].Row)
+		if s.GroupOf(i) == nil {
+			m.top[i] = newLine(s, item{id: i, group: -1})
+		}
+	}
+	m.parents = make([]line, len(s.Groups))
+	for gi, g := range s.Groups {
+		if len(g.Members) == 0 {
+			continue
+		}
+		m.parents[gi] = newLine(s, item{id: g.Members[0], group: gi, parent: true})
+		for _, id := range g.Members {
+			m.member[id] = newLine(s, item{id: id, group: gi, member: true})
+		}
+	}
+	m.relistFrom(at)
+}
+
+// refreshRows re-derives the lines of dependencies whose rows changed in
+// place, and re-lists; anything else than a dependency outside a group
+// (groups come with the report) takes the full Refresh.
+func (m *Model) refreshRows(ids []int) {
+	if m.ix == nil || len(m.keys) != len(m.s.Deps) {
+		m.Refresh()
+		return
+	}
+	for _, id := range ids {
+		if id >= len(m.s.Deps) || m.s.GroupOf(id) != nil {
+			m.Refresh()
+			return
+		}
+	}
+	at := m.place()
+	if !m.moved {
+		at = place{}
+	}
+	for _, id := range ids {
+		m.ix.update(m.s.Store, id)
+		m.keys[id] = state.Key(m.s.Deps[id].Row)
+		m.top[id] = newLine(m.s, item{id: id, group: -1})
+	}
+	m.relistFrom(at)
+}
+
+// place is where the cursor is, in terms that survive a reload of the
+// store: the dependency's key and the kind of line.
+type place struct {
+	key            string
+	parent, member bool
+	index          int
+	ok             bool
+}
+
+func (m *Model) place() place {
+	if m.cursor >= len(m.items) {
+		return place{}
+	}
+	it := m.items[m.cursor]
+	if it.id >= len(m.keys) {
+		return place{}
+	}
+	return place{key: m.keys[it.id], parent: it.parent, member: it.member, index: m.cursor, ok: true}
+}
+
+// relist lists the lines after the filter, the sort or the toggles
+// changed, keeping the cursor on the same dependency when it is still
+// shown. It reads only the caches Refresh built.
+func (m *Model) relist() {
+	m.relistFrom(m.place())
+}
+
+func (m *Model) relistFrom(at place) {
+	if m.s.Report == nil {
 		m.items, m.hidden = nil, 0
 	} else {
-		m.items, m.hidden = build(m.s.Store, m.sort, m.all, m.filter.Value(), m.collapsed)
+		m.items, m.hidden = build(m.s.Store, m.ix, m.sort, m.all, m.filter.Value(), m.collapsed)
 	}
-	m.cells = make([]cells, len(m.items))
-	m.marks = make([][]marker, len(m.items))
 	m.natural = [numCols]int{}
-	for i, it := range m.items {
-		m.cells[i] = lineCells(m.s, it)
-		m.marks[i] = markers(m.s.Store, it)
-		for col, text := range m.cells[i] {
-			w := ansi.StringWidth(text)
-			if col == colPackage {
-				w += ansi.StringWidth(markerText(m.marks[i]))
-			}
-			if col == colCheck && m.s.Deps[it.id].Check.Status == state.Running {
-				w = max(w, 24) // room for the phase as it changes
-			}
-			m.natural[col] = max(m.natural[col], w)
+	for _, it := range m.items {
+		w := &m.line(it).w
+		for col := range w {
+			m.natural[col] = max(m.natural[col], w[col])
 		}
 	}
 	m.widths = layout(m.natural, m.width)
 	m.cursor = 0
-	if current != nil {
+	if at.ok {
+		same := -1
 		for i, it := range m.items {
-			if it == *current {
-				m.cursor = i
+			if m.keys[it.id] != at.key {
+				continue
+			}
+			if it.parent == at.parent && it.member == at.member {
+				same = i
 				break
 			}
+			if same < 0 {
+				same = i
+			}
+		}
+		if same >= 0 {
+			m.cursor = same
 		}
 	}
 	m.scroll()
@@ -107,6 +225,11 @@ func (m Model) Title() string {
 		return "uptide"
 	}
 	r := rep.Repository
+	if m.s.Discovering {
+		// How far behind is known once every answer is in.
+		return fmt.Sprintf("uptide · %s (%s, %s) · %s",
+			r.Name, r.PackageManager, plural(len(r.Workspaces), "workspace"), plural(len(rep.Rows), "dependency"))
+	}
 	behind, majors := m.s.Behind()
 	return fmt.Sprintf("uptide · %s (%s, %s) · %s · %d behind, %d major",
 		r.Name, r.PackageManager, plural(len(r.Workspaces), "workspace"), plural(len(rep.Rows), "dependency"), behind, majors)
@@ -161,6 +284,9 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	case state.ChangedMsg:
 		m.Refresh()
 		return m, nil
+	case state.RowsChangedMsg:
+		m.refreshRows(msg.IDs)
+		return m, nil
 	case tea.KeyMsg:
 		if m.filtering {
 			return m.updateFilter(msg)
@@ -177,7 +303,7 @@ func (m Model) updateFilter(msg tea.KeyMsg) (Model, tea.Cmd) {
 		m.filtering = false
 		m.filter.Blur()
 		m.filter.SetValue("")
-		m.Refresh()
+		m.relist()
 		return m, nil
 	case key.Matches(msg, k.ApplyFilter):
 		m.filtering = false
@@ -188,7 +314,7 @@ func (m Model) updateFilter(msg tea.KeyMsg) (Model, tea.Cmd) {
 	before := m.filter.Value()
 	m.filter, cmd = m.filter.Update(msg)
 	if m.filter.Value() != before {
-		m.Refresh()
+		m.relist()
 	}
 	return m, cmd
 }
@@ -214,14 +340,14 @@ func (m Model) updateKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	case key.Matches(msg, k.ClearFilter):
 		if m.filter.Value() != "" {
 			m.filter.SetValue("")
-			m.Refresh()
+			m.relist()
 		}
 	case key.Matches(msg, k.Sort):
 		m.sort = (m.sort + 1) % sortModes
-		m.Refresh()
+		m.relist()
 	case key.Matches(msg, k.Minor):
 		m.all = !m.all
-		m.Refresh()
+		m.relist()
 	case key.Matches(msg, k.Expand), key.Matches(msg, k.Collapse):
 		m.toggleGroup(key.Matches(msg, k.Collapse))
 	case len(m.items) == 0:
@@ -231,6 +357,9 @@ func (m Model) updateKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		m.s.Deps[id].Selected = !m.s.Deps[id].Selected
 		m.move(1)
 	case key.Matches(msg, k.Check):
+		if m.s.Discovering {
+			return m, send(state.CheckMsg{}) // refused for now; the selection stays
+		}
 		return m, send(state.CheckMsg{IDs: m.checkIDs()})
 	case key.Matches(msg, k.Details):
 		id, _ := m.Current()
@@ -275,7 +404,7 @@ func (m *Model) toggleGroup(collapse bool) {
 		return
 	}
 	m.collapsed[it.group] = collapse
-	m.Refresh()
+	m.relist()
 	// A member collapsing into its parent keeps the cursor on the parent.
 	for i, x := range m.items {
 		if x.group == it.group && x.parent {
@@ -287,6 +416,7 @@ func (m *Model) toggleGroup(collapse bool) {
 }
 
 func (m *Model) move(n int) {
+	m.moved = true
 	m.cursor = max(0, min(len(m.items)-1, m.cursor+n))
 	m.scroll()
 }
@@ -321,7 +451,7 @@ func (m Model) View() string {
 	switch {
 	case m.s.Err != nil:
 		lines = append(lines, "", "  "+m.s.Styles.Error.Render("discovery failed"), "  "+wrap(m.s.Err.Error(), m.width-2))
-	case m.s.Discovering:
+	case m.s.Discovering && len(m.items) == 0 && m.filter.Value() == "":
 		lines = append(lines, "", "  "+m.s.Styles.Muted.Render(discovering(m.s.Store)))
 	case len(m.items) == 0:
 		lines = append(lines, "", "  "+m.s.Styles.Muted.Render(m.empty()))
@@ -329,7 +459,8 @@ func (m Model) View() string {
 	end := min(len(m.items), m.offset+m.rows())
 	for i := m.offset; i < end; i++ {
 		it := m.items[i]
-		lines = append(lines, renderLine(m.s, it, m.cells[i], m.marks[i], m.widths, m.width, i == m.cursor, it.parent && m.collapsed[it.group]))
+		l := m.line(it)
+		lines = append(lines, renderLine(m.s, it, l.c, l.marks, m.widths, m.width, i == m.cursor, it.parent && m.collapsed[it.group]))
 	}
 	for len(lines) < m.rows()+1 {
 		lines = append(lines, "")

@@ -47,108 +47,175 @@ type entry struct {
 	members []int
 }
 
-// build lists the visible lines: groups and dependencies that pass the
-// minor/patch toggle and the filter, sorted, members under expanded groups;
-// and counts the top-level lines the toggle hides.
-func build(s *state.Store, mode SortMode, all bool, filter string, collapsed map[int]bool) (items []item, hidden int) {
-	filter = strings.ToLower(strings.TrimSpace(filter))
-	var entries []entry
+// index is what the table derives from the store once per change of the
+// store, so that a filter keystroke, a sort or a toggle only re-lists
+// lines: lowercase names to match, and the sort keys.
+type index struct {
+	name, pkg  []string // lowercase, by dependency ID
+	urgent     []bool
+	rank       []int
+	files      []int
+	groupTitle []string // lowercase, by group
+	groupFiles []int
+	// order and members are filled on first use.
+	order   [sortModes][]entry
+	members map[int][]int
+}
+
+func newIndex(s *state.Store) *index {
+	n := len(s.Deps)
+	ix := &index{name: make([]string, n), pkg: make([]string, n), urgent: make([]bool, n), rank: make([]int, n), files: make([]int, n), members: map[int][]int{}}
+	for i := range s.Deps {
+		ix.update(s, i)
+	}
+	ix.groupTitle = make([]string, len(s.Groups))
+	ix.groupFiles = make([]int, len(s.Groups))
 	for gi, g := range s.Groups {
-		if len(g.Members) == 0 {
-			continue
-		}
-		shown, match := false, filter == "" || strings.Contains(strings.ToLower(g.Title), filter)
-		for _, id := range g.Members {
-			shown = shown || all || urgent(&s.Deps[id])
-			match = match || matches(&s.Deps[id], filter)
-		}
-		switch {
-		case !match:
-		case shown:
-			entries = append(entries, entry{item: item{id: g.Members[0], group: gi, parent: true}, members: g.Members})
-		default:
-			hidden++
+		ix.groupTitle[gi] = strings.ToLower(g.Title)
+		ix.groupFiles[gi] = groupFiles(s, g.Members)
+	}
+	return ix
+}
+
+// update re-derives what dependency id contributes; the sort orders are
+// dropped, to be redone on use.
+func (ix *index) update(s *state.Store, id int) {
+	d := &s.Deps[id]
+	ix.name[id] = strings.ToLower(d.Row.Name)
+	ix.pkg[id] = ix.name[id]
+	if d.Row.Package != d.Row.Name {
+		ix.pkg[id] = strings.ToLower(d.Row.Package)
+	}
+	ix.urgent[id] = urgent(s, d)
+	ix.rank[id] = rank(s, d)
+	ix.files[id] = len(d.Row.ImportingFiles)
+	ix.order = [sortModes][]entry{}
+}
+
+func (ix *index) matches(id int, filter string) bool {
+	return filter == "" || strings.Contains(ix.name[id], filter) || strings.Contains(ix.pkg[id], filter)
+}
+
+// sorted lists every top-level entry (each group, each dependency outside
+// a group) in the mode's order, once per mode and store change: the order
+// does not depend on the filter or the toggles, which only skip entries.
+func (ix *index) sorted(s *state.Store, mode SortMode) []entry {
+	if ix.order[mode] != nil {
+		return ix.order[mode]
+	}
+	es := []entry{}
+	for gi, g := range s.Groups {
+		if len(g.Members) > 0 {
+			es = append(es, entry{item: item{id: g.Members[0], group: gi, parent: true}, members: g.Members})
 		}
 	}
 	for i := range s.Deps {
-		d := &s.Deps[i]
-		if s.GroupOf(d.ID) != nil || !matches(d, filter) {
-			continue
-		}
-		if all || urgent(d) {
-			entries = append(entries, entry{item: item{id: d.ID, group: -1}})
-		} else {
-			hidden++
+		if s.GroupOf(i) == nil {
+			es = append(es, entry{item: item{id: i, group: -1}})
 		}
 	}
-	sortEntries(s, entries, mode)
-	items = make([]item, 0, len(entries))
-	for _, e := range entries {
+	sortEntries(s, ix, es, mode)
+	ix.order[mode] = es
+	return es
+}
+
+// build lists the visible lines: groups and dependencies that pass the
+// minor/patch toggle and the filter, sorted, members under expanded groups;
+// and counts the top-level lines the toggle hides.
+func build(s *state.Store, ix *index, mode SortMode, all bool, filter string, collapsed map[int]bool) (items []item, hidden int) {
+	filter = strings.ToLower(strings.TrimSpace(filter))
+	for _, e := range ix.sorted(s, mode) {
+		shown, match := all, false
+		if e.parent {
+			match = filter == "" || strings.Contains(ix.groupTitle[e.group], filter)
+			for _, id := range e.members {
+				shown = shown || ix.urgent[id]
+				match = match || ix.matches(id, filter)
+			}
+		} else {
+			shown, match = all || ix.urgent[e.id], ix.matches(e.id, filter)
+		}
+		switch {
+		case !match:
+			continue
+		case !shown:
+			hidden++
+			continue
+		}
 		items = append(items, e.item)
 		if !e.parent || collapsed[e.group] {
 			continue
 		}
-		members := append([]int(nil), e.members...)
-		sort.SliceStable(members[1:], func(i, j int) bool {
-			return s.Deps[members[1+i]].Row.Name < s.Deps[members[1+j]].Row.Name
-		})
-		for _, id := range members {
+		for _, id := range ix.memberOrder(s, e) {
 			items = append(items, item{id: id, group: e.group, member: true})
 		}
 	}
 	return items, hidden
 }
 
-// urgent: what the table shows before `m`: majors, and rows that need a
-// look (unknown installed version, registry failure).
-func urgent(d *state.Dep) bool {
-	return state.IsMajor(d.Update) || d.Row.Installed == "" || d.Row.Status == engine.StatusNotChecked
-}
-
-func matches(d *state.Dep, filter string) bool {
-	return filter == "" || strings.Contains(strings.ToLower(d.Row.Name), filter) ||
-		strings.Contains(strings.ToLower(d.Row.Package), filter)
-}
-
-func sortEntries(s *state.Store, es []entry, mode SortMode) {
-	// Keys are computed once per entry: a group's file count is a set
-	// union, too dear to redo in every comparison.
-	type keyed struct {
-		e     entry
-		rank  int
-		files int
-		name  string
+// memberOrder is a group's members as listed under it: the lead, then the
+// rest by name.
+func (ix *index) memberOrder(s *state.Store, e entry) []int {
+	if m, ok := ix.members[e.group]; ok {
+		return m
 	}
-	ks := make([]keyed, len(es))
-	for i, e := range es {
-		k := keyed{e: e, rank: rank(&s.Deps[e.id])}
-		if e.parent {
-			k.files, k.name = groupFiles(s, e.members), s.Groups[e.group].Title
-		} else {
-			k.files, k.name = len(s.Deps[e.id].Row.ImportingFiles), s.Deps[e.id].Row.Name
-		}
-		ks[i] = k
-	}
-	slices.SortStableFunc(ks, func(a, b keyed) int {
-		if mode == ByUrgency && a.rank != b.rank {
-			return cmp.Compare(a.rank, b.rank)
-		}
-		if mode != ByName && a.files != b.files {
-			return cmp.Compare(b.files, a.files)
-		}
-		if a.name != b.name {
-			return strings.Compare(a.name, b.name)
-		}
-		return cmp.Compare(a.e.id, b.e.id)
+	members := append([]int(nil), e.members...)
+	sort.SliceStable(members[1:], func(i, j int) bool {
+		return s.Deps[members[1+i]].Row.Name < s.Deps[members[1+j]].Row.Name
 	})
-	for i := range ks {
-		es[i] = ks[i].e
+	ix.members[e.group] = members
+	return members
+}
+
+// urgent: what the table shows before `m`: majors, and rows that need a
+// look (unknown installed version, registry failure) or are still waiting
+// for the registry.
+func urgent(s *state.Store, d *state.Dep) bool {
+	return state.IsMajor(d.Update) || d.Row.Installed == "" || d.Row.Status == engine.StatusNotChecked || s.Pending(d)
+}
+
+func sortEntries(s *state.Store, ix *index, es []entry, mode SortMode) {
+	// Keys are gathered once per entry, and positions (ints) are sorted
+	// rather than the entries, which hold pointers the collector would be
+	// told about on every move.
+	n := len(es)
+	ranks, files, names := make([]int, n), make([]int, n), make([]string, n)
+	for i, e := range es {
+		ranks[i] = ix.rank[e.id]
+		if e.parent {
+			files[i], names[i] = ix.groupFiles[e.group], s.Groups[e.group].Title
+		} else {
+			files[i], names[i] = ix.files[e.id], s.Deps[e.id].Row.Name
+		}
 	}
+	perm := make([]int, n)
+	for i := range perm {
+		perm[i] = i
+	}
+	// The order is total (the ID breaks ties), so no stable sort is needed.
+	slices.SortFunc(perm, func(a, b int) int {
+		if mode == ByUrgency && ranks[a] != ranks[b] {
+			return cmp.Compare(ranks[a], ranks[b])
+		}
+		if mode != ByName && files[a] != files[b] {
+			return cmp.Compare(files[b], files[a])
+		}
+		if names[a] != names[b] {
+			return strings.Compare(names[a], names[b])
+		}
+		return cmp.Compare(es[a].id, es[b].id)
+	})
+	sorted := make([]entry, n)
+	for i, p := range perm {
+		sorted[i] = es[p]
+	}
+	copy(es, sorted)
 }
 
 // rank orders update kinds by urgency: the most majors crossed first, rows
-// that need a look next, then minor, patch, prerelease, current.
-func rank(d *state.Dep) int {
+// that need a look (or wait for the registry) next, then minor, patch,
+// prerelease, current.
+func rank(s *state.Store, d *state.Dep) int {
 	switch {
 	case state.IsMajor(d.Update):
 		n := 1
@@ -156,7 +223,7 @@ func rank(d *state.Dep) int {
 			n, _ = strconv.Atoi(strings.TrimSpace(d.Update[i+len("×"):]))
 		}
 		return 100 - min(n, 99)
-	case d.Row.Installed == "" || d.Row.Status == engine.StatusNotChecked:
+	case d.Row.Installed == "" || d.Row.Status == engine.StatusNotChecked || s.Pending(d):
 		return 100
 	case d.Update == "minor":
 		return 101

@@ -54,13 +54,16 @@ func lineCells(s *state.Shared, it item) cells {
 	case it.member:
 		c[colPackage] = "    " + d.Row.Name
 		c[colWhere] = where(d)
-		c[colFiles] = strconv.Itoa(len(d.Row.ImportingFiles))
+		c[colFiles] = files(d)
 	default:
 		c[colPackage] = d.Row.Name
 		c[colWhere] = where(d)
-		c[colFiles] = strconv.Itoa(len(d.Row.ImportingFiles))
+		c[colFiles] = files(d)
 	}
 	c[colVersions] = versions(d)
+	if s.Pending(&d) {
+		c[colVersions] += " → …"
+	}
 	c[colKind] = d.Update
 	if !it.member {
 		c[colCheck] = checkText(s, d)
@@ -129,6 +132,28 @@ type marker struct {
 	kind markerKind
 }
 
+// cellWidth is the display width of plain cell text. Table text is mostly
+// ASCII and a few one-column symbols (arrows, box drawing, ✗, …, ×), whose
+// width is their rune count; grapheme segmentation, which is most of the
+// cost of deriving 1,000 lines, is left to whatever else there is.
+func cellWidth(s string) int {
+	n := 0
+	for _, r := range s {
+		switch {
+		case r >= 0x20 && r < 0x7f, r == 0xd7,
+			r >= 0x2010 && r <= 0x2027,                // dashes, quotes, bullet, ellipsis
+			r >= 0x2190 && r <= 0x21ff,                // arrows
+			r >= 0x2500 && r <= 0x25fc,                // box drawing, blocks, geometric shapes
+			r == 0x2713 || r == 0x2717 || r == 0x276f, // ✓ ✗ ❯
+			r >= 0x2800 && r <= 0x28ff:                // braille (the spinner)
+			n++
+		default:
+			return ansi.StringWidth(s)
+		}
+	}
+	return n
+}
+
 func markerText(ms []marker) string {
 	var b strings.Builder
 	for _, m := range ms {
@@ -144,6 +169,15 @@ func where(d state.Dep) string {
 		return "catalog:" + strings.TrimPrefix(d.Row.Catalog, "default") + " " + s
 	}
 	return s
+}
+
+// files is the importing files count; blank while discovery has not
+// scanned the sources yet (nil), which is not zero.
+func files(d state.Dep) string {
+	if d.Row.ImportingFiles == nil {
+		return ""
+	}
+	return strconv.Itoa(len(d.Row.ImportingFiles))
 }
 
 func versions(d state.Dep) string {

@@ -64,6 +64,11 @@ type ChooseTargetMsg struct {
 // ChangedMsg tells every screen the Store changed.
 type ChangedMsg struct{}
 
+// RowsChangedMsg tells every screen that the rows of these dependencies
+// changed in place (discovery's answers arriving) while the rest of the
+// store kept its shape: a screen may redo only what these rows touch.
+type RowsChangedMsg struct{ IDs []int }
+
 // TickMsg tells every screen that running work moved (a check's phase, the
 // spinner's frame) while the store's shape stayed: only live parts need
 // drawing again, nothing needs rebuilding.

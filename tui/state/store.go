@@ -1,9 +1,11 @@
 package state
 
 import (
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/uptide/uptide/engine"
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/engine/semver"
 )
@@ -69,9 +71,143 @@ func NewStore(now func() time.Time) *Store {
 	return &Store{Discovering: true, Now: now}
 }
 
+// Key names a dependency decision across reloads of the store (the rows
+// discovery sends early, then its report): the package as declared, at
+// one installed version, in a set of workspaces.
+func Key(r model.DependencyRow) string {
+	return r.Name + "\x00" + r.Package + "\x00" + r.Installed + "\x00" + r.Catalog + "\x00" + strings.Join(r.Workspaces, ",")
+}
+
+// Rows is a batch of the rows discovery knows before its report, as the
+// progress pump delivers it.
+type Rows struct {
+	// Repository, when set, comes with All: every row, replacing what the
+	// store holds.
+	Repository *model.RepoSummary
+	All        []model.DependencyRow
+	// ByPackage: the rows of each package the registry answered for since,
+	// replacing that package's rows.
+	ByPackage map[string][]model.DependencyRow
+}
+
+// ApplyRows shows the rows discovery knows so far, while it runs. A
+// package whose answer keeps its rows' shape (the usual case: the same
+// decisions, now with a target) is updated in place and changed lists the
+// IDs touched; otherwise Deps are rebuilt from the rows (reshaped), and
+// what the user gave a dependency (its selection) follows it by Key.
+// Groups and companions wait for the report.
+func (s *Store) ApplyRows(b Rows) (changed []int, reshaped bool) {
+	if !s.Discovering {
+		return nil, false // the report is in; late rows would only undo it
+	}
+	if b.Repository != nil {
+		s.Report = &model.DiscoverReport{Repository: *b.Repository, Rows: b.All}
+		reshaped = true
+	}
+	if s.Report == nil {
+		return nil, false // package rows before the first set: nothing to place them in
+	}
+	pkgs := make([]string, 0, len(b.ByPackage))
+	for p := range b.ByPackage {
+		pkgs = append(pkgs, p)
+	}
+	slices.Sort(pkgs)
+	rows := s.Report.Rows
+	for _, p := range pkgs {
+		with := b.ByPackage[p]
+		if !reshaped {
+			if ids, ok := s.updateInPlace(p, with); ok {
+				changed = append(changed, ids...)
+				continue
+			}
+			reshaped = true
+		}
+		rows = replacePackage(rows, p, with)
+	}
+	s.Report.Rows = rows
+	if !reshaped {
+		return changed, false
+	}
+	selected := s.selectedKeys()
+	s.Deps = make([]Dep, len(rows))
+	for i, r := range rows {
+		s.Deps[i] = earlyDep(i, r, selected[Key(r)])
+	}
+	s.Groups = nil
+	s.groupOf = nil
+	return nil, true
+}
+
+func earlyDep(id int, r model.DependencyRow, selected bool) Dep {
+	d := Dep{ID: id, Row: r, Target: r.Target, Update: r.Update, TargetWhy: WhyLatest, Selected: selected}
+	if r.Target == r.Installed {
+		d.TargetWhy = WhyPinned
+	}
+	return d
+}
+
+// updateInPlace replaces the rows of pkg when the new ones are the same
+// decisions (same keys, same order); it reports false otherwise.
+func (s *Store) updateInPlace(pkg string, with []model.DependencyRow) ([]int, bool) {
+	var ids []int
+	for i := range s.Deps {
+		if s.Deps[i].Row.Package == pkg {
+			ids = append(ids, i)
+		}
+	}
+	if len(ids) != len(with) {
+		return nil, false
+	}
+	for k, id := range ids {
+		if Key(s.Deps[id].Row) != Key(with[k]) {
+			return nil, false
+		}
+	}
+	for k, id := range ids {
+		s.Deps[id] = earlyDep(id, with[k], s.Deps[id].Selected)
+		s.Report.Rows[id] = with[k]
+	}
+	return ids, true
+}
+
+// replacePackage puts a package's new rows where its old ones began, so a
+// row keeps its place while its target arrives.
+func replacePackage(rows []model.DependencyRow, pkg string, with []model.DependencyRow) []model.DependencyRow {
+	at := -1
+	out := make([]model.DependencyRow, 0, len(rows)+len(with))
+	for _, r := range rows {
+		if r.Package != pkg {
+			out = append(out, r)
+		} else if at < 0 {
+			at = len(out)
+		}
+	}
+	if at < 0 {
+		return append(out, with...)
+	}
+	return slices.Insert(out, at, with...)
+}
+
+func (s *Store) selectedKeys() map[string]bool {
+	keys := map[string]bool{}
+	for _, d := range s.Deps {
+		if d.Selected {
+			keys[Key(d.Row)] = true
+		}
+	}
+	return keys
+}
+
+// Pending: discovery is still asking the registry about d's package.
+func (s *Store) Pending(d *Dep) bool {
+	return s.Discovering && d.Row.Target == "" && d.Row.Installed != "" && d.Row.Status != engine.StatusNotChecked
+}
+
 // Load fills the store from a discovery report: one Dep per row, the
-// report's companion plans attached to the rows they plan.
+// report's companion plans attached to the rows they plan. A selection
+// made on the early rows follows its dependency.
 func (s *Store) Load(rep *model.DiscoverReport) {
+	selected := s.selectedKeys()
 	s.Report = rep
 	s.Discovering = false
 	s.Deps = make([]Dep, len(rep.Rows))
@@ -86,6 +222,7 @@ func (s *Store) Load(rep *model.DiscoverReport) {
 			d.TargetWhy = WhyPinned
 		}
 		d.Plan = plans[r.Package+"@"+r.Installed+">"+r.Target]
+		d.Selected = selected[Key(r)]
 		s.Deps[i] = d
 	}
 	byTitle := map[string]int{}
