@@ -1,0 +1,159 @@
+package typescript
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+)
+
+// nodePlatform and nodeArch are Node's process.platform and process.arch
+// for Go's GOOS and GOARCH: the native compiler's platform packages are
+// named with them (@typescript/typescript-linux-x64).
+var (
+	nodePlatform = map[string]string{"windows": "win32", "solaris": "sunos", "illumos": "sunos"}
+	nodeArch     = map[string]string{"amd64": "x64", "386": "ia32", "ppc64le": "ppc64", "mips64le": "mips64el", "mipsle": "mipsel"}
+)
+
+// nativePlatformPackage names the package holding the executable of the
+// native compiler whose package is named pkgName, for goos/goarch, and the
+// executable's name (typescript/lib/getExePath.js).
+func nativePlatformPackage(pkgName, goos, goarch string) (pkg, exe string) {
+	base := pkgName
+	if i := strings.LastIndex(base, "/"); i >= 0 && strings.HasPrefix(base, "@") {
+		base = base[i+1:]
+	}
+	platform, arch := goos, goarch
+	if p, ok := nodePlatform[goos]; ok {
+		platform = p
+	}
+	if a, ok := nodeArch[goarch]; ok {
+		arch = a
+	}
+	exe = "tsgo"
+	if base == "typescript" {
+		exe = "tsc"
+	}
+	if goos == "windows" {
+		exe += ".exe"
+	}
+	return "@typescript/" + base + "-" + platform + "-" + arch, exe
+}
+
+// NativeTSC is the executable of the native TypeScript (7 or newer) whose
+// package directory is typescriptDir: the platform package the package
+// lists in its optionalDependencies, found the way Node resolves it from
+// there (npm hoists it beside typescript; pnpm links it next to it in the
+// virtual store), and its lib/tsc. It says why when there is none.
+func NativeTSC(typescriptDir string) (string, error) {
+	if typescriptDir == "" {
+		return "", errors.New("no typescript package directory")
+	}
+	manifest := filepath.Join(typescriptDir, "package.json")
+	b, err := os.ReadFile(manifest)
+	if err != nil {
+		return "", err
+	}
+	var pkg struct {
+		Name string `json:"name"`
+	}
+	if err := json.Unmarshal(b, &pkg); err != nil || pkg.Name == "" {
+		return "", fmt.Errorf("%s: not a readable package.json", manifest)
+	}
+	platformPkg, exe := nativePlatformPackage(pkg.Name, runtime.GOOS, runtime.GOARCH)
+	dir, err := filepath.Abs(typescriptDir)
+	if err != nil {
+		return "", err
+	}
+	for d := dir; ; {
+		if filepath.Base(d) != "node_modules" {
+			cand := filepath.Join(d, "node_modules", filepath.FromSlash(platformPkg), "lib", exe)
+			if st, err := os.Stat(cand); err == nil && st.Mode().IsRegular() && (runtime.GOOS == "windows" || st.Mode().Perm()&0o111 != 0) {
+				return cand, nil
+			}
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return "", fmt.Errorf("%s is not installed next to %s (its platform package; reinstall typescript without --no-optional)", platformPkg, typescriptDir)
+		}
+		d = parent
+	}
+}
+
+// nativeJudge is the repository's native tsc when the adapter's compiler
+// stands in for one and it is installed, else "" (the pinned compiler
+// judges, and the label says why).
+func (a *Adapter) nativeJudge() string {
+	if a.compiler == nil || a.compiler.RepoNative == "" {
+		return ""
+	}
+	exe, err := NativeTSC(a.compiler.RepoDir)
+	if err != nil {
+		return ""
+	}
+	return exe
+}
+
+// nativeRun is one side's diagnostics from the native tsc.
+type nativeRun struct {
+	diags []nativeDiag
+	took  time.Duration
+}
+
+// runNativeTSC runs `tsc -p config --pretty false` in dir (file names come
+// back relative to it). tsc exits 1 or 2 when it reports diagnostics; any
+// other failure (a crash, a Go panic, which also exits 2) is an error with
+// what tsc printed.
+func runNativeTSC(ctx context.Context, exe, config, dir string, timeout time.Duration) (*nativeRun, error) {
+	if timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
+	cmd := exec.CommandContext(ctx, exe, "-p", config, "--pretty", "false")
+	cmd.Dir = dir
+	cmd.WaitDelay = 5 * time.Second
+	var stdout bytes.Buffer
+	stderr := &tailBuffer{max: 16 << 10}
+	cmd.Stdout = &stdout
+	cmd.Stderr = stderr
+	start := time.Now()
+	runErr := cmd.Run()
+	took := time.Since(start)
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		if errors.Is(ctxErr, context.DeadlineExceeded) {
+			return nil, fmt.Errorf("%s -p %s: still running after %s", exe, config, timeout)
+		}
+		return nil, ctxErr
+	}
+	code := 0
+	if runErr != nil {
+		var exit *exec.ExitError
+		if !errors.As(runErr, &exit) {
+			return nil, fmt.Errorf("run %s: %w", exe, runErr)
+		}
+		code = exit.ExitCode()
+	}
+	errText := strings.TrimSpace(stderr.String())
+	diags, err := parseNativeOutput(stdout.Bytes())
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("%s -p %s: %w", exe, config, err)
+	case code != 0 && code != 1 && code != 2,
+		code != 0 && len(diags) == 0,
+		strings.Contains(errText, "panic:") || strings.Contains(errText, "goroutine "):
+		detail := errText
+		if detail == "" {
+			detail = strings.TrimSpace(stdout.String())
+		}
+		return nil, fmt.Errorf("%s -p %s exited %d: %s", exe, config, code, clip(detail, 2000))
+	}
+	return &nativeRun{diags: diags, took: took}, nil
+}
