@@ -108,6 +108,7 @@ func Check(ctx context.Context, opts CheckOptions) (*model.CheckReport, error) {
 		return nil, err
 	}
 	c.attachImporters(rep.Packages)
+	c.addSourceWarnings(rep.Packages)
 	sort.SliceStable(rep.Packages, func(i, j int) bool {
 		a, b := rep.Packages[i], rep.Packages[j]
 		if a.Title != b.Title {

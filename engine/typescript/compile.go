@@ -129,7 +129,10 @@ type compileParams struct {
 	Overlay     *mapping `json:"overlay,omitempty"`
 	Baseline    *mapping `json:"baseline,omitempty"`
 	ResolveOnly bool     `json:"resolveOnly,omitempty"`
-	LegacyHooks bool     `json:"legacyHooks,omitempty"`
+	// SourcePaths send the workspace's dependencies on other workspaces
+	// to their sources (FindWorkspaceSources).
+	SourcePaths map[string][]string `json:"sourcePaths,omitempty"`
+	LegacyHooks bool                `json:"legacyHooks,omitempty"`
 }
 
 // Compile type-checks the files in scope against the installed packages and
@@ -160,6 +163,9 @@ func (a *Adapter) Compile(ctx context.Context, req CompileRequest) (*CompileResu
 	}
 	if req.Baseline != nil {
 		params.Baseline = req.Baseline.driverMapping()
+	}
+	if src := FindWorkspaceSources(root, params.Workspace); len(src.Paths) > 0 {
+		params.SourcePaths = src.Paths
 	}
 	if exe := a.nativeJudge(); exe != "" {
 		// The repository's native tsc judges; the driver still scopes.

@@ -121,6 +121,9 @@ func (a *Adapter) FindUsages(ctx context.Context, req UsageRequest) (*UsageResul
 		exclude = append(exclude, d)
 	}
 	params["exclude"] = exclude
+	if src := FindWorkspaceSources(root, ws); len(src.Paths) > 0 {
+		params["sourcePaths"] = src.Paths
+	}
 
 	var out struct {
 		PackageDir string             `json:"packageDir"`

@@ -27,6 +27,7 @@ const { builtinModules } = require('module');
 const { DriverError } = require('./protocol');
 const { traceRoots } = require('./cause');
 const { shareSources, forgetInside, fileVersion } = require('./sources');
+const { sourcePathsOf, withSourcePaths } = require('./wssource');
 
 /**
  * @typedef {import('typescript').Program} Program
@@ -161,6 +162,7 @@ function compile(ts, params) {
   if (params.files !== undefined && params.files !== null && !Array.isArray(params.files)) {
     throw new DriverError('BAD_REQUEST', 'files must be a list of absolute paths');
   }
+  const sourcePaths = sourcePathsOf(params);
   const baselineMap = mappingOf(params.baseline, 'baseline');
   const overlayMap = mappingOf(params.overlay, 'overlay');
   // Tests only: install the 4.x resolver hooks alone, so a newer compiler
@@ -233,7 +235,7 @@ function compile(ts, params) {
   /** @type {Unit[]} */
   const units = [];
   for (const [project, files] of byProject) {
-    const options = judgingOptions(project.options);
+    const options = withSourcePaths(judgingOptions(project.options), sourcePaths);
     const cache = cacheFor(ts, optionsKey(options), options);
     units.push({ files, options, cache, roots: rootsOf(project, files), legacyHooks });
   }

@@ -14,6 +14,7 @@ const fs = require('fs');
 const path = require('path');
 const { DriverError } = require('./protocol');
 const { shareSources, current } = require('./sources');
+const { sourcePathsOf, withSourcePaths } = require('./wssource');
 
 const TS_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts'];
 const JS_EXTENSIONS = ['.js', '.jsx', '.mjs', '.cjs'];
@@ -31,7 +32,7 @@ const kept = [];
 
 /**
  * @param {typeof import('typescript')} ts
- * @param {{workspaceDir: string, repoRoot?: string, tsconfig?: string, exclude?: string[]}} params
+ * @param {{workspaceDir: string, repoRoot?: string, tsconfig?: string, exclude?: string[], sourcePaths?: Record<string, string[]>}} params
  * @returns {Workspace & {wsDir: string, repoRoot: string, exclude: string[]}}
  */
 function openWorkspace(ts, params) {
@@ -72,8 +73,9 @@ function openWorkspace(ts, params) {
     const options = configs.role === 'above' ? parseConfig(ts, configs.file).options : defaultOptions(ts);
     plans.push({ configFile: configs.file, options, roots: globSources(wsDir, !!options.allowJs, excluded) });
   }
+  const sourcePaths = sourcePathsOf(params);
   for (const p of plans) {
-    p.options = { ...p.options, noEmit: true };
+    p.options = withSourcePaths({ ...p.options, noEmit: true }, sourcePaths);
     for (const k of ['composite', 'incremental', 'tsBuildInfoFile', 'declaration', 'declarationMap', 'emitDeclarationOnly', 'outFile', 'out']) delete p.options[k];
     if (p.options.allowJs) includesJs = true;
   }

@@ -1,0 +1,219 @@
+package typescript
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+// wsRepo writes files (path -> content) under a new repository root and
+// links node_modules entries (link path -> repository-relative target).
+func wsRepo(t *testing.T, files map[string]string, links map[string]string) string {
+	t.Helper()
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rel, body := range files {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for at, target := range links {
+		p := filepath.Join(root, filepath.FromSlash(at))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		to := target
+		if !filepath.IsAbs(to) {
+			to = filepath.Join(root, filepath.FromSlash(target))
+		}
+		if err := os.Symlink(to, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+// age sets a file's modification time d before now.
+func age(t *testing.T, root, rel string, d time.Duration) {
+	t.Helper()
+	at := time.Now().Add(-d)
+	if err := os.Chtimes(filepath.Join(root, filepath.FromSlash(rel)), at, at); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestFindWorkspaceSources(t *testing.T) {
+	app := `{"name":"app","dependencies":{"shared":"1.0.0","zod":"^3"}}`
+	npmLink := map[string]string{"node_modules/shared": "packages/shared"}
+	tests := []struct {
+		name  string
+		files map[string]string
+		links map[string]string
+		// older ages files (repository-relative) by an hour.
+		older    []string
+		want     map[string][]string // repository-relative
+		warnings []string            // substrings, one per warning
+	}{
+		{
+			name: "no tsconfig: dist/ is built from src/",
+			files: map[string]string{
+				"packages/app/package.json":       app,
+				"packages/shared/package.json":    `{"name":"shared","main":"dist/index.js","types":"dist/index.d.ts"}`,
+				"packages/shared/dist/index.d.ts": "export {};",
+				"packages/shared/src/index.ts":    "export {};",
+			},
+			links: npmLink,
+			want:  map[string][]string{"shared": {"packages/shared/src/index.ts"}},
+		},
+		{
+			name: "main alone, a .tsx source",
+			files: map[string]string{
+				"packages/app/package.json":     app,
+				"packages/shared/package.json":  `{"name":"shared","main":"./dist/index.js"}`,
+				"packages/shared/src/index.tsx": "export {};",
+			},
+			links: npmLink,
+			want:  map[string][]string{"shared": {"packages/shared/src/index.tsx"}},
+		},
+		{
+			name: "the tsconfig's outDir and rootDir, exports subpaths and a pattern",
+			files: map[string]string{
+				"packages/app/package.json": app,
+				"packages/shared/package.json": `{"name":"shared","exports":{
+					".":{"import":"./lib/index.mjs","types":"./lib/index.d.ts"},
+					"./utils":{"types":"./lib/utils/index.d.ts","default":"./lib/utils/index.js"},
+					"./icons/*":"./lib/icons/*.js",
+					"./package.json":"./package.json"}}`,
+				"packages/shared/tsconfig.json": `{
+					// JSONC, as tsc reads it
+					"compilerOptions": {"outDir": "lib", "rootDir": "./source",},
+				}`,
+				"packages/shared/source/index.ts":       "export {};",
+				"packages/shared/source/utils/index.ts": "export {};",
+				"packages/shared/source/icons/a.tsx":    "export {};",
+			},
+			links: npmLink,
+			want: map[string][]string{
+				"shared":         {"packages/shared/source/index.ts"},
+				"shared/utils":   {"packages/shared/source/utils/index.ts"},
+				"shared/icons/*": {"packages/shared/source/icons/*.ts", "packages/shared/source/icons/*.tsx"},
+			},
+		},
+		{
+			name: "an outDir from a config it extends, rootDir defaulting to src",
+			files: map[string]string{
+				"packages/app/package.json":          app,
+				"packages/shared/package.json":       `{"name":"shared","types":"build/index.d.ts"}`,
+				"packages/shared/tsconfig.json":      `{"extends":"./tsconfig.base.json"}`,
+				"packages/shared/tsconfig.base.json": `{"compilerOptions":{"outDir":"./build"}}`,
+				"packages/shared/src/index.ts":       "export {};",
+			},
+			links: npmLink,
+			want:  map[string][]string{"shared": {"packages/shared/src/index.ts"}},
+		},
+		{
+			name: "link: and workspace: paths, a scoped name",
+			files: map[string]string{
+				"packages/app/package.json":      `{"name":"app","dependencies":{"@acme/a":"link:../a","b":"workspace:../b"}}`,
+				"packages/a/package.json":        `{"name":"@acme/a","types":"dist/index.d.ts"}`,
+				"packages/a/src/index.ts":        "export {};",
+				"packages/b/package.json":        `{"name":"b","types":"dist/main.d.ts"}`,
+				"packages/b/src/main.ts":         "export {};",
+				"packages/app/node_modules/.keep": "",
+			},
+			want: map[string][]string{
+				"@acme/a": {"packages/a/src/index.ts"},
+				"b":       {"packages/b/src/main.ts"},
+			},
+		},
+		{
+			name: "unmappable and older than its sources: the dist stays, with a warning",
+			files: map[string]string{
+				"packages/app/package.json":    app,
+				"packages/shared/package.json": `{"name":"shared","types":"index.d.ts"}`,
+				"packages/shared/index.d.ts":   "export {};",
+				"packages/shared/src/main.ts":  "export {};",
+			},
+			links:    npmLink,
+			older:    []string{"packages/shared/index.d.ts"},
+			want:     map[string][]string{},
+			warnings: []string{"shared is read from its build packages/shared/index.d.ts, which is older than its source packages/shared/src/main.ts"},
+		},
+		{
+			name: "unmappable but newer than its sources: no warning",
+			files: map[string]string{
+				"packages/app/package.json":       app,
+				"packages/shared/package.json":    `{"name":"shared","types":"dist/index.d.ts"}`,
+				"packages/shared/dist/index.d.ts": "export {};",
+				"packages/shared/src/other.ts":    "export {};",
+			},
+			links: npmLink,
+			older: []string{"packages/shared/src/other.ts"},
+			want:  map[string][]string{},
+		},
+		{
+			name: "installed from the registry, or linked outside the repository: not a workspace",
+			files: map[string]string{
+				"packages/app/package.json":        `{"name":"app","dependencies":{"zod":"^3","ext":"1.0.0"}}`,
+				"node_modules/zod/package.json":    `{"name":"zod","types":"dist/index.d.ts"}`,
+				"node_modules/zod/src/index.ts":    "export {};",
+				"node_modules/zod/dist/index.d.ts": "export {};",
+			},
+			links: map[string]string{"node_modules/ext": os.TempDir()},
+			want:  map[string][]string{},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := wsRepo(t, tt.files, tt.links)
+			for _, f := range tt.older {
+				age(t, root, f, time.Hour)
+			}
+			got := FindWorkspaceSources(root, filepath.Join(root, "packages", "app"))
+			rel := map[string][]string{}
+			for k, vs := range got.Paths {
+				for _, v := range vs {
+					if !filepath.IsAbs(v) {
+						t.Errorf("%s: %s is not absolute", k, v)
+					}
+					rel[k] = append(rel[k], relTo(root, v))
+				}
+			}
+			if !reflect.DeepEqual(rel, tt.want) {
+				t.Errorf("paths %v, want %v", rel, tt.want)
+			}
+			if len(got.Warnings) != len(tt.warnings) {
+				t.Fatalf("warnings %q, want %d", got.Warnings, len(tt.warnings))
+			}
+			for i, w := range tt.warnings {
+				if !strings.Contains(got.Warnings[i], w) {
+					t.Errorf("warning %q does not say %q", got.Warnings[i], w)
+				}
+			}
+		})
+	}
+}
+
+func TestFindWorkspaceSourcesBadInput(t *testing.T) {
+	root := wsRepo(t, map[string]string{
+		"packages/app/package.json":    `{"name":"app","dependencies":{"shared":"1.0.0"}`,
+		"packages/shared/package.json": `{"name":"shared","types":"dist/index.d.ts"}`,
+	}, map[string]string{"node_modules/shared": "packages/shared"})
+	got := FindWorkspaceSources(root, filepath.Join(root, "packages", "app"))
+	if len(got.Paths) != 0 || len(got.Warnings) != 0 {
+		t.Errorf("a broken manifest maps nothing, got %+v", got)
+	}
+	got = FindWorkspaceSources(filepath.Join(root, "missing"), filepath.Join(root, "packages", "app"))
+	if len(got.Paths) != 0 {
+		t.Errorf("a missing root maps nothing, got %+v", got)
+	}
+}
