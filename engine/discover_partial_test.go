@@ -21,6 +21,11 @@ import (
 // repository over the fixture registry, after fault(reg), and returns the
 // events in the order the sink saw them.
 func discoverDemo(t *testing.T, partial bool, fault func(*testregistry.Registry)) (*model.DiscoverReport, []Event) {
+	rep, events, _ := discoverDemoClient(t, partial, fault)
+	return rep, events
+}
+
+func discoverDemoClient(t *testing.T, partial bool, fault func(*testregistry.Registry)) (*model.DiscoverReport, []Event, *registry.Client) {
 	t.Helper()
 	tmp := t.TempDir()
 	dir := filepath.Join(tmp, "acme")
@@ -49,9 +54,10 @@ func discoverDemo(t *testing.T, partial bool, fault func(*testregistry.Registry)
 	}
 	var mu sync.Mutex
 	var events []Event
+	client := registry.New(registry.Options{Config: cfg, CacheDir: filepath.Join(tmp, "cache")})
 	rep, err := Discover(context.Background(), DiscoverOptions{
 		Cwd: dir, PartialRows: partial,
-		Client: registry.New(registry.Options{Config: cfg, CacheDir: filepath.Join(tmp, "cache")}),
+		Client: client,
 		Events: func(e Event) {
 			mu.Lock()
 			events = append(events, e)
@@ -61,7 +67,7 @@ func discoverDemo(t *testing.T, partial bool, fault func(*testregistry.Registry)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return rep, events
+	return rep, events, client
 }
 
 // applyPartial replays rows events the way a planner does: the first set

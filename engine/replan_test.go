@@ -1,0 +1,133 @@
+package engine
+
+import (
+	"context"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/uptide/uptide/engine/model"
+)
+
+// Picking a target on a release group's lead moves its members to the
+// release that goes with it, and the companions and commands follow.
+func TestPlanTargetMovesTheGroup(t *testing.T) {
+	rep, _, client := discoverDemoClient(t, false, nil)
+	rowOf := func(pkg string) model.DependencyRow {
+		for _, r := range rep.Rows {
+			if r.Package == pkg {
+				return r
+			}
+		}
+		t.Fatalf("no row of %s in %+v", pkg, rep.Rows)
+		return model.DependencyRow{}
+	}
+	for _, tc := range []struct {
+		name, pkg, target string
+		members           []string // name@to of each member
+		companions        []string
+		conflicts         []string
+		check, fix        string
+	}{
+		{
+			name: "react to 19.0.0 takes react-dom and the types to 19.0",
+			pkg:  "react", target: "19.0.0",
+			members:    []string{"react-dom@19.0.0"},
+			companions: []string{"@types/react@19.0.0", "@types/react-dom@19.0.0"},
+			conflicts:  []string{"@ai-sdk/react"},
+			check:      "uptide check react --target react@19.0.0 --target react-dom@19.0.0 --details",
+		},
+		{
+			name: "ai to 4.0.0 moves the providers and zod by the rules",
+			pkg:  "ai", target: "4.0.0",
+			members:    []string{"@ai-sdk/openai@1.0.0", "zod@3.25.76"},
+			companions: []string{},
+			check:      "uptide check ai --target ai@4.0.0 --target @ai-sdk/openai@1.0.0 --target zod@3.25.76 --details",
+			fix:        "uptide fix ai --target ai@4.0.0 --target @ai-sdk/openai@1.0.0 --target zod@3.25.76",
+		},
+		{
+			name: "@aws-sdk/client-s3 to 3.600.0 takes the presigner's same release",
+			pkg:  "@aws-sdk/client-s3", target: "3.600.0",
+			members:    []string{"@aws-sdk/s3-request-presigner@3.600.0"},
+			companions: []string{},
+			check:      "uptide check @aws-sdk/client-s3 --target @aws-sdk/client-s3@3.600.0 --target @aws-sdk/s3-request-presigner@3.600.0 --details",
+			fix:        "uptide fix @aws-sdk/client-s3 --target @aws-sdk/client-s3@3.600.0 --target @aws-sdk/s3-request-presigner@3.600.0",
+		},
+		{
+			name: "a lead that stays keeps its group",
+			pkg:  "react", target: rowOf("react").Installed,
+			members:    []string{"react-dom@" + rowOf("react-dom").Installed},
+			companions: []string{},
+			check:      "uptide check react --target react@" + rowOf("react").Installed + " --details",
+			fix:        "uptide fix react --target react@" + rowOf("react").Installed,
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			row := rowOf(tc.pkg)
+			if row.Group == "" {
+				t.Fatalf("%s has no group in the demo: %+v", tc.pkg, rep.Groups)
+			}
+			tp, err := PlanTarget(context.Background(), PlanTargetOptions{Report: rep, Client: client}, row, tc.target)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var members, companions []string
+			for _, m := range tp.Members {
+				members = append(members, m.Name+"@"+m.To)
+			}
+			companions = []string{}
+			for _, c := range tp.Companions.Companions {
+				companions = append(companions, c.Name+"@"+c.To)
+			}
+			if diff := cmp.Diff(tc.members, members); diff != "" {
+				t.Errorf("members (-want +got):\n%s\n%+v", diff, tp.Members)
+			}
+			if diff := cmp.Diff(tc.companions, companions); diff != "" {
+				t.Errorf("companions (-want +got):\n%s\n%+v", diff, tp.Companions)
+			}
+			var conflicts []string
+			for _, c := range append(append([]model.Conflict{}, tp.MemberConflicts...), tp.Companions.Conflicts...) {
+				conflicts = append(conflicts, c.Name)
+			}
+			if diff := cmp.Diff(tc.conflicts, conflicts); diff != "" {
+				t.Errorf("conflicts (-want +got):\n%s", diff)
+			}
+			want := []string{tc.check}
+			if tc.fix != "" {
+				want = append(want, tc.fix)
+			}
+			if diff := cmp.Diff(want, tp.Next); diff != "" {
+				t.Errorf("next (-want +got):\n%s", diff)
+			}
+			if tp.Group != row.Group {
+				t.Errorf("group %q, want %q", tp.Group, row.Group)
+			}
+		})
+	}
+}
+
+func TestPlanTargetErrors(t *testing.T) {
+	rep, _, client := discoverDemoClient(t, false, nil)
+	if _, err := PlanTarget(context.Background(), PlanTargetOptions{Client: client}, model.DependencyRow{Name: "x"}, "1.0.0"); err == nil {
+		t.Error("a plan without a discovery succeeded")
+	}
+	if _, err := PlanTarget(context.Background(), PlanTargetOptions{Report: rep, Client: client}, model.DependencyRow{Name: "x", Package: "x", Workspaces: []string{"."}}, "1.0.0"); err == nil {
+		t.Error("a plan of a row with no installed version succeeded")
+	}
+}
+
+func TestNextCommandsNameMovingMembersOnly(t *testing.T) {
+	got := NextCommands("", "react", "19.0.0", []model.Companion{
+		{Name: "react-dom", From: "18.2.0", To: "19.0.0"}, {Name: "scheduler", From: "0.23.0", To: "0.23.0"},
+	}, false)
+	want := []string{
+		"uptide check react --target react@19.0.0 --target react-dom@19.0.0 --details",
+		"uptide fix react --target react@19.0.0 --target react-dom@19.0.0",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	if got := NextCommands("", "react", "19.0.0", nil, true); len(got) != 1 {
+		t.Errorf("with a conflict: %q, want the check command only", got)
+	}
+}
