@@ -46,17 +46,18 @@ function prepareComparison(ts, params) {
   /** @param {string} file @param {string} text */
   const rewrite = (file, text) => {
     if (file.startsWith(openedA.realDir + '/')) return renameA(text);
-    if (file.startsWith(openedB.realDir + '/')) return renameB(text);
+    if (file.startsWith(openedB.realDir + '/')) return separateGlobals(renameB(text));
     return text;
   };
   const roots = [...new Set([...openedA.entries, ...openedB.entries].map((e) => e.file))];
   const program = createProgram(ts, roots, [openedA.realDir, openedB.realDir], rewrite);
   const checker = program.getTypeChecker();
+  tsByChecker.set(checker, ts);
   globalDiagnostics(checker); // fails the request here, not every question
   const printer = new Printer(ts);
   const onlyTops = new Set(params.paths.map(topOf));
   const a = analyze(ts, { pkgDir: params.pkgA, name: aliasA }, { program, opened: openedA, onlyTops, walker: new Walker(ts, checker, [openedA.realDir], printer) });
-  const b = analyze(ts, { pkgDir: params.pkgB, name: aliasB }, { program, opened: openedB, onlyTops, walker: new Walker(ts, checker, [openedB.realDir], printer) });
+  const b = analyze(ts, { pkgDir: params.pkgB, name: aliasB }, { program, opened: openedB, onlyTops, globalAlias: GLOBAL_B, walker: new Walker(ts, checker, [openedB.realDir], printer) });
   const wanted = new Set(params.paths);
   const byPathA = new Map(a.placed.filter((p) => wanted.has(p.path)).map((p) => [p.path, p.node]));
   const byPathB = new Map(b.placed.filter((p) => wanted.has(p.path)).map((p) => [p.path, p.node]));
@@ -74,6 +75,11 @@ function prepareComparison(ts, params) {
     const ta = typeOf(checker, na);
     const tb = typeOf(checker, nb);
     if (!ta || !tb) continue;
+    // A name imported from a dependency that is not installed is the error
+    // type, which the checker relates like any (and a union holding it
+    // collapses to it): its verdict would say "equivalent" about types it
+    // never saw. Such a path is left unanswered, to the text rules.
+    if (mentionsUnresolved(ts, checker, ta) || mentionsUnresolved(ts, checker, tb)) continue;
     let m = byTypes.get(ta);
     if (!m) byTypes.set(ta, (m = new Map()));
     const u = m.get(tb);
@@ -164,8 +170,97 @@ function typeOf(checker, node) {
  * @returns {Relation}
  */
 function relate(checker, a, b) {
-  return { aToB: checker.isTypeAssignableTo(a, b), bToA: checker.isTypeAssignableTo(b, a) };
+  const rel = { aToB: checker.isTypeAssignableTo(a, b), bToA: checker.isTypeAssignableTo(b, a) };
+  if (rel.aToB && rel.bToA) optionKeys(checker, a, b, rel);
+  return rel;
 }
+
+/**
+ * Two object types whose properties are all optional (an options bag:
+ * resize(options: {width?, height?})) relate both ways whatever keys they
+ * have, but an object literal naming a key the other lacks fails its excess
+ * property check, and options are passed as literals. So for such types a
+ * key only one side has makes the other side no longer accept it: the
+ * side with fewer keys is the narrower one.
+ * @param {import('typescript').TypeChecker} checker
+ * @param {import('typescript').Type} a
+ * @param {import('typescript').Type} b
+ * @param {Relation} rel
+ */
+function optionKeys(checker, a, b, rel) {
+  const ka = optionBagKeys(checker, a);
+  const kb = ka && optionBagKeys(checker, b);
+  if (!ka || !kb) return;
+  for (const k of ka) if (!kb.has(k)) rel.aToB = false;
+  for (const k of kb) if (!ka.has(k)) rel.bToA = false;
+}
+
+/**
+ * The property names of a plain object type whose properties are all
+ * optional, or undefined for anything else (primitives, unions, callables,
+ * arrays, index signatures, a type with a required property).
+ * @param {import('typescript').TypeChecker} checker
+ * @param {import('typescript').Type} t
+ * @returns {Set<string> | undefined}
+ */
+function optionBagKeys(checker, t) {
+  const ts = tsOf(checker);
+  if (!ts) return undefined;
+  t = checker.getNonNullableType(t);
+  if (!(t.flags & ts.TypeFlags.Object) || checker.isArrayLikeType(t)) return undefined;
+  if (checker.getSignaturesOfType(t, ts.SignatureKind.Call).length || checker.getSignaturesOfType(t, ts.SignatureKind.Construct).length) return undefined;
+  if (checker.getIndexInfosOfType(t).length) return undefined;
+  const props = checker.getPropertiesOfType(t);
+  if (props.length === 0) return undefined;
+  const keys = new Set();
+  for (const p of props) {
+    if (!(p.flags & ts.SymbolFlags.Optional)) return undefined;
+    keys.add(p.escapedName);
+  }
+  return keys;
+}
+
+/** @type {WeakMap<import('typescript').TypeChecker, typeof import('typescript')>} */
+const tsByChecker = new WeakMap();
+/** @param {import('typescript').TypeChecker} checker */
+function tsOf(checker) {
+  return tsByChecker.get(checker);
+}
+
+/**
+ * Whether a type is, or is built from (union and intersection members,
+ * type arguments, a callable's parameters and return, a few levels down),
+ * the error type an unresolved name gets.
+ * @param {typeof import('typescript')} ts
+ * @param {import('typescript').TypeChecker} checker
+ * @param {import('typescript').Type} t
+ */
+function mentionsUnresolved(ts, checker, t) {
+  /** @type {Set<import('typescript').Type>} */
+  const seen = new Set();
+  /** @param {import('typescript').Type} x @param {number} depth @returns {boolean} */
+  const visit = (x, depth) => {
+    if (!x || seen.has(x) || depth > 4) return false;
+    seen.add(x);
+    if (x.flags & ts.TypeFlags.Any && /** @type {any} */ (x).intrinsicName === 'error') return true;
+    if (x.flags & ts.TypeFlags.UnionOrIntersection) {
+      return /** @type {import('typescript').UnionOrIntersectionType} */ (x).types.some((y) => visit(y, depth + 1));
+    }
+    if (x.flags & ts.TypeFlags.Object) {
+      const ref = /** @type {import('typescript').TypeReference} */ (x);
+      if (/** @type {import('typescript').ObjectType} */ (x).objectFlags & ts.ObjectFlags.Reference && ref.typeArguments) {
+        if (ref.typeArguments.some((y) => visit(y, depth + 1))) return true;
+      }
+      for (const sig of checker.getSignaturesOfType(x, ts.SignatureKind.Call)) {
+        if (visit(checker.getReturnTypeOfSignature(sig), depth + 1)) return true;
+        for (const p of sig.parameters) if (visit(checker.getTypeOfSymbol(p), depth + 1)) return true;
+      }
+    }
+    return false;
+  };
+  return visit(t, 0);
+}
+
 
 /**
  * Parameter by parameter when both sides have the same number of
@@ -190,6 +285,23 @@ function perOverload(ts, checker, ta, tb) {
     }
     return { params: ps, return: relate(checker, checker.getReturnTypeOfSignature(x), checker.getReturnTypeOfSignature(y)) };
   });
+}
+
+// B's global augmentations would merge with A's into one global Window, and
+// the checker would relate its property to itself. In B they become a
+// module-local namespace of this name, which the walk reads as "global".
+const GLOBAL_B = '__uptide_global_b';
+
+/**
+ * declare global { … } → declare namespace __uptide_global_b { … }. Only a
+ * module may augment the global scope, and in a module a namespace of that
+ * name is local to it: B's globals keep their own declarations, apart from
+ * A's and the lib's. A script's top-level globals still merge (a known gap:
+ * wrapping a script would change what its nested declare module blocks mean).
+ * @param {string} text
+ */
+function separateGlobals(text) {
+  return text.replace(/\bdeclare\s+global\s*\{/g, `declare namespace ${GLOBAL_B} {`);
 }
 
 /**

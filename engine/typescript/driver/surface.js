@@ -56,9 +56,11 @@ function openPackage(ts, pkgDir, name) {
 /**
  * @param {typeof import('typescript')} ts
  * @param {{pkgDir: string, name: string}} params
- * @param {{rewrite?: (f: string, t: string) => string, program?: import('typescript').Program, walker?: Walker, opened?: ReturnType<typeof openPackage>, onlyTops?: Set<string>}} opts
+ * @param {{rewrite?: (f: string, t: string) => string, program?: import('typescript').Program, walker?: Walker, opened?: ReturnType<typeof openPackage>, onlyTops?: Set<string>, globalAlias?: string}} opts
  *   onlyTops limits the walk to the exports with these top-level path
  *   segments (compareTypes asks about a few paths of a large package).
+ *   globalAlias names the namespace compareTypes rewrote this copy's
+ *   declare global blocks to, read as the global scope.
  */
 function analyze(ts, params, opts) {
   const name = params.name;
@@ -120,7 +122,7 @@ function analyze(ts, params, opts) {
 
   // Foreign augmentations and global declarations: always scoped.
   const allEntries = entryPoints.length ? entryPoints : ['.'];
-  for (const { specifier, symbols } of augmentations(ts, checker, program, walker, name)) {
+  for (const { specifier, symbols } of augmentations(ts, checker, program, walker, name, opts.globalAlias)) {
     for (const [memberName, sym] of symbols) {
       if (opts.onlyTops && !opts.onlyTops.has(scope(specifier) + segment(memberName))) continue;
       for (const node of walker.walkDeclaration(sym)) {
@@ -227,8 +229,9 @@ function ownAmbientModules(ts, checker, walker, name) {
  * @param {import('typescript').Program} program
  * @param {Walker} walker
  * @param {string} name
+ * @param {string} [globalAlias]
  */
-function augmentations(ts, checker, program, walker, name) {
+function augmentations(ts, checker, program, walker, name, globalAlias) {
   /** @type {{specifier: string, symbols: [string, import('typescript').Symbol][]}[]} */
   const out = [];
   for (const sf of program.getSourceFiles()) {
@@ -259,6 +262,8 @@ function augmentations(ts, checker, program, walker, name) {
         // the module finds it there, under the path consumers import.
         if (specifier.startsWith('.') && ownModule(ts, checker, walker, stmt)) continue;
       } else if (isModule && stmt.name.text === 'global' && stmt.flags & ts.NodeFlags.GlobalAugmentation) {
+        specifier = 'global';
+      } else if (isModule && globalAlias && stmt.name.text === globalAlias) {
         specifier = 'global';
       } else continue;
       /** @type {[string, import('typescript').Symbol][]} */
