@@ -373,6 +373,10 @@ func (l buildLayout) source(dir, target string) []string {
 		return nil
 	}
 	base := filepath.Join(dir, filepath.FromSlash(l.rootDir), filepath.FromSlash(stem))
+	if !within(dir, base) {
+		// A source outside the dependency is not the one it was built from.
+		return nil
+	}
 	var found []string
 	if strings.Contains(stem, "*") {
 		// A pattern: the directory it lives in must exist.

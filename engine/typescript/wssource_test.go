@@ -123,11 +123,11 @@ func TestFindWorkspaceSources(t *testing.T) {
 		{
 			name: "link: and workspace: paths, a scoped name",
 			files: map[string]string{
-				"packages/app/package.json":      `{"name":"app","dependencies":{"@acme/a":"link:../a","b":"workspace:../b"}}`,
-				"packages/a/package.json":        `{"name":"@acme/a","types":"dist/index.d.ts"}`,
-				"packages/a/src/index.ts":        "export {};",
-				"packages/b/package.json":        `{"name":"b","types":"dist/main.d.ts"}`,
-				"packages/b/src/main.ts":         "export {};",
+				"packages/app/package.json":       `{"name":"app","dependencies":{"@acme/a":"link:../a","b":"workspace:../b"}}`,
+				"packages/a/package.json":         `{"name":"@acme/a","types":"dist/index.d.ts"}`,
+				"packages/a/src/index.ts":         "export {};",
+				"packages/b/package.json":         `{"name":"b","types":"dist/main.d.ts"}`,
+				"packages/b/src/main.ts":          "export {};",
 				"packages/app/node_modules/.keep": "",
 			},
 			want: map[string][]string{
@@ -216,4 +216,30 @@ func TestFindWorkspaceSourcesBadInput(t *testing.T) {
 	if len(got.Paths) != 0 {
 		t.Errorf("a missing root maps nothing, got %+v", got)
 	}
+}
+
+// FuzzWorkspaceManifest feeds a dependency's manifest and tsconfig to the
+// mapping: whatever they hold, it maps or keeps the build, and every path
+// it gives stays absolute.
+func FuzzWorkspaceManifest(f *testing.F) {
+	f.Add(`{"name":"shared","types":"dist/index.d.ts"}`, `{}`)
+	f.Add(`{"name":"shared","exports":{".":{"types":"./lib/index.d.ts"},"./u/*":["./lib/u/*.js"]}}`, `{"compilerOptions":{"outDir":"lib",/*x*/"rootDir":"source",},}`)
+	f.Add(`{"name":"shared","exports":"./dist/index.js","main":7}`, `{"extends":"./base","compilerOptions":{"outDir":"../.."}}`)
+	f.Add(`{"exports":[null,{"types":{"import":"./dist/a.d.mts"}}]}`, `// only a comment`)
+	f.Fuzz(func(t *testing.T, manifest, tsconfig string) {
+		root := wsRepo(t, map[string]string{
+			"packages/app/package.json":     `{"name":"app","dependencies":{"shared":"1.0.0"}}`,
+			"packages/shared/package.json":  manifest,
+			"packages/shared/tsconfig.json": tsconfig,
+			"packages/shared/src/index.ts":  "export {};",
+		}, map[string]string{"node_modules/shared": "packages/shared"})
+		got := FindWorkspaceSources(root, filepath.Join(root, "packages", "app"))
+		for k, vs := range got.Paths {
+			for _, v := range vs {
+				if !filepath.IsAbs(v) {
+					t.Errorf("%s: %s is not absolute", k, v)
+				}
+			}
+		}
+	})
 }
