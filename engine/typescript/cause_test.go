@@ -62,6 +62,8 @@ func TestCompileTracesRoots(t *testing.T) {
 			"src/err.ts:2 TS7006", "usage src/err.ts:2:40 check(1).error.errors which the target no longer declares"},
 		{"", "the removed member's own error is its site, not traced",
 			"src/err.ts:2 TS2339", "-"},
+		{"", "unknown straight from the package's call: the site is never its own cause",
+			"src/rows-c.ts:2 TS2571", "-"},
 	}
 	for _, tt := range tests {
 		t.Run(string(tt.kind)+"/"+tt.name, func(t *testing.T) {

@@ -126,6 +126,19 @@ class Tracer {
    * @returns {Root | null}
    */
   trace(c, sf, d) {
+    const root = this.traceKind(c, sf, d);
+    // The site is never its own cause.
+    if (root && root.file === d.file && root.line === d.line && root.column === d.column) return null;
+    return root;
+  }
+
+  /**
+   * @param {Compiled} c
+   * @param {SourceFile} sf
+   * @param {Diag} d
+   * @returns {Root | null}
+   */
+  traceKind(c, sf, d) {
     if (JSX_CODES.has(d.code)) return this.configRoot(c);
     if (PARAMETER_CODES.has(d.code)) {
       const r = this.parameterRoot(c, sf, d);
@@ -230,7 +243,9 @@ class Tracer {
       }
       if (ts.isStatement(n) || ts.isFunctionLike(n)) break;
     }
-    // An argument: the parameter of the signature the call resolved to.
+    // An argument (TS2345): the parameter of the signature the call
+    // resolved to.
+    if (d.code !== 2345) return null;
     /** @type {Node} */
     let arg = at;
     while (arg.parent && !((ts.isCallExpression(arg.parent) || ts.isNewExpression(arg.parent)) && (arg.parent.arguments || []).includes(/** @type {any} */ (arg)))) {
@@ -663,8 +678,11 @@ class Walk {
     const ts = this.ts;
     const t = this.t;
     if (!t.inRepo(decl.getSourceFile().fileName)) return;
+    // A parameter or binding typed by its context only changes because
+    // what it is passed did: the edit is further down the chain.
+    if (ts.isBindingElement(decl) || ts.isParameter(decl) && !decl.type) return;
     const name = /** @type {any} */ (decl).name;
-    if (!name) return;
+    if (!name || !ts.isIdentifier(name) && !ts.isPrivateIdentifier(name) && !ts.isStringLiteral(name)) return;
     const base = this.base();
     const bchecker = base.getTypeChecker();
     const bname = counterpart(ts, base, name);

@@ -1,0 +1,2 @@
+import { read } from "rowkit";
+export const k = read().length;
