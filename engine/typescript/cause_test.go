@@ -10,78 +10,101 @@ import (
 	"github.com/uptide/uptide/engine/model"
 )
 
-// causePackages are installed at 1.0.0 in testdata/compile/causes and
-// checked against 2.0.0 together, one package per root kind.
-var causePackages = []string{"reactish", "refkit", "matchkit", "rowkit", "errkit"}
-
-// TestCompileTracesRoots runs the tracer on a real compile: every new
-// diagnostic of the fixture, with the root the driver traced it to ("-"
-// for none).
-func TestCompileTracesRoots(t *testing.T) {
+// tracedCompile installs the packages (and the ones only installed) at
+// 1.0.0 in testdata/compile/<repo>, checks the packages against 2.0.0
+// together, and returns every new diagnostic
+// ("file:line TScode") with the root the driver traced it to ("-" for none).
+func tracedCompile(t *testing.T, repo string, only []string, packages ...string) map[string]string {
+	t.Helper()
 	a := sharedAdapter(t)
 	ctx := context.Background()
 	var installed []string
+	for _, p := range only {
+		installed = append(installed, p+"@1.0.0")
+	}
 	var targets []LinkedPackage
-	for _, p := range causePackages {
+	for _, p := range packages {
 		installed = append(installed, p+"@1.0.0")
 		targets = append(targets, LinkedPackage{p, fixturePkg(p, "2.0.0")})
 	}
-	repo := fixtureRepo(t, "causes", installed...)
-	ov, err := BuildOverlay(ctx, OverlayRequest{Workspace: repo, TempDir: t.TempDir(), Targets: targets})
+	dir := fixtureRepo(t, repo, installed...)
+	ov, err := BuildOverlay(ctx, OverlayRequest{Workspace: dir, TempDir: t.TempDir(), Targets: targets})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ov.Cleanup()
-	r, err := a.Compile(ctx, CompileRequest{RepoRoot: repo, Overlay: ov})
+	r, err := a.Compile(ctx, CompileRequest{RepoRoot: dir, Overlay: ov})
 	if err != nil {
 		t.Fatal(err)
 	}
 	got := map[string]string{}
 	for _, d := range r.New {
 		got[fmt.Sprintf("%s:%d TS%d", d.File, d.Line, d.Code)] = rootSummary(d.Root)
+		if d.Root != nil && d.Root.Workspace != d.Workspace {
+			t.Errorf("%s:%d root workspace %q, want the compile's %q", d.File, d.Line, d.Root.Workspace, d.Workspace)
+		}
+	}
+	return got
+}
+
+// TestCompileTracesRoots runs the tracer on real compiles, one package per
+// root kind: causes upgrades them all at once; causes-props only refkit,
+// whose Ref its components' props name (a JSX element type-checks its
+// props only while the JSX namespace is there).
+func TestCompileTracesRoots(t *testing.T) {
+	compiles := map[string]map[string]string{
+		"causes":       tracedCompile(t, "causes", nil, "reactish", "refkit", "matchkit", "rowkit", "errkit", "globkit"),
+		"causes-props": tracedCompile(t, "causes-props", []string{"reactish"}, "refkit"),
 	}
 	tests := []struct {
 		kind model.CauseKind
 		name string
+		repo string
 		diag string
 		root string
 	}{
 		{model.CauseConfig, "every element errors without the global JSX namespace: the jsx line of the tsconfig the workspace extends",
-			"src/view.tsx:2 TS7026", `config tsconfig.base.json:3:5 jsx "jsx": "react" with no jsxImportSource reads the global JSX namespace, which the target no longer declares`},
+			"causes", "src/view.tsx:2 TS7026", `config tsconfig.base.json:3:5 jsx "jsx": "react" with no jsxImportSource reads the global JSX namespace, which the target no longer declares`},
 		{model.CauseParameter, "an argument the repository's parameter typed with the package's Ref rejects (first site)",
-			"src/wheel-a.ts:3 TS2345", "parameter src/hooks.ts:5:26 useWheel(ref)"},
+			"causes", "src/wheel-a.ts:3 TS2345", "parameter src/hooks.ts:5:26 useWheel(ref)"},
 		{model.CauseParameter, "the second site traces to the same parameter",
-			"src/wheel-b.ts:3 TS2345", "parameter src/hooks.ts:5:26 useWheel(ref)"},
+			"causes", "src/wheel-b.ts:3 TS2345", "parameter src/hooks.ts:5:26 useWheel(ref)"},
+		{model.CauseParameter, "a JSX attribute the repository's prop typed with the package's Ref rejects",
+			"causes-props", "src/page-a.tsx:4 TS2322", "parameter src/panel.tsx:6:32 Panel(target)"},
+		{model.CauseParameter, "the second element traces to the same prop",
+			"causes-props", "src/page-b.tsx:4 TS2322", "parameter src/panel.tsx:6:32 Panel(target)"},
 		{model.CauseAugmentation, "a member the repository's declare module added, gone with the interface it merged into",
-			"src/shot.ts:2 TS2339", "augmentation src/setup.ts:3:13 Matchers#toMatchShot in its declare module \"matchkit\" block"},
+			"causes", "src/shot.ts:2 TS2339", "augmentation src/setup.ts:3:13 Matchers#toMatchShot in its declare module \"matchkit\" block"},
+		{model.CauseAugmentation, "a member the repository's declare global added to an interface the package no longer uses: the block",
+			"causes", "src/kit.ts:2 TS2339", "augmentation src/globals.ts:2:1 Kit#shot in its declare global block"},
 		{model.CauseDeclaration, "unknown flows from a repository function whose type changed (first site)",
-			"src/rows-a.ts:3 TS18046", "declaration src/make.ts:2:17 make whose type changed from () => Rows to () => unknown"},
+			"causes", "src/rows-a.ts:3 TS18046", "declaration src/make.ts:2:17 make whose type changed from () => Rows to () => unknown"},
 		{model.CauseDeclaration, "the second site traces to the same function",
-			"src/rows-b.ts:3 TS18046", "declaration src/make.ts:2:17 make whose type changed from () => Rows to () => unknown"},
+			"causes", "src/rows-b.ts:3 TS18046", "declaration src/make.ts:2:17 make whose type changed from () => Rows to () => unknown"},
 		{model.CauseUsage, "a callback parameter is implicitly any because a member three receivers up is gone: the usage of that member",
-			"src/err.ts:2 TS7006", "usage src/err.ts:2:40 check(1).error.errors which the target no longer declares"},
+			"causes", "src/err.ts:2 TS7006", "usage src/err.ts:2:40 check(1).error.errors which the target no longer declares"},
 		{"", "the removed member's own error is its site, not traced",
-			"src/err.ts:2 TS2339", "-"},
+			"causes", "src/err.ts:2 TS2339", "-"},
 		{"", "unknown straight from the package's call: the site is never its own cause",
-			"src/rows-c.ts:2 TS2571", "-"},
+			"causes", "src/rows-c.ts:2 TS2571", "-"},
 	}
+	seen := map[string]int{}
 	for _, tt := range tests {
 		t.Run(string(tt.kind)+"/"+tt.name, func(t *testing.T) {
+			got := compiles[tt.repo]
 			root, ok := got[tt.diag]
 			if !ok {
-				t.Fatalf("no new diagnostic %s; got %s", tt.diag, summary(got))
+				t.Fatalf("no new diagnostic %s in %s; got %s", tt.diag, tt.repo, summary(got))
 			}
 			if root != tt.root {
 				t.Errorf("%s root\n got %s\nwant %s", tt.diag, root, tt.root)
 			}
 		})
+		seen[tt.repo]++
 	}
-	if len(got) != len(tests) {
-		t.Errorf("%d new diagnostics, want %d: %s", len(got), len(tests), summary(got))
-	}
-	for _, d := range r.New {
-		if d.Root != nil && d.Root.Workspace != d.Workspace {
-			t.Errorf("%s:%d root workspace %q, want the compile's %q", d.File, d.Line, d.Root.Workspace, d.Workspace)
+	for repo, got := range compiles {
+		if len(got) != seen[repo] {
+			t.Errorf("%s: %d new diagnostics, want %d: %s", repo, len(got), seen[repo], summary(got))
 		}
 	}
 }

@@ -232,7 +232,11 @@ class Tracer {
     // A JSX attribute: the prop's declaration.
     for (let n = at; n && n !== sf; n = n.parent) {
       if (ts.isJsxAttribute(n)) {
-        const sym = checker.getSymbolAtLocation(n.name);
+        // The attribute's own symbol is the attribute; the prop it is
+        // checked against is a property of the element's props type.
+        const props = checker.getContextualType(/** @type {any} */ (n.parent));
+        const key = nameText(ts, n.name);
+        const sym = (props && checker.getPropertyOfType(props, key)) || checker.getSymbolAtLocation(n.name);
         const decl = sym && (sym.declarations || []).find((x) => (ts.isPropertySignature(x) || ts.isPropertyDeclaration(x)) && !!x.type);
         if (!decl || !this.inRepo(decl.getSourceFile().fileName)) return null;
         const typeNode = /** @type {any} */ (decl).type;

@@ -1,0 +1,6 @@
+export {};
+declare global {
+  interface Kit {
+    shot(): void;
+  }
+}

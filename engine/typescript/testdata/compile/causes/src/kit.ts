@@ -1,0 +1,2 @@
+import { kit } from "globkit";
+kit.shot();

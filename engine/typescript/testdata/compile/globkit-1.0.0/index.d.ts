@@ -1,0 +1,6 @@
+declare global {
+    interface Kit {
+        base(): void;
+    }
+}
+export declare const kit: Kit;

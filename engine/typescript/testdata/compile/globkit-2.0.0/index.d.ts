@@ -1,0 +1,4 @@
+export interface Toolkit {
+    base(): void;
+}
+export declare const kit: Toolkit;
