@@ -56,8 +56,8 @@ func (idleEngine) Discover(context.Context, func(engine.Event)) (*model.Discover
 	return nil, nil
 }
 func (idleEngine) Versions(context.Context, string) (*model.Packument, error) { return nil, nil }
-func (idleEngine) Companions(context.Context, model.DependencyRow, string) (model.CompanionPlan, error) {
-	return model.CompanionPlan{}, nil
+func (idleEngine) Plan(context.Context, model.DependencyRow, string) (*engine.TargetPlan, error) {
+	return nil, nil
 }
 func (idleEngine) Check(context.Context, tui.CheckRequest, func(tui.CheckEvent)) (*tui.CheckResult, error) {
 	return nil, nil

@@ -26,8 +26,9 @@ type Engine interface {
 	// Versions returns the full registry document of pkg (publish times
 	// included) for the target picker.
 	Versions(ctx context.Context, pkg string) (*model.Packument, error)
-	// Companions plans what upgrading row to target drags along.
-	Companions(ctx context.Context, row model.DependencyRow, target string) (model.CompanionPlan, error)
+	// Plan re-plans row's upgrade for a picked target: where its release
+	// group's members go, the companions, the commands.
+	Plan(ctx context.Context, row model.DependencyRow, target string) (*engine.TargetPlan, error)
 	// Check finds what the upgrade breaks in the repository.
 	Check(ctx context.Context, req CheckRequest, events func(CheckEvent)) (*CheckResult, error)
 }

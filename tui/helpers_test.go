@@ -101,8 +101,8 @@ func (f *fakeEngine) Versions(ctx context.Context, pkg string) (*model.Packument
 	return f.live.Versions(ctx, pkg)
 }
 
-func (f *fakeEngine) Companions(ctx context.Context, row model.DependencyRow, target string) (model.CompanionPlan, error) {
-	return f.live.Companions(ctx, row, target)
+func (f *fakeEngine) Plan(ctx context.Context, row model.DependencyRow, target string) (*engine.TargetPlan, error) {
+	return f.live.Plan(ctx, row, target)
 }
 
 func (f *fakeEngine) Check(ctx context.Context, req tui.CheckRequest, events func(tui.CheckEvent)) (*tui.CheckResult, error) {

@@ -2,13 +2,11 @@ package tui
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"sync"
 
 	"github.com/uptide/uptide/engine"
-	"github.com/uptide/uptide/engine/groups"
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/engine/registry"
 	"github.com/uptide/uptide/engine/repo"
@@ -41,7 +39,7 @@ type Live struct {
 
 var _ Engine = (*Live)(nil)
 
-// Discover runs engine.Discover and keeps the report for Companions.
+// Discover runs engine.Discover and keeps the report for Plan.
 func (l *Live) Discover(ctx context.Context, events func(engine.Event)) (*model.DiscoverReport, error) {
 	client, err := l.client()
 	if err != nil {
@@ -84,46 +82,17 @@ func (l *Live) Versions(ctx context.Context, pkg string) (*model.Packument, erro
 	return client.Packument(ctx, pkg, true)
 }
 
-// Companions re-plans row's upgrade to target over the discovered
-// dependencies, as Discover plans the latest target of each major.
-func (l *Live) Companions(ctx context.Context, row model.DependencyRow, target string) (model.CompanionPlan, error) {
+// Plan re-plans row's upgrade for target over the discovered dependencies
+// (engine.PlanTarget), with the documents Discover fetched.
+func (l *Live) Plan(ctx context.Context, row model.DependencyRow, target string) (*engine.TargetPlan, error) {
 	l.mu.Lock()
 	rep := l.report
 	l.mu.Unlock()
-	if rep == nil {
-		return model.CompanionPlan{}, errors.New("companions: discovery has not finished")
-	}
-	if row.Installed == "" || len(row.Workspaces) == 0 {
-		return model.CompanionPlan{}, fmt.Errorf("companions of %s: its installed version is unknown", row.Name)
-	}
 	client, err := l.client()
 	if err != nil {
-		return model.CompanionPlan{}, err
+		return nil, err
 	}
-	// The candidates are what Discover planned with: every registry
-	// dependency with a known installed version and registry document.
-	packs := groups.Packuments{}
-	var deps []groups.Dep
-	for _, r := range rep.Rows {
-		if r.Installed == "" || r.Status != engine.StatusOK {
-			continue
-		}
-		if _, ok := packs[r.Package]; !ok {
-			p, err := client.Packument(ctx, r.Package, false)
-			if err != nil {
-				return model.CompanionPlan{}, fmt.Errorf("companions of %s: %w", row.Name, err)
-			}
-			packs[r.Package] = p
-		}
-		for _, ws := range r.Workspaces {
-			deps = append(deps, groups.Dep{Name: r.Package, Installed: r.Installed, Workspace: ws})
-		}
-	}
-	if _, ok := packs[row.Package]; !ok {
-		return model.CompanionPlan{}, fmt.Errorf("companions of %s: the registry did not answer for it", row.Name)
-	}
-	t := groups.Dep{Name: row.Package, Installed: row.Installed, Workspace: row.Workspaces[0], Target: target}
-	return groups.Companions(t, target, deps, packs), nil
+	return engine.PlanTarget(ctx, engine.PlanTargetOptions{Report: rep, Client: client}, row, target)
 }
 
 // Check runs engine.Check on the one dependency decision of req, with the

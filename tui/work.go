@@ -132,10 +132,20 @@ func (a *App) versions(id int) tea.Cmd {
 
 func (a *App) chooseTarget(msg state.ChooseTargetMsg) tea.Cmd {
 	d := &a.s.Deps[msg.ID]
-	if msg.Version == d.Target {
+	if msg.Version == d.Target && d.TargetWhy == state.WhyPicked {
 		return nil
 	}
+	// Choosing the discovered target itself still plans it: the group's
+	// members go where this target takes them, not each to its own latest.
 	a.cancelCheck(msg.ID)
+	if msg.Version == d.Row.Installed {
+		// Staying put needs no plan: the group stays too.
+		for _, id := range a.s.Followers(msg.ID) {
+			if id != msg.ID {
+				a.cancelCheck(id)
+			}
+		}
+	}
 	a.s.SetTarget(msg.ID, msg.Version)
 	a.status.Set(fmt.Sprintf("%s → %s: planning companions; c checks it", d.Row.Name, msg.Version), false)
 	if !d.Replanning {
@@ -143,7 +153,10 @@ func (a *App) chooseTarget(msg state.ChooseTargetMsg) tea.Cmd {
 	}
 	ctx, eng, row, target := a.ctx, a.eng, d.Row, msg.Version
 	plan := a.run(func() tea.Msg {
-		p, err := eng.Companions(ctx, row, target)
+		p, err := eng.Plan(ctx, row, target)
+		if err == nil && p == nil {
+			err = errors.New("the engine returned no plan")
+		}
 		return state.CompanionsMsg{ID: msg.ID, Target: target, Plan: p, Err: err}
 	})
 	return tea.Batch(plan, a.startChecks(), a.tick(), a.broadcast(state.ChangedMsg{}))
@@ -158,10 +171,16 @@ func (a *App) companions(msg state.CompanionsMsg) tea.Cmd {
 	if msg.Err != nil {
 		d.PlanErr = msg.Err
 		a.status.Set(fmt.Sprintf("companions of %s %s: %v", d.Row.Name, msg.Target, msg.Err), true)
-	} else {
-		p := msg.Plan
-		d.Plan = &p
+		return a.broadcast(state.ChangedMsg{})
 	}
+	// Members that follow drop their own queued or running checks: those
+	// asked about targets the group no longer goes to.
+	for _, id := range a.s.Followers(msg.ID) {
+		if id != msg.ID {
+			a.cancelCheck(id)
+		}
+	}
+	a.s.ApplyPlan(msg.ID, msg.Plan)
 	return a.broadcast(state.ChangedMsg{})
 }
 

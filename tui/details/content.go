@@ -45,11 +45,27 @@ func (m Model) content() (string, []int) {
 		b.add(st.Section.Render("Release group ") + st.Bold.Render(g.Title))
 		b.wrapped("  ", g.Why, st.Muted)
 		var rows [][3]string
-		for _, id := range g.Members {
+		conflict := map[int]bool{}
+		for i, id := range g.Members {
 			md := s.Deps[id]
-			rows = append(rows, [3]string{md.Row.Name, versionsOf(md), md.Update})
+			why := md.Update
+			if strings.HasPrefix(md.TargetWhy, "with ") && id != m.id {
+				// A member following a picked target says why it goes there.
+				why = strings.TrimSpace(md.Update + "  " + md.TargetWhy)
+			}
+			name := md.Row.Name
+			if md.Conflict != "" {
+				name, why = "✗ "+name, "conflict: "+md.Conflict
+				conflict[i] = true
+			}
+			rows = append(rows, [3]string{name, versionsOf(md), why})
 		}
-		b.table("  ", rows, func(int) lipgloss.Style { return lipgloss.Style{} })
+		b.table("  ", rows, func(i int) lipgloss.Style {
+			if conflict[i] {
+				return st.Conflict
+			}
+			return lipgloss.Style{}
+		})
 	}
 
 	b.blank()
@@ -66,15 +82,31 @@ func (m Model) content() (string, []int) {
 			b.add("  " + f)
 		}
 	}
+	next := ""
 	if r := d.Check.Result; r != nil && d.Check.Status == state.Done {
 		for _, n := range r.Notes {
 			b.blank()
 			b.wrapped("", "Note  "+n, st.Muted)
 		}
-		if r.FixCommand != "" {
-			b.blank()
-			b.add(st.Section.Render("Next  ") + r.FixCommand)
+		next = r.FixCommand
+	}
+	if next == "" && !d.Replanning {
+		// Before a check (or when it offered none): the commands of the
+		// targets as they stand, the group's members at theirs.
+		cmds := s.Next(m.id)
+		for _, c := range cmds {
+			if strings.HasPrefix(c, "uptide fix ") {
+				next = c
+			}
 		}
+		if next == "" && len(cmds) > 0 {
+			next = cmds[0] + st.Muted.Render("  (a conflict stops fix)")
+		}
+	}
+	if next != "" {
+		// Wrapped, never cut: the command is meant to be copied whole.
+		b.blank()
+		b.wrapped("", st.Section.Render("Next  ")+next, lipgloss.Style{})
 	}
 	return strings.Join(b.out, "\n"), ruleLines
 }

@@ -211,8 +211,13 @@ func (m *Model) relistFrom(at place) {
 				same = i
 			}
 		}
-		if same >= 0 {
+		switch {
+		case same >= 0:
 			m.cursor = same
+		case len(m.items) > 0:
+			// Its line is gone (filtered, hidden): the cursor stays
+			// where it was on screen rather than jumping to the top.
+			m.cursor = min(at.index, len(m.items)-1)
 		}
 	}
 	m.scroll()

@@ -1,6 +1,9 @@
 package state
 
-import "github.com/uptide/uptide/engine/model"
+import (
+	"github.com/uptide/uptide/engine"
+	"github.com/uptide/uptide/engine/model"
+)
 
 // Messages from the engine, through tea.Cmds. Each carries its Err.
 
@@ -17,11 +20,12 @@ type VersionsMsg struct {
 	Err       error
 }
 
-// CompanionsMsg: the companion plan of a newly picked target.
+// CompanionsMsg: the plan of a newly picked target (group members,
+// companions, commands).
 type CompanionsMsg struct {
 	ID     int
 	Target string
-	Plan   model.CompanionPlan
+	Plan   *engine.TargetPlan
 	Err    error
 }
 

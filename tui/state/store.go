@@ -17,6 +17,12 @@ const (
 	WhyPicked = "picked in the target picker"
 )
 
+// WhyFollows says a group member's target follows the one picked for the
+// member leading the move.
+func WhyFollows(lead, to, why string) string {
+	return "with " + lead + " " + to + ": " + why
+}
+
 // Dep is one dependency decision as the planner holds it.
 type Dep struct {
 	ID  int
@@ -33,6 +39,12 @@ type Dep struct {
 	PlanErr error
 	// Replanning: a new target's companion plan is on its way.
 	Replanning bool
+	// Picked is the engine's plan of a picked target: the group members'
+	// moves and conflicts, and the commands. Nil until a pick is planned.
+	Picked *engine.TargetPlan
+	// Conflict, on a group member, says why no release of it goes with
+	// the target picked for the group ("" otherwise).
+	Conflict string
 	Selected   bool
 	Check      Check
 }
@@ -263,34 +275,117 @@ func (s *Store) GroupOf(id int) *Group {
 // companion plan and check result no longer apply.
 func (s *Store) SetTarget(id int, target string) {
 	d := &s.Deps[id]
-	if target == d.Target {
+	if target == d.Target && d.TargetWhy == WhyPicked {
 		return
 	}
 	d.Target = target
 	d.TargetWhy = WhyPicked
 	d.Update = semver.UpdateKind(d.Row.Installed, target)
-	d.Plan, d.PlanErr = nil, nil
-	// Staying put drags nothing along.
+	d.Plan, d.PlanErr, d.Picked, d.Conflict = nil, nil, nil, ""
+	// Staying put drags nothing along, and the group stays with it.
 	d.Replanning = target != d.Row.Installed
 	if d.Check.Status == Done || d.Check.Status == Failed {
 		d.Check = Check{}
 	}
+	if !d.Replanning {
+		for _, m := range s.Followers(id) {
+			if m != id {
+				s.follow(m, s.Deps[m].Row.Installed, WhyFollows(d.Row.Name, target, "stays"), "")
+			}
+		}
+	}
+}
+
+// Followers lists the dependencies of id's release group, id included;
+// nil outside a group.
+func (s *Store) Followers(id int) []int {
+	if g := s.GroupOf(id); g != nil {
+		return g.Members
+	}
+	return nil
+}
+
+// ApplyPlan records the plan of the target picked for id: its companions,
+// and each group member at the version it moves to (or its conflict).
+func (s *Store) ApplyPlan(id int, p *engine.TargetPlan) {
+	d := &s.Deps[id]
+	d.Picked = p
+	d.Plan = &p.Companions
+	for _, m := range s.Followers(id) {
+		if m == id {
+			continue
+		}
+		md := &s.Deps[m]
+		for _, mv := range p.Members {
+			if mv.Name == md.Row.Package && mv.From == md.Row.Installed {
+				s.follow(m, mv.To, WhyFollows(d.Row.Name, p.To, mv.Why), "")
+			}
+		}
+		for _, c := range p.MemberConflicts {
+			if c.Name == md.Row.Package && c.From == md.Row.Installed {
+				s.follow(m, md.Row.Installed, WhyFollows(d.Row.Name, p.To, "no release goes with it"), c.Why)
+			}
+		}
+	}
+}
+
+// follow sets a group member's target to where the group's pick takes it;
+// its own plan and result no longer apply.
+func (s *Store) follow(id int, target, why, conflict string) {
+	md := &s.Deps[id]
+	md.Target, md.TargetWhy, md.Conflict = target, why, conflict
+	md.Update = semver.UpdateKind(md.Row.Installed, target)
+	md.Plan, md.PlanErr, md.Picked, md.Replanning = nil, nil, nil, false
+	if md.Check.Status == Done || md.Check.Status == Failed {
+		md.Check = Check{}
+	}
+}
+
+// GroupMoves lists id's release group's other members at their targets,
+// as the commands name them.
+func (s *Store) GroupMoves(id int) []model.Companion {
+	var out []model.Companion
+	g := s.GroupOf(id)
+	if g == nil {
+		return nil
+	}
+	seen := map[string]bool{s.Deps[id].Row.Package: true}
+	for _, m := range g.Members {
+		md := s.Deps[m]
+		if seen[md.Row.Package] {
+			continue
+		}
+		seen[md.Row.Package] = true
+		out = append(out, model.Companion{Name: md.Row.Package, From: md.Row.Installed, To: md.Target, Why: "release group " + g.Title})
+	}
+	return out
+}
+
+// Next are the check and fix commands of id's upgrade at its target with
+// its group at theirs: the engine's, from the plan of a pick, or made the
+// same way for the discovered targets. Fix is left out on a conflict.
+func (s *Store) Next(id int) []string {
+	d := &s.Deps[id]
+	if d.Picked != nil && d.Picked.To == d.Target {
+		return d.Picked.Next
+	}
+	if d.Target == "" || d.Target == d.Row.Installed {
+		return nil
+	}
+	conflicts := d.Plan != nil && len(d.Plan.Conflicts) > 0
+	for _, m := range s.Followers(id) {
+		conflicts = conflicts || s.Deps[m].Conflict != ""
+	}
+	return engine.NextCommands("", d.Row.Name, d.Target, s.GroupMoves(id), conflicts)
 }
 
 // With lists what moves along with dependency id: its group's other
 // members at their targets, then the companions of its plan.
 func (s *Store) With(id int) []model.Companion {
-	var out []model.Companion
+	out := s.GroupMoves(id)
 	seen := map[string]bool{s.Deps[id].Row.Package: true}
-	if g := s.GroupOf(id); g != nil {
-		for _, m := range g.Members {
-			md := s.Deps[m]
-			if seen[md.Row.Package] {
-				continue
-			}
-			seen[md.Row.Package] = true
-			out = append(out, model.Companion{Name: md.Row.Package, From: md.Row.Installed, To: md.Target, Why: "release group " + g.Title})
-		}
+	for _, c := range out {
+		seen[c.Name] = true
 	}
 	if p := s.Deps[id].Plan; p != nil {
 		for _, c := range p.Companions {
