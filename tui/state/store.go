@@ -45,8 +45,8 @@ type Dep struct {
 	// Conflict, on a group member, says why no release of it goes with
 	// the target picked for the group ("" otherwise).
 	Conflict string
-	Selected   bool
-	Check      Check
+	Selected bool
+	Check    Check
 }
 
 // Group is a release group with the dependencies it holds.
