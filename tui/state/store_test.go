@@ -1,0 +1,74 @@
+package state_test
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/tui/state"
+)
+
+func early(name, ws, installed, target string) model.DependencyRow {
+	return model.DependencyRow{Name: name, Package: name, Workspaces: []string{ws}, Installed: installed, Target: target, Status: "ok"}
+}
+
+func TestApplyRows(t *testing.T) {
+	repo := &model.RepoSummary{Name: "acme"}
+	s := state.NewStore(nil)
+	if ids, reshaped := s.ApplyRows(state.Rows{ByPackage: map[string][]model.DependencyRow{"a": {early("a", ".", "1.0.0", "2.0.0")}}}); ids != nil || reshaped {
+		t.Fatalf("package rows before the first set changed %v (reshaped %v)", ids, reshaped)
+	}
+	if _, reshaped := s.ApplyRows(state.Rows{Repository: repo, All: []model.DependencyRow{
+		early("a", ".", "1.0.0", ""), early("b", "x", "1.0.0", ""), early("c", ".", "1.0.0", ""),
+	}}); !reshaped || len(s.Deps) != 3 {
+		t.Fatalf("the first set: reshaped %v, %d deps", reshaped, len(s.Deps))
+	}
+	if !s.Pending(&s.Deps[0]) {
+		t.Error("a row without a target while discovering is not pending")
+	}
+	s.Deps[1].Selected = true
+
+	// Same decisions, now with targets: in place, IDs kept.
+	ids, reshaped := s.ApplyRows(state.Rows{ByPackage: map[string][]model.DependencyRow{
+		"c": {early("c", ".", "1.0.0", "1.1.0")}, "a": {early("a", ".", "1.0.0", "2.0.0")},
+	}})
+	if reshaped || !reflect.DeepEqual(ids, []int{0, 2}) {
+		t.Fatalf("in place: ids %v reshaped %v, want [0 2] in place", ids, reshaped)
+	}
+	if d := s.Deps[0]; d.Target != "2.0.0" || d.Update != "" && d.Row.Target != "2.0.0" {
+		t.Errorf("a: %+v", d)
+	}
+	if s.Deps[2].Target != "1.1.0" || s.Pending(&s.Deps[2]) {
+		t.Errorf("c: target %q pending %v", s.Deps[2].Target, s.Pending(&s.Deps[2]))
+	}
+
+	// b splits in two decisions (a workspace asks for a dist-tag): the
+	// store is rebuilt, b's place and selection kept.
+	_, reshaped = s.ApplyRows(state.Rows{ByPackage: map[string][]model.DependencyRow{
+		"b": {early("b", "x", "1.0.0", "2.0.0"), early("b", "y", "1.0.0", "3.0.0-rc.1")},
+	}})
+	if !reshaped || len(s.Deps) != 4 {
+		t.Fatalf("split: reshaped %v, %d deps", reshaped, len(s.Deps))
+	}
+	var names []string
+	for _, d := range s.Deps {
+		names = append(names, d.Row.Name+"@"+d.Row.Workspaces[0])
+	}
+	if want := []string{"a@.", "b@x", "b@y", "c@."}; !reflect.DeepEqual(names, want) {
+		t.Errorf("order %v, want %v", names, want)
+	}
+	if !s.Deps[1].Selected || s.Deps[2].Selected {
+		t.Errorf("selection: b@x %v, b@y %v; want only b@x", s.Deps[1].Selected, s.Deps[2].Selected)
+	}
+
+	// The report keeps the selection by key; later rows change nothing.
+	s.Load(&model.DiscoverReport{Repository: *repo, Rows: []model.DependencyRow{
+		early("c", ".", "1.0.0", "1.1.0"), early("b", "x", "1.0.0", "2.0.0"), early("a", ".", "1.0.0", "2.0.0"),
+	}})
+	if !s.Deps[1].Selected || s.Deps[0].Selected || s.Deps[2].Selected {
+		t.Errorf("after the report only b should be selected: %v %v %v", s.Deps[0].Selected, s.Deps[1].Selected, s.Deps[2].Selected)
+	}
+	if ids, reshaped := s.ApplyRows(state.Rows{Repository: repo, All: nil}); ids != nil || reshaped || len(s.Deps) != 3 {
+		t.Errorf("rows after the report changed the store: %v %v %d", ids, reshaped, len(s.Deps))
+	}
+}
