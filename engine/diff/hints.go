@@ -3,6 +3,7 @@ package diff
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/engine/model/path"
@@ -49,6 +50,9 @@ type candidate struct {
 	// members is filled lazily for containers.
 	members    []string
 	membersSet bool
+	// own is filled lazily too: the members the container declares itself.
+	own    map[string]string
+	ownSet bool
 }
 
 type hint struct {
@@ -61,6 +65,8 @@ type hint struct {
 	nameDice    float64
 	jaccard     float64
 	emptyBodies bool
+	// own: the members were compared as each container declares them.
+	own bool
 }
 
 func (h *hint) why() string {
@@ -71,6 +77,8 @@ func (h *hint) why() string {
 		return fmt.Sprintf("signature %.0f%% similar", h.sigDice*100)
 	case h.emptyBodies:
 		return fmt.Sprintf("name %.0f%% similar, no members", h.nameDice*100)
+	case h.own:
+		return fmt.Sprintf("name %.0f%% similar, %.0f%% of their own members shared", h.nameDice*100, h.jaccard*100)
 	}
 	return fmt.Sprintf("name %.0f%% similar, %.0f%% of members shared", h.nameDice*100, h.jaccard*100)
 }
@@ -307,6 +315,18 @@ func containerEvidence(r, x *candidate, name float64, ia, ib *surfaceIndex) *hin
 	}
 	j := jaccard(r.members, x.members)
 	if j < containerJaccard {
+		// The strict measure misses a rename that also moved the class onto
+		// a base and respelled its signatures (stripe 14's
+		// Stripe.InvoicesResource → 23's InvoiceResource extends
+		// StripeResource: every method lost its Stripe. qualifiers and its
+		// options-only overload, and the base's members joined). Compared
+		// as the members each declares itself, with signatures read
+		// without the package's own namespace qualifier and an overload
+		// set matching its subset, the evidence can still be enough, for
+		// the weak hint only.
+		if own := ownJaccard(r, x, ia, ib); own >= containerJaccard {
+			return &hint{confidence: containerWeak, score: name + own, nameDice: name, jaccard: own, own: true}
+		}
 		return nil
 	}
 	conf := containerWeak
@@ -314,6 +334,69 @@ func containerEvidence(r, x *candidate, name float64, ia, ib *surfaceIndex) *hin
 		conf = containerStrong
 	}
 	return &hint{confidence: conf, score: name + j, nameDice: name, jaccard: j}
+}
+
+// ownJaccard is the Jaccard overlap of the members two containers declare
+// themselves (in the container's own file: apparent members inherited from
+// a base live in the base's), a member shared when its relative path is the
+// same and its signatures match once the root namespace's qualifier
+// ("Stripe.") is dropped, identical or one's overloads among the other's.
+func ownJaccard(r, x *candidate, ia, ib *surfaceIndex) float64 {
+	if !r.ownSet {
+		r.own, r.ownSet = ia.ownMembers(r.text), true
+	}
+	if !x.ownSet {
+		x.own, x.ownSet = ib.ownMembers(x.text), true
+	}
+	ra, rb := r.own, x.own
+	if len(ra) == 0 || len(rb) == 0 {
+		return 0
+	}
+	qa, qb := rootQualifier(r.path), rootQualifier(x.path)
+	shared := 0
+	for rel, sa := range ra {
+		sb, ok := rb[rel]
+		if ok && overloadsMatch(dropQualifiers(sa, qa), dropQualifiers(sb, qb)) {
+			shared++
+		}
+	}
+	return float64(shared) / float64(len(ra)+len(rb)-shared)
+}
+
+// rootQualifier is the namespace a nested container's path starts with
+// ("Stripe" for Stripe.InvoicesResource), whose qualifier its signatures
+// spell inconsistently across versions.
+func rootQualifier(p path.Path) []string {
+	if p.Len() < 2 || p.Segments[0].Kind != path.Name {
+		return nil
+	}
+	return []string{p.Segments[0].Name}
+}
+
+// overloadsMatch: identical, or every overload of one is an overload of
+// the other (an overload dropped or added, the rest kept).
+func overloadsMatch(a, b string) bool {
+	if a == b {
+		return true
+	}
+	oa, errA := splitTop(a, ";")
+	ob, errB := splitTop(b, ";")
+	if errA != nil || errB != nil {
+		return false
+	}
+	subset := func(x, y []string) bool {
+		set := make(map[string]bool, len(y))
+		for _, s := range y {
+			set[strings.TrimSpace(s)] = true
+		}
+		for _, s := range x {
+			if !set[strings.TrimSpace(s)] {
+				return false
+			}
+		}
+		return true
+	}
+	return subset(oa, ob) || subset(ob, oa)
 }
 
 func setHint(c *model.Change, target string, conf float64, why string) {

@@ -97,6 +97,20 @@ func TestRenameHints(t *testing.T) {
 			a:       []model.Symbol{deprecated(sym("parseSync", fn, "(input: string): Document"), "use parse", "parse")},
 			b:       []model.Symbol{sym("parseDoc", fn, "(input: string): Document")},
 			removed: "parseSync", replacement: "parse", hintConf: "possibly renamed to parseDoc"},
+		{name: "resource class renamed plural to singular onto a base, signatures respelled (stripe 14 → 23)",
+			a:       stripeResource("Stripe.InvoicesResource", "types/InvoicesResource.d.ts", true, false),
+			b:       stripeResource("Stripe.InvoiceResource", "cjs/resources/Invoices.d.ts", false, true),
+			removed: "Stripe.InvoicesResource", replacement: "Stripe.InvoiceResource", hintConf: "hint confidence 0.6"},
+		{name: "own members respelled but too few kept",
+			a: stripeResource("Stripe.InvoicesResource", "types/InvoicesResource.d.ts", true, false),
+			b: []model.Symbol{
+				inFile(sym("Stripe.InvoiceResource", class, "class extends StripeResource"), "cjs/resources/Invoices.d.ts"),
+				inFile(sym("Stripe.InvoiceResource#create", meth, "(params?: InvoiceCreateParams, options?: RequestOptions): Promise<Response<Invoice>>"), "cjs/resources/Invoices.d.ts"),
+				inFile(sym("Stripe.InvoiceResource#preview", meth, "(): void"), "cjs/resources/Invoices.d.ts"),
+				inFile(sym("Stripe.InvoiceResource#attach", meth, "(): void"), "cjs/resources/Invoices.d.ts"),
+				inFile(sym("Stripe.InvoiceResource#detach", meth, "(): void"), "cjs/resources/Invoices.d.ts"),
+			},
+			removed: "Stripe.InvoicesResource"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -204,4 +218,44 @@ func TestBigramIndexAgreesWithDice(t *testing.T) {
 			}
 		}
 	}
+}
+
+func inFile(s model.Symbol, file string) model.Symbol { s.File = file; return s }
+
+// stripeResource is a resource class as stripe 14 (qualified signatures
+// with an options-only overload) or 23 (unqualified, one overload, members
+// inherited from StripeResource) declares it.
+func stripeResource(p, file string, v14, inherits bool) []model.Symbol {
+	q := ""
+	if v14 {
+		q = "Stripe."
+	}
+	method := func(name, params, ret string) model.Symbol {
+		sig := "(" + params + "options?: RequestOptions): " + ret
+		if v14 {
+			sig += "; (options?: RequestOptions): " + ret
+		}
+		return inFile(sym(p+"#"+name, meth, sig), file)
+	}
+	header := "class"
+	if inherits {
+		header = "class extends StripeResource"
+	}
+	out := []model.Symbol{
+		inFile(sym(p, class, header), file),
+		method("create", "params?: InvoiceCreateParams, ", "Promise<"+q+"Response<"+q+"Invoice>>"),
+		method("del", "id: string, params?: InvoiceDeleteParams, ", "Promise<"+q+"Response<"+q+"DeletedInvoice>>"),
+		method("list", "params?: InvoiceListParams, ", "ApiListPromise<"+q+"Invoice>"),
+		method("pay", "id: string, params?: InvoicePayParams, ", "Promise<"+q+"Response<"+q+"Invoice>>"),
+		method("retrieve", "id: string, params?: InvoiceRetrieveParams, ", "Promise<"+q+"Response<"+q+"Invoice>>"),
+		method("update", "id: string, params?: InvoiceUpdateParams, ", "Promise<"+q+"Response<"+q+"Invoice>>"),
+	}
+	if inherits {
+		for _, m := range []string{"_makeRequest", "basePath", "path", "resourcePath", "initialize", "requestDataProcessor"} {
+			out = append(out, inFile(sym(p+"#"+m, prop, "any"), "cjs/StripeResource.d.ts"))
+		}
+	} else {
+		out = append(out, method("retrieveUpcoming", "params?: InvoiceRetrieveUpcomingParams, ", "Promise<"+q+"Response<"+q+"UpcomingInvoice>>"))
+	}
+	return out
 }

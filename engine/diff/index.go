@@ -50,3 +50,26 @@ func (ix *surfaceIndex) members(container string) []string {
 	}
 	return out
 }
+
+// ownMembers are the descendants a container declares in its own file, by
+// relative path, with their signatures: the members inherited from a base
+// (apparent members, emitted with the base's file) are left out. Without
+// a file to tell by, every member counts.
+func (ix *surfaceIndex) ownMembers(container string) map[string]string {
+	c := ix.byPath[container]
+	if c == nil {
+		return nil
+	}
+	lo := sort.SearchStrings(ix.sorted, container)
+	out := map[string]string{}
+	for i := lo; i < len(ix.sorted) && strings.HasPrefix(ix.sorted[i], container); i++ {
+		p := ix.sorted[i]
+		if !path.IsAncestor(container, p) {
+			continue
+		}
+		if m := ix.byPath[p]; c.File == "" || m.File == "" || m.File == c.File {
+			out[p[len(container):]] = m.Signature
+		}
+	}
+	return out
+}
