@@ -93,7 +93,7 @@ func (a *Adapter) compileNative(ctx context.Context, req CompileRequest, params 
 		tmp = real
 	}
 	var overSide, baseSide *nativeSide
-	planParams := nativePlanParams{RepoRoot: params.RepoRoot, Workspace: params.Workspace, TSConfig: params.TSConfig, Files: params.Files, Sides: []nativeSideParam{}}
+	planParams := nativePlanParams{RepoRoot: params.RepoRoot, Workspace: params.Workspace, TSConfig: params.TSConfig, Files: params.Files, Sides: []nativeSideParam{}, SourcePaths: params.SourcePaths}
 	if req.Overlay != nil {
 		if overSide, err = materialize(req.Overlay, "overlay", filepath.Join(tmp, "overlay")); err != nil {
 			return nil, err

@@ -167,6 +167,8 @@ type nativePlanParams struct {
 	TSConfig  string            `json:"tsconfig,omitempty"`
 	Files     []string          `json:"files"`
 	Sides     []nativeSideParam `json:"sides"`
+	// SourcePaths: the workspace dependencies' sources (FindWorkspaceSources).
+	SourcePaths map[string][]string `json:"sourcePaths,omitempty"`
 }
 
 type nativeSideParam struct {

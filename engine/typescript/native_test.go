@@ -615,6 +615,9 @@ func TestNativePlan(t *testing.T) {
 	params := nativePlanParams{
 		RepoRoot: repo, Workspace: repo, Files: []string{filepath.Join(repo, "src", "use.ts")},
 		Sides: []nativeSideParam{{Name: "overlay", Root: side, Packages: []string{"kit", "plain"}}},
+		// A workspace dependency's sources; the repository's own mapping
+		// of a name wins.
+		SourcePaths: map[string][]string{"shared": {"/repo/packages/shared/src/index.ts"}, "@/*": {"/elsewhere/*"}},
 	}
 	if err := a.call(context.Background(), "native", params, repo, &plan); err != nil {
 		t.Fatal(err)
@@ -633,7 +636,7 @@ func TestNativePlan(t *testing.T) {
 	if want := []string{filepath.Join(src, "augment.ts"), filepath.Join(src, "global.d.ts"), filepath.Join(src, "use.ts")}; !reflect.DeepEqual(sorted(u.Roots), want) {
 		t.Errorf("roots %q, want %q", sorted(u.Roots), want)
 	}
-	if want := map[string][]string{"@/*": {filepath.Join(src, "*")}}; !reflect.DeepEqual(u.Paths, want) {
+	if want := map[string][]string{"@/*": {filepath.Join(src, "*")}, "shared": {"/repo/packages/shared/src/index.ts"}}; !reflect.DeepEqual(u.Paths, want) {
 		t.Errorf("workspace paths %q, want %q", u.Paths, want)
 	}
 	if len(u.TypeRoots) == 0 || u.TypeRoots[0] != filepath.Join(repo, "node_modules", "@types") {

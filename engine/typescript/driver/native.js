@@ -20,6 +20,7 @@
 const fs = require('fs');
 const path = require('path');
 const { DriverError } = require('./protocol');
+const { sourcePathsOf } = require('./wssource');
 
 const ANCHOR = '__uptide_native__.ts';
 
@@ -43,6 +44,8 @@ function nativePlan(ts, params) {
     if (!s || typeof s.name !== 'string' || !Array.isArray(s.packages)) throw new DriverError('BAD_REQUEST', `sides[${i}] needs name, root and packages`);
     return { name: s.name, root: real(requireAbs(s.root, `sides[${i}].root`)), packages: s.packages.filter((/** @type {any} */ p) => typeof p === 'string' && p !== '') };
   });
+  /** @type {Record<string, string[]>} */
+  const sourcePaths = sourcePathsOf(params) || {};
   const asked = Array.isArray(params.files) ? params.files.map((/** @type {any} */ f) => requireAbs(f, 'files')) : null;
   const wantJs = !!asked && asked.some((f) => /\.(c|m)?jsx?$/.test(f));
   const { kind, projects } = loadProjects(ts, workspace, params.tsconfig || '', wantJs);
@@ -77,7 +80,9 @@ function nativePlan(ts, params) {
       config: project.configFile,
       files,
       roots,
-      paths: absolutePaths(options),
+      // The workspace dependencies' sources (wssource.js), under the
+      // repository's own paths, as the driver's compile merges them.
+      paths: { ...sourcePaths, ...absolutePaths(options) },
       typeRoots: effectiveTypeRoots(ts, options, project.configFile ? path.dirname(project.configFile) : workspace),
       allowJs: !!(options.allowJs || options.checkJs),
       sides: sideOut,
