@@ -53,15 +53,8 @@ func runDiff(cmd *cobra.Command, o *DiffOptions) error {
 	rep, err := engine.Diff(cmd.Context(), engine.DiffOptions{
 		Name: o.Name, From: o.From, To: o.To, Cwd: o.Cwd, Env: o.Env,
 		Events: func(e engine.Event) {
-			switch e.Phase {
-			case engine.PhaseFetch:
-				progress.Update(true, "fetching %s %s and %s", o.Name, o.From, o.To)
-			case engine.PhaseCompiler:
-				progress.Update(true, "%s", e.Package)
-			case engine.PhaseSurface:
-				progress.Update(true, "reading the declarations of %s", e.Package)
-			case engine.PhaseCompare:
-				progress.Update(true, "comparing %d types with the checker", e.Total)
+			if line, force, ok := diffProgressLine(o, e); ok {
+				progress.Update(force, "%s", line)
 			}
 		},
 	})
@@ -88,6 +81,25 @@ func runDiff(cmd *cobra.Command, o *DiffOptions) error {
 		return silentExit(code)
 	}
 	return nil
+}
+
+// diffProgressLine is the progress line an engine event draws. The
+// checker's comparison counts the paths it has answered out of those asked,
+// like the registry's done/total: it is the phase that can take a while.
+// Within a phase only its first and last lines are forced; the rest are
+// drawn at the progress line's own rate.
+func diffProgressLine(o *DiffOptions, e engine.Event) (line string, force bool, ok bool) {
+	switch e.Phase {
+	case engine.PhaseFetch:
+		return fmt.Sprintf("fetching %s %s and %s", o.Name, o.From, o.To), true, true
+	case engine.PhaseCompiler:
+		return e.Package, true, true
+	case engine.PhaseSurface:
+		return "reading the declarations of " + e.Package, true, true
+	case engine.PhaseCompare:
+		return fmt.Sprintf("comparing types with the checker %d/%d", e.Done, e.Total), e.Done == 0 || e.Finished, true
+	}
+	return "", false, false
 }
 
 // typesName is the DefinitelyTyped package of a package name.
