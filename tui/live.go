@@ -23,8 +23,12 @@ type Live struct {
 	// .npmrc files and Env, as `uptide list` does.
 	Client *registry.Client
 	// CompilerClient fetches the pinned TypeScript for checks when the
-	// cache lacks it; nil uses Client.
+	// cache lacks it; nil uses Compiler, then Client.
 	CompilerClient *registry.Client
+	// Compiler, when set, builds the compiler's client at the first check
+	// rather than before the first frame: building one may ask npm which
+	// registry it uses, which takes a second on a cold machine.
+	Compiler func() *registry.Client
 	// Prepare, when set, gives the directory checks run in, once, before
 	// the first check: the demo installs a copy of its repository there.
 	// A failure is that check's and is tried again on the next.
@@ -108,7 +112,7 @@ func (l *Live) Check(ctx context.Context, req CheckRequest, events func(CheckEve
 		return nil, err
 	}
 	opts := checkOptions(req)
-	opts.Cwd, opts.Env, opts.Client, opts.CompilerClient = cwd, l.Env, client, l.CompilerClient
+	opts.Cwd, opts.Env, opts.Client, opts.CompilerClient = cwd, l.Env, client, l.compilerClient()
 	if events != nil {
 		opts.Events = func(e engine.Event) {
 			events(CheckEvent{Phase: phaseLabel(e.Phase), Done: e.Done, Total: e.Total})
@@ -123,6 +127,16 @@ func (l *Live) Check(ctx context.Context, req CheckRequest, events func(CheckEve
 		return nil, err
 	}
 	return state.ResultOf(pr), nil
+}
+
+func (l *Live) compilerClient() *registry.Client {
+	l.prepMu.Lock()
+	defer l.prepMu.Unlock()
+	if l.CompilerClient == nil && l.Compiler != nil {
+		l.CompilerClient = l.Compiler()
+		l.Compiler = nil
+	}
+	return l.CompilerClient
 }
 
 // checkDir runs Prepare once it succeeds; concurrent checks wait for it.

@@ -22,7 +22,7 @@ const waitLimit = 90 * time.Second
 // of what it draws, so a test sees what a person would, without tmux or any
 // other program the machine might lack.
 type ptyTerm struct {
-	t    *testing.T
+	t    testing.TB
 	cmd  *exec.Cmd
 	ptmx *os.File
 
@@ -40,7 +40,7 @@ type ptyTerm struct {
 
 // startPTY starts bin on a width×height terminal with only env as its
 // environment.
-func startPTY(t *testing.T, width, height int, env []string, bin string, args ...string) *ptyTerm {
+func startPTY(t testing.TB, width, height int, env []string, bin string, args ...string) *ptyTerm {
 	t.Helper()
 	cmd := exec.Command(bin, args...)
 	cmd.Env = env

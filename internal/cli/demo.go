@@ -72,7 +72,7 @@ func runDemo(cmd *cobra.Command, o *DemoOptions) error {
 	}
 	client := registry.New(registry.Options{Config: cfg, CacheDir: filepath.Join(tmp, "cache")})
 	if ok, _ := interactive(o.Globals); ok {
-		live := &tui.Live{Cwd: dir, Client: client, CompilerClient: compilerClient(o.Globals), Prepare: func(ctx context.Context) (string, error) {
+		live := &tui.Live{Cwd: dir, Client: client, Compiler: func() *registry.Client { return compilerClient(o.Globals) }, Prepare: func(ctx context.Context) (string, error) {
 			return installDemo(ctx, tmp, url, userrc)
 		}}
 		return runTUI(cmd.Context(), o.Globals, live)
