@@ -32,6 +32,7 @@ func withRoots(ds []model.Diagnostic, ws string) []model.Diagnostic {
 			continue
 		}
 		c := *r
+		c.File = path.Clean(c.File)
 		c.Workspace = ws
 		ds[i].Root = &c
 	}

@@ -2,7 +2,9 @@ package typescript
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -160,4 +162,28 @@ func TestWithRootsKeepsRepositoryPlaces(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzDriverRoot: whatever root a driver answers with, the client keeps it
+// only when it names a repository place, and never panics.
+func FuzzDriverRoot(f *testing.F) {
+	f.Add(`{"file":"src/err.ts","line":2,"column":52,"code":7006,"message":"m","root":{"kind":"usage","file":"src/err.ts","line":2,"column":40,"name":"check(1).error.errors","detail":"which the target no longer declares"}}`)
+	f.Add(`{"file":"src/view.tsx","line":2,"code":7026,"root":{"kind":"config","file":"tsconfig.base.json","line":3,"column":5,"name":"jsx"}}`)
+	f.Add(`{"file":"a.ts","root":{"kind":"declaration","file":"../x.ts","line":1,"column":1,"name":"make"}}`)
+	f.Add(`{"file":"a.ts","root":null}`)
+	f.Fuzz(func(t *testing.T, data string) {
+		var d model.Diagnostic
+		if json.Unmarshal([]byte(data), &d) != nil {
+			return
+		}
+		ds := withRoots(withWorkspace([]model.Diagnostic{d}, "ws"), "ws")
+		if r := ds[0].Root; r != nil {
+			if !validRoot(*r) || r.Workspace != "ws" {
+				t.Fatalf("kept %+v", r)
+			}
+			if strings.Contains(r.File, "..") && slices.Contains(strings.Split(r.File, "/"), "..") {
+				t.Fatalf("kept a root above the repository: %+v", r)
+			}
+		}
+	})
 }
