@@ -16,7 +16,11 @@
 // target versions and what their declarations import) and Compile, which
 // type-checks the files in scope against the installed copies and against
 // the overlay with the repository's own compiler and keeps only the new
-// errors.
+// errors. The driver traces each new error to its root cause
+// (driver/cause.js): the jsx line of a tsconfig, a repository parameter or
+// prop, a repository augmentation, a repository declaration whose type
+// changed, or the reference into the package an unknown/any value flows
+// from; the result carries it as model.Diagnostic.Root.
 //
 // Declarations are read by the TypeScript checker itself, never parsed here:
 // re-exports, export =, merged namespaces and inherited members are only
