@@ -22,6 +22,11 @@
 // changed, or the reference into the package an unknown/any value flows
 // from; the result carries it as model.Diagnostic.Root.
 //
+// The programs of Signal A and Signal B read a workspace's dependencies on
+// other workspaces from their sources, not from the build they ship
+// (FindWorkspaceSources, given to the driver as compilerOptions.paths), and
+// share one cache of parsed files per driver process (driver/sources.js).
+//
 // Declarations are read by the TypeScript checker itself, never parsed here:
 // re-exports, export =, merged namespaces and inherited members are only
 // understood correctly by the compiler.
