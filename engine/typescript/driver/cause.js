@@ -252,7 +252,7 @@ class Tracer {
     if (d.code !== 2345) return null;
     /** @type {Node} */
     let arg = at;
-    while (arg.parent && !((ts.isCallExpression(arg.parent) || ts.isNewExpression(arg.parent)) && (arg.parent.arguments || []).includes(/** @type {any} */ (arg)))) {
+    while (arg.parent && !((ts.isCallExpression(arg.parent) || ts.isNewExpression(arg.parent)) && /** @type {readonly Node[]} */ (arg.parent.arguments || []).includes(arg))) {
       if (ts.isStatement(arg.parent) || ts.isSourceFile(arg.parent)) return null;
       arg = arg.parent;
     }
@@ -492,7 +492,7 @@ class Walk {
     while (n.parent && ts.isParenthesizedExpression(n.parent)) n = n.parent;
     const p = n.parent;
     if (!p) return;
-    if ((ts.isCallExpression(p) || ts.isNewExpression(p)) && (p.arguments || []).includes(/** @type {any} */ (n))) {
+    if ((ts.isCallExpression(p) || ts.isNewExpression(p)) && /** @type {readonly Node[]} */ (p.arguments || []).includes(n)) {
       this.expression(p.expression);
       return;
     }
@@ -601,6 +601,7 @@ class Walk {
     if (this.done) return;
     if (!isSite) this.consider(decl);
     if (ts.isBindingElement(decl)) {
+      /** @type {Node | undefined} */
       let p = decl.parent && decl.parent.parent;
       while (p && ts.isBindingElement(p)) p = p.parent && p.parent;
       if (p) this.declaration(p, isSite);
