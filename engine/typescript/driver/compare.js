@@ -296,12 +296,21 @@ const GLOBAL_B = '__uptide_global_b';
  * declare global { … } → declare namespace __uptide_global_b { … }. Only a
  * module may augment the global scope, and in a module a namespace of that
  * name is local to it: B's globals keep their own declarations, apart from
- * A's and the lib's. A script's top-level globals still merge (a known gap:
- * wrapping a script would change what its nested declare module blocks mean).
+ * A's and the lib's. A script (no top-level import or export: @types/jest)
+ * declares globals at its top level; its body, after the triple-slash
+ * directives, goes inside such a namespace instead, unless it declares
+ * ambient modules, which a namespace cannot hold (those globals still merge
+ * with A's: the checker then relates them to themselves).
  * @param {string} text
  */
 function separateGlobals(text) {
-  return text.replace(/\bdeclare\s+global\s*\{/g, `declare namespace ${GLOBAL_B} {`);
+  if (/^(import|export)\b/m.test(text)) {
+    return text.replace(/\bdeclare\s+global\s*\{/g, `declare namespace ${GLOBAL_B} {`);
+  }
+  if (/\bdeclare\s+module\s*['"]/.test(text)) return text;
+  const head = /^(?:\s*(?:\/\/\/[^\n]*|\/\/[^\n]*|\/\*[\s\S]*?\*\/))*/.exec(text);
+  const at = head ? head[0].length : 0;
+  return `${text.slice(0, at)}\ndeclare namespace ${GLOBAL_B} {\n${text.slice(at)}\n}\n`;
 }
 
 /**

@@ -239,10 +239,17 @@ function augmentations(ts, checker, program, walker, name, globalAlias) {
     const isModule = ts.isExternalModule(sf);
     if (!isModule) {
       // A script's top-level declarations are global (@types/jest's
-      // describe): scoped like declare global.
+      // describe): scoped like declare global. compareTypes wraps B's in
+      // the globalAlias namespace, whose body is that top level.
+      /** @type {import('typescript').Statement[]} */
+      let top = [...sf.statements];
+      const wrapped = globalAlias ? top.find((st) => ts.isModuleDeclaration(st) && ts.isIdentifier(st.name) && st.name.text === globalAlias) : undefined;
+      if (wrapped && ts.isModuleDeclaration(wrapped) && wrapped.body && ts.isModuleBlock(wrapped.body)) {
+        top = [...top.filter((st) => st !== wrapped), ...wrapped.body.statements];
+      }
       /** @type {[string, import('typescript').Symbol][]} */
       const globals = [];
-      for (const stmt of sf.statements) {
+      for (const stmt of top) {
         for (const n of declaredNames(ts, stmt)) {
           const sym = checker.getSymbolAtLocation(n);
           if (sym) globals.push([n.text, walker.resolve(sym)]);
