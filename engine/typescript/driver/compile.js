@@ -278,11 +278,18 @@ function compile(ts, params) {
     const t1 = Date.now();
     /** @type {Unresolved[]} */
     const unresolved = [];
+    /** @type {{u: Unit, program: Program}[]} */
+    const programs = [];
     for (const u of units) {
       const { program, state } = buildProgram(ts, u, overlayMap);
+      programs.push({ u, program });
       unresolved.push(...state.unresolvedIn(program));
     }
     result.unresolvedInTarget = dedupeUnresolved(unresolved);
+    if (Array.isArray(params.trace)) {
+      // A native tsc judged (native.js): its new diagnostics take their roots here.
+      result.newDiagnostics = require('./native').traceNative(ts, programs, params.trace, rel, (/** @type {Diag[]} */ ds) => traceRoots(ts, { repoRoot, rel, mapping: overlayMap, baselineMapping: baselineMap, programs, baseline: (/** @type {Unit} */ b) => buildProgram(ts, b, baselineMap).program }, ds));
+    }
     result.timing.overlayMs = Date.now() - t1;
     return sortResult(result);
   }

@@ -418,4 +418,46 @@ function uniq(xs) {
   return [...new Set(xs)];
 }
 
-module.exports = { nativePlan };
+/**
+ * The native judgment's new diagnostics with the roots the tracer finds on
+ * the pinned compiler's overlay programs (compile.js builds them, and calls
+ * this for a resolveOnly request carrying trace). tsc prints no length,
+ * which the tracer needs to find a diagnostic's node: a diagnostic takes
+ * the length of the pinned compiler's at the same place, so only the files
+ * with new errors are checked here.
+ * @param {typeof import('typescript')} ts
+ * @param {{u: {files: string[]}, program: import('typescript').Program}[]} programs
+ * @param {any[]} diags
+ * @param {(f: string) => string} rel
+ * @param {(ds: any[]) => void} trace
+ */
+function traceNative(ts, programs, diags, rel, trace) {
+  const out = diags.map((d) => ({
+    file: String(d.file || ''), line: d.line | 0, column: d.column | 0, start: d.start | 0, length: d.length | 0, code: d.code | 0, message: String(d.message || ''),
+  }));
+  /** @type {Map<string, {program: import('typescript').Program, sf: import('typescript').SourceFile}>} */
+  const byFile = new Map();
+  for (const c of programs) {
+    for (const f of c.u.files) {
+      const sf = c.program.getSourceFile(f);
+      if (sf && !byFile.has(rel(sf.fileName))) byFile.set(rel(sf.fileName), { program: c.program, sf });
+    }
+  }
+  /** @type {Map<string, readonly import('typescript').Diagnostic[]>} */
+  const pinned = new Map();
+  for (const d of out) {
+    const at = d.length ? undefined : byFile.get(d.file);
+    if (!at) continue;
+    let ds = pinned.get(d.file);
+    if (!ds) {
+      ds = [...at.program.getSyntacticDiagnostics(at.sf), ...at.program.getSemanticDiagnostics(at.sf)];
+      pinned.set(d.file, ds);
+    }
+    const same = ds.find((x) => x.start === d.start && x.code === d.code) || ds.find((x) => x.start === d.start);
+    if (same && same.length) d.length = same.length;
+  }
+  trace(out);
+  return out;
+}
+
+module.exports = { nativePlan, traceNative };
