@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/uptide/uptide/engine"
+	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/tui/state"
 )
 
@@ -70,7 +71,11 @@ func (a *App) discover() tea.Cmd {
 	ctx, eng, p := a.ctx, a.eng, a.pump
 	return a.run(func() tea.Msg {
 		rep, err := eng.Discover(ctx, p.discoverEvent)
-		return state.DiscoveredMsg{Report: rep, Err: err}
+		msg := state.DiscoveredMsg{Report: rep, Err: err}
+		if err == nil && rep != nil {
+			msg.Plans, msg.PlanErrs = groupPlans(ctx, eng, rep)
+		}
+		return msg
 	})
 }
 
@@ -119,7 +124,53 @@ func (a *App) discovered(msg state.DiscoveredMsg) tea.Cmd {
 		p := msg.Report.Problems[0]
 		a.status.Set(fmt.Sprintf("%s: %s (%d problems)", p.File, p.Message, n), true)
 	}
+	for id, err := range msg.PlanErrs {
+		a.s.Deps[id].PlanErr = err
+	}
+	for id, p := range msg.Plans {
+		a.s.ApplyPlan(id, p)
+	}
 	return a.broadcast(state.ChangedMsg{})
+}
+
+// groupPlans plans each release group at its lead's discovered target, as
+// a pick would, before the report is shown: the report gives every member
+// its own latest, which is not where the group goes with its lead (ai
+// 4.0.0 takes zod to 3.25.76, not to zod's latest 4.x). Keyed by the
+// lead's index in the report's rows, which is its dependency ID.
+func groupPlans(ctx context.Context, eng Engine, rep *model.DiscoverReport) (map[int]*engine.TargetPlan, map[int]error) {
+	plans, errs := map[int]*engine.TargetPlan{}, map[int]error{}
+	for _, g := range rep.Groups {
+		if len(g.Members) < 2 || len(g.Versions) == 0 {
+			continue
+		}
+		for i, r := range rep.Rows {
+			if r.Package != g.Members[0] || r.Installed != g.Versions[0] || r.Group != g.Title {
+				continue
+			}
+			if r.Target != "" && r.Target != r.Installed && r.Status == engine.StatusOK {
+				switch p, err := eng.Plan(ctx, r, r.Target); {
+				case err != nil:
+					errs[i] = err
+				case p != nil:
+					plans[i] = p
+				}
+			}
+			break
+		}
+	}
+	return plans, errs
+}
+
+func (a *App) plan(id int, row model.DependencyRow, target string) tea.Cmd {
+	ctx, eng := a.ctx, a.eng
+	return a.run(func() tea.Msg {
+		p, err := eng.Plan(ctx, row, target)
+		if err == nil && p == nil {
+			err = errors.New("the engine returned no plan")
+		}
+		return state.CompanionsMsg{ID: id, Target: target, Plan: p, Err: err}
+	})
 }
 
 func (a *App) versions(id int) tea.Cmd {
@@ -151,14 +202,7 @@ func (a *App) chooseTarget(msg state.ChooseTargetMsg) tea.Cmd {
 	if !d.Replanning {
 		return tea.Batch(a.startChecks(), a.broadcast(state.ChangedMsg{}))
 	}
-	ctx, eng, row, target := a.ctx, a.eng, d.Row, msg.Version
-	plan := a.run(func() tea.Msg {
-		p, err := eng.Plan(ctx, row, target)
-		if err == nil && p == nil {
-			err = errors.New("the engine returned no plan")
-		}
-		return state.CompanionsMsg{ID: msg.ID, Target: target, Plan: p, Err: err}
-	})
+	plan := a.plan(msg.ID, d.Row, msg.Version)
 	return tea.Batch(plan, a.startChecks(), a.tick(), a.broadcast(state.ChangedMsg{}))
 }
 

@@ -11,6 +11,10 @@ import (
 type DiscoveredMsg struct {
 	Report *model.DiscoverReport
 	Err    error
+	// Plans are the release groups planned at their leads' targets
+	// before the report is shown, by lead ID; PlanErrs the failures.
+	Plans    map[int]*engine.TargetPlan
+	PlanErrs map[int]error
 }
 
 // VersionsMsg: the full packument of a dependency, for the target picker.
