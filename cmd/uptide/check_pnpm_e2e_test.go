@@ -124,7 +124,13 @@ func pnpmLayout(t testing.TB, e env, dir string) {
 		}
 	}
 	hoisted := map[string]string{}
-	for importer, im := range lock.Importers {
+	importers := make([]string, 0, len(lock.Importers))
+	for importer := range lock.Importers {
+		importers = append(importers, importer)
+	}
+	sort.Strings(importers) // the root's versions first, then each workspace's, as pnpm hoists
+	for _, importer := range importers {
+		im := lock.Importers[importer]
 		wsDir := filepath.Join(dir, filepath.FromSlash(importer))
 		for _, deps := range []map[string]pnpmDep{im.Dependencies, im.DevDependencies, im.OptionalDependencies} {
 			for name, d := range deps {
@@ -135,11 +141,13 @@ func pnpmLayout(t testing.TB, e env, dir string) {
 				}
 				target := filepath.Join(store, storeDir(name+"@"+d.Version), "node_modules", filepath.FromSlash(name))
 				link(t, at, target)
-				hoisted[name] = target
+				if _, ok := hoisted[name]; !ok {
+					hoisted[name] = target
+				}
 			}
 		}
 	}
-	if shamefullyHoist(t, dir) {
+	if shamefullyHoist(dir) {
 		// Every package of the store, and every workspace package, is
 		// linked from the root's node_modules too.
 		for _, key := range keys {
@@ -170,7 +178,7 @@ func pnpmLayout(t testing.TB, e env, dir string) {
 	}
 }
 
-func shamefullyHoist(t testing.TB, dir string) bool {
+func shamefullyHoist(dir string) bool {
 	data, err := os.ReadFile(filepath.Join(dir, ".npmrc"))
 	if err != nil {
 		return false
