@@ -162,8 +162,50 @@ func (a *Adapter) compileNative(ctx context.Context, req CompileRequest, params 
 		r.NewerTypeScript = withWorkspace(over.sideSyntax, ws)
 		return finish(baseTook, overTook)
 	}
-	r.New = withWorkspace(newOnlyDiags(baseAll, over.judged()), ws)
+	r.New = newOnlyDiags(baseAll, over.judged())
+	if err := a.traceNative(ctx, params, req.Overlay, r.New); err != nil {
+		return nil, err
+	}
+	r.New = withRoots(withWorkspace(r.New, ws), ws)
 	return finish(baseTook, overTook)
+}
+
+// traceParams is a dependency round that also traces diagnostics.
+type traceParams struct {
+	compileParams
+	Trace []model.Diagnostic `json:"trace"`
+}
+
+// traceNative gives the new diagnostics the lengths and roots the driver's
+// tracer finds on its overlay programs, as the driver's own judgment has
+// them. A driver that cannot trace leaves them as they are; only a
+// cancelled run is an error.
+func (a *Adapter) traceNative(ctx context.Context, params compileParams, ov *Overlay, ds []model.Diagnostic) error {
+	if len(ds) == 0 || ov == nil {
+		return nil
+	}
+	p := traceParams{compileParams: params, Trace: ds}
+	p.Overlay = ov.driverMapping()
+	p.ResolveOnly = true
+	var ans compileAnswer
+	if err := a.call(ctx, "compile", p, params.Workspace, &ans); err != nil {
+		return ctx.Err()
+	}
+	if len(ans.NewDiagnostics) != len(ds) {
+		return nil
+	}
+	for i, t := range ans.NewDiagnostics {
+		if t.File != ds[i].File || t.Start != ds[i].Start || t.Code != ds[i].Code {
+			return nil
+		}
+	}
+	for i, t := range ans.NewDiagnostics {
+		if t.Length > 0 {
+			ds[i].Length = t.Length
+		}
+		ds[i].Root = t.Root
+	}
+	return nil
 }
 
 // runNativeSide writes unit i's tsconfig for one side and runs tsc on it.

@@ -154,6 +154,16 @@ func TestCompileNative(t *testing.T) {
 			wantNew: []string{"packages/app/src/use.ts:4 TS2554", "packages/app/src/use.ts:7 TS2353"},
 		},
 		{
+			// Every kind of root the tracer finds, on the native verdicts.
+			name: "roots traced", repo: "causes",
+			installed: []string{"reactish@1.0.0", "refkit@1.0.0", "matchkit@1.0.0", "rowkit@1.0.0", "errkit@1.0.0", "globkit@1.0.0"},
+			targets:   []string{"reactish@2.0.0", "refkit@2.0.0", "matchkit@2.0.0", "rowkit@2.0.0", "errkit@2.0.0", "globkit@2.0.0"},
+		},
+		{
+			name: "props typed with a package's type", repo: "causes-props",
+			installed: []string{"reactish@1.0.0", "refkit@1.0.0"}, targets: []string{"refkit@2.0.0"},
+		},
+		{
 			name: "the options of the tsconfig above", repo: "monorepo", workspace: "packages/app",
 			installed: []string{"fakepkg@1.0.0", "helper@1.0.0"}, targets: []string{"fakepkg@2.0.0"},
 		},
@@ -234,8 +244,15 @@ func TestCompileNative(t *testing.T) {
 				t.Errorf("new diagnostics %q, want %q", diagLines(got.New), tt.wantNew)
 			}
 			for i := range got.New {
-				if i < len(want.New) && got.New[i].Start != want.New[i].Start {
-					t.Errorf("%s: start %d, the driver's %d", diagLines(got.New[i:i+1]), got.New[i].Start, want.New[i].Start)
+				if i >= len(want.New) {
+					break
+				}
+				g, w := got.New[i], want.New[i]
+				if g.Start != w.Start || g.Length != w.Length {
+					t.Errorf("%s: span %d+%d, the driver's %d+%d", diagLines(got.New[i:i+1]), g.Start, g.Length, w.Start, w.Length)
+				}
+				if rootSummary(g.Root) != rootSummary(w.Root) {
+					t.Errorf("%s: root %s, the driver's %s", diagLines(got.New[i:i+1]), rootSummary(g.Root), rootSummary(w.Root))
 				}
 			}
 			if got.PreExisting != want.PreExisting {
