@@ -697,3 +697,56 @@ func FuzzLineStarts(f *testing.F) {
 		}
 	})
 }
+
+// TestTraceNative hands the driver the pinned judgment's new diagnostics
+// without their lengths and roots, as tsc prints them, and gets both back:
+// what the native judgment relies on to group its findings.
+func TestTraceNative(t *testing.T) {
+	a := sharedAdapter(t)
+	ctx := context.Background()
+	installed := []string{"reactish@1.0.0", "refkit@1.0.0", "matchkit@1.0.0", "rowkit@1.0.0", "errkit@1.0.0", "globkit@1.0.0"}
+	var targets []LinkedPackage
+	for _, p := range installed {
+		n, _ := splitSpec(p)
+		targets = append(targets, LinkedPackage{n, fixturePkg(n, "2.0.0")})
+	}
+	dir := fixtureRepo(t, "causes", installed...)
+	ov, err := BuildOverlay(ctx, OverlayRequest{Workspace: dir, TempDir: t.TempDir(), Targets: targets})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ov.Cleanup()
+	want, err := a.Compile(ctx, CompileRequest{RepoRoot: dir, Overlay: ov})
+	if err != nil {
+		t.Fatal(err)
+	}
+	roots := 0
+	bare := make([]model.Diagnostic, len(want.New))
+	for i, d := range want.New {
+		if d.Root != nil {
+			roots++
+		}
+		d.Root, d.Length, d.Workspace = nil, 0, ""
+		bare[i] = d
+	}
+	if roots == 0 {
+		t.Fatalf("the fixture's compile traced no root: %v", diagLines(want.New))
+	}
+	root, _ := filepath.EvalSymlinks(dir)
+	params := compileParams{RepoRoot: root, Workspace: root}
+	if err := a.traceNative(ctx, params, ov, bare); err != nil {
+		t.Fatal(err)
+	}
+	for i, d := range bare {
+		w := want.New[i]
+		if d.Length != w.Length || rootSummary(d.Root) != rootSummary(w.Root) {
+			t.Errorf("%s: %d long, root %s; the driver's judgment %d long, root %s", diagLines(bare[i:i+1]), d.Length, rootSummary(d.Root), w.Length, rootSummary(w.Root))
+		}
+	}
+	// Diagnostics the driver does not answer for one by one keep what
+	// they have.
+	other := []model.Diagnostic{{File: "src/none.ts", Line: 1, Column: 1, Code: 2322, Message: "x"}}
+	if err := a.traceNative(ctx, params, ov, other); err != nil || other[0].Root != nil {
+		t.Errorf("an unknown file: root %v, err %v", other[0].Root, err)
+	}
+}
