@@ -20,7 +20,10 @@
 // (driver/cause.js): the jsx line of a tsconfig, a repository parameter or
 // prop, a repository augmentation, a repository declaration whose type
 // changed, or the reference into the package an unknown/any value flows
-// from; the result carries it as model.Diagnostic.Root.
+// from; the result carries it as model.Diagnostic.Root. A repository that
+// installs a native TypeScript (7, no JavaScript API) is judged by its own
+// tsc (native*.go): the pinned driver scopes and links, and tsc checks
+// both sides on generated tsconfigs over materialized overlays.
 //
 // The programs of Signal A and Signal B read a workspace's dependencies on
 // other workspaces from their sources, not from the build they ship
