@@ -388,6 +388,26 @@ func TestCheckPnpmWorkspace(t *testing.T) {
 		t.Errorf("TS7006 findings under %d plan rules, want one", len(rules))
 	}
 
+	// Two wrappers of slugkit's options type, each called once from a file
+	// that never names the package: one error shape in two files is two
+	// findings, each at its file and line, under one plan rule.
+	slug := packageReport(t, rep, "slugkit")
+	var ts2345 []string
+	for _, f := range slug.Findings {
+		if f.Change == "TS2345" && f.Severity == model.Breaking {
+			ts2345 = append(ts2345, fmt.Sprintf("%s %s:%d", f.Workspace, f.File, f.Line))
+			if f.Similar != 0 || len(f.Evidence) != 1 || f.Evidence[0].File != f.File {
+				t.Errorf("TS2345 finding %s at %s holds %d errors (%d similar): one file, one error", f.ID, f.File, len(f.Evidence), f.Similar)
+			}
+		}
+	}
+	if !slices.Equal(ts2345, []string{"packages/core packages/core/src/heading.ts:3", "packages/core packages/core/src/nav.ts:3"}) {
+		t.Errorf("slugkit TS2345 findings %v: want one in heading.ts and one in nav.ts", ts2345)
+	}
+	if !slices.ContainsFunc(slug.Plan.Rules, func(r model.PlanRule) bool { return strings.Contains(r.Title, "TS2345") && r.Sites == 2 }) {
+		t.Errorf("slugkit plan %+v: want one TS2345 rule over both files", slug.Plan.Rules)
+	}
+
 	t.Run("human report", func(t *testing.T) {
 		r := run(t, e, dir, "check", "zod")
 		for _, want := range []string{
