@@ -34,9 +34,9 @@ type importers struct {
 // declare, and what its import resolves to.
 type undeclaredImport struct {
 	ws, name string
-	// installed is the version of the copy the import resolves to, via and
-	// viaWS the workspace that declares that copy.
-	installed, via, viaWS string
+	// installed is the version of the copy the import resolves to, viaWS
+	// the workspace that declares that copy.
+	installed, viaWS string
 	// reason is set when the import cannot be analyzed.
 	reason string
 }
