@@ -140,7 +140,7 @@ func (a *Adapter) compileNative(ctx context.Context, req CompileRequest, params 
 	if len(base.gating) > 0 {
 		// tsc stops at a configuration or global error and type-checks no
 		// file: the baseline says nothing, so neither can the overlay.
-		reason := fmt.Sprintf("the repo's TypeScript %s reports %s and type-checks no file", version, describe(base.gating[0]))
+		reason := fmt.Sprintf("the repo's TypeScript %s type-checks no file: it stops at %s", version, describe(base.gating[0]))
 		r.OverlaySkipped = reason
 		r.Coverage.Compiled = 0
 		for _, u := range plan.Units {
@@ -384,10 +384,14 @@ func (j *nativeJudgment) classify(run *nativeRun, u nativeUnit, side *nativeSide
 		md.Start = j.offset(abs, d.Line, d.Column)
 		switch {
 		case strings.HasSuffix(abs, ".json"):
-			// A tsconfig's: the workspace's, or a generated one, which
-			// names no place the developer knows.
+			// A tsconfig's. tsc puts what it finds wrong in an extended
+			// tsconfig at the generated one's "extends": that names the
+			// workspace's tsconfig, without a position.
 			if j.gen != "" && inside(j.gen, abs) {
 				md.File, md.Line, md.Column, md.Start = "", 0, 0, 0
+				if u.Config != "" {
+					md.File = j.rel(u.Config)
+				}
 			}
 			out.config = append(out.config, md)
 			out.gating = append(out.gating, md)
@@ -410,8 +414,11 @@ func realOr(p string) string {
 // describe names a diagnostic in a reason line.
 func describe(d model.Diagnostic) string {
 	where := ""
-	if d.File != "" {
+	switch {
+	case d.File != "" && d.Line > 0:
 		where = fmt.Sprintf(" in %s:%d", d.File, d.Line)
+	case d.File != "":
+		where = " in " + d.File
 	}
 	first, _, _ := strings.Cut(d.Message, "\n")
 	return fmt.Sprintf("TS%d%s: %s", d.Code, where, first)

@@ -404,7 +404,7 @@ func TestNativeClassify(t *testing.T) {
 	}
 	side := &nativeSide{Name: "overlay", Root: filepath.Join(gen, "overlay"), dirs: map[string]string{}}
 	j := newNativeJudgment(repo, gen, side)
-	unit := nativeUnit{Files: []string{filepath.Join(src, "a.ts")}}
+	unit := nativeUnit{Config: filepath.Join(repo, "tsconfig.json"), Files: []string{filepath.Join(src, "a.ts")}}
 	run := &nativeRun{diags: []nativeDiag{
 		{File: "src/a.ts", Line: 2, Column: 7, Category: "error", Code: 2322, Message: "Type '\"s\"' is not assignable to 'import(\"" + side.Root + "/node_modules/zod/index\").T'."},
 		{File: "src/other.ts", Line: 1, Column: 1, Category: "error", Code: 2304, Message: "not in scope"},
@@ -418,7 +418,7 @@ func TestNativeClassify(t *testing.T) {
 	want := judged{
 		inScope:    []model.Diagnostic{{File: "src/a.ts", Line: 2, Column: 7, Start: 13, Code: 2322, Message: "Type '\"s\"' is not assignable to 'import(\"node_modules/zod/index\").T'."}},
 		global:     []model.Diagnostic{{Code: 2688, Message: "Cannot find type definition file for 'node'."}},
-		config:     []model.Diagnostic{{Code: 5023, Message: "Unknown compiler option 'x'."}, {File: "tsconfig.json", Line: 3, Column: 5, Start: 0, Code: 5101, Message: "Option 'baseUrl' is removed."}},
+		config:     []model.Diagnostic{{File: "tsconfig.json", Code: 5023, Message: "Unknown compiler option 'x'."}, {File: "tsconfig.json", Line: 3, Column: 5, Start: 0, Code: 5101, Message: "Option 'baseUrl' is removed."}},
 		sideSyntax: []model.Diagnostic{{File: "node_modules/zod/index.d.ts", Line: 3, Column: 1, Code: 1005, Message: "';' expected."}},
 		all:        6, syntax: 1,
 	}
@@ -748,5 +748,21 @@ func TestTraceNative(t *testing.T) {
 	other := []model.Diagnostic{{File: "src/none.ts", Line: 1, Column: 1, Code: 2322, Message: "x"}}
 	if err := a.traceNative(ctx, params, ov, other); err != nil || other[0].Root != nil {
 		t.Errorf("an unknown file: root %v, err %v", other[0].Root, err)
+	}
+}
+
+func TestDescribeGating(t *testing.T) {
+	tests := []struct {
+		d    model.Diagnostic
+		want string
+	}{
+		{model.Diagnostic{File: "tsconfig.json", Code: 5102, Message: "Option 'baseUrl' has been removed.\n  Use paths."}, "TS5102 in tsconfig.json: Option 'baseUrl' has been removed."},
+		{model.Diagnostic{File: "tsconfig.base.json", Line: 3, Code: 5023, Message: "Unknown compiler option 'x'."}, "TS5023 in tsconfig.base.json:3: Unknown compiler option 'x'."},
+		{model.Diagnostic{Code: 2688, Message: "Cannot find type definition file for 'node'."}, "TS2688: Cannot find type definition file for 'node'."},
+	}
+	for _, tt := range tests {
+		if got := describe(tt.d); got != tt.want {
+			t.Errorf("describe = %q, want %q", got, tt.want)
+		}
 	}
 }
