@@ -150,6 +150,7 @@ type nativeUnit struct {
 	Roots     []string            `json:"roots"`
 	Paths     map[string][]string `json:"paths"`
 	TypeRoots []string            `json:"typeRoots"`
+	RootDirs  []string            `json:"rootDirs"`
 	AllowJs   bool                `json:"allowJs"`
 	Sides     map[string]struct {
 		Paths map[string][]string `json:"paths"`
@@ -235,6 +236,9 @@ func nativeTSConfig(u nativeUnit, side *nativeSide) ([]byte, error) {
 	opts["typeRoots"] = typeRoots
 	if paths := mergePaths(u.Paths, sidePaths); len(paths) > 0 {
 		opts["paths"] = paths
+	}
+	if len(u.RootDirs) > 0 {
+		opts["rootDirs"] = u.RootDirs
 	}
 	if u.AllowJs {
 		// As the driver judges: JavaScript in the program is checked on

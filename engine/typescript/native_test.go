@@ -207,6 +207,7 @@ func TestNativeTSConfig(t *testing.T) {
 		Roots:     []string{"/repo/src/b.ts", "/repo/src/a.d.ts"},
 		Paths:     map[string][]string{"@/*": {"/repo/src/*"}},
 		TypeRoots: []string{"/repo/node_modules/@types"},
+		RootDirs:  []string{"/repo/src", "/repo/generated"},
 	}
 	unit.Sides = map[string]struct {
 		Paths map[string][]string `json:"paths"`
@@ -225,6 +226,7 @@ func TestNativeTSConfig(t *testing.T) {
 			options: map[string]any{
 				"typeRoots": []any{"/repo/node_modules/@types"},
 				"paths":     map[string]any{"@/*": []any{"/repo/src/*"}},
+				"rootDirs":  []any{"/repo/src", "/repo/generated"},
 			},
 		},
 		{
@@ -232,6 +234,7 @@ func TestNativeTSConfig(t *testing.T) {
 			unit: unit, side: side,
 			options: map[string]any{
 				"typeRoots": []any{"/tmp/o/typeroots", "/repo/node_modules/@types"},
+				"rootDirs":  []any{"/repo/src", "/repo/generated"},
 				"paths": map[string]any{
 					"@/*": []any{"/repo/src/*"}, "react": []any{"/tmp/o/node_modules/@types/react/index.d.ts"},
 				},
@@ -564,7 +567,7 @@ func TestNativePlan(t *testing.T) {
 	a := sharedAdapter(t)
 	repo := t.TempDir()
 	files := map[string]string{
-		"tsconfig.json":       `{"compilerOptions": {"module": "nodenext", "strict": true, "paths": {"@/*": ["./src/*"]}}, "include": ["src"]}`,
+		"tsconfig.json":       `{"compilerOptions": {"module": "nodenext", "strict": true, "paths": {"@/*": ["./src/*"]}, "rootDirs": ["${configDir}/src", "gen"]}, "include": ["src"]}`,
 		"package.json":        `{"name": "app", "type": "module"}`,
 		"src/use.ts":          "import { z } from 'kit';\nimport { m } from 'kit/mini';\nimport { gone } from 'kit/gone';\nimport { p } from 'plain/sub.js';\nexport {};\n",
 		"src/other.ts":        "export const o = 1;\n",
@@ -638,6 +641,9 @@ func TestNativePlan(t *testing.T) {
 	}
 	if want := map[string][]string{"@/*": {filepath.Join(src, "*")}, "shared": {"/repo/packages/shared/src/index.ts"}}; !reflect.DeepEqual(u.Paths, want) {
 		t.Errorf("workspace paths %q, want %q", u.Paths, want)
+	}
+	if want := []string{src, filepath.Join(repo, "gen")}; !reflect.DeepEqual(u.RootDirs, want) {
+		t.Errorf("rootDirs %q, want %q", u.RootDirs, want)
 	}
 	if len(u.TypeRoots) == 0 || u.TypeRoots[0] != filepath.Join(repo, "node_modules", "@types") {
 		t.Errorf("type roots %q, want the workspace's node_modules/@types first", u.TypeRoots)

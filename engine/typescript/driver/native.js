@@ -84,6 +84,9 @@ function nativePlan(ts, params) {
       // repository's own paths, as the driver's compile merges them.
       paths: { ...sourcePaths, ...absolutePaths(options) },
       typeRoots: effectiveTypeRoots(ts, options, project.configFile ? path.dirname(project.configFile) : workspace),
+      // ${configDir} in an extended tsconfig would name the generated
+      // one's directory: what module resolution reads is given resolved.
+      rootDirs: (options.rootDirs || []).map((d) => path.resolve(d)),
       allowJs: !!(options.allowJs || options.checkJs),
       sides: sideOut,
     });
