@@ -1,6 +1,7 @@
 package typescript
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -242,4 +243,35 @@ func FuzzWorkspaceManifest(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestProgramsReadWorkspaceSources checks that the driver's programs take
+// the mapping: the build of dep says v is a number, its source that it is a
+// string, so only a program reading the source sees src/a.ts's error; and
+// the usage scan finds the use through the source.
+func TestProgramsReadWorkspaceSources(t *testing.T) {
+	a := sharedAdapter(t)
+	ctx := context.Background()
+	root := wsRepo(t, map[string]string{
+		"package.json":                 `{"name":"app","dependencies":{"dep":"1.0.0"}}`,
+		"tsconfig.json":                `{"compilerOptions":{"strict":true,"module":"commonjs","target":"es2020","noEmit":true},"include":["src"]}`,
+		"src/a.ts":                     "import { v } from \"dep\";\nexport const n: number = v;\n",
+		"packages/dep/package.json":    `{"name":"dep","version":"1.0.0","types":"dist/index.d.ts"}`,
+		"packages/dep/dist/index.d.ts": "export declare const v: number;\n",
+		"packages/dep/src/index.ts":    "export const v: string = \"x\";\n",
+	}, map[string]string{"node_modules/dep": "packages/dep"})
+	r, err := a.Compile(ctx, CompileRequest{RepoRoot: root, Files: []string{"src/a.ts"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.PreExisting != 1 {
+		t.Errorf("%d errors in src/a.ts, want 1: the source's string is not a number", r.PreExisting)
+	}
+	u, err := a.FindUsages(ctx, UsageRequest{RepoRoot: root, Package: "dep", PackageDir: filepath.Join(root, "packages", "dep")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(u.Importers, []string{"src/a.ts"}) {
+		t.Errorf("importers %v, want src/a.ts", u.Importers)
+	}
 }
