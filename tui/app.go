@@ -61,8 +61,11 @@ type App struct {
 	work          *work
 	width, height int
 
-	queue     []int
-	running   map[int]running
+	queue   []int
+	running map[int]running
+	// touched: dependencies whose check state changed, for the next
+	// RowsChangedMsg.
+	touched   []int
 	seq       int
 	maxChecks int
 	// batchDone of batchTotal checks finished since the queue was last empty.

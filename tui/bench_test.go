@@ -146,9 +146,45 @@ func BenchmarkUpdateEarlyRows1000Rows(b *testing.B) {
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
-		r := rep.Rows[i%len(rep.Rows)]
+		// Every op moves a row (its sort keys change), as a real answer
+		// does: the answer, then the same row pending again.
+		r := rep.Rows[(i/2)%len(rep.Rows)]
 		r.Group = ""
+		if i%2 == 1 {
+			r = early[(i/2)%len(early)]
+		}
 		app.Update(tui.ProgressMsg{Rows: &state.Rows{ByPackage: map[string][]model.DependencyRow{r.Package: {r}}}})
 		i++
+	}
+}
+
+// The report arriving replaces the store and re-derives every line: the
+// widest change of the store's shape (a check finishing or a plan
+// arriving re-derives the lines the same way, without the reload).
+func BenchmarkUpdateReport1000Rows(b *testing.B) {
+	app := loaded(b)
+	rep := bigReport(1000)
+	b.ReportAllocs()
+	for b.Loop() {
+		app.Update(state.DiscoveredMsg{Report: rep})
+	}
+}
+
+// A check finishing (the next queued one starts) and another queued: two
+// messages per op, each re-deriving only the lines whose check changed.
+func BenchmarkUpdateCheckDone1000Rows(b *testing.B) {
+	app := loaded(b) // 0 and 3 running (seq 1, 2), 6 queued
+	type run struct{ id, seq int }
+	running, queue, next := []run{{0, 1}, {3, 2}}, []int{6}, 3
+	safe := &tui.CheckResult{Outcome: state.Safe}
+	b.ReportAllocs()
+	for b.Loop() {
+		r := running[0]
+		running = running[1:]
+		app.Update(state.CheckDoneMsg{ID: r.id, Seq: r.seq, Target: "2.0.0", Result: safe})
+		running = append(running, run{queue[0], next})
+		next++
+		queue = append(queue[1:], r.id)
+		app.Update(state.CheckMsg{IDs: []int{r.id}})
 	}
 }

@@ -246,11 +246,13 @@ func (a *App) enqueue(ids []int) tea.Cmd {
 		d.Check = state.Check{Status: state.Queued, Target: d.Target}
 		a.queue = append(a.queue, id)
 		a.batchTotal++
+		a.touched = append(a.touched, id)
 	}
 	if len(skipped) > 0 {
 		a.status.Set("nothing to check for "+joinList(skipped), false)
 	}
-	return tea.Batch(a.startChecks(), a.tick(), a.broadcast(state.ChangedMsg{}))
+	start := a.startChecks()
+	return tea.Batch(start, a.tick(), a.rowsChanged())
 }
 
 func (a *App) startChecks() tea.Cmd {
@@ -264,6 +266,7 @@ func (a *App) startChecks() tea.Cmd {
 		seq := a.seq
 		a.running[id] = running{cancel: cancel, seq: seq}
 		d.Check.Status = state.Running
+		a.touched = append(a.touched, id)
 		req := state.CheckRequest{ID: id, Row: d.Row, Target: d.Target, With: a.s.With(id)}
 		eng, events := a.eng, a.pump.checkEvents(id)
 		cmds = append(cmds, a.run(func() tea.Msg {
@@ -297,7 +300,20 @@ func (a *App) checkDone(msg state.CheckDoneMsg) tea.Cmd {
 	if len(a.running) == 0 && len(a.queue) == 0 {
 		a.batchDone, a.batchTotal = 0, 0
 	}
-	return tea.Batch(a.startChecks(), a.broadcast(state.ChangedMsg{}))
+	a.touched = append(a.touched, msg.ID)
+	start := a.startChecks()
+	return tea.Batch(start, a.rowsChanged())
+}
+
+// rowsChanged tells the screens which dependencies' check state changed
+// since the last call: the table re-derives only their lines.
+func (a *App) rowsChanged() tea.Cmd {
+	ids := a.touched
+	a.touched = nil
+	if len(ids) == 0 {
+		return nil
+	}
+	return a.broadcast(state.RowsChangedMsg{IDs: ids})
 }
 
 // cancelCheck withdraws a queued or running check whose target is about to

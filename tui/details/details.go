@@ -72,7 +72,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		if d := m.s.Deps[m.id]; d.Check.Status == state.Running || d.Replanning {
 			m.render()
 		}
-	case state.ChangedMsg:
+	case state.ChangedMsg, state.RowsChangedMsg:
 		if m.rule >= len(m.rules()) {
 			m.rule = 0
 		}

@@ -12,6 +12,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/tui/state"
 )
 
@@ -24,10 +25,9 @@ type Model struct {
 	// ix and the line caches are derived from the store when it changes;
 	// re-listing (filter, sort, toggles) only reads them.
 	ix        *index
-	keys      []string // state.Key of each dependency
-	top       []line   // by dependency ID: the line outside a group
-	member    []line   // by dependency ID: the line under a group's parent
-	parents   []line   // by group
+	top       []line // by dependency ID: the line outside a group
+	member    []line // by dependency ID: the line under a group's parent
+	parents   []line // by group
 	widths    [numCols]int
 	natural   [numCols]int
 	cursor    int
@@ -107,11 +107,9 @@ func (m *Model) Refresh() {
 		at = place{}
 	}
 	m.ix = newIndex(s.Store)
-	m.keys = make([]string, len(s.Deps))
 	m.top = make([]line, len(s.Deps))
 	m.member = make([]line, len(s.Deps))
 	for i := range s.Deps {
-		m.keys[i] = state.Key(s.Deps[i].Row)
 		if s.GroupOf(i) == nil {
 			m.top[i] = newLine(s, item{id: i, group: -1})
 		}
@@ -129,16 +127,15 @@ func (m *Model) Refresh() {
 	m.relistFrom(at)
 }
 
-// refreshRows re-derives the lines of dependencies whose rows changed in
-// place, and re-lists; anything else than a dependency outside a group
-// (groups come with the report) takes the full Refresh.
+// refreshRows re-derives the lines of dependencies whose rows (or check
+// state) changed in place, with their group's parent line, and re-lists.
 func (m *Model) refreshRows(ids []int) {
-	if m.ix == nil || len(m.keys) != len(m.s.Deps) {
+	if m.ix == nil || len(m.top) != len(m.s.Deps) {
 		m.Refresh()
 		return
 	}
 	for _, id := range ids {
-		if id >= len(m.s.Deps) || m.s.GroupOf(id) != nil {
+		if id >= len(m.s.Deps) {
 			m.Refresh()
 			return
 		}
@@ -149,8 +146,14 @@ func (m *Model) refreshRows(ids []int) {
 	}
 	for _, id := range ids {
 		m.ix.update(m.s.Store, id)
-		m.keys[id] = state.Key(m.s.Deps[id].Row)
-		m.top[id] = newLine(m.s, item{id: id, group: -1})
+		g := m.s.GroupOf(id)
+		if g == nil {
+			m.top[id] = newLine(m.s, item{id: id, group: -1})
+			continue
+		}
+		gi := m.s.GroupIndex(id)
+		m.member[id] = newLine(m.s, item{id: id, group: gi, member: true})
+		m.parents[gi] = newLine(m.s, item{id: g.Members[0], group: gi, parent: true})
 	}
 	m.relistFrom(at)
 }
@@ -158,7 +161,7 @@ func (m *Model) refreshRows(ids []int) {
 // place is where the cursor is, in terms that survive a reload of the
 // store: the dependency's key and the kind of line.
 type place struct {
-	key            string
+	row            model.DependencyRow
 	parent, member bool
 	index          int
 	ok             bool
@@ -169,10 +172,10 @@ func (m *Model) place() place {
 		return place{}
 	}
 	it := m.items[m.cursor]
-	if it.id >= len(m.keys) {
+	if it.id >= len(m.s.Deps) {
 		return place{}
 	}
-	return place{key: m.keys[it.id], parent: it.parent, member: it.member, index: m.cursor, ok: true}
+	return place{row: m.s.Deps[it.id].Row, parent: it.parent, member: it.member, index: m.cursor, ok: true}
 }
 
 // relist lists the lines after the filter, the sort or the toggles
@@ -200,7 +203,7 @@ func (m *Model) relistFrom(at place) {
 	if at.ok {
 		same := -1
 		for i, it := range m.items {
-			if m.keys[it.id] != at.key {
+			if !state.SameDecision(m.s.Deps[it.id].Row, at.row) {
 				continue
 			}
 			if it.parent == at.parent && it.member == at.member {

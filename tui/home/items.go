@@ -78,7 +78,7 @@ func newIndex(s *state.Store) *index {
 }
 
 // update re-derives what dependency id contributes; the sort orders are
-// dropped, to be redone on use.
+// dropped, to be redone on use, when its sort keys changed.
 func (ix *index) update(s *state.Store, id int) {
 	d := &s.Deps[id]
 	ix.name[id] = strings.ToLower(d.Row.Name)
@@ -86,10 +86,12 @@ func (ix *index) update(s *state.Store, id int) {
 	if d.Row.Package != d.Row.Name {
 		ix.pkg[id] = strings.ToLower(d.Row.Package)
 	}
-	ix.urgent[id] = urgent(s, d)
-	ix.rank[id] = rank(s, d)
-	ix.files[id] = len(d.Row.ImportingFiles)
-	ix.order = [sortModes][]entry{}
+	u, r, f := urgent(s, d), rank(s, d), len(d.Row.ImportingFiles)
+	if u != ix.urgent[id] || r != ix.rank[id] || f != ix.files[id] {
+		// A check's progress moves no line; a target or a file count may.
+		ix.urgent[id], ix.rank[id], ix.files[id] = u, r, f
+		ix.order = [sortModes][]entry{}
+	}
 }
 
 func (ix *index) matches(id int, filter string) bool {

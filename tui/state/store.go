@@ -90,6 +90,13 @@ func Key(r model.DependencyRow) string {
 	return r.Name + "\x00" + r.Package + "\x00" + r.Installed + "\x00" + r.Catalog + "\x00" + strings.Join(r.Workspaces, ",")
 }
 
+// SameDecision reports whether a and b have the same Key, without
+// building it.
+func SameDecision(a, b model.DependencyRow) bool {
+	return a.Name == b.Name && a.Package == b.Package && a.Installed == b.Installed &&
+		a.Catalog == b.Catalog && slices.Equal(a.Workspaces, b.Workspaces)
+}
+
 // Rows is a batch of the rows discovery knows before its report, as the
 // progress pump delivers it.
 type Rows struct {
@@ -143,7 +150,7 @@ func (s *Store) ApplyRows(b Rows) (changed []int, reshaped bool) {
 	selected := s.selectedKeys()
 	s.Deps = make([]Dep, len(rows))
 	for i, r := range rows {
-		s.Deps[i] = earlyDep(i, r, selected[Key(r)])
+		s.Deps[i] = earlyDep(i, r, len(selected) > 0 && selected[Key(r)])
 	}
 	s.Groups = nil
 	s.groupOf = nil
@@ -171,7 +178,7 @@ func (s *Store) updateInPlace(pkg string, with []model.DependencyRow) ([]int, bo
 		return nil, false
 	}
 	for k, id := range ids {
-		if Key(s.Deps[id].Row) != Key(with[k]) {
+		if !SameDecision(s.Deps[id].Row, with[k]) {
 			return nil, false
 		}
 	}
@@ -223,18 +230,19 @@ func (s *Store) Load(rep *model.DiscoverReport) {
 	s.Report = rep
 	s.Discovering = false
 	s.Deps = make([]Dep, len(rep.Rows))
-	plans := map[string]*model.CompanionPlan{}
+	type planKey struct{ name, from, to string }
+	plans := make(map[planKey]*model.CompanionPlan, len(rep.Companions))
 	for i := range rep.Companions {
 		c := &rep.Companions[i]
-		plans[c.Name+"@"+c.From+">"+c.To] = c
+		plans[planKey{c.Name, c.From, c.To}] = c
 	}
 	for i, r := range rep.Rows {
 		d := Dep{ID: i, Row: r, Target: r.Target, Update: r.Update, TargetWhy: WhyLatest}
 		if r.Target == r.Installed {
 			d.TargetWhy = WhyPinned
 		}
-		d.Plan = plans[r.Package+"@"+r.Installed+">"+r.Target]
-		d.Selected = selected[Key(r)]
+		d.Plan = plans[planKey{r.Package, r.Installed, r.Target}]
+		d.Selected = len(selected) > 0 && selected[Key(r)]
 		s.Deps[i] = d
 	}
 	byTitle := map[string]int{}
@@ -261,6 +269,14 @@ func (s *Store) Load(rep *model.DiscoverReport) {
 			}
 		}
 	}
+}
+
+// GroupIndex returns the index in Groups of dependency id's group, or -1.
+func (s *Store) GroupIndex(id int) int {
+	if id >= len(s.groupOf) {
+		return -1
+	}
+	return s.groupOf[id]
 }
 
 // GroupOf returns the group holding dependency id, or nil.
