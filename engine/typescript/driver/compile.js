@@ -640,9 +640,7 @@ function buildProgram(ts, u, mapping) {
  * @param {boolean} legacyHooks
  */
 function createHost(ts, options, cache, mapping, legacyHooks) {
-  // Parent pointers as Signal A's programs set them: the parsed files are
-  // shared with them.
-  const host = shareSources(ts, ts.createCompilerHost(options, true), options);
+  const host = shareSources(ts, ts.createCompilerHost(options), options);
   const getCanonical = host.getCanonicalFileName.bind(host);
 
   const anchor = mapping ? path.join(mapping.root, ANCHOR) : '';

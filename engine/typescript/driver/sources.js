@@ -8,6 +8,10 @@
 // packages' declarations and the sources are parsed (and bound) once per
 // driver process, not once per signal.
 //
+// Files are parsed without the parser's parent pass, as tsc parses them:
+// every program here creates its checker, whose binder sets the parents of
+// every node before anything reads them.
+//
 // A SourceFile is handed out again only to a program that would have
 // produced the same one: the key holds what parsing reads (language
 // version, module format, module detection, JSDoc parsing) and what binding

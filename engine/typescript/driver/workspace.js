@@ -97,7 +97,7 @@ function openWorkspace(ts, params) {
   /** @type {{fileName: string, project: Project}[]} */
   const files = [];
   for (const p of plans) {
-    const program = ts.createProgram({ rootNames: p.roots, options: p.options, host: shareSources(ts, ts.createCompilerHost(p.options, true), p.options) });
+    const program = ts.createProgram({ rootNames: p.roots, options: p.options, host: shareSources(ts, ts.createCompilerHost(p.options), p.options) });
     const project = { configFile: p.configFile, program, checker: program.getTypeChecker(), options: p.options, roots: p.roots };
     projects.push(project);
     for (const f of p.roots) {
