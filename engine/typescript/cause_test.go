@@ -85,8 +85,12 @@ func TestCompileTracesRoots(t *testing.T) {
 			"causes", "src/rows-b.ts:3 TS18046", "declaration src/make.ts:2:17 make whose type changed from () => Rows to () => unknown"},
 		{model.CauseUsage, "a callback parameter is implicitly any because a member three receivers up is gone: the usage of that member",
 			"causes", "src/err.ts:2 TS7006", "usage src/err.ts:2:40 check(1).error.errors which the target no longer declares"},
+		{model.CauseUsage, "a destructured callback parameter (TS7031) traces the same way",
+			"causes", "src/err.ts:3 TS7031", "usage src/err.ts:3:16 check(2).error.errors which the target no longer declares"},
 		{"", "the removed member's own error is its site, not traced",
 			"causes", "src/err.ts:2 TS2339", "-"},
+		{"", "the removed member's own error is its site, not traced (second line)",
+			"causes", "src/err.ts:3 TS2339", "-"},
 		{"", "unknown straight from the package's call: the site is never its own cause",
 			"causes", "src/rows-c.ts:2 TS2571", "-"},
 	}
