@@ -17,12 +17,13 @@ import (
 const hiddenUnder = 0.5
 
 // isHidden: info and additive findings are never listed; a finding under
-// 0.5 is listed only with --all, unless the compiler confirmed it.
+// 0.5 is listed only with --all, unless the compiler confirmed it (at the
+// site, or through an error downstream of it).
 func isHidden(f model.Finding) bool {
 	switch {
 	case f.Severity == model.Info || f.Severity == model.Additive:
 		return true
-	case f.AnchorOnly || len(f.Evidence) > 0:
+	case f.AnchorOnly || len(f.Evidence) > 0 || len(f.Downstream) > 0:
 		return false
 	}
 	return f.Confidence < hiddenUnder
