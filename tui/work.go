@@ -199,11 +199,19 @@ func (a *App) chooseTarget(msg state.ChooseTargetMsg) tea.Cmd {
 	}
 	a.s.SetTarget(msg.ID, msg.Version)
 	a.status.Set(fmt.Sprintf("%s → %s: planning companions; c checks it", d.Row.Name, msg.Version), false)
+	a.touchGroup(msg.ID)
+	start := a.startChecks()
 	if !d.Replanning {
-		return tea.Batch(a.startChecks(), a.broadcast(state.ChangedMsg{}))
+		return tea.Batch(start, a.rowsChanged())
 	}
 	plan := a.plan(msg.ID, d.Row, msg.Version)
-	return tea.Batch(plan, a.startChecks(), a.tick(), a.broadcast(state.ChangedMsg{}))
+	return tea.Batch(plan, start, a.tick(), a.rowsChanged())
+}
+
+// touchGroup marks id and the members of its group as changed.
+func (a *App) touchGroup(id int) {
+	a.touched = append(a.touched, id)
+	a.touched = append(a.touched, a.s.Followers(id)...)
 }
 
 func (a *App) companions(msg state.CompanionsMsg) tea.Cmd {
@@ -215,7 +223,8 @@ func (a *App) companions(msg state.CompanionsMsg) tea.Cmd {
 	if msg.Err != nil {
 		d.PlanErr = msg.Err
 		a.status.Set(fmt.Sprintf("companions of %s %s: %v", d.Row.Name, msg.Target, msg.Err), true)
-		return a.broadcast(state.ChangedMsg{})
+		a.touched = append(a.touched, msg.ID)
+		return a.rowsChanged()
 	}
 	// Members that follow drop their own queued or running checks: those
 	// asked about targets the group no longer goes to.
@@ -225,7 +234,8 @@ func (a *App) companions(msg state.CompanionsMsg) tea.Cmd {
 		}
 	}
 	a.s.ApplyPlan(msg.ID, msg.Plan)
-	return a.broadcast(state.ChangedMsg{})
+	a.touchGroup(msg.ID)
+	return a.rowsChanged()
 }
 
 // enqueue queues checks; two run at a time and the user keeps navigating.
@@ -338,6 +348,7 @@ func (a *App) cancelCheck(id int) {
 	}
 	a.batchTotal--
 	d.Check = state.Check{}
+	a.touched = append(a.touched, id)
 }
 
 func joinList(items []string) string {

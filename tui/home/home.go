@@ -107,8 +107,10 @@ func (m *Model) Refresh() {
 		at = place{}
 	}
 	m.ix = newIndex(s.Store)
-	m.top = make([]line, len(s.Deps))
-	m.member = make([]line, len(s.Deps))
+	// The slices are reused: every line a dependency shows is rewritten
+	// below, and the others are never read.
+	m.top = resize(m.top, len(s.Deps))
+	m.member = resize(m.member, len(s.Deps))
 	for i := range s.Deps {
 		if s.GroupOf(i) == nil {
 			m.top[i] = newLine(s, item{id: i, group: -1})
@@ -156,6 +158,13 @@ func (m *Model) refreshRows(ids []int) {
 		m.parents[gi] = newLine(m.s, item{id: g.Members[0], group: gi, parent: true})
 	}
 	m.relistFrom(at)
+}
+
+func resize(ls []line, n int) []line {
+	if cap(ls) >= n {
+		return ls[:n]
+	}
+	return make([]line, n)
 }
 
 // place is where the cursor is, in terms that survive a reload of the
