@@ -242,6 +242,7 @@ var skipReasons = []struct {
 	{string(typescript.SkipMemory), "ran out of the comparison worker's memory"},
 	{string(typescript.SkipDeadline), "were not reached before the comparison's time budget (%s) ran out"},
 	{string(typescript.SkipCrash), "stopped a comparison worker"},
+	{string(typescript.SkipUnresolved), "name a type from a dependency that is not installed, which the checker reads as any"},
 }
 
 // skippedNote says how many paths keep their text verdict, and why, with a

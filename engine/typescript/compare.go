@@ -49,6 +49,9 @@ const (
 	SkipDeadline SkipReason = "deadline"
 	// SkipCrash: the worker asking it died otherwise.
 	SkipCrash SkipReason = "crash"
+	// SkipUnresolved: the types name a dependency that is not installed,
+	// which the checker relates like any, and it said they relate: a guess.
+	SkipUnresolved SkipReason = "unresolved"
 )
 
 // CompareBudgets bound one comparison. The checker cannot be interrupted

@@ -20,7 +20,7 @@ const { Printer } = require('./serialize');
  */
 
 /**
- * @typedef {{paths: string[], ta: import('typescript').Type, tb: import('typescript').Type, family: number}} Unit
+ * @typedef {{paths: string[], ta: import('typescript').Type, tb: import('typescript').Type, family: number, unresolved: boolean}} Unit
  *   one question for the checker: paths whose nodes resolve to the same pair
  *   of types (zod's X, z.X and default.X) are answered once. family is the
  *   index of the first unit whose two sides come from the same two
@@ -75,11 +75,6 @@ function prepareComparison(ts, params) {
     const ta = typeOf(checker, na);
     const tb = typeOf(checker, nb);
     if (!ta || !tb) continue;
-    // A name imported from a dependency that is not installed is the error
-    // type, which the checker relates like any (and a union holding it
-    // collapses to it): its verdict would say "equivalent" about types it
-    // never saw. Such a path is left unanswered, to the text rules.
-    if (mentionsUnresolved(ts, checker, ta) || mentionsUnresolved(ts, checker, tb)) continue;
     let m = byTypes.get(ta);
     if (!m) byTypes.set(ta, (m = new Map()));
     const u = m.get(tb);
@@ -91,7 +86,12 @@ function prepareComparison(ts, params) {
         family = units.length;
         families.set(declarations, family);
       }
-      const unit = { paths: [p], ta, tb, family };
+      // A name imported from a dependency that is not installed is the
+      // error type, which the checker relates like any (and a union holding
+      // it collapses to it): a verdict that they relate is about types it
+      // never saw. Only "not related" survives such a name.
+      const unresolved = mentionsUnresolved(ts, checker, ta) || mentionsUnresolved(ts, checker, tb);
+      const unit = { paths: [p], ta, tb, family, unresolved };
       m.set(tb, unit);
       units.push(unit);
     }
@@ -104,7 +104,7 @@ function prepareComparison(ts, params) {
  * @param {typeof import('typescript')} ts
  * @param {import('typescript').TypeChecker} checker
  * @param {Unit} unit
- * @returns {{relation?: PathRelation, gaveUp?: boolean}}
+ * @returns {{relation?: PathRelation, gaveUp?: boolean, unresolved?: boolean}}
  */
 function relateUnit(ts, checker, unit) {
   resetInstantiationCount(ts, checker);
@@ -112,7 +112,12 @@ function relateUnit(ts, checker, unit) {
   /** @type {PathRelation} */
   const rel = relate(checker, unit.ta, unit.tb);
   // Functions, methods and function-typed properties (callbacks) alike.
-  const overloads = perOverload(ts, checker, unit.ta, unit.tb);
+  // A relation that holds between types naming an unresolved dependency
+  // is no verdict (see prepareComparison): such a part declines the unit.
+  let guessed = unit.unresolved && (rel.aToB || rel.bToA);
+  const overloads = perOverload(ts, checker, unit.ta, unit.tb, (a, b, r) => {
+    if (unit.unresolved && (r.aToB || r.bToA) && (mentionsUnresolved(ts, checker, a) || mentionsUnresolved(ts, checker, b))) guessed = true;
+  });
   if (overloads) rel.overloads = overloads;
   // The checker reports hitting one of its limits (5 million instantiations,
   // relation complexity or depth) as a diagnostic without a file and answers
@@ -120,6 +125,7 @@ function relateUnit(ts, checker, unit) {
   // the global diagnostics makes the next report copy the list, so a new
   // list means a new report, even one equal to an earlier one.
   if (globalDiagnostics(checker) !== before) return { gaveUp: true };
+  if (guessed) return { unresolved: true };
   return { relation: rel };
 }
 
@@ -255,6 +261,12 @@ function mentionsUnresolved(ts, checker, t) {
         if (visit(checker.getReturnTypeOfSignature(sig), depth + 1)) return true;
         for (const p of sig.parameters) if (visit(checker.getTypeOfSymbol(p), depth + 1)) return true;
       }
+      // An inline object type ({ agent: Agent }) is part of the type asked
+      // about; a named one is asked about under its own path.
+      if (/** @type {import('typescript').ObjectType} */ (x).objectFlags & ts.ObjectFlags.Anonymous) {
+        const props = checker.getPropertiesOfType(x);
+        if (props.length <= 64 && props.some((p) => visit(checker.getTypeOfSymbol(p), depth + 1))) return true;
+      }
     }
     return false;
   };
@@ -269,8 +281,9 @@ function mentionsUnresolved(ts, checker, t) {
  * @param {import('typescript').TypeChecker} checker
  * @param {import('typescript').Type} ta
  * @param {import('typescript').Type} tb
+ * @param {(a: import('typescript').Type, b: import('typescript').Type, r: Relation) => void} seen told of every part related
  */
-function perOverload(ts, checker, ta, tb) {
+function perOverload(ts, checker, ta, tb, seen) {
   const sa = checker.getSignaturesOfType(ta, ts.SignatureKind.Call);
   const sb = checker.getSignaturesOfType(tb, ts.SignatureKind.Call);
   if (sa.length === 0 || sa.length !== sb.length) return undefined;
@@ -280,10 +293,16 @@ function perOverload(ts, checker, ta, tb) {
     const n = Math.min(x.parameters.length, y.parameters.length);
     /** @type {Relation[]} */
     const ps = [];
+    /** @param {import('typescript').Type} a @param {import('typescript').Type} b */
+    const part = (a, b) => {
+      const r = relate(checker, a, b);
+      seen(a, b, r);
+      return r;
+    };
     for (let j = 0; j < n; j++) {
-      ps.push(relate(checker, checker.getTypeOfSymbol(x.parameters[j]), checker.getTypeOfSymbol(y.parameters[j])));
+      ps.push(part(checker.getTypeOfSymbol(x.parameters[j]), checker.getTypeOfSymbol(y.parameters[j])));
     }
-    return { params: ps, return: relate(checker, checker.getReturnTypeOfSignature(x), checker.getReturnTypeOfSignature(y)) };
+    return { params: ps, return: part(checker.getReturnTypeOfSignature(x), checker.getReturnTypeOfSignature(y)) };
   });
 }
 

@@ -24,7 +24,7 @@ const { DriverError } = require('./protocol');
 
 /**
  * @typedef {import('./compare').PathRelation} PathRelation
- * @typedef {'budget' | 'budget-family' | 'limit' | 'memory' | 'deadline' | 'crash'} SkipReason
+ * @typedef {'budget' | 'budget-family' | 'limit' | 'memory' | 'deadline' | 'crash' | 'unresolved'} SkipReason
  *   budget: the question ran over its time budget; budget-family: not asked,
  *   because the first question of its family (the same two declarations
  *   through another container) ran over its time or memory; limit: the
@@ -182,7 +182,7 @@ function compareInWorkers(tsPath, params, onProgress) {
           if (slot.unit !== msg.unit) return;
           clearTimeout(slot.timer);
           slot.unit = -1;
-          record(msg.unit, msg.gaveUp ? { skipped: 'limit' } : { relation: msg.relation });
+          record(msg.unit, msg.gaveUp ? { skipped: 'limit' } : msg.unresolved ? { skipped: 'unresolved' } : { relation: msg.relation });
           if (settled) return;
           // After the checker gave up, its caches hold "not related" for
           // what it was comparing; a fresh program does not.

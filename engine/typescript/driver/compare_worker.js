@@ -45,7 +45,7 @@ function main() {
       case 'relate': {
         const unit = current && current.units[msg.unit];
         const result = current && unit ? relateUnit(ts, current.checker, unit) : { gaveUp: true };
-        port.postMessage({ type: 'related', unit: msg.unit, relation: result.relation, gaveUp: !!result.gaveUp, heapMb: heapMb() });
+        port.postMessage({ type: 'related', unit: msg.unit, relation: result.relation, gaveUp: !!result.gaveUp, unresolved: !!result.unresolved, heapMb: heapMb() });
         return;
       }
       case 'release':
