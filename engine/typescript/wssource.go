@@ -47,8 +47,8 @@ var sourceExts = []struct{ built, src []string }{
 
 // FindWorkspaceSources maps the workspace dependencies of the workspace at
 // wsDir (inside repoRoot) to their sources: each dependency declared with
-// workspace:, link: or file: to a directory, or installed as a link into
-// the repository (npm's workspaces). A types or exports target under the
+// workspace:, link:, portal: or file: to a directory, or installed as a
+// link into the repository (npm's workspaces). A types or exports target under the
 // dependency's outDir is rewritten under its rootDir (its tsconfig), or
 // dist/ to src/ without one; a target whose source does not exist keeps
 // the build, with a warning when the build is older than the sources. An
@@ -118,7 +118,7 @@ func workspaceDepDir(root, ws, name, spec string) string {
 		}
 		return real
 	}
-	for _, proto := range []string{"link:", "file:", "workspace:"} {
+	for _, proto := range []string{"link:", "portal:", "file:", "workspace:"} {
 		if p, ok := strings.CutPrefix(spec, proto); ok && (strings.HasPrefix(p, ".") || strings.HasPrefix(p, "/")) {
 			if !filepath.IsAbs(p) {
 				p = filepath.Join(ws, p)

@@ -122,7 +122,7 @@ func TestFindWorkspaceSources(t *testing.T) {
 			want:  map[string][]string{"shared": {"packages/shared/src/index.ts"}},
 		},
 		{
-			name: "link: and workspace: paths, a scoped name",
+			name: "link:, portal: and workspace: paths, a scoped name, exports as a string",
 			files: map[string]string{
 				"packages/app/package.json":       `{"name":"app","dependencies":{"@acme/a":"link:../a","b":"workspace:../b"}}`,
 				"packages/a/package.json":         `{"name":"@acme/a","types":"dist/index.d.ts"}`,
@@ -134,6 +134,7 @@ func TestFindWorkspaceSources(t *testing.T) {
 			want: map[string][]string{
 				"@acme/a": {"packages/a/src/index.ts"},
 				"b":       {"packages/b/src/main.ts"},
+				"c":       {"packages/c/src/index.ts"},
 			},
 		},
 		{
