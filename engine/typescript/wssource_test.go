@@ -124,7 +124,9 @@ func TestFindWorkspaceSources(t *testing.T) {
 		{
 			name: "link:, portal: and workspace: paths, a scoped name, exports as a string",
 			files: map[string]string{
-				"packages/app/package.json":       `{"name":"app","dependencies":{"@acme/a":"link:../a","b":"workspace:../b"}}`,
+				"packages/app/package.json":       `{"name":"app","dependencies":{"@acme/a":"link:../a","b":"workspace:../b","c":"portal:../c"}}`,
+				"packages/c/package.json":         `{"name":"c","exports":"./dist/index.js"}`,
+				"packages/c/src/index.ts":         "export {};",
 				"packages/a/package.json":         `{"name":"@acme/a","types":"dist/index.d.ts"}`,
 				"packages/a/src/index.ts":         "export {};",
 				"packages/b/package.json":         `{"name":"b","types":"dist/main.d.ts"}`,
