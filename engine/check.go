@@ -148,6 +148,8 @@ type unit struct {
 	lead    member
 	members []member // lead first, then the rest sorted by name
 	group   *model.Group
+	// notes say which members stay where they are, and why.
+	notes []string
 }
 
 func (u unit) title() string {
@@ -286,6 +288,7 @@ func (c *checker) unitFor(ctx context.Context, row model.DependencyRow) unit {
 	if g == nil {
 		return u
 	}
+	moves, conflicts := c.followLead(ctx, *g, lead)
 	var rest []member
 	for i, name := range g.Members {
 		if name == row.Package {
@@ -299,7 +302,26 @@ func (c *checker) unitFor(ctx context.Context, row model.DependencyRow) unit {
 		if !ok || r.Status != StatusOK || r.Installed == "" {
 			continue
 		}
-		rest = append(rest, c.memberOf(ctx, r))
+		m := c.memberOf(ctx, r)
+		if !c.explicitTarget(r) && lead.reason == "" {
+			// Without --target of its own a member goes where the lead
+			// takes it, not to its own latest: each at its latest may be a
+			// combination no release agrees with (zod 4 under ai 4.0.0,
+			// which peer-requires zod 3).
+			if cf, ok := conflicts[name]; ok {
+				u.notes = append(u.notes, fmt.Sprintf("%s %s stays: %s", name, r.Installed, cf.Why))
+				continue
+			}
+			mv, ok := moves[name]
+			if !ok || mv.To == mv.From {
+				if ok {
+					u.notes = append(u.notes, fmt.Sprintf("%s %s stays: %s", name, r.Installed, strings.TrimPrefix(mv.Why, "stays: ")))
+				}
+				continue
+			}
+			m.target = mv.To
+		}
+		rest = append(rest, m)
 	}
 	if len(rest) == 0 {
 		return u
@@ -308,6 +330,36 @@ func (c *checker) unitFor(ctx context.Context, row model.DependencyRow) unit {
 	u.members = append(u.members, rest...)
 	u.group = g
 	return u
+}
+
+// followLead plans where the group's other members go when the lead moves
+// to its target (groups.Index.MemberTargets, as the planner does when a
+// target is picked), by package name.
+func (c *checker) followLead(ctx context.Context, g model.Group, lead member) (map[string]model.Companion, map[string]model.Conflict) {
+	moves, conflicts := map[string]model.Companion{}, map[string]model.Conflict{}
+	if lead.target == "" || len(lead.row.Workspaces) == 0 {
+		return moves, conflicts
+	}
+	c.loadCompanionInputs(ctx)
+	if c.packs[lead.row.Package] == nil {
+		return moves, conflicts
+	}
+	dep := groups.Dep{Name: lead.row.Package, Installed: lead.row.Installed, Workspace: lead.row.Workspaces[0], Target: lead.target}
+	ms, cfs := groups.NewIndex(c.packs).MemberTargets(g, dep, lead.target, c.deps)
+	for _, m := range ms {
+		moves[m.Name] = m
+	}
+	for _, cf := range cfs {
+		conflicts[cf.Name] = cf
+	}
+	return moves, conflicts
+}
+
+// explicitTarget: the user named this member's version with --target.
+func (c *checker) explicitTarget(row model.DependencyRow) bool {
+	_, byName := c.opts.Targets[row.Name]
+	_, byPackage := c.opts.Targets[row.Package]
+	return byName || byPackage
 }
 
 // groupOf is the release group check moves row with: a one-scope group
@@ -403,27 +455,13 @@ func emptyReport(name string) model.PackageReport {
 	}
 }
 
-// packuments and deps are what companion planning reads: every registry
-// dependency with a known installed version.
-func (c *checker) companionInputs(ctx context.Context) (groups.Packuments, []groups.Dep) {
-	packs := groups.Packuments{}
-	var deps []groups.Dep
-	for _, r := range c.disc.Rows {
-		if r.Installed == "" || r.Status != StatusOK {
-			continue
-		}
-		if _, ok := packs[r.Package]; !ok {
-			p, err := c.client.Packument(ctx, r.Package, false)
-			if err != nil {
-				continue
-			}
-			packs[r.Package] = p
-		}
-		for _, ws := range r.Workspaces {
-			deps = append(deps, groups.Dep{Name: r.Package, Installed: r.Installed, Workspace: ws})
-		}
+// loadCompanionInputs reads, once per run, what companion plans and group
+// moves are planned over; a package the registry does not answer for is
+// left out of the plans, as Discover leaves it.
+func (c *checker) loadCompanionInputs(ctx context.Context) {
+	if c.packs == nil {
+		c.packs, c.deps, _ = plannedDeps(ctx, c.client, c.disc.Rows)
 	}
-	return packs, deps
 }
 
 // unusedTargets names the --target flags no checked package took, so a

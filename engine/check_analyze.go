@@ -29,6 +29,7 @@ func (c *checker) analyze(ctx context.Context, u unit) model.PackageReport {
 	rep.Installed, rep.Target = lead.row.Installed, lead.target
 	rep.Update = semver.UpdateKind(lead.row.Installed, lead.target)
 	rep.Group = u.group
+	rep.Notes = append(rep.Notes, u.notes...)
 	if lead.reason != "" {
 		return c.finishNotAnalyzed(rep, lead.reason)
 	}
@@ -113,9 +114,7 @@ func (c *checker) finishNotAnalyzed(rep model.PackageReport, reason string) mode
 // companionPlan is the companion plan of the lead's target, without the
 // unit's own members (they move as targets).
 func (c *checker) companionPlan(ctx context.Context, u unit) model.CompanionPlan {
-	if c.packs == nil {
-		c.packs, c.deps = c.companionInputs(ctx)
-	}
+	c.loadCompanionInputs(ctx)
 	lead := u.lead
 	empty := model.CompanionPlan{Name: lead.row.Package, From: lead.row.Installed, To: lead.target,
 		Companions: []model.Companion{}, Conflicts: []model.Conflict{}}

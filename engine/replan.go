@@ -55,22 +55,9 @@ func PlanTarget(ctx context.Context, opts PlanTargetOptions, row model.Dependenc
 	if row.Installed == "" || len(row.Workspaces) == 0 {
 		return nil, fmt.Errorf("plan of %s: its installed version is unknown; run the package manager's install", row.Name)
 	}
-	packs := groups.Packuments{}
-	var deps []groups.Dep
-	for _, r := range rep.Rows {
-		if r.Installed == "" || r.Status != StatusOK {
-			continue
-		}
-		if _, ok := packs[r.Package]; !ok {
-			p, err := opts.Client.Packument(ctx, r.Package, false)
-			if err != nil {
-				return nil, fmt.Errorf("plan of %s: %w", row.Name, err)
-			}
-			packs[r.Package] = p
-		}
-		for _, ws := range r.Workspaces {
-			deps = append(deps, groups.Dep{Name: r.Package, Installed: r.Installed, Workspace: ws})
-		}
+	packs, deps, err := plannedDeps(ctx, opts.Client, rep.Rows)
+	if err != nil {
+		return nil, fmt.Errorf("plan of %s: %w", row.Name, err)
 	}
 	if _, ok := packs[row.Package]; !ok {
 		return nil, fmt.Errorf("plan of %s: the registry did not answer for it", row.Name)
@@ -169,4 +156,33 @@ func workspaceOf(rep *model.DiscoverReport, pkg, installed, from string) string 
 		return r.Workspaces[0]
 	}
 	return from
+}
+
+// plannedDeps are what companion plans and group moves are planned over:
+// the registry document of every row with an installed version, and each
+// row as a dependency of each of its workspaces. err is the first registry
+// failure; the documents that did come are returned with it.
+func plannedDeps(ctx context.Context, client *registry.Client, rows []model.DependencyRow) (groups.Packuments, []groups.Dep, error) {
+	packs := groups.Packuments{}
+	var deps []groups.Dep
+	var first error
+	for _, r := range rows {
+		if r.Installed == "" || r.Status != StatusOK {
+			continue
+		}
+		if _, ok := packs[r.Package]; !ok {
+			p, err := client.Packument(ctx, r.Package, false)
+			if err != nil {
+				if first == nil {
+					first = err
+				}
+				continue
+			}
+			packs[r.Package] = p
+		}
+		for _, ws := range r.Workspaces {
+			deps = append(deps, groups.Dep{Name: r.Package, Installed: r.Installed, Workspace: ws})
+		}
+	}
+	return packs, deps, first
 }

@@ -404,6 +404,20 @@ func TestCheckGroupsAndCompanions(t *testing.T) {
 	}) {
 		t.Errorf("react (2 packages) findings %v lack react-dom's removed render", listed(grp))
 	}
+
+	// A target for the lead alone moves the group with it: react-dom goes
+	// to the release that agrees with react 19.0.0, not to its own latest.
+	r = run(t, e, dir, "check", "react", "--group", "--target", "react@19.0.0", "--json")
+	rep = model.CheckReport{}
+	decode(t, r, &rep)
+	grp = packageReport(t, rep, "react (2 packages)")
+	names = nil
+	for _, m := range grp.Members {
+		names = append(names, m.Name+"@"+m.Target)
+	}
+	if !slices.Equal(names, []string{"react@19.0.0", "react-dom@19.0.0"}) {
+		t.Errorf("react (2 packages) at react 19.0.0 checks %v, want react-dom to follow to 19.0.0", names)
+	}
 }
 
 // TestCheckWorkspaces checks one dependency installed at two versions in two
