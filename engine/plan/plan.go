@@ -275,6 +275,8 @@ func errorsOf(f model.Finding) int {
 	case tsCode(f.Change) > 0:
 		return 1 + max(f.Similar, 0)
 	default:
-		return max(len(f.Evidence), 1)
+		// Errors traced to the site (an implicit any under a removed
+		// member) go away with its fix: they are its errors too.
+		return max(len(f.Evidence), 1) + len(f.Downstream)
 	}
 }

@@ -115,7 +115,10 @@ func TestBuildWithPack(t *testing.T) {
 		// transform cannot take; compiler-only errors of a.ts fold in.
 		fnd("i1", "type", model.Breaking, "src/a.ts", at("z.infer")),
 		fnd("i2", "type", model.Breaking, "src/a.ts", at("z.infer")),
-		fnd("i3", "type", model.Breaking, "src/hard.ts", at("z.infer")),
+		// An implicit any traced to i3 is one more error its fix removes.
+		fnd("i3", "type", model.Breaking, "src/hard.ts", at("z.infer"), func(f *model.Finding) {
+			f.Downstream = []model.Diagnostic{{File: "src/hard.ts", Line: 9, Code: 7006, Message: "Parameter 'e' implicitly has an 'any' type."}}
+		}),
 		fnd("f1", "TS2322", model.Breaking, "src/a.ts", similar(1)),
 		// Same file name in another workspace: not folded.
 		fnd("f2", "TS2322", model.Breaking, "src/a.ts", ws("packages/api")),
@@ -133,12 +136,12 @@ func TestBuildWithPack(t *testing.T) {
 		Rules: []model.PlanRule{
 			{ID: "zod/error-param", Title: "message params become error", Sites: 2, ByRule: 1, ByAgent: 1, Findings: []string{"p1", "p2"}},
 			{ID: "zod/string-formats", Title: "z.string().email() is now z.email()", Sites: 2, ByRule: 2, Findings: []string{"e1", "e2"}},
-			{ID: "zod/types", Title: "type helpers changed", Sites: 2, ByRule: 1, ByAgent: 1, PerFile: true, Errors: 5, Findings: []string{"f1", "i1", "i2", "i3"}},
+			{ID: "zod/types", Title: "type helpers changed", Sites: 2, ByRule: 1, ByAgent: 1, PerFile: true, Errors: 6, Findings: []string{"f1", "i1", "i2", "i3"}},
 			{ID: "TS2322", Title: "value not assignable (TS2322)", Sites: 1, ByAgent: 1, Findings: []string{"f2"}},
 			{ID: "removed:z.ZodEffects", Title: "z.ZodEffects removed", Sites: 1, ByAgent: 1, Findings: []string{"o1"}},
 		},
 		Unverified: []model.PlanRule{},
-		Totals:     model.PlanTotals{Sites: 8, ByRule: 4, ByAgent: 4, Errors: 5},
+		Totals:     model.PlanTotals{Sites: 8, ByRule: 4, ByAgent: 4, Errors: 6},
 		Next: []string{
 			"uptide check zod --target zod@4.1.12 --details",
 			"uptide fix zod --target zod@4.1.12",
