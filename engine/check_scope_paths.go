@@ -2,6 +2,7 @@ package engine
 
 import (
 	"encoding/json"
+	"github.com/uptide/uptide/engine/jsonc"
 	"os"
 	"path"
 	"path/filepath"
@@ -38,7 +39,7 @@ func loadAliases(root, cfg string) scopeAliases {
 				Paths   map[string][]string `json:"paths"`
 			} `json:"compilerOptions"`
 		}
-		if json.Unmarshal(stripJSONC(data), &doc) != nil {
+		if json.Unmarshal(jsonc.Strip(data), &doc) != nil {
 			break
 		}
 		dir := path.Dir(cfg)
@@ -91,51 +92,6 @@ func (a scopeAliases) bases(spec string) []string {
 	}
 	if a.baseURL != "" {
 		out = append(out, path.Join(a.baseURL, spec))
-	}
-	return out
-}
-
-// stripJSONC turns a tsconfig's JSON with comments and trailing commas
-// into JSON.
-func stripJSONC(data []byte) []byte {
-	out := make([]byte, 0, len(data))
-	for i := 0; i < len(data); i++ {
-		c := data[i]
-		switch {
-		case c == '"':
-			j := i + 1
-			for j < len(data) && data[j] != '"' {
-				if data[j] == '\\' {
-					j++
-				}
-				j++
-			}
-			j = min(j, len(data)-1)
-			out = append(out, data[i:j+1]...)
-			i = j
-		case c == '/' && i+1 < len(data) && data[i+1] == '/':
-			for i < len(data) && data[i] != '\n' {
-				i++
-			}
-			i--
-		case c == '/' && i+1 < len(data) && data[i+1] == '*':
-			end := strings.Index(string(data[i+2:]), "*/")
-			if end < 0 {
-				return out
-			}
-			i += end + 3
-		case c == ']' || c == '}':
-			k := len(out)
-			for k > 0 && strings.ContainsRune(" \t\r\n", rune(out[k-1])) {
-				k--
-			}
-			if k > 0 && out[k-1] == ',' {
-				out = append(out[:k-1], out[k:]...)
-			}
-			out = append(out, c)
-		default:
-			out = append(out, c)
-		}
 	}
 	return out
 }

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -75,33 +74,4 @@ func TestDependentsThroughAliases(t *testing.T) {
 			}
 		})
 	}
-}
-
-func TestStripJSONC(t *testing.T) {
-	for _, tc := range []struct{ in, want string }{
-		{`{"a": 1}`, `{"a": 1}`},
-		{"{\"a\": 1, // c\n}", "{\"a\": 1 \n}"},
-		{`{"a": [1, 2, ], /* x */ }`, `{"a": [1, 2 ]  }`},
-		{`{"u": "http://x/*y*/", "e": "a\"//b"}`, `{"u": "http://x/*y*/", "e": "a\"//b"}`},
-		{`{"a": 1 /* open`, `{"a": 1 `},
-	} {
-		got := string(stripJSONC([]byte(tc.in)))
-		if got != tc.want {
-			t.Errorf("%q: got %q, want %q", tc.in, got, tc.want)
-		}
-	}
-}
-
-func FuzzStripJSONC(f *testing.F) {
-	for _, s := range []string{`{"a": [1, ], // c
-}`, `{"b": "/*", /* x */ "c": "\"//"}`, `"unterminated`, `/*`} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		out := stripJSONC(data)
-		// Valid JSON without comments or trailing commas is left alone.
-		if json.Valid(data) && !json.Valid(out) {
-			t.Errorf("valid %q became invalid %q", data, out)
-		}
-	})
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/uptide/uptide/engine/jsonc"
 	"strings"
 )
 
@@ -76,7 +77,7 @@ func parseBun(file string, data []byte) (Lockfile, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, &Error{File: file, Msg: "the lockfile is empty", Hint: bunHint}
 	}
-	clean := stripJSONC(data)
+	clean := jsonc.Strip(data)
 	var f bunFile
 	if err := json.Unmarshal(clean, &f); err != nil {
 		return nil, jsonError(file, clean, err, bunHint)
@@ -147,65 +148,4 @@ func firstString(b []byte) (string, bool) {
 		}
 	}
 	return "", false
-}
-
-// stripJSONC blanks out what bun's JSON allows and encoding/json does not,
-// trailing commas and comments, with spaces, so every offset (and line)
-// stays the file's.
-func stripJSONC(data []byte) []byte {
-	out := make([]byte, len(data))
-	copy(out, data)
-	inString := false
-	lastComma := -1
-	for i := 0; i < len(out); i++ {
-		c := out[i]
-		if inString {
-			switch c {
-			case '\\':
-				i++
-			case '"':
-				inString = false
-			}
-			continue
-		}
-		switch c {
-		case '"':
-			inString = true
-			lastComma = -1
-		case ',':
-			lastComma = i
-		case '}', ']':
-			if lastComma >= 0 {
-				out[lastComma] = ' '
-			}
-			lastComma = -1
-		case ' ', '\t', '\r', '\n':
-		case '/':
-			if i+1 < len(out) && out[i+1] == '/' {
-				for i < len(out) && out[i] != '\n' {
-					out[i] = ' '
-					i++
-				}
-				continue
-			}
-			if i+1 < len(out) && out[i+1] == '*' {
-				j := bytes.Index(out[i+2:], []byte("*/"))
-				end := len(out)
-				if j >= 0 {
-					end = i + 2 + j + 2
-				}
-				for ; i < end; i++ {
-					if out[i] != '\n' {
-						out[i] = ' '
-					}
-				}
-				i--
-				continue
-			}
-			lastComma = -1
-		default:
-			lastComma = -1
-		}
-	}
-	return out
 }

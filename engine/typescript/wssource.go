@@ -3,6 +3,7 @@ package typescript
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/uptide/uptide/engine/jsonc"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -313,7 +314,7 @@ func buildLayoutOf(dir string) buildLayout {
 				RootDir *string `json:"rootDir"`
 			} `json:"compilerOptions"`
 		}
-		if json.Unmarshal(stripJSONComments(data), &doc) != nil {
+		if json.Unmarshal(jsonc.Strip(data), &doc) != nil {
 			break
 		}
 		base := filepath.Dir(cfg)
@@ -472,49 +473,4 @@ func readJSONFile(p string, into any) error {
 		return err
 	}
 	return json.Unmarshal(data, into)
-}
-
-// stripJSONComments turns a tsconfig's JSON with comments and trailing
-// commas into JSON.
-func stripJSONComments(data []byte) []byte {
-	out := make([]byte, 0, len(data))
-	for i := 0; i < len(data); i++ {
-		c := data[i]
-		switch {
-		case c == '"':
-			j := i + 1
-			for j < len(data) && data[j] != '"' {
-				if data[j] == '\\' {
-					j++
-				}
-				j++
-			}
-			j = min(j, len(data)-1)
-			out = append(out, data[i:j+1]...)
-			i = j
-		case c == '/' && i+1 < len(data) && data[i+1] == '/':
-			for i < len(data) && data[i] != '\n' {
-				i++
-			}
-			i--
-		case c == '/' && i+1 < len(data) && data[i+1] == '*':
-			end := strings.Index(string(data[i+2:]), "*/")
-			if end < 0 {
-				return out
-			}
-			i += end + 3
-		case c == ']' || c == '}':
-			k := len(out)
-			for k > 0 && strings.ContainsRune(" \t\r\n", rune(out[k-1])) {
-				k--
-			}
-			if k > 0 && out[k-1] == ',' {
-				out = append(out[:k-1], out[k:]...)
-			}
-			out = append(out, c)
-		default:
-			out = append(out, c)
-		}
-	}
-	return out
 }
