@@ -20,6 +20,7 @@
 
 const fs = require('fs');
 const path = require('path');
+const { real, inside } = require('./paths');
 
 /**
  * @typedef {import('typescript').Program} Program
@@ -716,23 +717,6 @@ class Walk {
 }
 
 // ---- helpers ---------------------------------------------------------------
-
-/** @param {string} p */
-function real(p) {
-  try {
-    return fs.realpathSync(p);
-  } catch {
-    return path.resolve(p);
-  }
-}
-
-/**
- * @param {string} root
- * @param {string} p
- */
-function inside(root, p) {
-  return p === root || p.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
-}
 
 /**
  * The innermost node whose text starts at or before pos and ends after it.

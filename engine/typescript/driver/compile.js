@@ -23,6 +23,7 @@
 
 const fs = require('fs');
 const path = require('path');
+const { real, inside, isBare, packageOf, requireAbs, uniq } = require('./paths');
 const { builtinModules } = require('module');
 const { DriverError } = require('./protocol');
 const { traceRoots } = require('./cause');
@@ -115,34 +116,6 @@ function cacheFor(ts, key, options) {
     caches.delete(oldest);
   }
   return c;
-}
-
-/** @param {string} p */
-function real(p) {
-  try {
-    return fs.realpathSync(p);
-  } catch {
-    return path.resolve(p);
-  }
-}
-
-/**
- * @param {string} root
- * @param {string} p
- */
-function inside(root, p) {
-  return p === root || p.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
-}
-
-/** @param {string} name */
-function isBare(name) {
-  return !(name.startsWith('.') || name.startsWith('/') || /^[A-Za-z]:[\\/]/.test(name) || name.startsWith('#'));
-}
-
-/** @param {string} spec */
-function packageOf(spec) {
-  const parts = spec.split('/');
-  return spec.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
 }
 
 const BUILTINS = new Set(builtinModules);
@@ -334,15 +307,6 @@ function compile(ts, params) {
   result.newDiagnostics = newOnly(baseDiags.map((d) => toDiag(ts, d, rel, msg)), overDiags.map((d) => toDiag(ts, d, rel, msg)));
   traceRoots(ts, { repoRoot, rel, mapping: overlayMap, baselineMapping: baselineMap, programs, baseline: (/** @type {Unit} */ b) => buildProgram(ts, b, baselineMap).program }, result.newDiagnostics);
   return sortResult(result);
-}
-
-/**
- * @param {any} v
- * @param {string} what
- */
-function requireAbs(v, what) {
-  if (typeof v !== 'string' || !path.isAbsolute(v)) throw new DriverError('BAD_REQUEST', `${what} must be an absolute path, got ${JSON.stringify(v)}`);
-  return path.resolve(v);
 }
 
 /**
@@ -881,14 +845,6 @@ function sortResult(r) {
  */
 function cmp(a, b) {
   return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/**
- * @template T
- * @param {T[]} xs
- */
-function uniq(xs) {
-  return [...new Set(xs)];
 }
 
 module.exports = { compile, newOnly };

@@ -19,6 +19,7 @@
 
 const fs = require('fs');
 const path = require('path');
+const { real, inside, isBare, packageOf, requireAbs, uniq } = require('./paths');
 const { DriverError } = require('./protocol');
 const { sourcePathsOf } = require('./wssource');
 
@@ -363,43 +364,6 @@ function rootsOf(project, files) {
   return [...roots];
 }
 
-/**
- * @param {any} v
- * @param {string} what
- */
-function requireAbs(v, what) {
-  if (typeof v !== 'string' || !path.isAbsolute(v)) throw new DriverError('BAD_REQUEST', `${what} must be an absolute path, got ${JSON.stringify(v)}`);
-  return path.resolve(v);
-}
-
-/** @param {string} p */
-function real(p) {
-  try {
-    return fs.realpathSync(p);
-  } catch {
-    return path.resolve(p);
-  }
-}
-
-/**
- * @param {string} root
- * @param {string} p
- */
-function inside(root, p) {
-  return p === root || p.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
-}
-
-/** @param {string} name */
-function isBare(name) {
-  return !(name.startsWith('.') || name.startsWith('/') || /^[A-Za-z]:[\\/]/.test(name) || name.startsWith('#'));
-}
-
-/** @param {string} spec */
-function packageOf(spec) {
-  const parts = spec.split('/');
-  return spec.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
-}
-
 /** @param {string} name */
 function typesName(name) {
   return name.startsWith('@') ? '@types/' + name.slice(1).replace('/', '__') : '@types/' + name;
@@ -411,14 +375,6 @@ function typesName(name) {
  */
 function cmp(a, b) {
   return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/**
- * @template T
- * @param {T[]} xs
- */
-function uniq(xs) {
-  return [...new Set(xs)];
 }
 
 /**

@@ -20,6 +20,7 @@
 
 const fs = require('fs');
 const path = require('path');
+const { inside } = require('./paths');
 
 const MAX_SOURCES = 50000;
 
@@ -119,14 +120,6 @@ function forgetInside(dirs) {
       live.delete(entry.sf);
     }
   }
-}
-
-/**
- * @param {string} root
- * @param {string} p
- */
-function inside(root, p) {
-  return p === root || p.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
 }
 
 module.exports = { shareSources, forgetInside, fileVersion, current };
