@@ -174,31 +174,11 @@ func (a *Adapter) Compile(ctx context.Context, req CompileRequest) (*CompileResu
 	subject := params.Workspace
 
 	rounds := 0
-	// The baseline is computed by the first call and cached by the driver;
-	// dependency rounds count as overlay time.
 	var baselineMs, overlayMs int64
 	if req.Overlay != nil {
-		for rounds < MaxOverlayRounds {
-			p := params
-			p.Overlay = req.Overlay.driverMapping()
-			p.ResolveOnly = true
-			var ans compileAnswer
-			if err := a.call(ctx, "compile", p, subject, &ans); err != nil {
-				return nil, err
-			}
-			baselineMs += ans.Timing.BaselineMs
-			overlayMs += ans.Timing.OverlayMs
-			if ans.OverlaySkipped != "" || len(ans.Unresolved) == 0 {
-				break
-			}
-			rounds++
-			progress, err := req.Overlay.Resolve(ctx, ans.Unresolved)
-			if err != nil {
-				return nil, err
-			}
-			if !progress {
-				break
-			}
+		var err error
+		if _, rounds, baselineMs, overlayMs, err = a.linkRounds(ctx, params, req.Overlay, subject); err != nil {
+			return nil, err
 		}
 		params.Overlay = req.Overlay.driverMapping()
 	}
@@ -240,6 +220,37 @@ func (a *Adapter) Compile(ctx context.Context, req CompileRequest) (*CompileResu
 		r.Coverage.Skipped = []SkippedFile{}
 	}
 	return r, nil
+}
+
+// linkRounds asks the driver (resolveOnly) what the targets' declarations
+// import and the overlay lacks, and links it, until nothing is missing,
+// nothing more can be served, or MaxOverlayRounds rounds have linked; the
+// last answer is about the overlay as it is then. The driver computes the
+// baseline on the first call and caches it, so dependency rounds count as
+// overlay time.
+func (a *Adapter) linkRounds(ctx context.Context, params compileParams, o *Overlay, subject string) (ans compileAnswer, rounds int, baselineMs, overlayMs int64, err error) {
+	for {
+		p := params
+		p.Overlay = o.driverMapping()
+		p.ResolveOnly = true
+		ans = compileAnswer{}
+		if err = a.call(ctx, "compile", p, subject, &ans); err != nil {
+			return ans, rounds, baselineMs, overlayMs, err
+		}
+		baselineMs += ans.Timing.BaselineMs
+		overlayMs += ans.Timing.OverlayMs
+		if ans.OverlaySkipped != "" || len(ans.Unresolved) == 0 || rounds >= MaxOverlayRounds {
+			return ans, rounds, baselineMs, overlayMs, nil
+		}
+		rounds++
+		progress, rerr := o.Resolve(ctx, ans.Unresolved)
+		if rerr != nil {
+			return ans, rounds, baselineMs, overlayMs, rerr
+		}
+		if !progress {
+			return ans, rounds, baselineMs, overlayMs, nil
+		}
+	}
 }
 
 // compilerLabel names the judge the way the coverage line prints it.

@@ -25,29 +25,9 @@ func (a *Adapter) compileNative(ctx context.Context, req CompileRequest, params 
 	rounds := 0
 	var baselineMs, overlayMs int64
 	if req.Overlay != nil {
-		// Each round asks again after linking, so the last answer is about
-		// the overlay tsc will see.
-		for {
-			p := params
-			p.Overlay = req.Overlay.driverMapping()
-			p.ResolveOnly = true
-			ans = compileAnswer{}
-			if err := a.call(ctx, "compile", p, subject, &ans); err != nil {
-				return nil, err
-			}
-			baselineMs += ans.Timing.BaselineMs
-			overlayMs += ans.Timing.OverlayMs
-			if ans.OverlaySkipped != "" || len(ans.Unresolved) == 0 || rounds >= MaxOverlayRounds {
-				break
-			}
-			rounds++
-			progress, err := req.Overlay.Resolve(ctx, ans.Unresolved)
-			if err != nil {
-				return nil, err
-			}
-			if !progress {
-				break
-			}
+		var err error
+		if ans, rounds, baselineMs, overlayMs, err = a.linkRounds(ctx, params, req.Overlay, subject); err != nil {
+			return nil, err
 		}
 		req.Overlay.setUnresolved(ans.Unresolved)
 		ans.Unresolved = req.Overlay.Unresolved()
