@@ -251,10 +251,18 @@ func (a *arbiter) link() {
 
 // innermost is the usage with the smallest span containing d's start, or -1.
 func (a *arbiter) innermost(d model.Diagnostic) int {
+	return a.narrowest(d.File, func(u model.Usage) bool {
+		return u.Start <= d.Start && (d.Start < u.End || u.Start == u.End && d.Start == u.Start)
+	})
+}
+
+// narrowest is the usage of file with the smallest span that holds, or -1;
+// between equal spans, one a change was joined at wins.
+func (a *arbiter) narrowest(file string, holds func(model.Usage) bool) int {
 	best := -1
-	for _, i := range a.byFile[d.File] {
+	for _, i := range a.byFile[file] {
 		u := a.usages[i]
-		if !(u.Start <= d.Start && (d.Start < u.End || u.Start == u.End && d.Start == u.Start)) {
+		if !holds(u) {
 			continue
 		}
 		if best < 0 {

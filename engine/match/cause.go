@@ -281,22 +281,9 @@ func count(n int, noun string) string { return strconv.Itoa(n) + " " + plural(n,
 // A root carries no offset: the reference the tracer reached starts where
 // the usage finder's usage of it does, on one line.
 func (a *arbiter) usageAt(r model.Root) int {
-	best := -1
-	for _, i := range a.byFile[r.File] {
-		u := a.usages[i]
-		if u.Line != r.Line || r.Column < u.Column || r.Column >= u.Column+max(u.End-u.Start, 1) {
-			continue
-		}
-		if best < 0 {
-			best = i
-			continue
-		}
-		b := a.usages[best]
-		if w, bw := u.End-u.Start, b.End-b.Start; w < bw || w == bw && len(a.atUsage[i]) > 0 && len(a.atUsage[best]) == 0 {
-			best = i
-		}
-	}
-	return best
+	return a.narrowest(r.File, func(u model.Usage) bool {
+		return u.Line == r.Line && r.Column >= u.Column && r.Column < u.Column+max(u.End-u.Start, 1)
+	})
 }
 
 // attachDownstream makes each diagnostic traced to a usage (cause/usage)
