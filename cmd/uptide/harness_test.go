@@ -71,6 +71,13 @@ func copyRepo(t testing.TB, name string) string {
 func copyDir(t testing.TB, src string) string {
 	t.Helper()
 	dst := filepath.Join(t.TempDir(), filepath.Base(src))
+	copyTree(t, src, dst)
+	return dst
+}
+
+// copyTree copies the files below src to dst.
+func copyTree(t testing.TB, src, dst string) {
+	t.Helper()
 	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -89,7 +96,6 @@ func copyDir(t testing.TB, src string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return dst
 }
 
 type result struct {
