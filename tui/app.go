@@ -156,6 +156,8 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case ProgressMsg:
 		return a, tea.Batch(a.pump.next(), a.broadcast(a.progress(msg)))
 	case state.DiscoveredMsg:
+		return a, a.discovered(reportMsg{DiscoveredMsg: msg})
+	case reportMsg:
 		return a, a.discovered(msg)
 	case state.VersionsMsg:
 		if msg.Err != nil {

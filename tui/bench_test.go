@@ -158,10 +158,35 @@ func BenchmarkUpdateEarlyRows1000Rows(b *testing.B) {
 	}
 }
 
-// The report arriving replaces the store and re-derives every line: the
-// widest change of the store's shape (a check finishing or a plan
-// arriving re-derives the lines the same way, without the reload).
+// The report arriving, as the discovery command delivers it: the store
+// and the table were built off the UI goroutine (BenchmarkPrepareReport),
+// so Update swaps them in and re-lists 1,000 rows. The same message is
+// applied on every op; applying it is the same work each time.
 func BenchmarkUpdateReport1000Rows(b *testing.B) {
+	app := loaded(b)
+	msg := tui.PreparedReport(app, state.DiscoveredMsg{Report: bigReport(1000)})
+	b.ReportAllocs()
+	for b.Loop() {
+		app.Update(msg)
+	}
+}
+
+// What the discovery command does with the report before Update sees it,
+// on the command's goroutine: the store (rows, groups, plans) and every
+// line, index and sort order of the table.
+func BenchmarkPrepareReport1000Rows(b *testing.B) {
+	app := loaded(b)
+	rep := bigReport(1000)
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = tui.PreparedReport(app, state.DiscoveredMsg{Report: rep})
+	}
+}
+
+// The report applied where it arrives, the way it was before it was
+// prepared off the UI goroutine (and still is when a test sends
+// DiscoveredMsg itself): the comparison for BenchmarkUpdateReport.
+func BenchmarkUpdateReportUnprepared1000Rows(b *testing.B) {
 	app := loaded(b)
 	rep := bigReport(1000)
 	b.ReportAllocs()

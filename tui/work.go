@@ -11,7 +11,9 @@ import (
 
 	"github.com/uptide/uptide/engine"
 	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/tui/home"
 	"github.com/uptide/uptide/tui/state"
+	"github.com/uptide/uptide/tui/theme"
 )
 
 // work counts the engine calls in flight so quitting can wait for them.
@@ -67,16 +69,36 @@ func (a *App) run(call func() tea.Msg) tea.Cmd {
 	}
 }
 
+// reportMsg is the discovery report made ready where it arrived: the store
+// it gives and the table of that store, built off the UI goroutine from
+// the report and the group plans alone, so Update only swaps them in.
+type reportMsg struct {
+	state.DiscoveredMsg
+	store *state.Store
+	table *home.Table
+}
+
 func (a *App) discover() tea.Cmd {
 	ctx, eng, p := a.ctx, a.eng, a.pump
+	// Read here, on the UI goroutine: neither changes after New.
+	styles, now := a.s.Styles, a.s.Now
 	return a.run(func() tea.Msg {
 		rep, err := eng.Discover(ctx, p.discoverEvent)
 		msg := state.DiscoveredMsg{Report: rep, Err: err}
-		if err == nil && rep != nil {
-			msg.Plans, msg.PlanErrs = groupPlans(ctx, eng, rep)
+		if err != nil || rep == nil {
+			return msg
 		}
-		return msg
+		msg.Plans, msg.PlanErrs = groupPlans(ctx, eng, rep)
+		return prepareReport(msg, styles, now)
 	})
+}
+
+// prepareReport builds what applying a report would build, from the
+// message alone: nothing of the App's is read, so it may run on any
+// goroutine.
+func prepareReport(msg state.DiscoveredMsg, styles theme.Styles, now func() time.Time) reportMsg {
+	st := state.Prepare(msg.Report, msg.Plans, msg.PlanErrs, now)
+	return reportMsg{DiscoveredMsg: msg, store: st, table: home.Prepare(&state.Shared{Store: st, Styles: styles})}
 }
 
 // progress applies a batch of engine progress and returns what the
@@ -104,16 +126,26 @@ func (a *App) progress(msg ProgressMsg) tea.Msg {
 	return changed
 }
 
-func (a *App) discovered(msg state.DiscoveredMsg) tea.Cmd {
+// discovered swaps in the store and the table prepared from the report.
+// A report that comes without them (tests send DiscoveredMsg directly)
+// is prepared here, by the same code.
+func (a *App) discovered(msg reportMsg) tea.Cmd {
 	a.s.Discovering = false
-	if msg.Err != nil {
-		a.s.Err = msg.Err
+	if msg.Err != nil || msg.Report == nil {
+		err := msg.Err
+		if err == nil {
+			err = errors.New("the engine returned no report")
+		}
+		a.s.Err = err
 		// Early rows are not what a failed discovery found.
 		a.s.Report, a.s.Deps, a.s.Groups = nil, nil, nil
-		a.status.Set("discovery failed: "+msg.Err.Error(), true)
+		a.status.Set("discovery failed: "+err.Error(), true)
 		return a.broadcast(state.ChangedMsg{})
 	}
-	a.s.Load(msg.Report)
+	if msg.store == nil {
+		msg = prepareReport(msg.DiscoveredMsg, a.s.Styles, a.s.Now)
+	}
+	a.home.m.Reload(msg.table, func() { a.s.Adopt(msg.store) })
 	if n := len(msg.Report.NotChecked); n > 0 {
 		what := fmt.Sprintf("%d packages", n)
 		if n == 1 {
@@ -124,13 +156,14 @@ func (a *App) discovered(msg state.DiscoveredMsg) tea.Cmd {
 		p := msg.Report.Problems[0]
 		a.status.Set(fmt.Sprintf("%s: %s (%d problems)", p.File, p.Message, n), true)
 	}
-	for id, err := range msg.PlanErrs {
-		a.s.Deps[id].PlanErr = err
+	// The table is current; the screens above it are told.
+	var cmds []tea.Cmd
+	for _, s := range a.stack {
+		if s != screen(a.home) {
+			cmds = append(cmds, s.update(state.ChangedMsg{}))
+		}
 	}
-	for id, p := range msg.Plans {
-		a.s.ApplyPlan(id, p)
-	}
-	return a.broadcast(state.ChangedMsg{})
+	return tea.Batch(cmds...)
 }
 
 // groupPlans plans each release group at its lead's discovered target, as

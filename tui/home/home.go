@@ -160,6 +160,69 @@ func (m *Model) refreshRows(ids []int) {
 	m.relistFrom(at)
 }
 
+// Table is what Refresh derives from a store (the lines, the names and
+// sort keys, every sort order), built by Prepare off the UI goroutine so
+// that the discovery report, which replaces every row, costs Update a
+// swap and a re-list rather than a rebuild.
+type Table struct {
+	ix                  *index
+	top, member, parent []line
+}
+
+// Prepare derives the table of s's store. It reads only s's store (and
+// none of the live fields of s: the spinner's frame), so it may run on any
+// goroutine while nothing writes that store; the result belongs to the
+// Model that Reloads it.
+func Prepare(s *state.Shared) *Table {
+	t := &Table{ix: newIndex(s.Store), top: make([]line, len(s.Deps)), member: make([]line, len(s.Deps)), parent: make([]line, len(s.Groups))}
+	for i := range s.Deps {
+		if s.GroupOf(i) == nil {
+			t.top[i] = newLine(s, item{id: i, group: -1})
+		}
+	}
+	for gi, g := range s.Groups {
+		if len(g.Members) == 0 {
+			continue
+		}
+		t.parent[gi] = newLine(s, item{id: g.Members[0], group: gi, parent: true})
+		for _, id := range g.Members {
+			t.member[id] = newLine(s, item{id: id, group: gi, member: true})
+		}
+	}
+	// Every order is sorted now, so no sort key (s) waits for the UI.
+	for mode := SortMode(0); mode < sortModes; mode++ {
+		for _, e := range t.ix.sorted(s.Store, mode) {
+			if e.parent {
+				t.ix.memberOrder(s.Store, e)
+			}
+		}
+	}
+	return t
+}
+
+// Reload swaps in a new store and the table Prepare derived from it: swap
+// replaces the store the Model reads. The cursor stays on its dependency
+// (when the user moved it), the filter, sort and toggles stay, as after
+// Refresh. A nil table is derived here.
+func (m *Model) Reload(t *Table, swap func()) {
+	if t == nil {
+		swap()
+		m.Refresh()
+		return
+	}
+	at := m.place() // in the old keys: the IDs change with the store
+	if !m.moved {
+		at = place{}
+	}
+	swap()
+	if len(t.top) != len(m.s.Deps) || len(t.parent) != len(m.s.Groups) {
+		m.Refresh() // not the table of this store
+		return
+	}
+	m.ix, m.top, m.member, m.parents = t.ix, t.top, t.member, t.parent
+	m.relistFrom(at)
+}
+
 func resize(ls []line, n int) []line {
 	if cap(ls) >= n {
 		return ls[:n]

@@ -73,6 +73,10 @@ type Store struct {
 	Now func() time.Time
 	// groupOf[id] is the index in Groups of dependency id's group, or -1.
 	groupOf []int
+	// keys[id] is Key of dependency id, in a store Prepare built, for
+	// Adopt to carry the selection over without building them on the UI
+	// goroutine; nil otherwise.
+	keys []string
 }
 
 // NewStore returns an empty store, discovering.
@@ -267,6 +271,72 @@ func (s *Store) Load(rep *model.DiscoverReport) {
 				g.Members[0], g.Members[k] = g.Members[k], g.Members[0]
 				break
 			}
+		}
+	}
+}
+
+// Prepare builds the store a discovery report gives, with each release
+// group planned at its lead's target (plans and planErrs by lead ID), on
+// whatever goroutine delivers the report: it reads only its arguments,
+// which nobody writes any more, and the store it returns is new. The UI
+// goroutine then only swaps it in (Adopt).
+func Prepare(rep *model.DiscoverReport, plans map[int]*engine.TargetPlan, planErrs map[int]error, now func() time.Time) *Store {
+	s := NewStore(now)
+	s.Load(rep)
+	for id, err := range planErrs {
+		if id < len(s.Deps) {
+			s.Deps[id].PlanErr = err
+		}
+	}
+	// In ID order: a member in two plans (it cannot be, groups are
+	// disjoint, but) would follow the same lead on every run.
+	ids := make([]int, 0, len(plans))
+	for id := range plans {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		if id < len(s.Deps) && plans[id] != nil {
+			s.ApplyPlan(id, plans[id])
+		}
+	}
+	s.keys = make([]string, len(s.Deps))
+	for i, d := range s.Deps {
+		s.keys[i] = Key(d.Row)
+	}
+	return s
+}
+
+// Adopt replaces what s holds with next, a store Prepare built that
+// nothing else reads or writes any more, keeping what the user gave s
+// while next was built: the selections, by Key, and the clock. It costs
+// the UI goroutine a pass over the selection, not a rebuild.
+func (s *Store) Adopt(next *Store) {
+	var selected map[string]bool
+	for _, d := range s.Deps {
+		if d.Selected {
+			if selected == nil {
+				selected = map[string]bool{}
+			}
+			selected[Key(d.Row)] = true
+		}
+	}
+	keys := next.keys
+	if keys == nil && len(selected) > 0 {
+		keys = make([]string, len(next.Deps))
+		for i, d := range next.Deps {
+			keys[i] = Key(d.Row)
+		}
+	}
+	now, done, total := s.Now, s.Done, s.Total
+	*s = *next
+	s.Now, s.Done, s.Total, s.keys = now, done, total, nil
+	if len(selected) == 0 {
+		return
+	}
+	for i := range s.Deps {
+		if selected[keys[i]] {
+			s.Deps[i].Selected = true
 		}
 	}
 }
