@@ -225,6 +225,40 @@ func TestDetailsPlanExpandsSites(t *testing.T) {
 	wantNot(t, h.view(), "packages/web/src/App.tsx:12")
 }
 
+// The details of a checked dependency list the workspaces that import it
+// without declaring it, as the check reported them, under the summary.
+func TestDetailsShowUndeclaredImporters(t *testing.T) {
+	f := newFake(demoLive(t))
+	h := newHarness(t, f, 120, 36)
+	h.until("discovery", h.discovered)
+	h.press("c")
+	h.nextStarted(f)
+	h.press("enter")
+	wantNot(t, h.view(), "without declaring it") // not before the check returns
+	res := breaking(2)
+	res.Importers = []string{
+		"packages/ui · imports react without declaring it (resolved via @acme/web)",
+		"(root) · imports react without declaring it: skipped, its import of react does not resolve",
+	}
+	f.reply("react") <- checkReply{res: res}
+	h.until("the result in the details", func() bool { return h.contains("✗ 2 breaking · 1 possible") })
+	lines := strings.Split(h.view(), "\n")
+	summary, first, second := -1, -1, -1
+	for i, l := range lines {
+		switch {
+		case strings.Contains(l, "Compiled against"):
+			summary = i
+		case strings.Contains(l, "  packages/ui · imports react without declaring it (resolved via @acme/web)"):
+			first = i
+		case strings.Contains(l, "  (root) · imports react without declaring it: skipped, its import of react does not"):
+			second = i
+		}
+	}
+	if summary < 0 || first != summary+1 || second != first+1 {
+		t.Fatalf("want the two importer lines right under the summary (lines %d, %d, %d):\n%s", summary, first, second, h.view())
+	}
+}
+
 func TestResizeAtAnyMoment(t *testing.T) {
 	f := newFake(demoLive(t))
 	h := newHarness(t, f, 120, 36)

@@ -182,6 +182,11 @@ func (m Model) check(b *lines, d state.Dep) {
 			b.wrapped("  ", fmt.Sprintf("Compiled against %s with %s · %d of %d files · %s",
 				c.Target, r.Compiler, r.Files, r.FilesTotal, plural(r.PreExisting, "pre-existing error")), st.Muted)
 		}
+		// Workspaces that import the package without declaring it (or
+		// that the check left out): what the summary covers, and what not.
+		for _, l := range r.Importers {
+			b.wrapped("  ", l, st.Warn)
+		}
 	}
 }
 

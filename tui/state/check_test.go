@@ -111,3 +111,42 @@ func TestResultOfWithoutFixCommand(t *testing.T) {
 		t.Errorf("FixCommand = %q, want none", got)
 	}
 }
+
+// The workspaces importing a package beyond its declared, analyzed ones
+// read as `uptide check` prints them (internal/cli TestImporterLines).
+func TestResultOfImporters(t *testing.T) {
+	tests := []struct {
+		name       string
+		status     string
+		reason     string
+		undeclared []model.Undeclared
+		importers  []model.Importer
+		want       []string
+	}{
+		{name: "none", status: model.StatusAnalyzed,
+			importers: []model.Importer{{Workspace: "packages/core", Package: "zod", Declared: true, Status: model.StatusAnalyzed}}},
+		{name: "undeclared, resolved via another workspace", status: model.StatusAnalyzed,
+			undeclared: []model.Undeclared{{Workspace: "packages/ui", Package: "zod", Via: "@acme/core", ViaWorkspace: "packages/core", Resolved: "3.25.76", Status: model.StatusAnalyzed}},
+			want:       []string{"packages/ui · imports zod without declaring it (resolved via @acme/core)"}},
+		{name: "undeclared at the root, skipped with a reason", status: model.StatusAnalyzed,
+			undeclared: []model.Undeclared{{Workspace: ".", Package: "zod", Status: model.StatusSkipped, Reason: "its import of zod does not resolve"}},
+			want:       []string{"(root) · imports zod without declaring it: skipped, its import of zod does not resolve"}},
+		{name: "undeclared, analyzed without a via", status: model.StatusAnalyzed,
+			undeclared: []model.Undeclared{{Workspace: "apps/x", Package: "zod", Status: model.StatusAnalyzed}},
+			want:       []string{"apps/x · imports zod without declaring it"}},
+		{name: "declared but left out for a reason of its own", status: model.StatusAnalyzed,
+			importers: []model.Importer{{Workspace: "apps/api", Package: "zod", Declared: true, Status: model.StatusNotAnalyzed, Reason: "it declares zod at a version this check did not cover"}},
+			want:      []string{"apps/api · imports zod: not analyzed, it declares zod at a version this check did not cover"}},
+		{name: "a report not analyzed says its reason once", status: model.StatusNotAnalyzed, reason: "node_modules does not hold zod",
+			importers: []model.Importer{{Workspace: "apps/api", Package: "zod", Declared: true, Status: model.StatusNotAnalyzed, Reason: "node_modules does not hold zod"}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			rep := model.PackageReport{Title: "zod", Package: "zod", Status: tc.status, Reason: tc.reason, Verdict: "safe",
+				Undeclared: tc.undeclared, Importers: tc.importers}
+			if got := state.ResultOf(&rep).Importers; !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("Importers:\n got %q\nwant %q", got, tc.want)
+			}
+		})
+	}
+}
