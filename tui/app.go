@@ -92,7 +92,7 @@ func New(o Options) *App {
 	a := &App{
 		eng: o.Engine, ctx: ctx, cancel: cancel, s: s,
 		status: status.New(s), help: h, spin: sp,
-		pump: newPump(), work: &work{}, running: map[int]running{},
+		pump: newPump(s.Styles, s.Now), work: &work{}, running: map[int]running{},
 		maxChecks: o.MaxChecks, width: 80, height: 24,
 	}
 	if a.maxChecks <= 0 {
@@ -154,7 +154,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.s.Frame = a.spin.View()
 		return a, tea.Batch(cmd, a.broadcast(state.TickMsg{}))
 	case ProgressMsg:
-		return a, tea.Batch(a.pump.next(), a.broadcast(a.progress(msg)))
+		return a, tea.Batch(a.pump.next(), a.progress(msg))
 	case state.DiscoveredMsg:
 		return a, a.discovered(reportMsg{DiscoveredMsg: msg})
 	case reportMsg:

@@ -137,11 +137,7 @@ func BenchmarkUpdateEarlyRows1000Rows(b *testing.B) {
 	b.Cleanup(func() { app.Wait(time.Second) })
 	app.Update(tea.WindowSizeMsg{Width: 160, Height: 50})
 	rep := bigReport(1000)
-	early := make([]model.DependencyRow, len(rep.Rows))
-	for i, r := range rep.Rows {
-		r.Target, r.Latest, r.Update, r.Group, r.ImportingFiles = "", "", "", "", nil
-		early[i] = r
-	}
+	early := earlyOf(rep)
 	app.Update(tui.ProgressMsg{Rows: &state.Rows{Repository: &rep.Repository, All: early}})
 	b.ReportAllocs()
 	i := 0
@@ -211,5 +207,32 @@ func BenchmarkUpdateCheckDone1000Rows(b *testing.B) {
 		next++
 		queue = append(queue[1:], r.id)
 		app.Update(state.CheckMsg{IDs: []int{r.id}})
+	}
+}
+
+// Discovery's first rows: every dependency at once, before any registry
+// answer (once per run), as the pump delivers them: with the store and
+// table built on its goroutine (BenchmarkPrepareEarlyRows), swapped in.
+func BenchmarkUpdateEarlyRowsFirstSet1000Rows(b *testing.B) {
+	app := tui.New(tui.Options{Engine: idleEngine{}, Renderer: asciiRenderer(), Now: func() time.Time { return now }})
+	b.Cleanup(func() { app.Wait(time.Second) })
+	app.Update(tea.WindowSizeMsg{Width: 160, Height: 50})
+	rep := bigReport(1000)
+	msg := tui.PreparedRows(app, state.Rows{Repository: &rep.Repository, All: earlyOf(rep)})
+	b.ReportAllocs()
+	for b.Loop() {
+		app.Update(msg)
+	}
+}
+
+// What the pump does with the first rows before Update sees them.
+func BenchmarkPrepareEarlyRows1000Rows(b *testing.B) {
+	app := tui.New(tui.Options{Engine: idleEngine{}, Renderer: asciiRenderer(), Now: func() time.Time { return now }})
+	b.Cleanup(func() { app.Wait(time.Second) })
+	rep := bigReport(1000)
+	early := earlyOf(rep)
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = tui.PreparedRows(app, state.Rows{Repository: &rep.Repository, All: early})
 	}
 }

@@ -18,3 +18,14 @@ var (
 func PreparedReport(app *App, msg state.DiscoveredMsg) tea.Msg {
 	return prepareReport(msg, app.s.Styles, app.s.Now)
 }
+
+// PreparedRows is a batch of early rows as the pump delivers it to an app
+// that has seen no rows yet: with the store and table it gives when it
+// reshapes the store.
+func PreparedRows(app *App, rows state.Rows) tea.Msg {
+	p := newPump(app.s.Styles, app.s.Now)
+	defer p.close()
+	p.rows = &rows
+	p.poke()
+	return p.next()()
+}

@@ -3,12 +3,15 @@ package tui
 import (
 	"sort"
 	"sync"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/uptide/uptide/engine"
 	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/tui/home"
 	"github.com/uptide/uptide/tui/state"
+	"github.com/uptide/uptide/tui/theme"
 )
 
 // ProgressMsg is a batch of engine progress: the latest discovery event
@@ -18,6 +21,17 @@ type ProgressMsg struct {
 	Discover *engine.Event
 	Checks   map[int]state.CheckEvent
 	Rows     *state.Rows
+	// early, when Rows reshape the store (the first set of rows, a
+	// package splitting its decisions), is the store and table they give,
+	// built by the pump so that Update only swaps them in.
+	early *prepared
+}
+
+// prepared is a store and the table of that store, built off the UI
+// goroutine from immutable inputs; Update swaps them in.
+type prepared struct {
+	store *state.Store
+	table *home.Table
 }
 
 // pump carries engine progress to the UI goroutine.
@@ -37,7 +51,10 @@ type ProgressMsg struct {
 // a set of every row replaces whatever is pending, and a package's rows
 // replace that package's pending rows, so what waits is bounded by the
 // number of packages and applying it gives what applying every event in
-// order would have given.
+// order would have given. A batch of rows that reshapes the store would
+// rebuild every line on the UI goroutine (a millisecond at 1,000 rows), so
+// the pump follows the rows too (mirror) and builds that store and its
+// table itself, after releasing the mutex.
 type pump struct {
 	mu       sync.Mutex
 	discover *engine.Event
@@ -46,10 +63,19 @@ type pump struct {
 	wake     chan struct{}
 	done     chan struct{}
 	once     sync.Once
+
+	// mirror is touched only by next's command, outside mu: one runs at a
+	// time (Update re-arms the next after each batch), each after the
+	// previous one's message was handled.
+	mirror state.Mirror
+	styles theme.Styles
+	now    func() time.Time
 }
 
-func newPump() *pump {
-	return &pump{checks: map[int]state.CheckEvent{}, wake: make(chan struct{}, 1), done: make(chan struct{})}
+// newPump returns a pump whose prepared tables draw with styles and
+// measure ages with now (neither changes after the app is built).
+func newPump(styles theme.Styles, now func() time.Time) *pump {
+	return &pump{checks: map[int]state.CheckEvent{}, wake: make(chan struct{}, 1), done: make(chan struct{}), styles: styles, now: now}
 }
 
 func (p *pump) poke() {
@@ -101,12 +127,17 @@ func (p *pump) next() tea.Cmd {
 			return nil
 		}
 		p.mu.Lock()
-		defer p.mu.Unlock()
 		msg := ProgressMsg{Discover: p.discover, Rows: p.rows}
 		p.discover, p.rows = nil, nil
 		if len(p.checks) > 0 {
 			msg.Checks = p.checks
 			p.checks = map[int]state.CheckEvent{}
+		}
+		p.mu.Unlock()
+		if msg.Rows != nil && p.mirror.Apply(*msg.Rows) {
+			if st := p.mirror.Store(p.now); st != nil {
+				msg.early = &prepared{store: st, table: home.Prepare(&state.Shared{Store: st, Styles: p.styles})}
+			}
 		}
 		return msg
 	}

@@ -4,17 +4,21 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/uptide/uptide/engine"
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/tui/state"
+	"github.com/uptide/uptide/tui/theme"
 )
+
+func testPump() *pump { return newPump(theme.Styles{}, time.Now) }
 
 // Engine goroutines never wait for the UI: thousands of events with no
 // reader return at once, and the reader then gets the latest of each
 // source in one message.
 func TestPumpNeverBlocksAndCoalesces(t *testing.T) {
-	p := newPump()
+	p := testPump()
 	var wg sync.WaitGroup
 	for g := 0; g < 4; g++ {
 		wg.Add(1)
@@ -57,7 +61,7 @@ func TestPumpNeverBlocksAndCoalesces(t *testing.T) {
 // registry answers are counted under a lock but delivered from many
 // goroutines.
 func TestPumpKeepsTheFurthestDiscoveryEvent(t *testing.T) {
-	p := newPump()
+	p := testPump()
 	p.discoverEvent(engine.Event{Phase: engine.PhaseRegistry, Done: 7, Total: 9})
 	p.discoverEvent(engine.Event{Phase: engine.PhaseRegistry, Done: 5, Total: 9})
 	if msg := p.next()().(ProgressMsg); msg.Discover.Done != 7 {
@@ -68,7 +72,7 @@ func TestPumpKeepsTheFurthestDiscoveryEvent(t *testing.T) {
 // Rows are data: the pump keeps every package's latest rows, a set of
 // every row replaces what is pending, and nothing blocks without a reader.
 func TestPumpCoalescesRowsByPackage(t *testing.T) {
-	p := newPump()
+	p := testPump()
 	r := func(name, target string) []model.DependencyRow {
 		return []model.DependencyRow{{Name: name, Package: name, Target: target}}
 	}
@@ -97,4 +101,52 @@ func TestPumpCoalescesRowsByPackage(t *testing.T) {
 		t.Fatalf("rows %+v, want only a's", msg.Rows)
 	}
 	p.close()
+}
+
+// A batch of rows that reshapes the store comes with the store and table
+// built by the pump; one that updates rows in place does not.
+func TestPumpPreparesWhatReshapes(t *testing.T) {
+	row := func(name, ws, target string) model.DependencyRow {
+		return model.DependencyRow{Name: name, Package: name, Workspaces: []string{ws}, Installed: "1.0.0", Target: target, Status: engine.StatusOK}
+	}
+	repo := model.RepoSummary{Name: "acme"}
+	tests := []struct {
+		name  string
+		event engine.Event
+		// rows the prepared store holds, as name@workspace:target; nil
+		// when the batch is not prepared.
+		want []string
+	}{
+		{name: "the first set", event: engine.Event{Rows: &engine.PartialRows{Repository: &repo, Rows: []model.DependencyRow{row("a", ".", ""), row("b", "x", "")}}},
+			want: []string{"a@.:", "b@x:"}},
+		{name: "an answer keeping its decisions", event: engine.Event{Rows: &engine.PartialRows{Package: "a", Rows: []model.DependencyRow{row("a", ".", "2.0.0")}}}},
+		{name: "an answer splitting its decisions", event: engine.Event{Rows: &engine.PartialRows{Package: "b", Rows: []model.DependencyRow{row("b", "x", "2.0.0"), row("b", "y", "3.0.0")}}},
+			want: []string{"a@.:2.0.0", "b@x:2.0.0", "b@y:3.0.0"}},
+		{name: "an answer keeping the split", event: engine.Event{Rows: &engine.PartialRows{Package: "b", Rows: []model.DependencyRow{row("b", "x", "2.0.1"), row("b", "y", "3.0.0")}}}},
+	}
+	p := testPump()
+	defer p.close()
+	for _, tc := range tests {
+		p.discoverEvent(tc.event)
+		msg := p.next()().(ProgressMsg)
+		if tc.want == nil {
+			if msg.early != nil {
+				t.Errorf("%s: prepared a store for rows that change in place", tc.name)
+			}
+			continue
+		}
+		if msg.early == nil || msg.early.table == nil {
+			t.Fatalf("%s: no prepared store", tc.name)
+		}
+		var got []string
+		for _, d := range msg.early.store.Deps {
+			got = append(got, d.Row.Name+"@"+d.Row.Workspaces[0]+":"+d.Target)
+		}
+		if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+			t.Errorf("%s: prepared %v, want %v", tc.name, got, tc.want)
+		}
+		if !msg.early.store.Discovering {
+			t.Errorf("%s: the prepared store is not discovering", tc.name)
+		}
+	}
 }

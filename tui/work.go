@@ -74,8 +74,7 @@ func (a *App) run(call func() tea.Msg) tea.Cmd {
 // the report and the group plans alone, so Update only swaps them in.
 type reportMsg struct {
 	state.DiscoveredMsg
-	store *state.Store
-	table *home.Table
+	prepared
 }
 
 func (a *App) discover() tea.Cmd {
@@ -98,18 +97,24 @@ func (a *App) discover() tea.Cmd {
 // goroutine.
 func prepareReport(msg state.DiscoveredMsg, styles theme.Styles, now func() time.Time) reportMsg {
 	st := state.Prepare(msg.Report, msg.Plans, msg.PlanErrs, now)
-	return reportMsg{DiscoveredMsg: msg, store: st, table: home.Prepare(&state.Shared{Store: st, Styles: styles})}
+	return reportMsg{DiscoveredMsg: msg, prepared: prepared{store: st, table: home.Prepare(&state.Shared{Store: st, Styles: styles})}}
 }
 
-// progress applies a batch of engine progress and returns what the
-// screens are told: that rows changed (in place, or the store's shape), or
-// only that running work moved, which is only drawn.
-func (a *App) progress(msg ProgressMsg) tea.Msg {
+// progress applies a batch of engine progress and tells the screens: that
+// rows changed (in place, or the store's shape), or only that running work
+// moved, which is only drawn. Rows that reshape the store come with the
+// store and table the pump built from them: the table swaps them in.
+func (a *App) progress(msg ProgressMsg) tea.Cmd {
 	if e := msg.Discover; e != nil && a.s.Discovering && e.Phase == engine.PhaseRegistry {
 		a.s.Done, a.s.Total = e.Done, e.Total
 	}
 	var changed tea.Msg = state.TickMsg{}
-	if msg.Rows != nil && a.s.Discovering {
+	switch {
+	case msg.Rows == nil || !a.s.Discovering:
+	case msg.early != nil:
+		a.home.m.Reload(msg.early.table, func() { a.s.Adopt(msg.early.store) })
+		changed = state.ChangedMsg{}
+	default:
 		switch ids, reshaped := a.s.ApplyRows(*msg.Rows); {
 		case reshaped:
 			changed = state.ChangedMsg{}
@@ -123,7 +128,10 @@ func (a *App) progress(msg ProgressMsg) tea.Msg {
 			a.s.Deps[id].Check.Event = msg.Checks[id]
 		}
 	}
-	return changed
+	if msg.early != nil && a.s.Discovering {
+		return a.broadcastAbove(changed)
+	}
+	return a.broadcast(changed)
 }
 
 // discovered swaps in the store and the table prepared from the report.
@@ -156,11 +164,16 @@ func (a *App) discovered(msg reportMsg) tea.Cmd {
 		p := msg.Report.Problems[0]
 		a.status.Set(fmt.Sprintf("%s: %s (%d problems)", p.File, p.Message, n), true)
 	}
-	// The table is current; the screens above it are told.
+	return a.broadcastAbove(state.ChangedMsg{})
+}
+
+// broadcastAbove tells the screens other than the table, which a Reload
+// already made current.
+func (a *App) broadcastAbove(msg tea.Msg) tea.Cmd {
 	var cmds []tea.Cmd
 	for _, s := range a.stack {
 		if s != screen(a.home) {
-			cmds = append(cmds, s.update(state.ChangedMsg{}))
+			cmds = append(cmds, s.update(msg))
 		}
 	}
 	return tea.Batch(cmds...)

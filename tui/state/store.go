@@ -161,6 +161,83 @@ func (s *Store) ApplyRows(b Rows) (changed []int, reshaped bool) {
 	return nil, true
 }
 
+// Mirror follows discovery's early rows as ApplyRows does, on the
+// goroutine that delivers them rather than the UI's, to tell which batch
+// changes the store's shape (the first set of rows, a package whose answer
+// splits or merges its decisions) and to build that store there. It owns
+// its rows: what it is given is copied in, what it builds is copied out.
+type Mirror struct {
+	repo *model.RepoSummary
+	rows []model.DependencyRow
+}
+
+// Apply follows a batch and reports whether applying it to the store
+// reshapes it (ApplyRows's reshaped).
+func (m *Mirror) Apply(b Rows) (reshaped bool) {
+	if b.Repository != nil {
+		m.repo, m.rows, reshaped = b.Repository, slices.Clone(b.All), true
+	}
+	if m.repo == nil {
+		return false
+	}
+	pkgs := make([]string, 0, len(b.ByPackage))
+	for p := range b.ByPackage {
+		pkgs = append(pkgs, p)
+	}
+	slices.Sort(pkgs)
+	for _, p := range pkgs {
+		with := b.ByPackage[p]
+		if !reshaped && m.inPlace(p, with) {
+			continue
+		}
+		reshaped = true
+		m.rows = replacePackage(m.rows, p, with)
+	}
+	return reshaped
+}
+
+// inPlace replaces pkg's rows where they are when the new ones are the
+// same decisions, as updateInPlace does.
+func (m *Mirror) inPlace(pkg string, with []model.DependencyRow) bool {
+	var at []int
+	for i := range m.rows {
+		if m.rows[i].Package == pkg {
+			at = append(at, i)
+		}
+	}
+	if len(at) != len(with) {
+		return false
+	}
+	for k, i := range at {
+		if !SameDecision(m.rows[i], with[k]) {
+			return false
+		}
+	}
+	for k, i := range at {
+		m.rows[i] = with[k]
+	}
+	return true
+}
+
+// Store builds the store the rows followed so far give while discovering,
+// as ApplyRows rebuilds it, for Adopt (which carries the selection over);
+// nil before the first set of rows.
+func (m *Mirror) Store(now func() time.Time) *Store {
+	if m.repo == nil {
+		return nil
+	}
+	s := NewStore(now)
+	rows := slices.Clone(m.rows)
+	s.Report = &model.DiscoverReport{Repository: *m.repo, Rows: rows}
+	s.Deps = make([]Dep, len(rows))
+	s.keys = make([]string, len(rows))
+	for i, r := range rows {
+		s.Deps[i] = earlyDep(i, r, false)
+		s.keys[i] = Key(r)
+	}
+	return s
+}
+
 func earlyDep(id int, r model.DependencyRow, selected bool) Dep {
 	d := Dep{ID: id, Row: r, Target: r.Target, Update: r.Update, TargetWhy: WhyLatest, Selected: selected}
 	if r.Target == r.Installed {

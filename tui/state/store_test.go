@@ -72,3 +72,61 @@ func TestApplyRows(t *testing.T) {
 		t.Errorf("rows after the report changed the store: %v %v %d", ids, reshaped, len(s.Deps))
 	}
 }
+
+// The Mirror follows a run's batches as the store does: it reshapes when
+// ApplyRows does, and the store it builds holds the rows ApplyRows left.
+func TestMirrorFollowsApplyRows(t *testing.T) {
+	repo := &model.RepoSummary{Name: "acme"}
+	batches := []state.Rows{
+		{Repository: repo, All: []model.DependencyRow{early("a", ".", "1.0.0", ""), early("b", "x", "1.0.0", ""), early("c", ".", "1.0.0", "")}},
+		{ByPackage: map[string][]model.DependencyRow{"c": {early("c", ".", "1.0.0", "1.1.0")}, "a": {early("a", ".", "1.0.0", "2.0.0")}}},
+		{ByPackage: map[string][]model.DependencyRow{"b": {early("b", "x", "1.0.0", "2.0.0"), early("b", "y", "1.0.0", "3.0.0-rc.1")}}},
+		{ByPackage: map[string][]model.DependencyRow{"b": {early("b", "x", "1.0.0", "2.0.1"), early("b", "y", "1.0.0", "3.0.0-rc.1")}}},
+		{ByPackage: map[string][]model.DependencyRow{"a": {}, "c": {early("c", ".", "1.0.0", "1.2.0")}}},
+		{ByPackage: map[string][]model.DependencyRow{"d": {early("d", ".", "1.0.0", "4.0.0")}}},
+	}
+	s := state.NewStore(nil)
+	var m state.Mirror
+	if m.Store(nil) != nil {
+		t.Fatal("a store before the first set of rows")
+	}
+	for i, b := range batches {
+		_, want := s.ApplyRows(b)
+		if got := m.Apply(b); got != want {
+			t.Fatalf("batch %d: mirror reshaped %v, store %v", i, got, want)
+		}
+		built := m.Store(nil)
+		if !reflect.DeepEqual(built.Report.Rows, s.Report.Rows) {
+			t.Fatalf("batch %d: mirror rows\n%+v\nstore rows\n%+v", i, built.Report.Rows, s.Report.Rows)
+		}
+		for id := range built.Deps {
+			if g, w := built.Deps[id], s.Deps[id]; g.Target != w.Target || g.TargetWhy != w.TargetWhy || g.ID != w.ID {
+				t.Errorf("batch %d: dep %d is %+v, the store's %+v", i, id, g, w)
+			}
+		}
+	}
+}
+
+// Adopt keeps what the user gave the store it replaces: the selection,
+// by Key, and the progress counts.
+func TestAdoptCarriesTheSelection(t *testing.T) {
+	repo := &model.RepoSummary{Name: "acme"}
+	rows := []model.DependencyRow{early("a", ".", "1.0.0", ""), early("b", "x", "1.0.0", ""), early("c", ".", "1.0.0", "")}
+	s := state.NewStore(nil)
+	s.ApplyRows(state.Rows{Repository: repo, All: rows})
+	s.Deps[1].Selected = true
+	s.Done, s.Total = 2, 3
+	next := state.Prepare(&model.DiscoverReport{Repository: *repo, Rows: []model.DependencyRow{
+		early("c", ".", "1.0.0", "1.1.0"), early("b", "x", "1.0.0", "2.0.0"), early("b", "y", "1.0.0", "2.0.0"), early("a", ".", "1.0.0", "2.0.0"),
+	}}, nil, nil, nil)
+	s.Adopt(next)
+	var sel []string
+	for _, d := range s.Deps {
+		if d.Selected {
+			sel = append(sel, d.Row.Name+"@"+d.Row.Workspaces[0])
+		}
+	}
+	if !reflect.DeepEqual(sel, []string{"b@x"}) || s.Discovering || s.Done != 2 || s.Total != 3 {
+		t.Errorf("after Adopt: selected %v, discovering %v, %d/%d", sel, s.Discovering, s.Done, s.Total)
+	}
+}
