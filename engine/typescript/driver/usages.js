@@ -22,7 +22,7 @@ const path = require('path');
 const { DriverError } = require('./protocol');
 const { analyze, openPackage } = require('./surface');
 const { PathIndex } = require('./pathindex');
-const { openWorkspace, inside } = require('./workspace');
+const { planWorkspace, openWorkspace, inside } = require('./workspace');
 const { fileFacts } = require('./loads');
 const { FileScan, rel, realOr, cmp, isSignature } = require('./references');
 
@@ -33,7 +33,7 @@ const { FileScan, rel, realOr, cmp, isSignature } = require('./references');
 
 const KEEP_INDEXES = 8;
 
-/** @type {{key: string, index: PathIndex | null, noTypes: string}[]} */
+/** @type {{key: string, index: PathIndex | null, noTypes: string, umd: boolean}[]} */
 const indexes = [];
 
 /**
@@ -42,11 +42,16 @@ const indexes = [];
  */
 function findUsages(ts, params) {
   if (typeof params.name !== 'string' || params.name === '') throw new DriverError('BAD_REQUEST', 'name is required');
-  const ws = openWorkspace(ts, params);
-  const pkg = resolvePackage(ts, ws, params);
+  const planned = planWorkspace(ts, params);
+  const pkg = resolvePackage(ts, planned, params);
   let index = null;
   let noTypes = '';
-  if (pkg) ({ index, noTypes } = installedIndex(ts, pkg.dir, params.name));
+  let umd = false;
+  if (pkg) ({ index, noTypes, umd } = installedIndex(ts, pkg.dir, params.name));
+  // A package declaring globals (declare global, export as namespace) can
+  // be used by any file without a load.
+  const keep = index && (index.globals.size > 0 || umd) ? null : candidateRoots(ts, planned, params.name, pkg ? pkg.dir : '');
+  const ws = openWorkspace(ts, planned, keep);
   const scan = new Scan(ts, ws, params.name, pkg ? pkg.dir : '', index);
   const out = scan.run();
   return {
@@ -61,15 +66,173 @@ function findUsages(ts, params) {
   };
 }
 
+// What makes a root file a root of every package's program: declarations
+// every file sees (an ambient or augmenting declaration, a script's top
+// level), or a load fileFacts reports as unanalyzed whatever it loads (a
+// computed require() or import()). Both tests err towards keeping a file.
+const GLOBAL_SCOPE = /\bdeclare\s+(?:global|module|namespace)\b/;
+const MODULE_SYNTAX = /^[ \t]*(?:import|export)\b|\brequire\s*\(|\bmodule\.exports\b|\bexports\.[A-Za-z_$]/m;
+const COMPUTED_LOAD = /\b(?:require|import)\s*\((?!\s*(['"`])[^'"`\\\n$]*\1\s*\))/;
+const DECLARATION_FILE = /\.d\.[cm]?ts$|\.d\.[^/\\]*\.ts$/;
+
+/**
+ * The root files that can meet the package: those whose imports (as the
+ * compiler resolves them, through the repository, other workspaces'
+ * sources and node_modules) reach a file that loads or names it, plus the
+ * files every other file sees and those with a computed load. Any other
+ * file has no import binding, type or value from the package, so neither
+ * tier of the scan can find anything in it, and the compiler still reads
+ * whatever a kept file imports. null: every root, because a file every
+ * file sees reaches the package.
+ * @param {typeof import('typescript')} ts
+ * @param {import('./workspace').WorkspacePlan} planned
+ * @param {string} name
+ * @param {string} pkgDir real path, '' when unresolved
+ * @returns {Set<string> | null}
+ */
+function candidateRoots(ts, planned, name, pkgDir) {
+  /** @type {Map<string, string>} */
+  const reals = new Map();
+  // One system call per file (the JavaScript realpath stats every parent).
+  const real = (/** @type {string} */ p) => {
+    let r = reals.get(p);
+    if (r === undefined) {
+      try {
+        r = fs.realpathSync.native(p);
+      } catch {
+        r = p;
+      }
+      reals.set(p, r);
+    }
+    return r;
+  };
+  /** @type {Map<string, string[]>} real path -> root file names */
+  const rootsAt = new Map();
+  /** @type {[string, import('typescript').CompilerOptions][]} */
+  const queue = [];
+  for (const p of planned.plans) {
+    for (const f of p.roots) {
+      const r = real(f);
+      const names = rootsAt.get(r);
+      if (names) {
+        if (!names.includes(f)) names.push(f);
+        continue;
+      }
+      rootsAt.set(r, [f]);
+      queue.push([r, p.options]);
+    }
+  }
+  const quoted = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  // A specifier, a type reference, a JSDoc import() type or a JSX pragma
+  // naming the package.
+  const mention = new RegExp('[\'"`]' + quoted + '(?:/[^\'"`\\s]*)?[\'"`]|@jsxImportSource\\s+' + quoted + '(?![\\w@/.-])');
+  // The automatic JSX runtime imports <jsxImportSource>/jsx-runtime into
+  // every JSX file without a word in it.
+  const jsxFrom = (/** @type {import('typescript').CompilerOptions} */ o) =>
+    (o.jsx === ts.JsxEmit.ReactJSX || o.jsx === ts.JsxEmit.ReactJSXDev) && (o.jsxImportSource || 'react') === name;
+  /** @type {Set<string>} */
+  const keep = new Set();
+  /** @type {Set<string>} */
+  const global = new Set();
+  /** @type {string[]} files that load or name the package themselves */
+  const seeds = [];
+  /** @type {Map<string, string[]>} file -> the files importing it */
+  const importedBy = new Map();
+  /** @type {Set<string>} */
+  const visited = new Set();
+  /** @type {Map<import('typescript').CompilerOptions, Map<string, string>>} */
+  const resolved = new Map();
+  for (let i = 0; i < queue.length; i++) {
+    const [file, options] = queue[i];
+    if (visited.has(file)) continue;
+    visited.add(file);
+    const text = ts.sys.readFile(file);
+    const root = rootsAt.has(file);
+    if (text === undefined) {
+      if (root) keep.add(file);
+      continue;
+    }
+    if (root) {
+      if (COMPUTED_LOAD.test(text)) keep.add(file);
+      if (DECLARATION_FILE.test(file) || GLOBAL_SCOPE.test(text) || !MODULE_SYNTAX.test(text)) global.add(file);
+    }
+    if ((text.includes(name) && mention.test(text)) || (/\.[jt]sx$/.test(file) && jsxFrom(options))) {
+      seeds.push(file);
+      continue;
+    }
+    const info = ts.preProcessFile(text, true, true);
+    const dir = path.dirname(file);
+    /** @type {string[]} */
+    const targets = info.referencedFiles.map((r) => real(path.resolve(dir, r.fileName)));
+    let byDir = resolved.get(options);
+    if (!byDir) resolved.set(options, (byDir = new Map()));
+    for (const r of info.importedFiles) {
+      const key = dir + '\0' + r.fileName;
+      let target = byDir.get(key);
+      if (target === undefined) {
+        target = resolveFrom(ts, r.fileName, file, options, real);
+        byDir.set(key, target);
+      }
+      if (target) targets.push(target);
+    }
+    for (const t of targets) {
+      if (pkgDir && inside(pkgDir, t)) {
+        seeds.push(file);
+        break;
+      }
+      const by = importedBy.get(t);
+      if (by) by.push(file);
+      else importedBy.set(t, [file]);
+      if (!visited.has(t)) queue.push([t, options]);
+    }
+  }
+  /** @type {Set<string>} */
+  const reach = new Set();
+  for (const stack = [...seeds]; stack.length;) {
+    const f = /** @type {string} */ (stack.pop());
+    if (reach.has(f)) continue;
+    reach.add(f);
+    for (const by of importedBy.get(f) || []) if (!reach.has(by)) stack.push(by);
+  }
+  for (const f of global) if (reach.has(f)) return null;
+  /** @type {Set<string>} */
+  const out = new Set();
+  for (const [real, names] of rootsAt) {
+    if (reach.has(real) || keep.has(real) || global.has(real)) for (const n of names) out.add(n);
+  }
+  return out;
+}
+
+/**
+ * The real file a specifier resolves to from a file, '' when none, tried
+ * in the module formats the scan tries.
+ * @param {typeof import('typescript')} ts
+ * @param {string} spec
+ * @param {string} fromFile
+ * @param {import('typescript').CompilerOptions} options
+ * @param {(p: string) => string} real
+ */
+function resolveFrom(ts, spec, fromFile, options, real) {
+  for (const mode of [undefined, ts.ModuleKind.ESNext, ts.ModuleKind.CommonJS]) {
+    try {
+      const r = /** @type {any} */ (ts).resolveModuleName(spec, fromFile, options, ts.sys, undefined, undefined, mode);
+      if (r.resolvedModule) return real(r.resolvedModule.resolvedFileName);
+    } catch {
+      // unresolvable: reaches nothing
+    }
+  }
+  return '';
+}
+
 /**
  * The package directory the workspace resolves the bare specifier to,
  * through symlinks (pnpm's store), else node's own lookup.
  * @param {typeof import('typescript')} ts
- * @param {ReturnType<typeof openWorkspace>} ws
+ * @param {import('./workspace').WorkspacePlan} planned
  * @param {{name: string, pkgDir?: string}} params
  * @returns {{dir: string, typesFrom?: string} | null}
  */
-function resolvePackage(ts, ws, params) {
+function resolvePackage(ts, planned, params) {
   const name = params.name;
   if (params.pkgDir) {
     try {
@@ -78,8 +241,8 @@ function resolvePackage(ts, ws, params) {
       throw new DriverError('BAD_REQUEST', `pkgDir ${params.pkgDir} does not exist`);
     }
   }
-  const options = ws.projects.length ? ws.projects[0].options : {};
-  const from = path.join(ws.wsDir, '__uptide_usages__.ts');
+  const options = planned.plans.length ? planned.plans[0].options : {};
+  const from = path.join(planned.wsDir, '__uptide_usages__.ts');
   for (const mode of [undefined, ts.ModuleKind.ESNext, ts.ModuleKind.CommonJS]) {
     let resolved;
     try {
@@ -92,7 +255,7 @@ function resolvePackage(ts, ws, params) {
     const dir = packageRootOf(realOr(resolved), name);
     if (dir) return withTypes(dir, name);
   }
-  for (let d = ws.wsDir; ; d = path.dirname(d)) {
+  for (let d = planned.wsDir; ; d = path.dirname(d)) {
     for (const cand of [path.join(d, 'node_modules', name), path.join(d, 'node_modules', typesName(name))]) {
       if (fs.existsSync(path.join(cand, 'package.json'))) return withTypes(realOr(cand), name);
     }
@@ -131,7 +294,7 @@ function typesName(name) {
  * @param {typeof import('typescript')} ts
  * @param {string} dir
  * @param {string} name
- * @returns {{index: PathIndex | null, noTypes: string}}
+ * @returns {{index: PathIndex | null, noTypes: string, umd: boolean}}
  */
 function installedIndex(ts, dir, name) {
   const key = JSON.stringify([dir, name, stamp(path.join(dir, 'package.json'))]);
@@ -141,13 +304,16 @@ function installedIndex(ts, dir, name) {
     indexes.unshift(e);
     return e;
   }
-  /** @type {{key: string, index: PathIndex | null, noTypes: string}} */
+  /** @type {{key: string, index: PathIndex | null, noTypes: string, umd: boolean}} */
   let entry;
   try {
     const opened = openPackage(ts, dir, name);
     const a = analyze(ts, { pkgDir: dir, name }, { opened });
     const index = new PathIndex(a.placed);
+    let umd = false;
     for (const e of opened.entries) {
+      const globalExports = e.moduleSymbol && /** @type {any} */ (e.moduleSymbol).globalExports;
+      if (globalExports && globalExports.size > 0) umd = true;
       const eq = e.moduleSymbol && e.moduleSymbol.exports && e.moduleSymbol.exports.get(/** @type {any} */ ('export='));
       if (!eq) continue;
       const target = a.walker.resolve(eq);
@@ -160,10 +326,10 @@ function installedIndex(ts, dir, name) {
       }
       index.exportEquals.set(e.subpath, roots);
     }
-    entry = { key, index, noTypes: '' };
+    entry = { key, index, noTypes: '', umd };
   } catch (err) {
     if (!(err instanceof DriverError) || err.code !== 'NO_TYPES') throw err;
-    entry = { key, index: null, noTypes: err.message };
+    entry = { key, index: null, noTypes: err.message, umd: false };
   }
   indexes.unshift(entry);
   if (indexes.length > KEEP_INDEXES) indexes.length = KEEP_INDEXES;

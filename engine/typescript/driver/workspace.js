@@ -5,10 +5,11 @@
 // projects it references, one level down, each a program of its own so each
 // file is read with the options its build uses); without one, the nearest
 // tsconfig above for options only over the workspace's own sources; without
-// any, the workspace's **/*.{ts,tsx} with modern defaults. Programs are kept
-// between requests while nothing they read changed, since every package a
-// workspace depends on is scanned in the same program; the files they parse
-// are the compile's too (sources.js).
+// any, the workspace's **/*.{ts,tsx} with modern defaults. A usage scan
+// roots the programs at the files that can reach its package (usages.js),
+// so each package reads programs of its own; they are kept between requests
+// while nothing they read changed, and the files they parse (and bind) are
+// shared with each other and with the compile (sources.js).
 
 const fs = require('fs');
 const path = require('path');
@@ -31,11 +32,18 @@ const kept = [];
 
 
 /**
+ * @typedef {{configFile: string, options: import('typescript').CompilerOptions, roots: string[]}} Plan
+ * @typedef {{wsDir: string, repoRoot: string, exclude: string[], key: string, plans: Plan[], config: string, configRole: 'own' | 'above' | 'none', includesJs: boolean}} WorkspacePlan
+ */
+
+/**
+ * The workspace's programs as planned (configs, options, every root file
+ * they include), before any is built.
  * @param {typeof import('typescript')} ts
  * @param {{workspaceDir: string, repoRoot?: string, tsconfig?: string, exclude?: string[], sourcePaths?: Record<string, string[]>}} params
- * @returns {Workspace & {wsDir: string, repoRoot: string, exclude: string[]}}
+ * @returns {WorkspacePlan}
  */
-function openWorkspace(ts, params) {
+function planWorkspace(ts, params) {
   if (typeof params.workspaceDir !== 'string' || params.workspaceDir === '') throw new DriverError('BAD_REQUEST', 'workspaceDir is required');
   const wsDir = realDir(params.workspaceDir, 'workspaceDir');
   const repoRoot = params.repoRoot ? realDir(params.repoRoot, 'repoRoot') : wsDir;
@@ -46,7 +54,7 @@ function openWorkspace(ts, params) {
   const configs = findConfigs(ts, wsDir, repoRoot, params.tsconfig);
   const key = JSON.stringify([wsDir, repoRoot, params.tsconfig || '', exclude]);
 
-  /** @type {{configFile: string, options: import('typescript').CompilerOptions, roots: string[]}[]} */
+  /** @type {Plan[]} */
   const plans = [];
   let includesJs = false;
   if (configs.role === 'own') {
@@ -79,8 +87,26 @@ function openWorkspace(ts, params) {
     for (const k of ['composite', 'incremental', 'tsBuildInfoFile', 'declaration', 'declarationMap', 'emitDeclarationOnly', 'outFile', 'out']) delete p.options[k];
     if (p.options.allowJs) includesJs = true;
   }
+  return { wsDir, repoRoot, exclude, key, plans, config: configs.file, configRole: configs.role, includesJs };
+}
 
+/**
+ * The workspace's programs over the root files keep admits (all of them
+ * when keep is null); the compiler adds what those files import.
+ * @param {typeof import('typescript')} ts
+ * @param {WorkspacePlan} planned
+ * @param {Set<string> | null} keep
+ * @returns {Workspace & {wsDir: string, repoRoot: string, exclude: string[]}}
+ */
+function openWorkspace(ts, planned, keep) {
+  const { wsDir, repoRoot, exclude } = planned;
+  // Plans keep their order, so a file still belongs to the first program
+  // that includes it; a plan left with no roots would only read the libs.
+  const plans = keep ? planned.plans.map((p) => ({ ...p, roots: p.roots.filter((f) => keep.has(f)) })).filter((p) => p.roots.length > 0) : planned.plans;
   const signature = JSON.stringify(plans.map((p) => [p.configFile, p.options, p.roots]));
+  // One kept program per root set: the packages of a workspace now read
+  // programs of their own, which share the parsed and bound files.
+  const key = planned.key + '|' + signature;
   const found = kept.findIndex((w) => w.key === key);
   if (found >= 0) {
     const w = kept[found];
@@ -107,7 +133,7 @@ function openWorkspace(ts, params) {
     }
   }
   /** @type {Workspace} */
-  const w = { key, signature, projects, files, config: configs.file, configRole: configs.role, includesJs };
+  const w = { key, signature, projects, files, config: planned.config, configRole: planned.configRole, includesJs: planned.includesJs };
   kept.unshift(w);
   if (kept.length > KEEP_WORKSPACES) kept.length = KEEP_WORKSPACES;
   return { ...w, wsDir, repoRoot, exclude };
@@ -264,4 +290,4 @@ function inside(root, p) {
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
 
-module.exports = { openWorkspace, inside };
+module.exports = { planWorkspace, openWorkspace, inside };

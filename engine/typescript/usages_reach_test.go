@@ -1,0 +1,111 @@
+package typescript
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+)
+
+// reachLib is a package without globals: its usage scan reads only the
+// files that can reach it.
+var reachLib = map[string]string{
+	"node_modules/reachlib/package.json": `{"name":"reachlib","version":"1.0.0","types":"index.d.ts"}`,
+	"node_modules/reachlib/index.d.ts": `export declare class Client {
+  get(key: string): string;
+  readonly label: string;
+}
+export declare function createClient(): Client;
+`,
+	// A library whose declarations return the package's types.
+	"node_modules/helperlib/package.json": `{"name":"helperlib","version":"1.0.0","types":"index.d.ts","dependencies":{"reachlib":"1.0.0"}}`,
+	"node_modules/helperlib/index.d.ts": `import { Client } from "reachlib";
+export declare function helper(): Client;
+`,
+	"package.json":  `{"name":"reach","version":"1.0.0","dependencies":{"reachlib":"1.0.0","helperlib":"1.0.0"}}`,
+	"tsconfig.json": `{"compilerOptions":{"strict":true,"target":"es2022","module":"esnext","moduleResolution":"bundler","noEmit":true},"include":["src"]}`,
+}
+
+func TestFindUsagesReadsFilesThatReachThePackage(t *testing.T) {
+	tests := []struct {
+		name  string
+		files map[string]string
+		want  []string
+		// unanalyzed lists computed loads, which are reported whatever
+		// package is scanned.
+		unanalyzed []string
+		importers  []string
+		// scanned is UsageResult.Files: the files read, not the workspace.
+		scanned int
+	}{
+		{
+			name: "two imports away, through a library's declarations, a computed load; a chain that never reaches it is not read",
+			files: map[string]string{
+				"src/client.ts":    "import { createClient } from 'reachlib';\nexport const client = createClient();\n",
+				"src/wrap.ts":      "import { client } from './client';\nexport function getClient() { return client; }\n",
+				"src/far.ts":       "import { getClient } from './wrap';\ngetClient().get('x');\n",
+				"src/lib.ts":       "import { helper } from 'helperlib';\nhelper().get('y');\n",
+				"src/dyn.ts":       "export async function load(n: string) {\n  return import(n);\n}\n",
+				"src/ambient.d.ts": "declare module '*.css';\n",
+				"src/plain0.ts":    "import { p1 } from './plain1';\nexport const p0 = p1 + 1;\n",
+				"src/plain1.ts":    "import { p2 } from './plain2';\nexport const p1 = p2 + 1;\n",
+				"src/plain2.ts":    "export const p2 = { get: (k: string) => k, label: 'x' };\n",
+			},
+			want: []string{
+				"src/client.ts:1:10 [createClient] createClient createClient import direct import @.",
+				"src/client.ts:2:23 [createClient] createClient createClient call direct import @.",
+				"src/far.ts:2:13 [get] Client#get Client#get call direct import",
+				"src/lib.ts:2:10 [get] Client#get Client#get call direct import",
+			},
+			unanalyzed: []string{"src/dyn.ts:2 import: the module specifier is computed"},
+			importers:  []string{"src/client.ts"},
+			scanned:    6,
+		},
+		{
+			name: "a declaration every file sees names the package: every file is read",
+			files: map[string]string{
+				"src/env.d.ts":  "declare const shared: import('reachlib').Client;\n",
+				"src/use.ts":    "export const l = shared.label;\n",
+				"src/plain.ts":  "export const x = 1;\n",
+				"src/plain2.ts": "import { x } from './plain';\nexport const y = x;\n",
+			},
+			want: []string{
+				"src/env.d.ts:1:42 [Client] Client Client typeRef direct import",
+				"src/use.ts:1:25 [label] Client#label Client#label read direct import",
+			},
+			importers: []string{},
+			scanned:   4,
+		},
+	}
+	a := sharedAdapter(t)
+	ctx := context.Background()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			repo := t.TempDir()
+			for _, files := range []map[string]string{reachLib, tt.files} {
+				for rel, body := range files {
+					p := filepath.Join(repo, filepath.FromSlash(rel))
+					if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+						t.Fatal(err)
+					}
+					if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			res, err := a.FindUsages(ctx, UsageRequest{RepoRoot: repo, Package: "reachlib"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			diffLines(t, "usages", usageLines(t, repo, res.Usages), tt.want)
+			diffLines(t, "unanalyzed", unanalyzedLines(res.Unanalyzed), nonNil(tt.unanalyzed))
+			if !reflect.DeepEqual(res.Importers, tt.importers) {
+				t.Errorf("importers %q, want %q", res.Importers, tt.importers)
+			}
+			if res.Files != tt.scanned {
+				t.Errorf("%d files read, want %d", res.Files, tt.scanned)
+			}
+		})
+	}
+}
