@@ -111,6 +111,23 @@ func TestListGroupsAndCompanions(t *testing.T) {
 	}
 }
 
+// Each release group says how to check it as one decision: a one-scope
+// group with any member, the others with --group (check alone would take
+// only the named package).
+func TestListGroupCheckCommands(t *testing.T) {
+	reg := startRegistry(t)
+	r := run(t, newEnv(t, reg), copyRepo(t, "npm-v3"), "list", "--ci")
+	for _, want := range []string{
+		"check: uptide check @aws-sdk/client-s3\n",
+		"check: uptide check ai --group\n",
+		"check: uptide check react --group\n",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("list lacks %q:\n%s", want, r.stdout)
+		}
+	}
+}
+
 func findRowByVersion(rows []model.DependencyRow, name, installed string) *model.DependencyRow {
 	for i := range rows {
 		if rows[i].Package == name && rows[i].Installed == installed {

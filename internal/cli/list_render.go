@@ -79,7 +79,7 @@ func renderList(w io.Writer, rep *model.DiscoverReport, all bool, p palette, wid
 		for _, g := range rep.Groups {
 			fmt.Fprintf(w, "  %s  %s\n", p.cyan(g.Title), strings.Join(g.Members, ", "))
 			fmt.Fprintf(w, "    %s\n", g.Why)
-			fmt.Fprintf(w, "    %s\n", p.dim("check: uptide check "+g.Members[0]))
+			fmt.Fprintf(w, "    %s\n", p.dim("check: "+groupCheckCommand(g)))
 		}
 	}
 
@@ -180,4 +180,14 @@ func plural(n int, what string) string {
 		return "1 " + what
 	}
 	return strconv.Itoa(n) + " " + what + "s"
+}
+
+// groupCheckCommand checks the group as one decision: check takes a
+// one-scope group with any member, the others only with --group.
+func groupCheckCommand(g model.Group) string {
+	cmd := "uptide check " + g.Members[0]
+	if g.Kind != model.GroupFamily && g.Kind != model.GroupExplicit {
+		cmd += " --group"
+	}
+	return cmd
 }
