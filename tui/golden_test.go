@@ -85,6 +85,22 @@ func TestGoldenDetailsWithCompanionsAndPlan(t *testing.T) {
 		}})
 }
 
+// The workspaces importing react without declaring it, under the check
+// summary of its details.
+func TestGoldenDetailsUndeclaredImporters(t *testing.T) {
+	res := breaking(2)
+	res.Importers = []string{
+		"packages/ui · imports react without declaring it (resolved via @acme/web)",
+		"(root) · imports react without declaring it: skipped, its import of react does not resolve to a copy this check covers",
+	}
+	runGolden(t, screenplay{width: 100, height: 30,
+		before: func(f *fakeEngine) { f.reply("react") <- checkReply{res: res} },
+		steps: []step{
+			{keys: []string{"c"}, waitFor: "✗ 2 breaking"},
+			{keys: []string{"enter"}, waitFor: "resolved via @acme/web"},
+		}})
+}
+
 func TestGoldenTargetPicker(t *testing.T) {
 	runGolden(t, screenplay{width: 100, height: 30, steps: []step{{keys: []string{"t"}, waitFor: "PUBLISHED"}}})
 }
