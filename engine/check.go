@@ -355,6 +355,12 @@ func (c *checker) followLead(ctx context.Context, g model.Group, lead member) (m
 	return moves, conflicts
 }
 
+// oneScope: a group whose packages are released together, which check
+// takes with any member; the others only with --group.
+func oneScope(k model.GroupKind) bool {
+	return k == model.GroupFamily || k == model.GroupExplicit
+}
+
 // explicitTarget: the user named this member's version with --target.
 func (c *checker) explicitTarget(row model.DependencyRow) bool {
 	_, byName := c.opts.Targets[row.Name]
@@ -373,7 +379,7 @@ func (c *checker) groupOf(row model.DependencyRow) *model.Group {
 		if g.Title != row.Group {
 			continue
 		}
-		if g.Kind == model.GroupFamily || g.Kind == model.GroupExplicit || c.opts.Group {
+		if oneScope(g.Kind) || c.opts.Group {
 			return &g
 		}
 	}

@@ -377,7 +377,7 @@ func (c *checker) finish(rep *model.PackageReport, u unit, runs []*memberRun, co
 	}
 	rep.Plan = plan.Build(visible, plan.Options{
 		Package: u.lead.name(), Target: u.lead.target,
-		Repo: plan.Repo{Cwd: c.opts.CwdArg}, Members: members, Companions: rep.Companions,
+		Repo: plan.Repo{Cwd: c.opts.CwdArg, Group: u.group != nil && !oneScope(u.group.Kind)}, Members: members, Companions: rep.Companions,
 	})
 	sortStrings(rep)
 }

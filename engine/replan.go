@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/uptide/uptide/engine/groups"
 	"github.com/uptide/uptide/engine/model"
@@ -118,7 +119,13 @@ func NextCommands(cwdArg, name, target string, members []model.Companion, confli
 	if conflicts {
 		cp.Conflicts = []model.Conflict{{}}
 	}
-	return plan.Next(plan.Repo{Cwd: cwdArg}, name, target, ms, cp)
+	// Members moving along need --group unless they share the lead's
+	// scope (a one-scope group, which check takes with any member).
+	group := false
+	for _, m := range ms {
+		group = group || scopeOf(m.Name) == "" || scopeOf(m.Name) != scopeOf(name)
+	}
+	return plan.Next(plan.Repo{Cwd: cwdArg, Group: group}, name, target, ms, cp)
 }
 
 // groupOfRow is the release group holding row's package at its installed
@@ -185,4 +192,12 @@ func plannedDeps(ctx context.Context, client *registry.Client, rows []model.Depe
 		}
 	}
 	return packs, deps, first
+}
+
+// scopeOf is the npm scope of a package name ("@aws-sdk"), "" without one.
+func scopeOf(name string) string {
+	if scope, _, ok := strings.Cut(name, "/"); ok && strings.HasPrefix(scope, "@") {
+		return scope
+	}
+	return ""
 }

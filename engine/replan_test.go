@@ -35,14 +35,14 @@ func TestPlanTargetMovesTheGroup(t *testing.T) {
 			members:    []string{"react-dom@19.0.0"},
 			companions: []string{"@types/react@19.0.0", "@types/react-dom@19.0.0"},
 			conflicts:  []string{"@ai-sdk/react"},
-			check:      "uptide check react --target react@19.0.0 --target react-dom@19.0.0 --details",
+			check:      "uptide check react --target react@19.0.0 --target react-dom@19.0.0 --group --details",
 		},
 		{
 			name: "ai to 4.0.0 moves the providers and zod by the rules",
 			pkg:  "ai", target: "4.0.0",
 			members:    []string{"@ai-sdk/openai@1.0.0", "zod@3.25.76"},
 			companions: []string{},
-			check:      "uptide check ai --target ai@4.0.0 --target @ai-sdk/openai@1.0.0 --target zod@3.25.76 --details",
+			check:      "uptide check ai --target ai@4.0.0 --target @ai-sdk/openai@1.0.0 --target zod@3.25.76 --group --details",
 			fix:        "uptide fix ai --target ai@4.0.0 --target @ai-sdk/openai@1.0.0 --target zod@3.25.76",
 		},
 		{
@@ -121,7 +121,7 @@ func TestNextCommandsNameMovingMembersOnly(t *testing.T) {
 		{Name: "react-dom", From: "18.2.0", To: "19.0.0"}, {Name: "scheduler", From: "0.23.0", To: "0.23.0"},
 	}, false)
 	want := []string{
-		"uptide check react --target react@19.0.0 --target react-dom@19.0.0 --details",
+		"uptide check react --target react@19.0.0 --target react-dom@19.0.0 --group --details",
 		"uptide fix react --target react@19.0.0 --target react-dom@19.0.0",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {

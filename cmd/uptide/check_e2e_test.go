@@ -418,6 +418,14 @@ func TestCheckGroupsAndCompanions(t *testing.T) {
 	if !slices.Equal(names, []string{"react@19.0.0", "react-dom@19.0.0"}) {
 		t.Errorf("react (2 packages) at react 19.0.0 checks %v, want react-dom to follow to 19.0.0", names)
 	}
+	// A peer group is checked as one only with --group: its Next says so,
+	// a one-scope group's does not need it.
+	if n := grp.Plan.Next; len(n) == 0 || !strings.Contains(n[0], "--target react-dom@19.0.0 --group --details") {
+		t.Errorf("react (2 packages) next %v: want the members' targets and --group", n)
+	}
+	if n := g.Plan.Next; len(n) == 0 || strings.Contains(n[0], "--group") {
+		t.Errorf("@aws-sdk/* next %v: a one-scope group needs no --group", n)
+	}
 }
 
 // TestCheckWorkspaces checks one dependency installed at two versions in two

@@ -12,6 +12,9 @@ type Repo struct {
 	// Cwd is the --cwd the user passed, as they wrote it; empty when they
 	// ran Uptide inside the repository.
 	Cwd string
+	// Group: the members move as one release group that check takes only
+	// with --group (peer ranges, shared pins), so the commands carry it.
+	Group bool
 }
 
 // Target is one package moving to one version.
@@ -22,7 +25,7 @@ type Target struct {
 
 // Next returns the commands to go on with, for this repository:
 //
-//	uptide check <pkg> --target <pkg>@<v> [--target <member>@<v>…] --details
+//	uptide check <pkg> --target <pkg>@<v> [--target <member>@<v>…] [--group] --details
 //	uptide fix <pkg> --target <pkg>@<v> [--target <member>@<v>…]
 //
 // Group members move with the lead, each at its own target, sorted by name;
@@ -60,7 +63,11 @@ func Next(repo Repo, pkg, target string, members []Target, companions model.Comp
 		parts = append(parts, extra...)
 		return strings.Join(parts, " ")
 	}
-	out := []string{cmd("check", "--details")}
+	checkFlags := []string{"--details"}
+	if repo.Group {
+		checkFlags = []string{"--group", "--details"}
+	}
+	out := []string{cmd("check", checkFlags...)}
 	if len(companions.Conflicts) == 0 {
 		out = append(out, cmd("fix"))
 	}
