@@ -125,6 +125,15 @@ function candidateRoots(ts, planned, name, pkgDir) {
   const quoted = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   // A specifier, a type reference, a JSDoc import() type or a JSX pragma
   // naming the package.
+  // A relative specifier without an extension naming a root file's path
+  // minus .ts: the compiler's first probe, which it takes when the file
+  // exists, unless suffixes or virtual root directories come first. Saves
+  // the resolver most of a workspace's imports.
+  const sibling = (/** @type {string} */ spec, /** @type {string} */ dir, /** @type {import('typescript').CompilerOptions} */ o) => {
+    if (!(spec.startsWith('./') || spec.startsWith('../')) || o.moduleSuffixes || o.rootDirs || /\.[cm]?[jt]sx?$|\/$|\.$/.test(spec)) return '';
+    const f = path.join(dir, spec) + '.ts';
+    return rootsAt.has(f) ? f : '';
+  };
   const mention = new RegExp('[\'"`]' + quoted + '(?:/[^\'"`\\s]*)?[\'"`]|@jsxImportSource\\s+' + quoted + '(?![\\w@/.-])');
   // The automatic JSX runtime imports <jsxImportSource>/jsx-runtime into
   // every JSX file without a word in it.
@@ -170,7 +179,7 @@ function candidateRoots(ts, planned, name, pkgDir) {
       const key = dir + '\0' + r.fileName;
       let target = byDir.get(key);
       if (target === undefined) {
-        target = resolveFrom(ts, r.fileName, file, options, real);
+        target = sibling(r.fileName, dir, options) || resolveFrom(ts, r.fileName, file, options, real);
         byDir.set(key, target);
       }
       if (target) targets.push(target);
