@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"github.com/uptide/uptide/engine"
 	"io"
 	"strconv"
 	"strings"
@@ -33,7 +34,7 @@ func renderCheck(w io.Writer, rep *model.CheckReport, v checkView, p palette, wi
 		keep:     3,
 	}
 	for _, pr := range rep.Packages {
-		t.add(pr.Title, where(pr.Workspaces), arrow(pr.Installed, pr.Target), pr.Update, verdictText(pr))
+		t.add(pr.Title, engine.Where(pr.Workspaces), arrow(pr.Installed, pr.Target), pr.Update, verdictText(pr))
 	}
 	fmt.Fprint(w, t.render(width, "  ", func(row, col int, s string) string {
 		switch {
@@ -94,7 +95,7 @@ func renderPackage(w io.Writer, pr model.PackageReport, v checkView, p palette, 
 	if pr.Installed != "" {
 		title += " " + arrow(pr.Installed, pr.Target)
 	}
-	fmt.Fprintf(w, "\n%s · %s   %s\n", p.bold(title), where(pr.Workspaces), colorVerdict(pr, verdictText(pr), p))
+	fmt.Fprintf(w, "\n%s · %s   %s\n", p.bold(title), engine.Where(pr.Workspaces), colorVerdict(pr, verdictText(pr), p))
 	renderImporters(w, pr, p)
 	if pr.Status == model.StatusNotAnalyzed {
 		for _, x := range pr.Warnings {

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"github.com/uptide/uptide/engine"
 	"maps"
 	"slices"
 	"strings"
@@ -169,13 +170,13 @@ func TestImporterLines(t *testing.T) {
 		"(root) · imports stripe without declaring it: skipped, its import of stripe does not resolve",
 		"apps/api · imports stripe: not analyzed, it declares stripe at a version this check did not cover",
 	}
-	if got := importerLines(pr); !slices.Equal(got, want) {
-		t.Errorf("importerLines:\n got %q\nwant %q", got, want)
+	if got := engine.ImporterLines(&pr); !slices.Equal(got, want) {
+		t.Errorf("ImporterLines:\n got %q\nwant %q", got, want)
 	}
 	// A report not analyzed at all says why once, not once per importer.
 	pr.Status, pr.Reason = model.StatusNotAnalyzed, "it declares stripe at a version this check did not cover"
-	if got := importerLines(pr); len(got) != 2 {
-		t.Errorf("importerLines of an unanalyzed report: %q", got)
+	if got := engine.ImporterLines(&pr); len(got) != 2 {
+		t.Errorf("ImporterLines of an unanalyzed report: %q", got)
 	}
 	var b bytes.Buffer
 	renderCheck(&b, &model.CheckReport{Packages: []model.PackageReport{pr}}, checkView{}, palette{}, 120)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -144,16 +143,4 @@ func timingMillis(t map[engine.Phase]time.Duration) map[string]int64 {
 		out[string(p)] = d.Milliseconds()
 	}
 	return out
-}
-
-// where names a row's workspaces for humans: "(root)" for the root.
-func where(ws []string) string {
-	names := make([]string, len(ws))
-	for i, w := range ws {
-		if w == "." {
-			w = "(root)"
-		}
-		names[i] = w
-	}
-	return strings.Join(names, ", ")
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"github.com/uptide/uptide/engine"
 	"io"
 	"strconv"
 	"strings"
@@ -114,7 +115,7 @@ func renderList(w io.Writer, rep *model.DiscoverReport, all bool, p palette, wid
 	if len(rep.Skipped) > 0 {
 		fmt.Fprintf(w, "\n%s\n", p.bold(fmt.Sprintf("Not from a registry (%d)", len(rep.Skipped))))
 		for _, s := range rep.Skipped {
-			fmt.Fprintf(w, "  %s %s  %s\n", s.Name, p.dim("("+where([]string{s.Workspace})+" "+s.Spec+")"), s.Reason)
+			fmt.Fprintf(w, "  %s %s  %s\n", s.Name, p.dim("("+engine.Where([]string{s.Workspace})+" "+s.Spec+")"), s.Reason)
 		}
 	}
 	if len(rep.NotChecked) > 0 {
@@ -125,7 +126,7 @@ func renderList(w io.Writer, rep *model.DiscoverReport, all bool, p palette, wid
 	}
 	for _, r := range rep.Rows {
 		if r.Status == "ok" && r.Installed == "" && r.Reason != "" {
-			fmt.Fprintf(w, "\n%s %s (%s): unknown installed version, %s\n", p.yellow("!"), r.Name, where(r.Workspaces), r.Reason)
+			fmt.Fprintf(w, "\n%s %s (%s): unknown installed version, %s\n", p.yellow("!"), r.Name, engine.Where(r.Workspaces), r.Reason)
 		}
 	}
 	if len(rep.Problems) > 0 {
@@ -140,7 +141,7 @@ func renderList(w io.Writer, rep *model.DiscoverReport, all bool, p palette, wid
 }
 
 func rowWhere(r model.DependencyRow) string {
-	s := where(r.Workspaces)
+	s := engine.Where(r.Workspaces)
 	if r.Catalog != "" {
 		return "catalog:" + strings.TrimPrefix(r.Catalog, "default") + " " + s
 	}

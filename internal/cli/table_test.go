@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"github.com/uptide/uptide/engine"
 	"strings"
 	"testing"
 
@@ -40,7 +41,7 @@ func TestTableFitsWidth(t *testing.T) {
 }
 
 func TestVersionsAndWhere(t *testing.T) {
-	if got := where([]string{".", "packages/web"}); got != "(root), packages/web" {
+	if got := engine.Where([]string{".", "packages/web"}); got != "(root), packages/web" {
 		t.Errorf("where = %q", got)
 	}
 	for _, tc := range []struct{ installed, target, want string }{

@@ -2,6 +2,7 @@ package details
 
 import (
 	"fmt"
+	"github.com/uptide/uptide/engine"
 	"strconv"
 	"strings"
 
@@ -29,7 +30,7 @@ func (m Model) content() (string, []int) {
 	if d.Row.Latest != "" && d.Row.Latest != d.Target {
 		b.field(st.Muted, "Latest", d.Row.Latest)
 	}
-	b.field(st.Muted, "Where", state.Where(d.Row.Workspaces)+specs(d.Row))
+	b.field(st.Muted, "Where", engine.Where(d.Row.Workspaces)+specs(d.Row))
 	if d.Row.Deprecated != "" {
 		b.field(st.Muted, "Deprecated", st.Warn.Render(d.Row.Deprecated))
 	}

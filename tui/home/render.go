@@ -49,7 +49,7 @@ func lineCells(s *state.Shared, it item) cells {
 	case it.parent:
 		g := s.Groups[it.group]
 		c[colPackage] = "▾ " + g.Title
-		c[colWhere] = state.Where(g.Workspaces)
+		c[colWhere] = engine.Where(g.Workspaces)
 		c[colFiles] = strconv.Itoa(groupFiles(s.Store, g.Members))
 	case it.member:
 		c[colPackage] = "    " + d.Row.Name
@@ -164,7 +164,7 @@ func markerText(ms []marker) string {
 }
 
 func where(d state.Dep) string {
-	s := state.Where(d.Row.Workspaces)
+	s := engine.Where(d.Row.Workspaces)
 	if d.Row.Catalog != "" {
 		return "catalog:" + strings.TrimPrefix(d.Row.Catalog, "default") + " " + s
 	}

@@ -2,6 +2,7 @@ package state
 
 import (
 	"fmt"
+	"github.com/uptide/uptide/engine"
 	"strings"
 
 	"github.com/uptide/uptide/engine/model"
@@ -176,7 +177,7 @@ func ResultOf(p *model.PackageReport) *CheckResult {
 	}
 	add(p.Plan.Rules, model.Breaking)
 	add(p.Plan.Unverified, model.Unverified)
-	r.Importers = importerLines(p)
+	r.Importers = engine.ImporterLines(p)
 	r.Notes = append(r.Notes, p.Notes...)
 	for _, w := range p.Warnings {
 		r.Notes = append(r.Notes, "⚠ "+w)
@@ -224,35 +225,4 @@ func partialReason(partial bool, p *model.PackageReport) string {
 		return p.Reason
 	}
 	return ""
-}
-
-// importerLines are the workspaces that import the package beyond its
-// declared, analyzed ones, in the words `uptide check` prints them in (its
-// importerLines; the cli imports the planner, so the words are kept in
-// step by their tests, not by sharing the function): each undeclared
-// importer (analyzed against the copy it resolves to, or why not), and
-// each declared one left unanalyzed for a reason of its own. No workspace
-// is dropped silently.
-func importerLines(p *model.PackageReport) []string {
-	var out []string
-	for _, u := range p.Undeclared {
-		line := fmt.Sprintf("%s · imports %s without declaring it", Where([]string{u.Workspace}), u.Package)
-		switch {
-		case u.Status == model.StatusAnalyzed && u.Via != "":
-			line += fmt.Sprintf(" (resolved via %s)", u.Via)
-		case u.Status == model.StatusAnalyzed:
-		case u.Reason != "":
-			line += fmt.Sprintf(": %s, %s", u.Status, u.Reason)
-		default:
-			line += ": " + u.Status
-		}
-		out = append(out, line)
-	}
-	for _, in := range p.Importers {
-		if !in.Declared || in.Status != model.StatusNotAnalyzed || in.Reason == p.Reason {
-			continue
-		}
-		out = append(out, fmt.Sprintf("%s · imports %s: not analyzed, %s", Where([]string{in.Workspace}), in.Package, in.Reason))
-	}
-	return out
 }

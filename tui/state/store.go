@@ -576,15 +576,3 @@ func (s *Store) Behind() (behind, majors int) {
 
 // IsMajor reports whether an update kind crosses a breaking line.
 func IsMajor(kind string) bool { return strings.HasPrefix(kind, "major") }
-
-// Where names workspaces for humans: "(root)" for the root.
-func Where(ws []string) string {
-	names := make([]string, len(ws))
-	for i, w := range ws {
-		if w == "." {
-			w = "(root)"
-		}
-		names[i] = w
-	}
-	return strings.Join(names, ", ")
-}
