@@ -20,11 +20,16 @@ const { sourcePathsOf, withSourcePaths } = require('./wssource');
 const TS_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts'];
 const JS_EXTENSIONS = ['.js', '.jsx', '.mjs', '.cjs'];
 const SKIPPED_DIRS = new Set(['node_modules', 'dist', 'build']);
+// Programs over every file a workspace includes (a package declaring
+// globals), and the smaller ones over the files that reach one package:
+// kept apart, so scanning a few packages of a workspace does not evict the
+// whole workspace's program another package reads.
 const KEEP_WORKSPACES = 2;
+const KEEP_SCOPED = 4;
 
 /**
  * @typedef {{configFile: string, program: import('typescript').Program, checker: import('typescript').TypeChecker, options: import('typescript').CompilerOptions, roots: string[]}} Project
- * @typedef {{key: string, signature: string, projects: Project[], files: {fileName: string, project: Project}[], config: string, configRole: 'own' | 'above' | 'none', includesJs: boolean}} Workspace
+ * @typedef {{key: string, signature: string, scoped: boolean, projects: Project[], files: {fileName: string, project: Project}[], config: string, configRole: 'own' | 'above' | 'none', includesJs: boolean}} Workspace
  */
 
 /** @type {Workspace[]} most recently used first */
@@ -133,9 +138,14 @@ function openWorkspace(ts, planned, keep) {
     }
   }
   /** @type {Workspace} */
-  const w = { key, signature, projects, files, config: planned.config, configRole: planned.configRole, includesJs: planned.includesJs };
+  const w = { key, signature, scoped: keep !== null, projects, files, config: planned.config, configRole: planned.configRole, includesJs: planned.includesJs };
   kept.unshift(w);
-  if (kept.length > KEEP_WORKSPACES) kept.length = KEEP_WORKSPACES;
+  let whole = 0;
+  let scoped = 0;
+  for (let i = 0; i < kept.length; i++) {
+    const over = kept[i].scoped ? ++scoped > KEEP_SCOPED : ++whole > KEEP_WORKSPACES;
+    if (over) kept.splice(i--, 1);
+  }
   return { ...w, wsDir, repoRoot, exclude };
 }
 
