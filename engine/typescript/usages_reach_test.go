@@ -2,9 +2,11 @@ package typescript
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -108,4 +110,71 @@ func TestFindUsagesReadsFilesThatReachThePackage(t *testing.T) {
 			}
 		})
 	}
+}
+
+// Whatever a source holds, reading only the files that reach the package
+// finds what reading every file finds: the same repository with a global
+// declaration naming the package (which makes the scan read every file) is
+// the reference.
+func FuzzFindUsagesReach(f *testing.F) {
+	f.Add("import { getClient } from './wrap';\ngetClient().get('x');\n")
+	f.Add("import { client } from './client';\nconst [c] = [client];\nc.label;\n")
+	f.Add("export const p = { get: (k: string) => k, label: 'x' };\n")
+	f.Add("const m = require('./client');\nm.client.get('y');\n")
+	f.Add("declare const c: import('reachlib').Client;\nc.label;\n")
+	f.Add("export async function load(n: string) { return (await import(n)).client.label; }\n")
+	a := sharedAdapter(f)
+	ctx := context.Background()
+	base := map[string]string{
+		"src/client.ts": "import { createClient } from 'reachlib';\nexport const client = createClient();\n",
+		"src/wrap.ts":   "import { client } from './client';\nexport function getClient() { return client; }\n",
+	}
+	repos := [2]string{f.TempDir(), f.TempDir()}
+	for i, repo := range repos {
+		for _, files := range []map[string]string{reachLib, base} {
+			for rel, body := range files {
+				p := filepath.Join(repo, filepath.FromSlash(rel))
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					f.Fatal(err)
+				}
+				if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+					f.Fatal(err)
+				}
+			}
+		}
+		if i == 1 {
+			if err := os.WriteFile(filepath.Join(repo, "src", "zzall.d.ts"), []byte("declare const zzAll: import('reachlib').Client;\n"), 0o644); err != nil {
+				f.Fatal(err)
+			}
+		}
+	}
+	n := 0
+	f.Fuzz(func(t *testing.T, src string) {
+		n++
+		var got [2][]string
+		for i, repo := range repos {
+			// A new name each time: a rewrite within one mtime tick must
+			// not be mistaken for the file the driver already parsed.
+			file := filepath.Join(repo, "src", fmt.Sprintf("f%d.ts", n))
+			if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			defer os.Remove(file)
+			res, err := a.FindUsages(ctx, UsageRequest{RepoRoot: repo, Package: "reachlib"})
+			if err != nil {
+				t.Fatalf("%v\nsource:\n%s", err, src)
+			}
+			for _, u := range res.Usages {
+				if u.File != "src/zzall.d.ts" {
+					got[i] = append(got[i], fmt.Sprintf("%s:%d:%d %s %s %s", u.File, u.Line, u.Column, u.SymbolPath, u.Access, u.Via))
+				}
+			}
+			for _, u := range res.Unanalyzed {
+				got[i] = append(got[i], fmt.Sprintf("%s:%d %s %s", u.File, u.Line, u.Kind, u.Reason))
+			}
+		}
+		if !reflect.DeepEqual(got[0], got[1]) {
+			t.Fatalf("reading the files that reach the package:\n%s\nreading every file:\n%s\nsource:\n%s", strings.Join(got[0], "\n"), strings.Join(got[1], "\n"), src)
+		}
+	})
 }
