@@ -38,7 +38,8 @@ func TestFindUsagesReadsFilesThatReachThePackage(t *testing.T) {
 		// package is scanned.
 		unanalyzed []string
 		importers  []string
-		// scanned is UsageResult.Files: the files read, not the workspace.
+		// scanned is UsageResult.Files: the files read, not the workspace
+		// (which a scan reads whole when most of it can reach the package).
 		scanned int
 	}{
 		{
@@ -53,6 +54,10 @@ func TestFindUsagesReadsFilesThatReachThePackage(t *testing.T) {
 				"src/plain0.ts":    "import { p1 } from './plain1';\nexport const p0 = p1 + 1;\n",
 				"src/plain1.ts":    "import { p2 } from './plain2';\nexport const p1 = p2 + 1;\n",
 				"src/plain2.ts":    "export const p2 = { get: (k: string) => k, label: 'x' };\n",
+				"src/plain3.ts":    "export const p3 = 3;\n",
+				"src/plain4.ts":    "export const p4 = 4;\n",
+				"src/plain5.ts":    "export const p5 = 5;\n",
+				"src/plain6.ts":    "export const p6 = 6;\n",
 			},
 			want: []string{
 				"src/client.ts:1:10 [createClient] createClient createClient import direct import @.",
@@ -78,6 +83,21 @@ func TestFindUsagesReadsFilesThatReachThePackage(t *testing.T) {
 			},
 			importers: []string{},
 			scanned:   4,
+		},
+		{
+			name: "most files reach the package: the workspace is read whole, as the next package may",
+			files: map[string]string{
+				"src/a.ts":     "import { createClient } from 'reachlib';\nexport const a = createClient();\n",
+				"src/b.ts":     "import { a } from './a';\na.get('b');\n",
+				"src/plain.ts": "export const x = 1;\n",
+			},
+			want: []string{
+				"src/a.ts:1:10 [createClient] createClient createClient import direct import @.",
+				"src/a.ts:2:18 [createClient] createClient createClient call direct import @.",
+				"src/b.ts:2:3 [get] Client#get Client#get call direct import",
+			},
+			importers: []string{"src/a.ts"},
+			scanned:   3,
 		},
 	}
 	a := sharedAdapter(t)
@@ -128,6 +148,11 @@ func FuzzFindUsagesReach(f *testing.F) {
 	base := map[string]string{
 		"src/client.ts": "import { createClient } from 'reachlib';\nexport const client = createClient();\n",
 		"src/wrap.ts":   "import { client } from './client';\nexport function getClient() { return client; }\n",
+	}
+	// Enough files that cannot reach the package that the scan reads only
+	// those that can.
+	for i := 0; i < 6; i++ {
+		base[fmt.Sprintf("src/plain%d.ts", i)] = fmt.Sprintf("export const p%d = { get: (k: string) => k, label: 'x' };\n", i)
 	}
 	repos := [2]string{f.TempDir(), f.TempDir()}
 	for i, repo := range repos {
