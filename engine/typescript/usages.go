@@ -57,8 +57,9 @@ type UsageResult struct {
 	IncludesJS bool
 	// Files is the number of the workspace's files scanned: those whose
 	// imports can reach the package, the ambient ones and those with a
-	// computed load; every file when the package declares globals or a
-	// declaration every file sees reaches it. The others are not read.
+	// computed load; every file when the package declares globals, a
+	// declaration every file sees reaches it, or most files reach it. The
+	// others are not read.
 	Files int
 	// Importers are the repository-relative files that load the package or
 	// a barrel of it: the files Signal B type-checks.
