@@ -76,6 +76,8 @@ function findUsages(ts, params) {
 const GLOBAL_SCOPE = /\bdeclare\s+(?:global|module|namespace)\b/;
 const MODULE_SYNTAX = /^[ \t]*(?:import|export)\b|\brequire\s*\(|\bmodule\.exports\b|\bexports\.[A-Za-z_$]/m;
 const COMPUTED_LOAD = /\b(?:require|import)\s*\((?!\s*(['"`])[^'"`\\\n$]*\1\s*\))/;
+const LOAD_TEXT = /\b(?:from|import|require)\s*\(?\s*(['"`])([^'"`\\\n]+)\1/g;
+const RELATIVE_TEXT = /(['"`])(\.\.?(?:\/[^'"`\\\n]*)?)\1/g;
 const DECLARATION_FILE = /\.d\.[cm]?ts$|\.d\.[^/\\]*\.ts$/;
 
 /**
@@ -178,11 +180,18 @@ function candidateRoots(ts, planned, name, pkgDir) {
     const targets = info.referencedFiles.map((r) => real(path.resolve(dir, r.fileName)));
     let byDir = resolved.get(options);
     if (!byDir) resolved.set(options, (byDir = new Map()));
-    for (const r of info.importedFiles) {
-      const key = dir + '\0' + r.fileName;
+    // The scanner lists what well-formed imports load; the parser also
+    // recovers an import from broken ones (import{a from'./a', import{a}'./a'),
+    // so a quoted name after from, import or require, and any quoted
+    // relative path, count too.
+    const specs = new Set(info.importedFiles.map((r) => r.fileName));
+    for (const m of text.matchAll(LOAD_TEXT)) specs.add(m[2]);
+    for (const m of text.matchAll(RELATIVE_TEXT)) specs.add(m[2]);
+    for (const spec of specs) {
+      const key = dir + '\0' + spec;
       let target = byDir.get(key);
       if (target === undefined) {
-        target = sibling(r.fileName, dir, options) || resolveFrom(ts, r.fileName, file, options, real);
+        target = sibling(spec, dir, options) || resolveFrom(ts, spec, file, options, real);
         byDir.set(key, target);
       }
       if (target) targets.push(target);
