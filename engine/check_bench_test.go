@@ -85,40 +85,12 @@ export function flat%[1]d(e: ZodError) {
 	return root
 }
 
-// sharedPinned is the cache directory holding the pinned compiler, fetched
-// from the npm registry the first time (as every TypeScript test does).
-func sharedPinned(b *testing.B) *typescript.Compiler {
-	b.Helper()
-	var fetched []*registry.Package
-	defer func() {
-		for _, p := range fetched {
-			_ = p.Remove()
-		}
-	}()
-	c, err := typescript.PinnedCompiler(context.Background(), func(ctx context.Context, name, version string) (string, error) {
-		cfg, err := registry.LoadConfig(os.TempDir(), nil)
-		if err != nil {
-			return "", err
-		}
-		p, err := registry.New(registry.Options{Config: cfg}).Fetch(ctx, name, version)
-		if err != nil {
-			return "", err
-		}
-		fetched = append(fetched, p)
-		return p.Dir, nil
-	}, nil)
-	if err != nil {
-		b.Fatalf("the pinned compiler: %v", err)
-	}
-	return c
-}
-
 // benchCheck measures `check zod --target zod@4.1.12` on a generated
 // workspace of n files, next to the two compiler runs it needs (baseline
 // and overlay over the same files, with a driver of their own), and the Go
 // process's memory.
 func benchCheck(b *testing.B, n int) {
-	pinned := sharedPinned(b)
+	pinned := pinnedCompiler(b)
 	cacheDir := b.TempDir()
 	if err := os.Symlink(filepath.Dir(pinned.Dir), filepath.Join(cacheDir, "compilers")); err != nil {
 		b.Fatal(err)

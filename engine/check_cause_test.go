@@ -136,7 +136,7 @@ func installFixture(t *testing.T, name string) (string, []string, *registry.Clie
 
 // pinnedCompiler is the pinned TypeScript, fetched from the npm registry
 // into the shared cache the first time (as every TypeScript test does).
-func pinnedCompiler(t *testing.T) *typescript.Compiler {
+func pinnedCompiler(t testing.TB) *typescript.Compiler {
 	t.Helper()
 	var fetched []*registry.Package
 	defer func() {

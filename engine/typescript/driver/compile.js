@@ -23,7 +23,7 @@
 
 const fs = require('fs');
 const path = require('path');
-const { real, inside, isBare, packageOf, requireAbs, uniq } = require('./paths');
+const { real, inside, isBare, packageOf, requireAbs, uniq, rootsOf } = require('./paths');
 const { builtinModules } = require('module');
 const { DriverError } = require('./protocol');
 const { traceRoots } = require('./cause');
@@ -505,33 +505,6 @@ function judgingOptions(options) {
 function optionsKey(options) {
   const sorted = Object.keys(options).sort().filter((k) => k !== 'configFilePath' && k !== 'configFile');
   return JSON.stringify(sorted.map((k) => [k, /** @type {any} */ (options)[k]]));
-}
-
-/**
- * The files in scope, plus what is global without being imported: the
- * project's declaration files and sources that augment (declare global,
- * declare module). Without them *.module.css imports and global names would
- * fail on both sides and drown the count of pre-existing errors.
- * @param {Project} project
- * @param {string[]} files
- */
-function rootsOf(project, files) {
-  const roots = new Set(files);
-  for (const f of project.fileNames) {
-    if (roots.has(f)) continue;
-    if (/\.d\.(c|m)?ts$/.test(f)) {
-      roots.add(f);
-      continue;
-    }
-    let text = '';
-    try {
-      text = fs.readFileSync(f, 'utf8');
-    } catch {
-      continue;
-    }
-    if (/\bdeclare\s+(global\b|module\s+['"])/.test(text)) roots.add(f);
-  }
-  return [...roots];
 }
 
 /**

@@ -19,7 +19,7 @@
 
 const fs = require('fs');
 const path = require('path');
-const { real, inside, isBare, packageOf, requireAbs, uniq } = require('./paths');
+const { real, inside, isBare, packageOf, requireAbs, uniq, rootsOf } = require('./paths');
 const { DriverError } = require('./protocol');
 const { sourcePathsOf } = require('./wssource');
 
@@ -336,32 +336,6 @@ function parseHost(ts) {
     fileExists: ts.sys.fileExists,
     readFile: ts.sys.readFile,
   };
-}
-
-/**
- * The files in scope plus what is global without being imported, as
- * compile.js roots its programs: declaration files and sources that
- * augment.
- * @param {Project} project
- * @param {string[]} files
- */
-function rootsOf(project, files) {
-  const roots = new Set(files);
-  for (const f of project.fileNames) {
-    if (roots.has(f)) continue;
-    if (/\.d\.(c|m)?ts$/.test(f)) {
-      roots.add(f);
-      continue;
-    }
-    let text = '';
-    try {
-      text = fs.readFileSync(f, 'utf8');
-    } catch {
-      continue;
-    }
-    if (/\bdeclare\s+(global\b|module\s+['"])/.test(text)) roots.add(f);
-  }
-  return [...roots];
 }
 
 /** @param {string} name */

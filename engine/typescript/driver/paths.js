@@ -2,8 +2,8 @@
 'use strict';
 
 // Path and module-name helpers the compile, the native judgment and the
-// cause tracer share, so "inside a directory" and "a bare specifier's
-// package" mean one thing across the driver.
+// cause tracer share, so "inside a directory", "a bare specifier's
+// package" and "a program's root files" mean one thing across the driver.
 
 const fs = require('fs');
 const path = require('path');
@@ -66,4 +66,31 @@ function uniq(xs) {
   return [...new Set(xs)];
 }
 
-module.exports = { real, inside, isBare, packageOf, requireAbs, uniq };
+/**
+ * The files in scope, plus what is global without being imported: the
+ * project's declaration files and sources that augment (declare global,
+ * declare module). Without them *.module.css imports and global names would
+ * fail on both sides and drown the count of pre-existing errors.
+ * @param {{fileNames: string[]}} project
+ * @param {string[]} files
+ */
+function rootsOf(project, files) {
+  const roots = new Set(files);
+  for (const f of project.fileNames) {
+    if (roots.has(f)) continue;
+    if (/\.d\.(c|m)?ts$/.test(f)) {
+      roots.add(f);
+      continue;
+    }
+    let text = '';
+    try {
+      text = fs.readFileSync(f, 'utf8');
+    } catch {
+      continue;
+    }
+    if (/\bdeclare\s+(global\b|module\s+['"])/.test(text)) roots.add(f);
+  }
+  return [...roots];
+}
+
+module.exports = { real, inside, isBare, packageOf, requireAbs, uniq, rootsOf };
