@@ -240,16 +240,8 @@ func TestCompile(t *testing.T) {
 			}
 			req := CompileRequest{RepoRoot: repo, Workspace: ws, Files: tt.files, legacyHooks: tt.legacy}
 			var reg *fakeRegistry
-			linked := func(list []string) []LinkedPackage {
-				var out []LinkedPackage
-				for _, p := range list {
-					n, v := splitSpec(p)
-					out = append(out, LinkedPackage{n, fixturePkg(n, v)})
-				}
-				return out
-			}
 			if tt.baseline != nil {
-				ov, err := BuildOverlay(ctx, OverlayRequest{Workspace: ws, TempDir: t.TempDir(), Targets: linked(tt.baseline)})
+				ov, err := BuildOverlay(ctx, OverlayRequest{Workspace: ws, TempDir: t.TempDir(), Targets: linkedFixtures(tt.baseline)})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -257,7 +249,7 @@ func TestCompile(t *testing.T) {
 				req.Baseline = ov
 			}
 			if tt.targets != nil {
-				oreq := OverlayRequest{Workspace: ws, TempDir: t.TempDir(), Targets: linked(tt.targets)}
+				oreq := OverlayRequest{Workspace: ws, TempDir: t.TempDir(), Targets: linkedFixtures(tt.targets)}
 				if tt.registry != nil {
 					reg = newFakeRegistry(tt.registry...)
 					oreq.Fetch = reg.fetch
@@ -472,4 +464,15 @@ func copyTree(src, dst string) error {
 		}
 		return copyFile(p, filepath.Join(dst, rel))
 	})
+}
+
+// linkedFixtures are fixture packages ("name@version") to link into an
+// overlay.
+func linkedFixtures(list []string) []LinkedPackage {
+	var out []LinkedPackage
+	for _, p := range list {
+		n, v := splitSpec(p)
+		out = append(out, LinkedPackage{n, fixturePkg(n, v)})
+	}
+	return out
 }

@@ -199,16 +199,8 @@ func TestCompileNative(t *testing.T) {
 					ws = filepath.Join(repo, filepath.FromSlash(tt.workspace))
 				}
 				req := CompileRequest{RepoRoot: repo, Workspace: ws, Files: tt.files}
-				linked := func(list []string) []LinkedPackage {
-					var out []LinkedPackage
-					for _, p := range list {
-						n, v := splitSpec(p)
-						out = append(out, LinkedPackage{n, fixturePkg(n, v)})
-					}
-					return out
-				}
 				if tt.baseline != nil {
-					ov, err := BuildOverlay(ctx, OverlayRequest{Workspace: ws, TempDir: t.TempDir(), Targets: linked(tt.baseline)})
+					ov, err := BuildOverlay(ctx, OverlayRequest{Workspace: ws, TempDir: t.TempDir(), Targets: linkedFixtures(tt.baseline)})
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -216,7 +208,7 @@ func TestCompileNative(t *testing.T) {
 					req.Baseline = ov
 				}
 				if tt.targets != nil {
-					oreq := OverlayRequest{Workspace: ws, TempDir: t.TempDir(), Targets: linked(tt.targets)}
+					oreq := OverlayRequest{Workspace: ws, TempDir: t.TempDir(), Targets: linkedFixtures(tt.targets)}
 					if tt.registry != nil {
 						oreq.Fetch = newFakeRegistry(tt.registry...).fetch
 					}
