@@ -75,6 +75,21 @@ func (c *checker) runMember(ctx context.Context, m member) *memberRun {
 		return run.fail(model.StatusNotAnalyzed, m.reason)
 	}
 	var pkgDir, typesFrom, noTypes string
+	// The installed copy's surface, which the diff needs anyway, extracted
+	// first: Signal A builds its position map from it instead of a program
+	// of its own over the package. A failure here is left to the diff to
+	// report, after the usages, as before.
+	var preDir string
+	var pre *model.Surface
+	if m.target != m.row.Installed {
+		if dir, _ := installedCopy(c.root, m.row.Workspaces[0], m.name()); dir != "" {
+			if sa, err := c.surfaces(ctx); err == nil {
+				if s, err := sa.ExtractSurface(ctx, dir, m.name(), m.row.Installed); err == nil {
+					preDir, pre = dir, s
+				}
+			}
+		}
+	}
 	files := map[string]bool{}
 	for _, ws := range m.row.Workspaces {
 		c.opts.Events.emit(Event{Phase: PhaseUsages, Package: m.name()})
@@ -84,6 +99,7 @@ func (c *checker) runMember(ctx context.Context, m member) *memberRun {
 		}
 		res, err := ad.FindUsages(ctx, typescript.UsageRequest{
 			RepoRoot: c.root, Workspace: ws, Package: m.name(), Exclude: c.excludes(m.name(), ws),
+			Installed: pre, InstalledDir: preDir,
 		})
 		if err != nil {
 			return run.fail(model.StatusNotAnalyzed, fmt.Sprintf("finding the usages of %s in %s: %v", m.name(), wsLabel(ws), err))
@@ -133,7 +149,9 @@ func (c *checker) runMember(ctx context.Context, m member) *memberRun {
 		return c.typesMember(ctx, run, sa, pkgDir, typesFrom, noTypes)
 	}
 	run.tgtDir = tgtPkg.Dir
-	if run.inst, err = sa.ExtractSurface(ctx, pkgDir, m.name(), m.row.Installed); err != nil {
+	if pre != nil && samePath(preDir, pkgDir) {
+		run.inst = pre
+	} else if run.inst, err = sa.ExtractSurface(ctx, pkgDir, m.name(), m.row.Installed); err != nil {
 		return run.fail(model.StatusNotAnalyzed, fmt.Sprintf("reading the declarations of the installed %s@%s: %v", m.name(), m.row.Installed, err))
 	}
 	run.tgt, err = sa.ExtractSurface(ctx, tgtPkg.Dir, m.name(), m.target)
@@ -186,4 +204,14 @@ func wsLabel(ws string) string {
 		return "the root workspace"
 	}
 	return "workspace " + ws
+}
+
+// samePath: two directories are one after resolving symlinks (pnpm's store).
+func samePath(a, b string) bool {
+	if a == b {
+		return true
+	}
+	ra, err1 := filepath.EvalSymlinks(a)
+	rb, err2 := filepath.EvalSymlinks(b)
+	return err1 == nil && err2 == nil && ra == rb
 }

@@ -3,8 +3,9 @@ package model
 // SurfaceSchemaVersion is part of every surface cache key. Bump it whenever
 // extraction or path rules change, so a stale cached surface is never
 // compared against a fresh one (2: `export =` roots carry ExportEquals; 3: a
-// variable typed by a named constructor type has X.new()).
-const SurfaceSchemaVersion = 3
+// variable typed by a named constructor type has X.new(); 4: the surface
+// carries ExportEqualsRoots and UMD for the usage position map).
+const SurfaceSchemaVersion = 4
 
 // SymbolKind is what a declaration is. For merged declarations it is the
 // strongest of the merged kinds (class > function > variable > interface >
@@ -85,6 +86,13 @@ type Surface struct {
 	// TypesFrom names the package the declarations came from when it is not
 	// the package itself (@types/express for express).
 	TypesFrom string `json:"typesFrom,omitempty"`
+	// ExportEqualsRoots are, per entry point with `export =`, the top-level
+	// unscoped paths emitted at the declarations its target resolves to:
+	// Signal A reads a default or namespace import of such an entry as them.
+	ExportEqualsRoots map[string][]string `json:"exportEqualsRoots,omitempty"`
+	// UMD: an entry point declares `export as namespace`, so any file may
+	// use the package without loading it.
+	UMD bool `json:"umd,omitempty"`
 }
 
 // ChangeKind is what happened to a symbol between two versions. There is

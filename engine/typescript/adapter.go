@@ -174,8 +174,10 @@ func (a *Adapter) ExtractSurface(ctx context.Context, pkgDir, name, version stri
 	}
 	subject := name + "@" + version
 	var out struct {
-		EntryPoints []string       `json:"entryPoints"`
-		Symbols     []model.Symbol `json:"symbols"`
+		EntryPoints       []string            `json:"entryPoints"`
+		Symbols           []model.Symbol      `json:"symbols"`
+		ExportEqualsRoots map[string][]string `json:"exportEqualsRoots"`
+		UMD               bool                `json:"umd"`
 	}
 	err := a.call(ctx, "surface", map[string]string{"pkgDir": pkgDir, "name": name}, subject, &out)
 	var de *DriverError
@@ -186,12 +188,14 @@ func (a *Adapter) ExtractSurface(ctx context.Context, pkgDir, name, version stri
 		return nil, err
 	}
 	s := &model.Surface{
-		Package:       name,
-		Version:       version,
-		Adapter:       AdapterName,
-		SchemaVersion: model.SurfaceSchemaVersion,
-		EntryPoints:   out.EntryPoints,
-		Symbols:       out.Symbols,
+		Package:           name,
+		Version:           version,
+		Adapter:           AdapterName,
+		SchemaVersion:     model.SurfaceSchemaVersion,
+		EntryPoints:       out.EntryPoints,
+		Symbols:           out.Symbols,
+		ExportEqualsRoots: out.ExportEqualsRoots,
+		UMD:               out.UMD,
 	}
 	if s.EntryPoints == nil {
 		s.EntryPoints = []string{}

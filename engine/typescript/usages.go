@@ -34,6 +34,13 @@ type UsageRequest struct {
 	// workspaces that declare the same dependency and report their own
 	// usages.
 	Exclude []string
+	// Installed, when set, is the installed copy's surface, extracted by
+	// ExtractSurface from InstalledDir: the driver builds its position map
+	// from it instead of a program over the package, when the package
+	// resolves to that directory with its own declarations. Without it, or
+	// when the package resolves elsewhere, the driver extracts its own.
+	Installed    *model.Surface
+	InstalledDir string
 }
 
 // UsageResult is Signal A for one package in one workspace.
@@ -125,6 +132,13 @@ func (a *Adapter) FindUsages(ctx context.Context, req UsageRequest) (*UsageResul
 		exclude = append(exclude, d)
 	}
 	params["exclude"] = exclude
+	if req.Installed != nil && req.InstalledDir != "" {
+		dir, err := filepath.Abs(req.InstalledDir)
+		if err != nil {
+			return nil, err
+		}
+		params["installed"] = installedParam(dir, req.Installed)
+	}
 	if src := FindWorkspaceSources(root, ws); len(src.Paths) > 0 {
 		params["sourcePaths"] = src.Paths
 	}
@@ -243,4 +257,31 @@ func nonNil(s []string) []string {
 		return []string{}
 	}
 	return s
+}
+
+// installedParam is the part of a surface the driver's position map reads,
+// one array per symbol (path, kind, file, pos, exportedFrom, aliasOf): a
+// large package's surface is most of the request.
+func installedParam(dir string, s *model.Surface) map[string]any {
+	syms := make([][]any, 0, len(s.Symbols))
+	for i := range s.Symbols {
+		y := &s.Symbols[i]
+		from := y.ExportedFrom
+		if from == nil {
+			from = []string{}
+		}
+		syms = append(syms, []any{y.Path, y.Kind, y.File, y.Pos, from, y.AliasOf})
+	}
+	p := map[string]any{
+		"dir":     dir,
+		"key":     fmt.Sprintf("%s@%s/%d", s.Package, s.Version, s.SchemaVersion),
+		"symbols": syms,
+	}
+	if len(s.ExportEqualsRoots) > 0 {
+		p["exportEquals"] = s.ExportEqualsRoots
+	}
+	if s.UMD {
+		p["umd"] = true
+	}
+	return p
 }

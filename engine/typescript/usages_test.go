@@ -430,6 +430,85 @@ func TestFindUsages(t *testing.T) {
 			if res.TypesFrom != tt.typesFrom {
 				t.Errorf("types from %q, want %q", res.TypesFrom, tt.typesFrom)
 			}
+			// The position map built from the surface check extracts
+			// anyway reads the same usages as the driver's own.
+			if tt.typesFrom == "" {
+				s, err := a.ExtractSurface(ctx, res.PackageDir, pkg, "1.0.0")
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := a.FindUsages(ctx, UsageRequest{RepoRoot: repo, Workspace: tt.workspace, Package: pkg, Exclude: tt.exclude, Installed: s, InstalledDir: res.PackageDir})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !reflect.DeepEqual(got, res) {
+					diffLines(t, "usages from the surface", usageLines(t, repo, got.Usages), usageLines(t, repo, res.Usages))
+					t.Errorf("from the surface:\n%+v\nwant\n%+v", got, res)
+				}
+			}
+		})
+	}
+}
+
+// The driver reads the paths of the surface it is given, and only when the
+// package resolves to the directory the surface was extracted from.
+func TestFindUsagesInstalledSurface(t *testing.T) {
+	a := sharedAdapter(t)
+	ctx := context.Background()
+	repo := usageRepo(t, "basic", false)
+	own, err := a.FindUsages(ctx, UsageRequest{RepoRoot: repo, Package: "fakelib"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := a.ExtractSurface(ctx, own.PackageDir, "fakelib", "1.0.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A surface whose createClient is spelled makeThing: the usages follow
+	// the surface, so the driver built its map from it.
+	renamed := *s
+	renamed.Symbols = nil
+	for _, y := range s.Symbols {
+		if y.Path == "createClient" || strings.HasPrefix(y.Path, "createClient.") || strings.HasPrefix(y.Path, "createClient(") {
+			y.Path = "makeThing" + strings.TrimPrefix(y.Path, "createClient")
+		}
+		if y.AliasOf == "createClient" {
+			y.AliasOf = "makeThing"
+		}
+		renamed.Symbols = append(renamed.Symbols, y)
+	}
+	paths := func(r *UsageResult) map[string]bool {
+		m := map[string]bool{}
+		for _, u := range r.Usages {
+			m[u.CanonicalPath] = true
+		}
+		return m
+	}
+	if !paths(own)["createClient"] {
+		t.Fatalf("the driver's own map has no createClient usage: %v", paths(own))
+	}
+	for _, tt := range []struct {
+		name      string
+		dir       string
+		wantOwn   bool // the usages are the driver's own map's
+		wantPaths []string
+	}{
+		{"surface of the resolved directory", own.PackageDir, false, []string{"makeThing"}},
+		{"surface of another directory", t.TempDir(), true, []string{"createClient"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := a.FindUsages(ctx, UsageRequest{RepoRoot: repo, Package: "fakelib", Installed: &renamed, InstalledDir: tt.dir})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if same := reflect.DeepEqual(got, own); same != tt.wantOwn {
+				t.Errorf("usages equal to the driver's own: %v, want %v", same, tt.wantOwn)
+			}
+			for _, p := range tt.wantPaths {
+				if !paths(got)[p] {
+					t.Errorf("no usage at %s: %v", p, paths(got))
+				}
+			}
 		})
 	}
 }

@@ -11,6 +11,7 @@ const { findEntries, readPackageJSON } = require('./entries');
 const { createProgram } = require('./program');
 const { Walker } = require('./walk');
 const { Printer, segment, scope } = require('./serialize');
+const { PathIndex } = require('./pathindex');
 
 /**
  * @typedef {import('./walk').Node} Node
@@ -23,11 +24,51 @@ const { Printer, segment, scope } = require('./serialize');
  * @param {{pkgDir: string, name: string}} params
  */
 function extractSurface(ts, params) {
-  const analysis = analyze(ts, params, { rewrite: undefined });
-  return {
+  const opened = openPackage(ts, params.pkgDir, params.name);
+  const analysis = analyze(ts, params, { rewrite: undefined, opened });
+  const { index, umd } = installedFacts(ts, opened, analysis);
+  /** @type {Record<string, string[]>} */
+  const exportEquals = {};
+  for (const [subpath, roots] of index.exportEquals) exportEquals[subpath] = roots.map((r) => r.path);
+  /** @type {Record<string, unknown>} */
+  const out = {
     entryPoints: analysis.entryPoints,
     symbols: analysis.placed.map(toSymbol),
   };
+  // What Signal A's position map needs beyond the symbols, so a check that
+  // has this surface spares the scan a second program over the package.
+  if (index.exportEquals.size > 0) out.exportEqualsRoots = exportEquals;
+  if (umd) out.umd = true;
+  return out;
+}
+
+/**
+ * The installed surface's position map, the export = roots of each entry
+ * (the top-level unscoped paths emitted at the declarations its target
+ * resolves to) and whether an entry is a UMD module (export as namespace).
+ * @param {typeof import('typescript')} ts
+ * @param {ReturnType<typeof openPackage>} opened after analyze, which sets each entry's moduleSymbol
+ * @param {ReturnType<typeof analyze>} a
+ */
+function installedFacts(ts, opened, a) {
+  const index = new PathIndex(a.placed);
+  let umd = false;
+  for (const e of opened.entries) {
+    const globalExports = e.moduleSymbol && /** @type {any} */ (e.moduleSymbol).globalExports;
+    if (globalExports && globalExports.size > 0) umd = true;
+    const eq = e.moduleSymbol && e.moduleSymbol.exports && e.moduleSymbol.exports.get(/** @type {any} */ ('export='));
+    if (!eq) continue;
+    const target = a.walker.resolve(eq);
+    /** @type {import('./pathindex').PathSym[]} */
+    const roots = [];
+    for (const d of target.declarations || []) {
+      const loc = a.walker.location(d);
+      if (loc.file === undefined) continue;
+      for (const s of index.at(loc.file, loc.pos)) if (s.depth === 0 && !s.scoped && !roots.includes(s)) roots.push(s);
+    }
+    index.exportEquals.set(e.subpath, roots);
+  }
+  return { index, umd };
 }
 
 /**
@@ -417,4 +458,4 @@ function stripQuotes(s) {
   return s.replace(/^["']|["']$/g, '');
 }
 
-module.exports = { extractSurface, analyze, openPackage, topOf };
+module.exports = { extractSurface, analyze, openPackage, installedFacts, topOf };

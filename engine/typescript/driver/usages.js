@@ -20,7 +20,7 @@
 const fs = require('fs');
 const path = require('path');
 const { DriverError } = require('./protocol');
-const { analyze, openPackage } = require('./surface');
+const { analyze, openPackage, installedFacts } = require('./surface');
 const { PathIndex } = require('./pathindex');
 const { planWorkspace, openWorkspace, inside } = require('./workspace');
 const { fileFacts } = require('./loads');
@@ -38,7 +38,7 @@ const indexes = [];
 
 /**
  * @param {typeof import('typescript')} ts
- * @param {{workspaceDir: string, repoRoot?: string, name: string, pkgDir?: string, tsconfig?: string, exclude?: string[]}} params
+ * @param {{workspaceDir: string, repoRoot?: string, name: string, pkgDir?: string, tsconfig?: string, exclude?: string[], installed?: Installed}} params
  */
 function findUsages(ts, params) {
   if (typeof params.name !== 'string' || params.name === '') throw new DriverError('BAD_REQUEST', 'name is required');
@@ -47,7 +47,7 @@ function findUsages(ts, params) {
   let index = null;
   let noTypes = '';
   let umd = false;
-  if (pkg) ({ index, noTypes, umd } = installedIndex(ts, pkg.dir, params.name));
+  if (pkg) ({ index, noTypes, umd } = installedIndex(ts, pkg.dir, params.name, pkg.typesFrom ? undefined : params.installed));
   // A package declaring globals (declare global, export as namespace) can
   // be used by any file without a load.
   let keep = index && (index.globals.size > 0 || umd) ? null : candidateRoots(ts, planned, params.name, pkg ? pkg.dir : '');
@@ -312,13 +312,17 @@ function typesName(name) {
 
 /**
  * The installed surface's position map, kept per directory and manifest.
+ * From the surface the caller already extracted from the same directory
+ * when it sends one (params.installed), else from a program of its own.
  * @param {typeof import('typescript')} ts
  * @param {string} dir
  * @param {string} name
+ * @param {Installed} [installed]
  * @returns {{index: PathIndex | null, noTypes: string, umd: boolean}}
  */
-function installedIndex(ts, dir, name) {
-  const key = JSON.stringify([dir, name, stamp(path.join(dir, 'package.json'))]);
+function installedIndex(ts, dir, name, installed) {
+  const fromSurface = installed ? sameDir(installed.dir, dir) : false;
+  const key = JSON.stringify([dir, name, stamp(path.join(dir, 'package.json')), fromSurface ? installed && installed.key : '']);
   const hit = indexes.findIndex((e) => e.key === key);
   if (hit >= 0) {
     const e = indexes.splice(hit, 1)[0];
@@ -327,34 +331,60 @@ function installedIndex(ts, dir, name) {
   }
   /** @type {{key: string, index: PathIndex | null, noTypes: string, umd: boolean}} */
   let entry;
-  try {
-    const opened = openPackage(ts, dir, name);
-    const a = analyze(ts, { pkgDir: dir, name }, { opened });
-    const index = new PathIndex(a.placed);
-    let umd = false;
-    for (const e of opened.entries) {
-      const globalExports = e.moduleSymbol && /** @type {any} */ (e.moduleSymbol).globalExports;
-      if (globalExports && globalExports.size > 0) umd = true;
-      const eq = e.moduleSymbol && e.moduleSymbol.exports && e.moduleSymbol.exports.get(/** @type {any} */ ('export='));
-      if (!eq) continue;
-      const target = a.walker.resolve(eq);
-      /** @type {PathSym[]} */
-      const roots = [];
-      for (const d of target.declarations || []) {
-        const loc = a.walker.location(d);
-        if (loc.file === undefined) continue;
-        for (const s of index.at(loc.file, loc.pos)) if (s.depth === 0 && !s.scoped && !roots.includes(s)) roots.push(s);
-      }
-      index.exportEquals.set(e.subpath, roots);
+  if (installed && fromSurface) {
+    entry = { key, ...indexFromSurface(installed) };
+  } else {
+    try {
+      const opened = openPackage(ts, dir, name);
+      const a = analyze(ts, { pkgDir: dir, name }, { opened });
+      const { index, umd } = installedFacts(ts, opened, a);
+      entry = { key, index, noTypes: '', umd };
+    } catch (err) {
+      if (!(err instanceof DriverError) || err.code !== 'NO_TYPES') throw err;
+      entry = { key, index: null, noTypes: err.message, umd: false };
     }
-    entry = { key, index, noTypes: '', umd };
-  } catch (err) {
-    if (!(err instanceof DriverError) || err.code !== 'NO_TYPES') throw err;
-    entry = { key, index: null, noTypes: err.message, umd: false };
   }
   indexes.unshift(entry);
   if (indexes.length > KEEP_INDEXES) indexes.length = KEEP_INDEXES;
   return entry;
+}
+
+/**
+ * @typedef {{dir: string, key?: string, symbols: [string, string, string, number, string[], string][], exportEquals?: Record<string, string[]>, umd?: boolean}} Installed
+ *   symbols: path, kind, file ('' for none), pos, exportedFrom, aliasOf
+ */
+
+/** @param {string} a @param {string} b */
+function sameDir(a, b) {
+  if (typeof a !== 'string' || a === '') return false;
+  return realOr(a) === realOr(b);
+}
+
+/**
+ * The position map of a surface extracted by extractSurface: the same
+ * symbols analyze placed, in the order it sorted them.
+ * @param {Installed} installed
+ * @returns {{index: PathIndex, noTypes: string, umd: boolean}}
+ */
+function indexFromSurface(installed) {
+  if (!Array.isArray(installed.symbols)) throw new DriverError('BAD_REQUEST', 'installed.symbols must be an array');
+  const placed = installed.symbols.map((s) => {
+    if (!Array.isArray(s) || typeof s[0] !== 'string') throw new DriverError('BAD_REQUEST', 'installed.symbols: each symbol is [path, kind, file, pos, exportedFrom, aliasOf]');
+    const [p, kind, file, pos, exportedFrom, aliasOf] = s;
+    return { path: p, node: { kind, file: file || undefined, pos: pos || 0 }, exportedFrom: exportedFrom || [], aliasOf: aliasOf || '' };
+  });
+  placed.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const index = new PathIndex(placed);
+  for (const [subpath, paths] of Object.entries(installed.exportEquals || {})) {
+    /** @type {PathSym[]} */
+    const roots = [];
+    for (const p of paths) {
+      const s = index.byPath.get(p);
+      if (s && !roots.includes(s)) roots.push(s);
+    }
+    index.exportEquals.set(subpath, roots);
+  }
+  return { index, noTypes: '', umd: !!installed.umd };
 }
 
 /**
