@@ -820,4 +820,4 @@ function cmp(a, b) {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-module.exports = { compile, newOnly };
+module.exports = { compile, newOnly, loadProjects };

@@ -22,6 +22,7 @@ const path = require('path');
 const { real, inside, isBare, packageOf, requireAbs, uniq, rootsOf } = require('./paths');
 const { DriverError } = require('./protocol');
 const { sourcePathsOf } = require('./wssource');
+const { loadProjects } = require('./compile');
 
 const ANCHOR = '__uptide_native__.ts';
 
@@ -49,7 +50,11 @@ function nativePlan(ts, params) {
   const sourcePaths = sourcePathsOf(params) || {};
   const asked = Array.isArray(params.files) ? params.files.map((/** @type {any} */ f) => requireAbs(f, 'files')) : null;
   const wantJs = !!asked && asked.some((f) => /\.(c|m)?jsx?$/.test(f));
-  const { kind, projects } = loadProjects(ts, workspace, params.tsconfig || '', wantJs);
+  // The projects compile.js loads, invalid ones left out: the driver's
+  // answer has skipped their files already.
+  const loaded = loadProjects(ts, workspace, params.tsconfig || '', wantJs);
+  const kind = loaded.kind;
+  const projects = loaded.projects.filter((p) => !p.invalid);
 
   /** @type {Map<string, {project: Project, listed: string}>} */
   const owner = new Map();
@@ -273,69 +278,6 @@ function effectiveTypeRoots(ts, options, dir) {
     getCurrentDirectory: () => dir,
   });
   return Array.isArray(roots) ? roots.map((/** @type {string} */ r) => path.resolve(dir, r)) : [];
-}
-
-/**
- * The workspace's own tsconfig and its references, else the nearest one
- * above for options only, else defaults over the workspace's sources: the
- * projects compile.js loads, invalid ones left out (the driver's answer has
- * skipped their files already).
- * @param {typeof import('typescript')} ts
- * @param {string} workspace
- * @param {string} explicit
- * @param {boolean} wantJs
- * @returns {{kind: string, projects: Project[]}}
- */
-function loadProjects(ts, workspace, explicit, wantJs) {
-  const own = explicit || (ts.sys.fileExists(path.join(workspace, 'tsconfig.json')) ? path.join(workspace, 'tsconfig.json') : '');
-  if (own) {
-    /** @type {Project[]} */
-    const projects = [];
-    const root = parseConfig(ts, own);
-    if (!root) return { kind: 'own', projects };
-    if (root.fileNames.length > 0 || !(root.references && root.references.length)) projects.push(root);
-    for (const ref of root.references || []) {
-      const p = parseConfig(ts, ts.resolveProjectReferencePath(ref));
-      if (p) projects.push(p);
-    }
-    return { kind: 'own', projects };
-  }
-  const above = ts.findConfigFile(path.dirname(workspace), ts.sys.fileExists) || '';
-  const include = ['**/*.ts', '**/*.tsx', '**/*.mts', '**/*.cts'];
-  /** @type {Record<string, any>} */
-  const compilerOptions = {};
-  if (wantJs) {
-    include.push('**/*.js', '**/*.jsx', '**/*.mjs', '**/*.cjs');
-    compilerOptions.allowJs = true;
-  }
-  /** @type {Record<string, any>} */
-  const json = { files: [], include, exclude: ['**/node_modules', '**/dist', '**/build'], compilerOptions };
-  if (above) json.extends = above;
-  const parsed = ts.parseJsonConfigFileContent(json, parseHost(ts), workspace, undefined, path.join(workspace, 'tsconfig.json'));
-  return { kind: above ? 'above' : 'none', projects: [{ configFile: above, options: parsed.options, fileNames: parsed.fileNames }] };
-}
-
-/**
- * @param {typeof import('typescript')} ts
- * @param {string} file
- * @returns {(Project & {references?: readonly import('typescript').ProjectReference[]}) | null}
- */
-function parseConfig(ts, file) {
-  if (!ts.sys.fileExists(file)) return null;
-  const source = ts.readJsonConfigFile(file, ts.sys.readFile);
-  if ((/** @type {any} */ (source).parseDiagnostics || []).length) return null;
-  const parsed = ts.parseJsonSourceFileConfigFileContent(source, parseHost(ts), path.dirname(file), undefined, file);
-  return { configFile: file, options: parsed.options, fileNames: parsed.fileNames, references: parsed.projectReferences };
-}
-
-/** @param {typeof import('typescript')} ts */
-function parseHost(ts) {
-  return {
-    useCaseSensitiveFileNames: ts.sys.useCaseSensitiveFileNames,
-    readDirectory: ts.sys.readDirectory,
-    fileExists: ts.sys.fileExists,
-    readFile: ts.sys.readFile,
-  };
 }
 
 /** @param {string} name */
