@@ -1,9 +1,8 @@
 package engine
 
 import (
-	"bytes"
+	"github.com/uptide/uptide/engine/repo"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"sort"
@@ -18,10 +17,6 @@ import (
 // file that only passes a scope file's exports on (export * from
 // './schema') adds no error of its own, so the files importing it are the
 // ones that see the change.
-
-// scopeMaxSource bounds the files the scope scan reads: anything larger is
-// generated or bundled, not the workspace's own sources.
-const scopeMaxSource = 1 << 20
 
 // scopeTSExts can hold an import a TypeScript program follows; scopeJSExts
 // only when the workspace's program includes JavaScript (allowJs).
@@ -79,7 +74,7 @@ func dependents(root, ws string, nested []string, scope []string, js bool, alias
 		if !d.Type().IsRegular() || !hasExt(d.Name(), exts) {
 			return nil
 		}
-		data, ok := readSource(p, &buf)
+		data, ok := repo.ReadSource(p, &buf)
 		if !ok {
 			return nil
 		}
@@ -89,7 +84,7 @@ func dependents(root, ws string, nested []string, scope []string, js bool, alias
 		}
 		rel = filepath.ToSlash(rel)
 		dir := path.Dir(rel)
-		scanLoads(data, func(spec string, reexport bool) {
+		repo.ScanLoads(data, func(spec string, reexport bool) {
 			if strings.HasPrefix(spec, "./") || strings.HasPrefix(spec, "../") || spec == "." || spec == ".." {
 				graph[rel] = append(graph[rel], importEdge{candidates: resolveCandidates(path.Join(dir, spec), exts), reexport: reexport})
 				return
@@ -178,110 +173,4 @@ func resolveCandidates(base string, exts []string) []string {
 		out = append(out, base+e, base+"/index"+e)
 	}
 	return out
-}
-
-// readSource reads a file of at most scopeMaxSource bytes into *buf.
-func readSource(p string, buf *[]byte) ([]byte, bool) {
-	fi, err := os.Stat(p)
-	if err != nil || fi.Size() > scopeMaxSource {
-		return nil, false
-	}
-	f, err := os.Open(p)
-	if err != nil {
-		return nil, false
-	}
-	defer f.Close()
-	if cap(*buf) < int(fi.Size()) {
-		*buf = make([]byte, fi.Size())
-	}
-	b := (*buf)[:fi.Size()]
-	n, _ := f.Read(b)
-	for n < len(b) {
-		m, err := f.Read(b[n:])
-		if m == 0 || err != nil {
-			break
-		}
-		n += m
-	}
-	return b[:n], true
-}
-
-// scanLoads calls found with every module specifier the text loads (a
-// string literal after from, import, import( or require(), and whether the
-// statement it ends is an export … from. A text scan, not a parse: an
-// import in a comment counts, a computed specifier does not.
-func scanLoads(data []byte, found func(spec string, reexport bool)) {
-	i := 0
-	for i < len(data) {
-		j := bytes.IndexAny(data[i:], "'\"")
-		if j < 0 {
-			return
-		}
-		q := i + j
-		quote := data[q]
-		end := q + 1
-		for end < len(data) && data[end] != quote && data[end] != '\n' {
-			if data[end] == '\\' {
-				end++
-			}
-			end++
-		}
-		if end >= len(data) || data[end] != quote {
-			i = q + 1
-			continue
-		}
-		k := spaceBack(data, q)
-		switch {
-		case k > 0 && data[k-1] == '(':
-			k = spaceBack(data, k-1)
-			if wordBefore(data, k, "require") || wordBefore(data, k, "import") {
-				found(string(data[q+1:end]), false)
-			}
-		case wordBefore(data, k, "from"):
-			found(string(data[q+1:end]), statementKeyword(data, k-len("from")) == "export")
-		case wordBefore(data, k, "import"):
-			found(string(data[q+1:end]), false)
-		}
-		i = end + 1
-	}
-}
-
-// statementKeyword is the import or export keyword nearest before k: the
-// one opening the statement whose from clause ends at k.
-func statementKeyword(data []byte, k int) string {
-	lo := max(0, k-4096)
-	for p := k; p > lo; p-- {
-		for _, w := range []string{"export", "import"} {
-			if wordBefore(data, p, w) && (p == len(data) || !isIdent(data[p])) {
-				return w
-			}
-		}
-	}
-	return ""
-}
-
-func spaceBack(data []byte, k int) int {
-	for k > 0 {
-		switch data[k-1] {
-		case ' ', '\t', '\n', '\r':
-			k--
-		default:
-			return k
-		}
-	}
-	return k
-}
-
-// wordBefore reports whether data[:k] ends with word as a whole identifier
-// (not part of a longer name, not a member like x.require).
-func wordBefore(data []byte, k int, word string) bool {
-	start := k - len(word)
-	if start < 0 || string(data[start:k]) != word {
-		return false
-	}
-	return start == 0 || !(isIdent(data[start-1]) || data[start-1] == '.')
-}
-
-func isIdent(c byte) bool {
-	return c == '_' || c == '$' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 }

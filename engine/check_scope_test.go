@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/uptide/uptide/engine/repo"
 	"os"
 	"path/filepath"
 	"slices"
@@ -99,7 +100,7 @@ func TestScanLoads(t *testing.T) {
 		{`const imported = from; s = "./x"`, nil},
 	} {
 		var got []load
-		scanLoads([]byte(tc.src), func(spec string, re bool) { got = append(got, load{spec, re}) })
+		repo.ScanLoads([]byte(tc.src), func(spec string, re bool) { got = append(got, load{spec, re}) })
 		if !slices.Equal(got, tc.want) {
 			t.Errorf("%q: got %v, want %v", tc.src, got, tc.want)
 		}

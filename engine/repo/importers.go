@@ -218,7 +218,7 @@ func scanWorker(root string, files <-chan string, want map[string]bool) map[stri
 	var buf []byte
 	seen := map[string]bool{}
 	for path := range files {
-		data, ok := readSmall(path, &buf)
+		data, ok := ReadSource(path, &buf)
 		if !ok {
 			continue
 		}
@@ -240,8 +240,9 @@ func scanWorker(root string, files <-chan string, want map[string]bool) map[stri
 	return found
 }
 
-// readSmall reads a file of at most maxSourceSize bytes into *buf.
-func readSmall(path string, buf *[]byte) ([]byte, bool) {
+// ReadSource reads a source file of at most 1 MiB into *buf (reused across
+// calls); false for a larger, growing or unreadable file.
+func ReadSource(path string, buf *[]byte) ([]byte, bool) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, false
@@ -273,10 +274,22 @@ func readSmall(path string, buf *[]byte) ([]byte, bool) {
 	return b[:n], true
 }
 
-// scanImports calls found with every module specifier the text loads:
-// a string literal preceded by `from`, `import`, `import(` or `require(`.
-// Strings are skipped as a whole so a quote inside one is not a new string.
+// scanImports calls found with every module specifier the text loads.
 func scanImports(data []byte, found func(spec string)) {
+	scanLoads(data, false, func(spec string, _ bool) { found(spec) })
+}
+
+// ScanLoads calls found with every module specifier the text loads (a
+// string literal after from, import, import( or require(), and whether the
+// statement it ends is an export … from. A text scan, not a parse: an
+// import in a comment counts, a computed specifier does not.
+func ScanLoads(data []byte, found func(spec string, reexport bool)) {
+	scanLoads(data, true, found)
+}
+
+// scanLoads is ScanLoads; the statement's keyword is looked for only when
+// the caller asks (it reads back up to 4 KiB at each from).
+func scanLoads(data []byte, reexports bool, found func(spec string, reexport bool)) {
 	i := 0
 	for i < len(data) {
 		j := bytes.IndexAny(data[i:], `'"`)
@@ -296,22 +309,34 @@ func scanImports(data []byte, found func(spec string)) {
 			i = q + 1 // unterminated: not a string after all
 			continue
 		}
-		if loadsModule(data, q) {
-			found(string(data[q+1 : end]))
+		k := skipSpaceBack(data, q)
+		switch {
+		case k > 0 && data[k-1] == '(':
+			k = skipSpaceBack(data, k-1)
+			if endsWithWord(data, k, "require") || endsWithWord(data, k, "import") {
+				found(string(data[q+1:end]), false)
+			}
+		case endsWithWord(data, k, "from"):
+			found(string(data[q+1:end]), reexports && statementKeyword(data, k-len("from")) == "export")
+		case endsWithWord(data, k, "import"):
+			found(string(data[q+1:end]), false)
 		}
 		i = end + 1
 	}
 }
 
-// loadsModule reports whether the string literal opening at q is the
-// specifier of an import, export … from, require() or import().
-func loadsModule(data []byte, q int) bool {
-	k := skipSpaceBack(data, q)
-	if k > 0 && data[k-1] == '(' {
-		k = skipSpaceBack(data, k-1)
-		return endsWithWord(data, k, "require") || endsWithWord(data, k, "import")
+// statementKeyword is the import or export keyword nearest before k: the
+// one opening the statement whose from clause ends at k.
+func statementKeyword(data []byte, k int) string {
+	lo := max(0, k-4096)
+	for p := k; p > lo; p-- {
+		for _, w := range []string{"export", "import"} {
+			if endsWithWord(data, p, w) && (p == len(data) || !isIdent(data[p])) {
+				return w
+			}
+		}
 	}
-	return endsWithWord(data, k, "from") || endsWithWord(data, k, "import")
+	return ""
 }
 
 func skipSpaceBack(data []byte, k int) int {
@@ -333,11 +358,11 @@ func endsWithWord(data []byte, k int, word string) bool {
 	if start < 0 || string(data[start:k]) != word {
 		return false
 	}
-	if start == 0 {
-		return true
-	}
-	c := data[start-1]
-	return !(c == '_' || c == '$' || c == '.' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z')
+	return start == 0 || !(isIdent(data[start-1]) || data[start-1] == '.')
+}
+
+func isIdent(c byte) bool {
+	return c == '_' || c == '$' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 }
 
 // packageOf returns the package a bare specifier loads ("@s/p" for
