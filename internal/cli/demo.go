@@ -27,7 +27,7 @@ func newDemoCmd(g *Globals) *cobra.Command {
 	o := &DemoOptions{Globals: g}
 	cmd := &cobra.Command{
 		Use:   "demo",
-		Short: "Uptide on a bundled demo repository and an in-process registry, offline",
+		Short: "Uptide on a bundled demo repository and an in-process registry",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runDemo(cmd, o)
