@@ -22,7 +22,8 @@ func breaking(n int) *tui.CheckResult {
 			{ID: "react/useRef-arg", Title: "useRef needs an argument", Severity: model.Breaking, Sites: 2, ByRule: 2,
 				Findings: []model.Finding{
 					{File: "packages/web/src/App.tsx", Line: 12, Reason: "useRef() now requires its initial value",
-						Evidence: []model.Diagnostic{{Code: 2554, Message: "Expected 1 arguments, but got 0."}}},
+						Evidence:   []model.Diagnostic{{Code: 2554, Message: "Expected 1 arguments, but got 0."}},
+						Downstream: []model.Diagnostic{{File: "packages/web/src/Form.tsx", Line: 9, Code: 7006, Message: "Parameter 'e' implicitly has an 'any' type."}}},
 					{File: "packages/web/src/Form.tsx", Line: 4, Reason: "useRef() now requires its initial value"},
 				}},
 			{ID: "TS2322", Title: "TS2322 '_' is not assignable to '_'", Severity: model.Unverified, Sites: 1, ByAgent: 1,
@@ -217,6 +218,7 @@ func TestDetailsPlanExpandsSites(t *testing.T) {
 	h.press("enter")
 	wantIn(t, h.view(), "packages/web/src/App.tsx:12  useRef() now requires its initial value")
 	wantIn(t, h.view(), "TS2554 Expected 1 arguments, but got 0.")
+	wantIn(t, h.view(), "packages/web/src/Form.tsx:9 TS7006 Parameter 'e' implicitly has an 'any' type.")
 	h.press("down")
 	wantIn(t, h.cursorLine(), "? TS2322")
 	h.press("enter")

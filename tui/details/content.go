@@ -233,6 +233,11 @@ func (m Model) plan(b *lines, d state.Dep) []int {
 				for _, e := range f.Evidence {
 					b.wrapped("        ", fmt.Sprintf("TS%d %s", e.Code, e.Message), st.Muted)
 				}
+				// Errors traced to the site go away with its fix; they may
+				// stand in another file.
+				for _, d := range f.Downstream {
+					b.wrapped("        ", fmt.Sprintf("%s:%d TS%d %s", d.File, d.Line, d.Code, d.Message), st.Muted)
+				}
 			}
 		}
 	}
