@@ -36,7 +36,7 @@ func (c *checker) analyze(ctx context.Context, u unit) model.PackageReport {
 	if allAtTarget(u) {
 		rep.Status, rep.Reason = model.StatusSkipped, "installed "+lead.target+" is already the target"
 		rep.Summary = "✓ up to date"
-		rep.Compile = model.CompileReport{Status: model.StatusSkipped, Reason: rep.Reason, Skipped: []model.SkippedFile{}, Line: "not compiled: nothing moves"}
+		rep.Compile = model.CompileReport{Status: model.StatusSkipped, Reason: rep.Reason, Skipped: []model.SkippedFile{}, PreExistingErrors: []model.Diagnostic{}, Line: "not compiled: nothing moves"}
 		rep.ModuleFormat = model.ModuleFormatReport{Status: model.StatusSkipped, Reason: rep.Reason}
 		rep.Companions.From, rep.Companions.To = lead.row.Installed, lead.target
 		return rep
@@ -384,7 +384,7 @@ func (c *checker) finish(rep *model.PackageReport, u unit, runs []*memberRun, co
 
 // compileReport merges the workspaces' compiles into the report's coverage.
 func compileReport(compiles []*wsCompile, enabled bool) model.CompileReport {
-	r := model.CompileReport{Status: model.StatusAnalyzed, Skipped: []model.SkippedFile{}}
+	r := model.CompileReport{Status: model.StatusAnalyzed, Skipped: []model.SkippedFile{}, PreExistingErrors: []model.Diagnostic{}}
 	if !enabled {
 		r.Status, r.Reason = model.StatusSkipped, "--no-compile: nothing is confirmed; every change at a site is possible impact"
 		r.Line = "compile check skipped (--no-compile): nothing is confirmed"
@@ -398,6 +398,7 @@ func compileReport(compiles []*wsCompile, enabled bool) model.CompileReport {
 			r.Asked += wc.res.Coverage.Asked
 			r.Compiled += wc.res.Coverage.Compiled
 			r.PreExisting += wc.res.PreExisting
+			r.PreExistingErrors = append(r.PreExistingErrors, wc.res.PreExistingErrors...)
 			r.NewErrors += len(wc.res.New)
 			r.UnresolvedInTarget += len(wc.res.UnresolvedInTarget)
 			for _, s := range wc.res.Coverage.Skipped {

@@ -133,8 +133,11 @@ type CompileReport struct {
 	Asked    int           `json:"asked"`
 	Compiled int           `json:"compiled"`
 	Skipped  []SkippedFile `json:"skipped"`
-	// PreExisting counts the baseline's errors in the files in scope.
-	PreExisting int `json:"preExisting"`
+	// PreExisting counts the baseline's errors in the files in scope, and
+	// PreExistingErrors are they: what the repository's own tsc reports in
+	// those files before the upgrade, which check subtracts.
+	PreExisting       int          `json:"preExisting"`
+	PreExistingErrors []Diagnostic `json:"preExistingErrors"`
 	// NewErrors counts the diagnostics the target adds.
 	NewErrors int `json:"newErrors"`
 	// UnresolvedInTarget counts bare imports inside the targets nothing

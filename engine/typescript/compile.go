@@ -56,8 +56,10 @@ type CompileResult struct {
 	// on file, code and message. Line and Column are 1-based, Start is the
 	// 0-based character offset.
 	New []model.Diagnostic
-	// PreExisting counts the baseline's errors in the files in scope.
-	PreExisting int
+	// PreExisting counts the baseline's errors in the files in scope;
+	// PreExistingErrors are those errors, sorted by file and position.
+	PreExisting       int
+	PreExistingErrors []model.Diagnostic
 	// OverlaySkipped says why the overlay did not run (an invalid tsconfig, a
 	// structurally broken baseline); New is empty then.
 	OverlaySkipped string
@@ -109,6 +111,7 @@ type compileAnswer struct {
 	ConfigWarnings []model.Diagnostic `json:"configWarnings"`
 	NewDiagnostics []model.Diagnostic `json:"newDiagnostics"`
 	PreExisting    int                `json:"preExisting"`
+	PreExistingD   []model.Diagnostic `json:"preExistingDiagnostics"`
 	OverlaySkipped string             `json:"overlaySkipped"`
 	Coverage       CompileCoverage    `json:"coverage"`
 	Unresolved     []UnresolvedImport `json:"unresolvedInTarget"`
@@ -203,6 +206,7 @@ func (a *Adapter) Compile(ctx context.Context, req CompileRequest) (*CompileResu
 		ConfigWarnings:     withWorkspace(ans.ConfigWarnings, ws),
 		New:                withRoots(withWorkspace(ans.NewDiagnostics, ws), ws),
 		PreExisting:        ans.PreExisting,
+		PreExistingErrors:  withWorkspace(nonNil(ans.PreExistingD), ws),
 		OverlaySkipped:     ans.OverlaySkipped,
 		Coverage:           ans.Coverage,
 		UnresolvedInTarget: ans.Unresolved,

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/internal/tsctruth"
 )
 
 // fixtureRepo copies testdata/compile/<name> and installs the packages
@@ -32,6 +33,37 @@ func splitSpec(p string) (string, string) {
 		return p, ""
 	}
 	return p[:i], p[i+1:]
+}
+
+// tscPreExisting are the errors the compiler's own tsc -p reports in the
+// files asked (every file of the repository when files is nil), as
+// "file:line TScode", sorted.
+func tscPreExisting(t *testing.T, c *Compiler, ws, repo string, files []string) []string {
+	t.Helper()
+	errs, err := tsctruth.Errors(context.Background(), c.ScriptPath(), filepath.Join(ws, "tsconfig.json"), repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if files != nil {
+		errs = tsctruth.In(errs, files)
+	}
+	out := []string{}
+	for _, e := range errs {
+		if !strings.HasPrefix(e.File, "node_modules/") {
+			out = append(out, e.String())
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func truthLines(ds []model.Diagnostic) []string {
+	out := []string{}
+	for _, d := range ds {
+		out = append(out, tsctruth.Error{File: d.File, Line: d.Line, Code: d.Code}.String())
+	}
+	sort.Strings(out)
+	return out
 }
 
 // diagLines are "file:line TScode", sorted: what the tests pin down.
@@ -157,6 +189,17 @@ func TestCompile(t *testing.T) {
 			wantNew: []string{}, preExisting: 1, asked: 5, compiled: 5, configKind: "own",
 		},
 		{
+			// Nothing imports the setup file, the script, the declare global
+			// or the tsconfig's files entry, and the test file sees them all
+			// (through a side-effect import, global scope, a triple-slash
+			// reference): the baseline is tsc's, one error.
+			name: "files that declare globals are in every scoped program",
+			repo: "globals", installed: []string{"assertkit@1.0.0", "assertkit-dom@1.0.0", "fakepkg@1.0.0", "helper@1.0.0"},
+			targets: []string{"fakepkg@2.0.0"}, registry: []string{"helper@2.0.0"}, files: []string{"src/app.test.ts"},
+			wantNew:     []string{"src/app.test.ts:4 TS2554"},
+			preExisting: 1, asked: 1, compiled: 1, configKind: "own", fetched: []string{"helper@^2.0.0"}, rounds: 1,
+		},
+		{
 			name: "invalid tsconfig: overlay skipped, and said so",
 			repo: "broken", installed: []string{"fakepkg@1.0.0"},
 			targets: []string{"fakepkg@2.0.0"}, files: []string{"src/use.ts"},
@@ -204,6 +247,15 @@ func TestCompile(t *testing.T) {
 				"src/use.ts:9 TS2322",
 			},
 			preExisting: 1, asked: 5, compiled: 5, configKind: "own",
+		},
+		{
+			// The target's augmentation of a package typed by @types must
+			// reach the consumer's @types copy, as the upgraded install's
+			// hoisting gives it: no error tsc would not report.
+			name: "a target augmenting a package typed by @types",
+			repo: "augment", installed: []string{"framework@1.0.0", "uikit-js@1.0.0", "@types/uikit-js@1.0.0"},
+			targets: []string{"framework@2.0.0"},
+			wantNew: []string{}, asked: 1, compiled: 1, rounds: 1, configKind: "own",
 		},
 		{
 			name: "project references one level down, each with its own options",
@@ -271,8 +323,14 @@ func TestCompile(t *testing.T) {
 					t.Logf("  %+v", d)
 				}
 			}
-			if r.PreExisting != tt.preExisting {
-				t.Errorf("pre-existing %d, want %d", r.PreExisting, tt.preExisting)
+			if r.PreExisting != tt.preExisting || len(r.PreExistingErrors) != r.PreExisting {
+				t.Errorf("pre-existing %d (%d listed), want %d", r.PreExisting, len(r.PreExistingErrors), tt.preExisting)
+			}
+			if tt.baseline == nil && tt.overlaySkipped == "" && tt.configKind == "own" {
+				// The repository's own tsc, on the same files, says the same.
+				if got, want := truthLines(r.PreExistingErrors), tscPreExisting(t, a.compiler, ws, repo, tt.files); !reflect.DeepEqual(got, want) {
+					t.Errorf("pre-existing errors %q, tsc says %q", got, want)
+				}
 			}
 			if r.Coverage.Asked != tt.asked || r.Coverage.Compiled != tt.compiled {
 				t.Errorf("coverage %d asked, %d compiled; want %d, %d", r.Coverage.Asked, r.Coverage.Compiled, tt.asked, tt.compiled)

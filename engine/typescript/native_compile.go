@@ -47,6 +47,7 @@ func (a *Adapter) compileNative(ctx context.Context, req CompileRequest, params 
 		ConfigWarnings:     withWorkspace(ans.ConfigWarnings, ws),
 		New:                []model.Diagnostic{},
 		PreExisting:        ans.PreExisting,
+		PreExistingErrors:  withWorkspace(nonNil(ans.PreExistingD), ws),
 		OverlaySkipped:     ans.OverlaySkipped,
 		Coverage:           ans.Coverage,
 		UnresolvedInTarget: ans.Unresolved,
@@ -133,6 +134,8 @@ func (a *Adapter) compileNative(ctx context.Context, req CompileRequest, params 
 	}
 	baseAll := base.judged()
 	r.PreExisting = len(baseAll)
+	r.PreExistingErrors = withWorkspace(nonNil(append([]model.Diagnostic(nil), baseAll...)), ws)
+	sortDiagnostics(r.PreExistingErrors)
 	if overSide == nil {
 		return finish(baseTook, overTook)
 	}

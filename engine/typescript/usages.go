@@ -252,9 +252,9 @@ func relSlash(root, p string) string {
 	return filepath.ToSlash(r)
 }
 
-func nonNil(s []string) []string {
+func nonNil[T any](s []T) []T {
 	if s == nil {
-		return []string{}
+		return []T{}
 	}
 	return s
 }

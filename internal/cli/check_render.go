@@ -126,6 +126,7 @@ func renderPackage(w io.Writer, pr model.PackageReport, v checkView, p palette, 
 	renderPlan(w, pr, p, width)
 	if v.details || v.all {
 		renderDetails(w, pr, v.all, p)
+		renderPreExisting(w, pr.Compile.PreExistingErrors, p)
 	}
 	if pr.Counts.Hidden > 0 && !v.all {
 		fmt.Fprintf(w, "  %s\n", p.dim(fmt.Sprintf("%s hidden (info, additive or low confidence; --all shows them)", plural(pr.Counts.Hidden, "finding"))))
@@ -257,6 +258,18 @@ func renderDetails(w io.Writer, pr model.PackageReport, all bool, p palette) {
 				fmt.Fprintf(w, "        %s\n", p.dim(fmt.Sprintf("also %s:%d", s.File, s.Line)))
 			}
 		}
+	}
+}
+
+// renderPreExisting lists the errors the repository already has in the
+// files compiled: subtracted from the upgrade's, never counted.
+func renderPreExisting(w io.Writer, ds []model.Diagnostic, p palette) {
+	if len(ds) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "  %s\n", p.bold(fmt.Sprintf("Pre-existing (%s before the upgrade, not counted)", plural(len(ds), "error"))))
+	for _, d := range ds {
+		fmt.Fprintf(w, "    %s\n", p.dim(diagLine(d)))
 	}
 }
 

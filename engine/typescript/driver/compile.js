@@ -40,7 +40,7 @@ const { sourcePathsOf, withSourcePaths } = require('./wssource');
  *   root: the overlay directory (its node_modules holds the links);
  *   packages: module names resolved from the overlay root instead of the importing file;
  *   remap: linked packages (real directories) whose own imports resolve from the overlay.
- * @typedef {{configFile: string, options: CompilerOptions, fileNames: string[], invalid: string}} Project
+ * @typedef {{configFile: string, options: CompilerOptions, fileNames: string[], explicitFiles?: string[], invalid: string}} Project
  * @typedef {{importer: string, specifier: string}} Unresolved
  * @typedef {{files: string[], options: CompilerOptions, cache: SourceCache, roots: string[], legacyHooks: boolean}} Unit
  */
@@ -156,6 +156,7 @@ function compile(ts, params) {
     configWarnings: loaded.warnings.map((d) => toDiag(ts, d, rel, msg)),
     newDiagnostics: /** @type {Diag[]} */ ([]),
     preExisting: 0,
+    preExistingDiagnostics: /** @type {Diag[]} */ ([]),
     overlaySkipped: '',
     coverage: { asked: 0, compiled: 0, skipped: /** @type {{file: string, reason: string}[]} */ ([]) },
     unresolvedInTarget: /** @type {Unresolved[]} */ ([]),
@@ -231,6 +232,7 @@ function compile(ts, params) {
   }
   result.timing.baselineMs = Date.now() - t0;
   result.preExisting = baseDiags.length;
+  result.preExistingDiagnostics = sortDiags(baseDiags.map((d) => toDiag(ts, d, rel, msg)));
 
   /** @param {string} reason */
   const skipAll = (reason) => {
@@ -445,7 +447,18 @@ function parseConfig(ts, file, warnings) {
   const parsed = ts.parseJsonSourceFileConfigFileContent(source, parseHost(ts), path.dirname(file), undefined, file);
   const invalid = fatalConfigError(ts, parsed.errors, file);
   warnings.push(...parsed.errors.filter((d) => !isFatalConfig(d)));
-  return { configFile: file, options: parsed.options, fileNames: parsed.fileNames, invalid, references: parsed.projectReferences };
+  return { configFile: file, options: parsed.options, fileNames: parsed.fileNames, explicitFiles: explicitFilesOf(parsed.raw, path.dirname(file)), invalid, references: parsed.projectReferences };
+}
+
+/**
+ * The files a tsconfig lists by name (`files`), absolute: they are roots of
+ * the repository's own compile whatever imports them.
+ * @param {any} raw
+ * @param {string} dir
+ */
+function explicitFilesOf(raw, dir) {
+  if (!raw || !Array.isArray(raw.files)) return [];
+  return raw.files.filter((/** @type {any} */ f) => typeof f === 'string' && f !== '').map((/** @type {string} */ f) => path.resolve(dir, f));
 }
 
 // A config the compiler cannot load at all: unreadable, a missing extends.
@@ -627,7 +640,12 @@ function createHost(ts, options, cache, mapping, legacyHooks) {
     const from = isMapped ? anchor : fromOverlay(containingFile);
     const onOverlay = mapping !== null && inside(mapping.root, from);
     const res = ts.resolveModuleName(name, from, opts, host, onOverlay ? overlayModuleCache : cache.moduleCache, redirected, mode);
-    if (!res.resolvedModule && !isMapped && isBare(name) && !isBuiltin(name)) {
+    if (!isMapped && isBare(name) && !isBuiltin(name) && (!res.resolvedModule || untyped(res.resolvedModule))) {
+      // A linked package's import that found nothing, or only JavaScript:
+      // the installed runtime linked next to it has its types in @types,
+      // which the upgraded install hoists beside it (next's `declare module
+      // 'react'` augments @types/react; without it the augmentation is
+      // dropped and every prop it adds is an error tsc does not report).
       const r = remapOf(containingFile);
       if (r) unresolved.push({ importer: r.name, specifier: name });
     }
@@ -703,6 +721,14 @@ function createHost(ts, options, cache, mapping, legacyHooks) {
     },
   };
   return { host, state };
+}
+
+/**
+ * Whether a resolution found JavaScript without declarations.
+ * @param {{extension?: string}} m
+ */
+function untyped(m) {
+  return typeof m.extension === 'string' && /^\.(c|m)?jsx?$/.test(m.extension);
 }
 
 /** @param {Program} program */

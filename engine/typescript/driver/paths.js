@@ -67,18 +67,25 @@ function uniq(xs) {
 }
 
 /**
- * The files in scope, plus what is global without being imported: the
- * project's declaration files and sources that augment (declare global,
- * declare module). Without them *.module.css imports and global names would
- * fail on both sides and drown the count of pre-existing errors.
- * @param {{fileNames: string[]}} project
+ * The files in scope, plus every file that contributes declarations to the
+ * whole program without being imported, as the repository's own tsc sees
+ * them: declaration files, the files the tsconfig lists by name (`files`),
+ * scripts (a file with no import or export declares globals), and sources
+ * that augment or reference: `declare global`, `declare module`, a
+ * triple-slash reference, or a side-effect import of a package (a test
+ * setup's `import '@testing-library/jest-dom/vitest'` augments `expect`
+ * for every test file). Without them global names would fail on both
+ * sides and drown the count of pre-existing errors in errors the
+ * repository does not have.
+ * @param {{fileNames: string[], explicitFiles?: string[]}} project
  * @param {string[]} files
  */
 function rootsOf(project, files) {
   const roots = new Set(files);
+  const explicit = new Set((project.explicitFiles || []).map((f) => path.resolve(f)));
   for (const f of project.fileNames) {
     if (roots.has(f)) continue;
-    if (/\.d\.(c|m)?ts$/.test(f)) {
+    if (/\.d\.(c|m)?ts$/.test(f) || explicit.has(path.resolve(f))) {
       roots.add(f);
       continue;
     }
@@ -88,9 +95,69 @@ function rootsOf(project, files) {
     } catch {
       continue;
     }
-    if (/\bdeclare\s+(global\b|module\s+['"])/.test(text)) roots.add(f);
+    if (contributesGlobals(text, f)) roots.add(f);
   }
   return [...roots];
 }
 
-module.exports = { real, inside, isBare, packageOf, requireAbs, uniq, rootsOf };
+// Declarations that reach every file of a program.
+const GLOBAL_DECLARATION = /\bdeclare\s+(global\b|module\s+['"])|^\s*\/\/\/\s*<reference\s/m;
+// `import 'pkg'` and `import "pkg/sub"`: a package loaded for its effects,
+// which in a declaration is an augmentation.
+const SIDE_EFFECT_IMPORT = /(?:^|[;}\n])\s*import\s*['"](?![./])[^'"\n]+['"]/;
+// Anything that makes a file a module.
+const MODULE_SYNTAX = /(?:^|[;}\n])\s*(?:import|export)\b(?!\s*\()/;
+
+/**
+ * Whether a source file's text declares something every file of the
+ * program sees. Comments are blanked first, so a commented-out import
+ * neither makes a script a module nor adds an augmentation.
+ * @param {string} text
+ * @param {string} file
+ */
+function contributesGlobals(text, file) {
+  if (GLOBAL_DECLARATION.test(text)) return true;
+  const code = withoutComments(text);
+  if (SIDE_EFFECT_IMPORT.test(code)) return true;
+  // A TypeScript script: its top-level declarations are global. JavaScript
+  // scripts are left out: a checked JS file's globals are rare, and every
+  // CommonJS file is a script to this test.
+  return /\.(c|m)?tsx?$/.test(file) && !/\.d\./.test(file) && !MODULE_SYNTAX.test(code);
+}
+
+/**
+ * The text with its comments blanked (strings and template literals kept
+ * whole, so a URL's // stays).
+ * @param {string} text
+ */
+function withoutComments(text) {
+  let out = '';
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i];
+    const n = text[i + 1];
+    if (c === '/' && n === '/') {
+      const end = text.indexOf('\n', i);
+      i = end < 0 ? text.length : end;
+      continue;
+    }
+    if (c === '/' && n === '*') {
+      const end = text.indexOf('*/', i + 2);
+      i = end < 0 ? text.length : end + 2;
+      out += ' ';
+      continue;
+    }
+    if (c === '"' || c === "'" || c === '`') {
+      let j = i + 1;
+      while (j < text.length && text[j] !== c && !(c !== '`' && text[j] === '\n')) j += text[j] === '\\' ? 2 : 1;
+      out += text.slice(i, j + 1);
+      i = j + 1;
+      continue;
+    }
+    out += c;
+    i++;
+  }
+  return out;
+}
+
+module.exports = { real, inside, isBare, packageOf, requireAbs, uniq, rootsOf, contributesGlobals };

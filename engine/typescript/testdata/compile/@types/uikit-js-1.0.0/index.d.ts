@@ -1,0 +1,4 @@
+export interface Attrs {
+  id?: string;
+}
+export declare function el(attrs: Attrs): void;

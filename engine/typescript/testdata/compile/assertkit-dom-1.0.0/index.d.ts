@@ -1,0 +1,3 @@
+export interface Matchers {
+  toBeInTheDocument(): void;
+}

@@ -1,0 +1,5 @@
+import { image } from 'framework';
+import { el } from 'uikit-js';
+
+image();
+el({ id: 'a', tw: 'flex' });

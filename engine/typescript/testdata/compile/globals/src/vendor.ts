@@ -1,0 +1,2 @@
+/// <reference path="../types/vendor.ts" />
+export const vendorName = 'v';

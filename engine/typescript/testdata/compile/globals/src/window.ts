@@ -1,0 +1,6 @@
+export {};
+declare global {
+  interface Window {
+    appConfig: { locale: string };
+  }
+}

@@ -1,0 +1,2 @@
+// Outside include: reached only through vendor.ts's triple-slash reference.
+declare const __VENDOR__: { id: number };

@@ -1,0 +1,1 @@
+exports.el = function el() {};
