@@ -10,6 +10,7 @@ import (
 
 	"github.com/uptide/uptide/engine/groups"
 	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/engine/peers"
 	"github.com/uptide/uptide/engine/registry"
 	"github.com/uptide/uptide/engine/repo"
 	"github.com/uptide/uptide/engine/semver"
@@ -185,6 +186,9 @@ type checker struct {
 	// mu guards fetched: overlays fetch what targets import while compiling.
 	mu      sync.Mutex
 	fetched []*registry.Package
+
+	// peers is what the repository's manager does with missing peers.
+	peers *peers.Policy
 
 	packs groups.Packuments
 	deps  []groups.Dep

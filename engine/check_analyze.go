@@ -86,6 +86,7 @@ func (c *checker) analyze(ctx context.Context, u unit) model.PackageReport {
 	for _, ws := range rep.Workspaces {
 		compiles = append(compiles, c.compileWorkspace(ctx, ws, runs, companions))
 	}
+	rep.Companions.Companions = append(rep.Companions.Companions, c.peerCompanions(compiles)...)
 	findings := c.judgeFindings(lead.name(), runs, compiles)
 	c.timer.done(PhaseMatch)
 	c.finish(&rep, u, runs, compiles, findings)
@@ -188,7 +189,8 @@ func (c *checker) judgeFindings(lead string, runs []*memberRun, compiles []*wsCo
 	for _, wc := range compiles {
 		var diags []model.Diagnostic
 		if wc.ran && wc.res != nil {
-			diags = wc.res.New
+			diags = withoutConfirmed(wc.res.New, countOf(wc.peerFixed))
+			all = append(all, match.MissingPeer(wc.peerFixed, c.missingOf(wc), match.ArbiterOptions{Package: lead, Workspace: wc.ws})...)
 		}
 		confirmed := map[diagKey]int{}
 		var usages []model.Usage

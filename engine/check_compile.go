@@ -29,6 +29,10 @@ type wsCompile struct {
 	// an import nothing could serve.
 	unresolvedFiles map[string]map[string]bool
 	notes           []string
+	// missing are the new peers the upgraded install leaves out, and
+	// peerFixed the new errors that adding them fixes (check_peers.go).
+	missing   []missingPeer
+	peerFixed []model.Diagnostic
 }
 
 // compileWorkspace type-checks the files that use the unit's packages in
@@ -94,9 +98,10 @@ func (c *checker) compileWorkspace(ctx context.Context, ws string, runs []*membe
 		return wc
 	}
 	wsDir := filepath.Join(c.root, filepath.FromSlash(ws))
-	ov, err := typescript.BuildOverlay(ctx, typescript.OverlayRequest{
-		Workspace: wsDir, Targets: targets, Companions: companions, Fetch: c.fetchRange,
-	})
+	oreq := typescript.OverlayRequest{
+		Workspace: wsDir, RepoRoot: c.root, Targets: targets, Companions: companions, Fetch: c.fetchRange, Peers: c.peerRule(),
+	}
+	ov, err := typescript.BuildOverlay(ctx, oreq)
 	if err != nil {
 		wc.status, wc.reason = model.StatusNotAnalyzed, "linking the targets: "+err.Error()
 		return wc
@@ -132,6 +137,12 @@ func (c *checker) compileWorkspace(ctx context.Context, ws string, runs []*membe
 			wc.status = model.StatusPartial
 			wc.reason = fmt.Sprintf("%d of %d files were not type-checked", len(res.Coverage.Skipped), res.Coverage.Asked)
 		}
+	}
+	if wc.ran {
+		c.judgeMissingPeers(ctx, wc, ad, req, oreq)
+		// A peer the install leaves out is what the upgrade gives, not a
+		// gap in the compile: its findings say so.
+		res.UnresolvedInTarget = withoutPeers(res.UnresolvedInTarget, wc.missing)
 	}
 	dirs := map[string]string{}
 	for _, t := range targets {

@@ -114,7 +114,7 @@ func newClient(root string, env []string) (*registry.Client, error) {
 }
 
 func summarize(r *model.Repository) model.RepoSummary {
-	s := model.RepoSummary{Root: r.Root, PackageManager: r.PackageManager}
+	s := model.RepoSummary{Root: r.Root, PackageManager: r.PackageManager, PackageManagerField: r.PackageManagerField}
 	for _, w := range r.Workspaces {
 		s.Workspaces = append(s.Workspaces, w.Path)
 		if w.Path == "." {

@@ -31,12 +31,14 @@ type DiscoverReport struct {
 
 // RepoSummary names the repository and how it is managed.
 type RepoSummary struct {
-	Root           string   `json:"root"`
-	Name           string   `json:"name,omitempty"`
-	PackageManager string   `json:"packageManager"`
-	Lockfile       string   `json:"lockfile,omitempty"`
-	LockfileFormat string   `json:"lockfileFormat,omitempty"`
-	Workspaces     []string `json:"workspaces"`
+	Root           string `json:"root"`
+	Name           string `json:"name,omitempty"`
+	PackageManager string `json:"packageManager"`
+	// PackageManagerField is the packageManager field as written, if any.
+	PackageManagerField string   `json:"packageManagerField,omitempty"`
+	Lockfile            string   `json:"lockfile,omitempty"`
+	LockfileFormat      string   `json:"lockfileFormat,omitempty"`
+	Workspaces          []string `json:"workspaces"`
 }
 
 // DependencyRow is one dependency decision: one package at one installed

@@ -181,6 +181,11 @@ func group(findings []model.Finding, pack Pack) []model.PlanRule {
 		r.rule.Sites += n
 		r.rule.Errors += errorsOf(c.f)
 		r.anchored = r.anchored || c.f.AnchorOnly
+		if c.f.Change == changeMissingPeer && !c.claimed {
+			// Adding the peer is the fix, made as a companion: by rule.
+			split(&r.rule, n, true, true)
+			continue
+		}
 		split(&r.rule, n, c.takes, pack != nil)
 	}
 	out := make([]model.PlanRule, 0, len(rules))

@@ -12,6 +12,7 @@ import (
 const (
 	changeModuleFormat = "module-format"
 	changeCause        = "cause"
+	changeMissingPeer  = "missing-peer"
 )
 
 // tsTitles are plain-English titles for the compiler errors an upgrade
@@ -110,6 +111,9 @@ func RuleKey(f model.Finding) (id, title string) {
 			return id, fmt.Sprintf("%s changed: one edit at %s", f.Path, at)
 		}
 		return id, "one edit at " + at
+	case change == changeMissingPeer:
+		// Adding the peer fixes every site: one rule per peer.
+		return "missing-peer:" + f.Path, fmt.Sprintf("add %s (%s)", f.Replacement, f.Reason)
 	case tsCode(change) > 0:
 		code := tsCode(change)
 		if t, ok := tsTitles[code]; ok {

@@ -285,3 +285,6 @@ func (s *stallReader) Read(p []byte) (int, error) {
 	}
 	return n, err
 }
+
+// Config is the configuration the client was built with.
+func (c *Client) Config() *Config { return c.cfg }

@@ -455,3 +455,25 @@ func (c *Config) lookupAuth(key string) string {
 	}
 	return ""
 }
+
+// Setting is the value of an .npmrc key that is not about registries or
+// credentials ("legacy-peer-deps", "auto-install-peers"), with where it was
+// set ("/repo/.npmrc:3", "environment variable npm_config_legacy_peer_deps"),
+// the environment first, then the project's files, then the user's.
+// Credential keys are never answered.
+func (c *Config) Setting(key string) (value, source string, ok bool) {
+	if c == nil || c.s == nil || strings.HasPrefix(key, "//") || strings.HasPrefix(key, "_") {
+		return "", "", false
+	}
+	layers := append([]layer{c.s.user}, c.s.projects...)
+	layers = append(layers, c.s.env)
+	for i := len(layers) - 1; i >= 0; i-- {
+		es := layers[i].entries
+		for j := len(es) - 1; j >= 0; j-- {
+			if strings.EqualFold(es[j].key, key) {
+				return es[j].value, where(es[j]), true
+			}
+		}
+	}
+	return "", "", false
+}

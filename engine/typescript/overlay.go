@@ -44,6 +44,36 @@ type OverlayRequest struct {
 	Fetch RangeFetchFunc
 	// TempDir is where the overlay directory is made; "" is os.TempDir().
 	TempDir string
+	// RepoRoot bounds the manifests and node_modules read above Workspace;
+	// "" reads the workspace's alone.
+	RepoRoot string
+	// Peers is what the repository's package manager does with a linked
+	// package's peer that nothing else provides.
+	Peers PeerRule
+}
+
+// PeerRule says whether the upgraded install adds a missing peer. The zero
+// value installs it (npm 7 and later, pnpm with auto-install-peers), and
+// the overlay links it at the highest version its range admits.
+type PeerRule struct {
+	// LeftOut: the manager leaves a peer nothing declares missing (yarn,
+	// npm with legacy-peer-deps); the overlay links it only where the
+	// upgraded install still has it (the workspace declares it, or an
+	// installed package that does not move depends on it), and lists the
+	// others in MissingPeers.
+	LeftOut bool
+	// Why says it for people: "yarn does not install peers".
+	Why string
+}
+
+// MissingPeer is a required peer of a linked package that the upgraded
+// install leaves out.
+type MissingPeer struct {
+	Name  string `json:"name"`
+	Range string `json:"range"`
+	// RequiredBy and Version: the linked package that peer-requires it.
+	RequiredBy string `json:"requiredBy"`
+	Version    string `json:"version"`
 }
 
 // LinkOrigin says where a linked package came from.
@@ -96,6 +126,10 @@ type Overlay struct {
 	// failed: a package already tried and not served, with why.
 	failed     map[string]string
 	unresolved []UnresolvedImport
+	missing    []MissingPeer
+	// dependents index, per package name, the installed packages that
+	// depend on it (built on the first peer question).
+	dependents map[string][]string
 }
 
 // BuildOverlay makes the overlay directory and links the targets and
@@ -232,6 +266,7 @@ func (o *Overlay) linkInstalledDeps(l OverlayLink) {
 		o.notes = append(o.notes, err.Error())
 		return
 	}
+	peers, _ := peerOnly(l.Dir)
 	names := make([]string, 0, len(deps))
 	for n := range deps {
 		names = append(names, n)
@@ -239,6 +274,25 @@ func (o *Overlay) linkInstalledDeps(l OverlayLink) {
 	sort.Strings(names)
 	for _, n := range names {
 		if _, done := o.byName[n]; done || o.members[n] {
+			continue
+		}
+		if p, isPeer := peers[n]; isPeer && o.req.Peers.LeftOut {
+			if !o.keeps(n) {
+				if !p.optional {
+					o.addMissing(MissingPeer{Name: n, Range: deps[n], RequiredBy: l.Name, Version: l.Version})
+				}
+				continue
+			}
+			// Peers resolve to the copy the install has, whatever its
+			// version: yarn warns and links it.
+			if dir, version, ok := o.installed(n); ok {
+				if !semver.Satisfies(version, deps[n]) {
+					o.note(fmt.Sprintf("%s peer-requires %s %s; the install keeps %s@%s", l.Name, n, deps[n], n, version))
+				}
+				if err := o.link(OverlayLink{Name: n, Dir: dir, Version: version, Origin: OriginInstalled, RequiredBy: l.Name, Range: deps[n]}); err != nil {
+					o.notes = append(o.notes, err.Error())
+				}
+			}
 			continue
 		}
 		dir, version, ok := o.installed(n)
@@ -348,6 +402,30 @@ func (o *Overlay) serve(ctx context.Context, importer, name string) (bool, strin
 			continue
 		}
 		rng, declared := deps[c]
+		if peers, _ := peerOnly(o.links[imp].Dir); declared && o.req.Peers.LeftOut {
+			if p, isPeer := peers[c]; isPeer {
+				if !o.keeps(c) {
+					if !p.optional {
+						o.addMissing(MissingPeer{Name: c, Range: rng, RequiredBy: importer, Version: o.links[imp].Version})
+					}
+					o.failed[c] = fmt.Sprintf("%s %s is a peer of %s that the upgraded install leaves out (%s)", c, rng, importer, o.req.Peers.Why)
+					reasons = append(reasons, o.failed[c])
+					continue
+				}
+				if dir, version, have := o.installed(c); have {
+					// The install links the copy it keeps, whatever its version.
+					if !semver.Satisfies(version, rng) {
+						o.note(fmt.Sprintf("%s peer-requires %s %s; the install keeps %s@%s", importer, c, rng, c, version))
+					}
+					if err := o.link(OverlayLink{Name: c, Dir: dir, Version: version, Origin: OriginInstalled, RequiredBy: importer, Range: rng}); err != nil {
+						o.failed[c] = err.Error()
+						reasons = append(reasons, err.Error())
+						continue
+					}
+					return true, ""
+				}
+			}
+		}
 		dir, version, have := o.installed(c)
 		switch {
 		case declared && have && semver.Satisfies(version, rng):
@@ -387,6 +465,30 @@ func (o *Overlay) serve(ctx context.Context, importer, name string) (bool, strin
 		return false, fmt.Sprintf("%s does not declare %s and the consumer has no copy", importer, name)
 	}
 	return false, strings.Join(reasons, "; ")
+}
+
+// MissingPeers are the required peers of linked packages that the upgraded
+// install leaves out, sorted by name and requirer.
+func (o *Overlay) MissingPeers() []MissingPeer {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	out := append([]MissingPeer(nil), o.missing...)
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Name != out[j].Name {
+			return out[i].Name < out[j].Name
+		}
+		return out[i].RequiredBy < out[j].RequiredBy
+	})
+	return out
+}
+
+func (o *Overlay) addMissing(m MissingPeer) {
+	for _, x := range o.missing {
+		if x.Name == m.Name && x.RequiredBy == m.RequiredBy {
+			return
+		}
+	}
+	o.missing = append(o.missing, m)
 }
 
 func (o *Overlay) note(s string) {

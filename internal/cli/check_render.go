@@ -61,6 +61,13 @@ func renderCheck(w io.Writer, rep *model.CheckReport, v checkView, p palette, wi
 	}
 }
 
+func orQuestion(s string) string {
+	if s == "" {
+		return "?"
+	}
+	return s
+}
+
 func arrow(installed, target string) string {
 	switch {
 	case installed == "":
@@ -167,7 +174,12 @@ func renderCompanions(w io.Writer, cp model.CompanionPlan, p palette, width int)
 	}
 	fmt.Fprintf(w, "  %s\n", p.bold("Companions"))
 	for _, c := range cp.Companions {
-		fmt.Fprintf(w, "    %s  %s  %s\n", c.Name, arrow(c.From, c.To), p.dim(c.Why))
+		versions := arrow(c.From, c.To)
+		if c.From == "" {
+			// Not installed: the upgrade adds it.
+			versions = "new → " + orQuestion(c.To)
+		}
+		fmt.Fprintf(w, "    %s  %s  %s\n", c.Name, versions, p.dim(c.Why))
 	}
 	for _, c := range cp.Conflicts {
 		fmt.Fprintf(w, "    %s\n", p.red(fmt.Sprintf("✗ %s %s  conflict: %s", c.Name, c.From, c.Why)))

@@ -1,0 +1,189 @@
+package typescript
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// peerDecl is a peer a package declares and does not also depend on.
+type peerDecl struct {
+	optional bool
+}
+
+// peerOnly reads the peers of the package in dir that are not also among
+// its dependencies or optional dependencies (those are installed either
+// way), with peerDependenciesMeta's optional flag.
+func peerOnly(dir string) (map[string]peerDecl, error) {
+	b, err := os.ReadFile(filepath.Join(dir, "package.json"))
+	if err != nil {
+		return nil, err
+	}
+	var m struct {
+		Dependencies         map[string]string `json:"dependencies"`
+		OptionalDependencies map[string]string `json:"optionalDependencies"`
+		PeerDependencies     map[string]string `json:"peerDependencies"`
+		PeerDependenciesMeta map[string]struct {
+			Optional bool `json:"optional"`
+		} `json:"peerDependenciesMeta"`
+	}
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	out := map[string]peerDecl{}
+	for n := range m.PeerDependencies {
+		if _, dep := m.Dependencies[n]; dep {
+			continue
+		}
+		if _, dep := m.OptionalDependencies[n]; dep {
+			continue
+		}
+		out[n] = peerDecl{optional: m.PeerDependenciesMeta[n].Optional}
+	}
+	return out, nil
+}
+
+// keeps reports whether the upgraded install still has name where a
+// linked package finds it, when the manager does not add missing peers:
+// the workspace (or a manifest above it, up to the repository root)
+// declares it, or an installed package that does not move depends on it
+// (hoisted next to it, or in pnpm's virtual store).
+func (o *Overlay) keeps(name string) bool {
+	for _, dir := range o.manifestDirs() {
+		if declares(filepath.Join(dir, "package.json"), name) {
+			return true
+		}
+	}
+	if o.dependents == nil {
+		o.dependents = o.indexDependents()
+	}
+	for _, by := range o.dependents[name] {
+		if _, linked := o.byName[by]; linked && (o.links[o.byName[by]].Origin == OriginTarget || o.links[o.byName[by]].Origin == OriginCompanion) {
+			// Its installed release goes away with the upgrade.
+			continue
+		}
+		if by != name {
+			return true
+		}
+	}
+	return false
+}
+
+// manifestDirs are the workspace and the directories above it up to the
+// repository root.
+func (o *Overlay) manifestDirs() []string {
+	if o.req.Workspace == "" {
+		return nil
+	}
+	out := []string{o.req.Workspace}
+	if o.req.RepoRoot == "" {
+		return out
+	}
+	root, err := filepath.Abs(o.req.RepoRoot)
+	if err != nil {
+		return out
+	}
+	for d := o.req.Workspace; d != root && strings.HasPrefix(d, root+string(filepath.Separator)); {
+		d = filepath.Dir(d)
+		out = append(out, d)
+	}
+	return out
+}
+
+// declares: the manifest names name among its dependencies of any kind a
+// manager installs for it.
+func declares(manifest, name string) bool {
+	b, err := os.ReadFile(manifest)
+	if err != nil {
+		return false
+	}
+	var m struct {
+		Dependencies         map[string]string `json:"dependencies"`
+		DevDependencies      map[string]string `json:"devDependencies"`
+		OptionalDependencies map[string]string `json:"optionalDependencies"`
+	}
+	if json.Unmarshal(b, &m) != nil {
+		return false
+	}
+	_, a := m.Dependencies[name]
+	_, d := m.DevDependencies[name]
+	_, op := m.OptionalDependencies[name]
+	return a || d || op
+}
+
+// maxIndexed bounds the installed packages read for the dependents index.
+const maxIndexed = 50000
+
+// indexDependents reads every installed package under the node_modules of
+// the manifest directories (nested node_modules and pnpm's .pnpm store
+// included, each real directory once) and indexes who depends on what.
+func (o *Overlay) indexDependents() map[string][]string {
+	idx := map[string][]string{}
+	seen := map[string]bool{}
+	read := 0
+	var visit func(nm string, depth int)
+	addPkg := func(dir string, depth int) {
+		real, err := filepath.EvalSymlinks(dir)
+		if err != nil || seen[real] || read >= maxIndexed {
+			return
+		}
+		seen[real] = true
+		read++
+		b, err := os.ReadFile(filepath.Join(real, "package.json"))
+		if err == nil {
+			var m struct {
+				Name                 string            `json:"name"`
+				Dependencies         map[string]string `json:"dependencies"`
+				OptionalDependencies map[string]string `json:"optionalDependencies"`
+			}
+			if json.Unmarshal(b, &m) == nil && m.Name != "" {
+				for n := range m.Dependencies {
+					idx[n] = append(idx[n], m.Name)
+				}
+				for n := range m.OptionalDependencies {
+					idx[n] = append(idx[n], m.Name)
+				}
+			}
+		}
+		if depth < 6 {
+			visit(filepath.Join(real, "node_modules"), depth+1)
+		}
+	}
+	visit = func(nm string, depth int) {
+		entries, err := os.ReadDir(nm)
+		if err != nil {
+			return
+		}
+		for _, e := range entries {
+			n := e.Name()
+			switch {
+			case n == ".pnpm":
+				store, err := os.ReadDir(filepath.Join(nm, n))
+				if err != nil {
+					continue
+				}
+				for _, s := range store {
+					if s.IsDir() && s.Name() != "node_modules" {
+						visit(filepath.Join(nm, n, s.Name(), "node_modules"), depth+1)
+					}
+				}
+			case strings.HasPrefix(n, "."):
+			case strings.HasPrefix(n, "@"):
+				scoped, err := os.ReadDir(filepath.Join(nm, n))
+				if err != nil {
+					continue
+				}
+				for _, s := range scoped {
+					addPkg(filepath.Join(nm, n, s.Name()), depth)
+				}
+			default:
+				addPkg(filepath.Join(nm, n), depth)
+			}
+		}
+	}
+	for _, d := range o.manifestDirs() {
+		visit(filepath.Join(d, "node_modules"), 0)
+	}
+	return idx
+}

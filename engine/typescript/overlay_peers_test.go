@@ -1,0 +1,82 @@
+package typescript
+
+import (
+	"context"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// A target that moved a dependency to its peers, under a manager that
+// does not install peers: the peer is not linked unless the upgraded
+// install still has it, and what that breaks is what the compile reports.
+func TestOverlayPeersLeftOut(t *testing.T) {
+	a := sharedAdapter(t)
+	ctx := context.Background()
+	leftOut := PeerRule{LeftOut: true, Why: "yarn does not install peers"}
+	tests := []struct {
+		name      string
+		installed []string
+		peers     PeerRule
+		wantNew   []string
+		missing   []string
+		linked    string // how domkit is linked, "" for not at all
+		notes     string
+	}{
+		{
+			name:      "left out: the re-exports vanish",
+			installed: []string{"peerkit@1.0.0", "domkit@1.0.0"}, peers: leftOut,
+			wantNew: []string{"src/app.test.ts:1 TS2305", "src/app.test.ts:1 TS2305"},
+			missing: []string{"domkit ^2.0.0 peerkit 2.0.0"},
+		},
+		{
+			name:      "installed by the manager at the peer's range",
+			installed: []string{"peerkit@1.0.0", "domkit@1.0.0"},
+			wantNew:   []string{}, linked: "domkit 2.0.0 fetched",
+		},
+		{
+			name:      "kept by a package that does not move: linked as installed",
+			installed: []string{"peerkit@1.0.0", "domkit@1.0.0", "otherkit@1.0.0"}, peers: leftOut,
+			wantNew: []string{}, linked: "domkit 1.0.0 installed",
+			notes: "peerkit peer-requires domkit ^2.0.0; the install keeps domkit@1.0.0",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			repo := fixtureRepo(t, "peers", tt.installed...)
+			reg := newFakeRegistry("domkit@1.0.0", "domkit@2.0.0")
+			ov, err := BuildOverlay(ctx, OverlayRequest{Workspace: repo, RepoRoot: repo, TempDir: t.TempDir(),
+				Targets: linkedFixtures([]string{"peerkit@2.0.0"}), Fetch: reg.fetch, Peers: tt.peers})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ov.Cleanup()
+			r, err := a.Compile(ctx, CompileRequest{RepoRoot: repo, Overlay: ov})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := diagLines(r.New); !reflect.DeepEqual(got, tt.wantNew) {
+				t.Errorf("new diagnostics %q, want %q", got, tt.wantNew)
+			}
+			var missing []string
+			for _, m := range ov.MissingPeers() {
+				missing = append(missing, m.Name+" "+m.Range+" "+m.RequiredBy+" "+m.Version)
+			}
+			if !reflect.DeepEqual(missing, tt.missing) {
+				t.Errorf("missing peers %q, want %q", missing, tt.missing)
+			}
+			linked := ""
+			for _, l := range ov.Links() {
+				if l.Name == "domkit" {
+					linked = l.Name + " " + l.Version + " " + string(l.Origin)
+				}
+			}
+			if linked != tt.linked {
+				t.Errorf("domkit linked as %q, want %q", linked, tt.linked)
+			}
+			if notes := strings.Join(ov.Notes(), "\n"); tt.notes != "" && !strings.Contains(notes, tt.notes) {
+				t.Errorf("notes %q, want %q", notes, tt.notes)
+			}
+		})
+	}
+}

@@ -1,0 +1,2 @@
+export declare const screen: { getByText(text: string): unknown };
+export declare function waitFor(check: () => void): Promise<void>;
