@@ -258,6 +258,17 @@ func TestCompile(t *testing.T) {
 			wantNew: []string{}, asked: 1, compiled: 1, rounds: 1, configKind: "own",
 		},
 		{
+			name: "skipLibCheck off: an error in the target's declarations is the build's",
+			repo: "libcheck", installed: []string{"typokit@1.0.0"}, targets: []string{"typokit@2.0.0"},
+			wantNew: []string{"node_modules/typokit/index.d.ts:2 TS2304"}, asked: 1, compiled: 1, configKind: "own",
+		},
+		{
+			name: "skipLibCheck on: the same declarations are not checked",
+			repo: "libcheck", installed: []string{"typokit@1.0.0"}, targets: []string{"typokit@2.0.0"},
+			extra:   map[string]string{"tsconfig.json": `{"compilerOptions": {"strict": true, "noEmit": true, "skipLibCheck": true, "moduleResolution": "bundler", "module": "esnext", "types": []}, "include": ["src"]}`},
+			wantNew: []string{}, asked: 1, compiled: 1, configKind: "own",
+		},
+		{
 			name: "project references one level down, each with its own options",
 			repo: "refs", installed: []string{"fakepkg@1.0.0", "helper@1.0.0"},
 			targets:     []string{"fakepkg@2.0.0"},

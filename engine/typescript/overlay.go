@@ -524,6 +524,10 @@ func (o *Overlay) driverMapping() *mapping {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	m := &mapping{Root: o.Root, Packages: []string{}, Remap: []remapEntry{}}
+	for _, mp := range o.missing {
+		m.LeftOut = append(m.LeftOut, mp.Name)
+	}
+	sort.Strings(m.LeftOut)
 	seen := map[string]bool{}
 	addPkg := func(n string) {
 		if !seen[n] {
@@ -549,6 +553,9 @@ type mapping struct {
 	Root     string       `json:"root"`
 	Packages []string     `json:"packages"`
 	Remap    []remapEntry `json:"remap"`
+	// LeftOut are the peers the upgraded install leaves out: their
+	// unresolved imports are errors of the install, not gaps of the overlay.
+	LeftOut []string `json:"leftOut,omitempty"`
 }
 
 type remapEntry struct {

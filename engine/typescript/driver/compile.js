@@ -36,7 +36,7 @@ const { sourcePathsOf, withSourcePaths } = require('./wssource');
  * @typedef {import('typescript').CompilerOptions} CompilerOptions
  * @typedef {import('typescript').Diagnostic} TSDiagnostic
  * @typedef {{file: string, line: number, column: number, start: number, length: number, code: number, message: string}} Diag
- * @typedef {{root: string, packages: string[], remap: {name: string, dir: string}[]}} Mapping
+ * @typedef {{root: string, packages: string[], remap: {name: string, dir: string}[], leftOut?: string[]}} Mapping
  *   root: the overlay directory (its node_modules holds the links);
  *   packages: module names resolved from the overlay root instead of the importing file;
  *   remap: linked packages (real directories) whose own imports resolve from the overlay.
@@ -228,7 +228,7 @@ function compile(ts, params) {
       filesChecked++;
       if (ds.some((d) => UNRESOLVED_CODES.has(d.code))) filesWithUnresolved++;
     }
-    baseDiags.push(...(diags.get('') || []));
+    baseDiags.push(...(diags.get('') || []), ...(diags.get(LIB_KEY) || []));
   }
   result.timing.baselineMs = Date.now() - t0;
   result.preExisting = baseDiags.length;
@@ -292,7 +292,7 @@ function compile(ts, params) {
       if (!sf) continue;
       overDiags.push(...errorsOf(program, sf));
     }
-    overDiags.push(...program.getGlobalDiagnostics().filter(isError));
+    overDiags.push(...program.getGlobalDiagnostics().filter(isError), ...libErrors(program, u, state, overlayMap));
   }
   result.timing.overlayMs = Date.now() - t1;
   // The targets are parsed once per compile: keeping every target's
@@ -330,6 +330,7 @@ function mappingOf(m, what) {
     root: real(root),
     packages: m.packages,
     remap: remap.map((/** @type {any} */ r) => ({ name: r.name, dir: real(r.dir) })),
+    leftOut: Array.isArray(m.leftOut) ? m.leftOut.filter((/** @type {any} */ n) => typeof n === 'string') : [],
   };
 }
 
@@ -358,7 +359,8 @@ function relativizer(repoRoot, mappings) {
     for (const [from, to] of prefixes) if (m.includes(from)) m = m.split(from).join(to);
     return m;
   };
-  const rel = (/** @type {string} */ f) => {
+  const rel = (/** @type {string} */ f) => installedName(relOf(f));
+  const relOf = (/** @type {string} */ f) => {
     if (!f) return '';
     const abs = path.resolve(f);
     for (const [dir, name] of linked) {
@@ -374,6 +376,19 @@ function relativizer(repoRoot, mappings) {
     return abs.split(path.sep).join('/');
   };
   return { rel, msg };
+}
+
+/**
+ * An installed package's file by the name the upgraded install gives it
+ * ("node_modules/.pnpm/x@1.0.0/node_modules/x/index.d.ts" and the overlay's
+ * link are both "node_modules/x/index.d.ts"), so an error in a package's
+ * declarations is the same error before and after the upgrade.
+ * @param {string} f
+ */
+function installedName(f) {
+  const i = f.lastIndexOf('node_modules/');
+  if (i <= 0 || !f.startsWith('node_modules/')) return f;
+  return f.slice(i);
 }
 
 /**
@@ -533,6 +548,7 @@ function baselineDiagnostics(ts, u, mapping) {
   /** @param {string} f */
   const key = (f) => mapKey + '\0' + f;
   const missing = u.files.filter((f) => {
+    if (!u.options.skipLibCheck && !u.cache.baseline.get(key(LIB_KEY))) return true;
     const hit = u.cache.baseline.get(key(f));
     if (hit && hit.version === fileVersion(f)) {
       out.set(f, hit.diags);
@@ -543,9 +559,11 @@ function baselineDiagnostics(ts, u, mapping) {
   const globalHit = u.cache.baseline.get(key(''));
   if (missing.length === 0 && globalHit) {
     out.set('', globalHit.diags);
+    const libHit = u.cache.baseline.get(key(LIB_KEY));
+    out.set(LIB_KEY, libHit ? libHit.diags : []);
     return out;
   }
-  const { program } = buildProgram(ts, u, mapping);
+  const { program, state } = buildProgram(ts, u, mapping);
   for (const f of missing) {
     const sf = program.getSourceFile(f);
     const diags = sf ? errorsOf(program, sf) : [];
@@ -555,6 +573,46 @@ function baselineDiagnostics(ts, u, mapping) {
   const globals = program.getGlobalDiagnostics().filter(isError);
   out.set('', globals);
   u.cache.baseline.set(key(''), { version: '', diags: globals });
+  const lib = libErrors(program, u, state, mapping);
+  out.set(LIB_KEY, lib);
+  u.cache.baseline.set(key(LIB_KEY), { version: '', diags: lib });
+  return out;
+}
+
+// The baseline cache's key for the errors in declaration files.
+const LIB_KEY = '\0lib';
+
+/**
+ * The errors tsc reports in the program's declaration files (installed
+ * packages, the targets, the repository's own .d.ts) when the repository
+ * does not skip them (skipLibCheck off): a target whose declarations no
+ * longer check is an error the user's build prints. The compiler's default
+ * libraries are left out, as skipDefaultLibCheck would; they do not move.
+ * A linked package's import the overlay could not serve is the overlay's
+ * gap, not the install's, unless it is a peer the install leaves out.
+ * @param {Program} program
+ * @param {Unit} u
+ * @param {{remapOf: (f: string) => any}} state
+ * @param {Mapping | null} mapping
+ */
+function libErrors(program, u, state, mapping) {
+  if (u.options.skipLibCheck) return [];
+  const asked = new Set(u.files);
+  const leftOut = new Set(mapping && Array.isArray(mapping.leftOut) ? mapping.leftOut : []);
+  /** @type {TSDiagnostic[]} */
+  const out = [];
+  for (const sf of program.getSourceFiles()) {
+    if (!sf.isDeclarationFile || asked.has(sf.fileName) || program.isSourceFileDefaultLibrary(sf)) continue;
+    const linked = !!state.remapOf(sf.fileName);
+    for (const d of program.getSemanticDiagnostics(sf)) {
+      if (!isError(d)) continue;
+      if (linked && UNRESOLVED_CODES.has(d.code) && d.start !== undefined) {
+        const spec = sf.text.slice(d.start, d.start + (d.length || 0)).replace(/^['"`]|['"`]$/g, '');
+        if (!leftOut.has(packageOf(spec))) continue;
+      }
+      out.push(d);
+    }
+  }
   return out;
 }
 

@@ -1,0 +1,273 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/engine/registry"
+	"github.com/uptide/uptide/internal/cache"
+	"github.com/uptide/uptide/internal/tsctruth"
+)
+
+// The truth tests hold check's answer against the repository's own
+// compiler after a real upgrade: a copy of the installed fixture is
+// upgraded with the real package manager (from the test registry), its tsc
+// runs before and after, and every new error must be a breaking finding's
+// evidence, every breaking finding's evidence a new error.
+
+var (
+	toolsMu sync.Mutex
+	tools   = map[string]string{}
+)
+
+// pinnedTool returns the directory of name@version (a package manager the
+// machine does not have, such as yarn), fetched once from the user's
+// configured registry with its integrity verified and kept in the shared
+// cache; later runs are offline.
+func pinnedTool(t testing.TB, name, version string) string {
+	t.Helper()
+	toolsMu.Lock()
+	defer toolsMu.Unlock()
+	label := name + "@" + version
+	if dir, ok := tools[label]; ok {
+		return dir
+	}
+	parent, err := cache.Dir("tools")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(parent, label)
+	if _, err := os.Stat(filepath.Join(dir, ".complete")); err != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		defer cancel()
+		cfg, err := registry.LoadConfig(os.TempDir(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := registry.New(registry.Options{Config: cfg}).Fetch(ctx, name, version)
+		if err != nil {
+			t.Fatalf("%s (fetched once from the npm registry into %s): %v", label, parent, err)
+		}
+		defer func() { _ = p.Remove() }()
+		tmp, err := os.MkdirTemp(parent, label+".tmp-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer os.RemoveAll(tmp)
+		copyTree(t, p.Dir, tmp)
+		if err := os.WriteFile(filepath.Join(tmp, ".complete"), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_ = os.RemoveAll(dir)
+		if err := os.Rename(tmp, dir); err != nil {
+			if _, statErr := os.Stat(filepath.Join(dir, ".complete")); statErr != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	tools[label] = dir
+	return dir
+}
+
+// manager runs a package manager in a fixture copy against the test
+// registry, lifecycle scripts off, HOME and caches private.
+type manager struct {
+	name string
+	// argv0 is the command: npm, or node with yarn's script.
+	argv0 []string
+}
+
+func npmManager() manager { return manager{name: "npm", argv0: []string{"npm"}} }
+
+func yarnClassic(t testing.TB) manager {
+	return manager{name: "yarn", argv0: []string{"node", filepath.Join(pinnedTool(t, "yarn", "1.22.22"), "bin", "yarn.js")}}
+}
+
+func (m manager) run(t testing.TB, e env, dir string, args ...string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	var argv []string
+	switch m.name {
+	case "npm":
+		argv = append(append(argv, m.argv0...), args...)
+		argv = append(argv, "--ignore-scripts", "--no-audit", "--no-fund", "--registry", e.registry)
+	case "yarn":
+		argv = append(append(argv, m.argv0...), args...)
+		argv = append(argv, "--ignore-scripts", "--non-interactive", "--no-progress", "--registry", e.registry,
+			"--cache-folder", filepath.Join(e.home, ".yarn-cache"))
+	}
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Dir = dir
+	cmd.Env = append(e.vars(), "npm_config_cache="+filepath.Join(e.home, ".npm"), "npm_config_update_notifier=false",
+		"YARN_IGNORE_PATH=1", "YARN_ENABLE_TELEMETRY=0")
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%s in %s: %v\n%s", strings.Join(argv, " "), dir, err, out.String())
+	}
+}
+
+func (m manager) install(t testing.TB, e env, dir string) { m.run(t, e, dir, "install") }
+
+// upgrade moves the packages (name@version) as the user would.
+func (m manager) upgrade(t testing.TB, e env, dir string, dev bool, pkgs ...string) {
+	switch m.name {
+	case "npm":
+		args := append([]string{"install"}, pkgs...)
+		if dev {
+			args = append(args, "--save-dev")
+		}
+		m.run(t, e, dir, args...)
+	case "yarn":
+		args := append([]string{"add"}, pkgs...)
+		if dev {
+			args = append(args, "--dev")
+		}
+		m.run(t, e, dir, args...)
+	}
+}
+
+// pinnedTypeScriptJS is the compiler the fixtures' check judges with (they
+// install no TypeScript): its tsc is the repository's own.
+func pinnedTypeScriptJS(t testing.TB) string {
+	return filepath.Join(sharedCompilers(t), "typescript@6.0.3", "lib", "typescript.js")
+}
+
+// assertTruth compares the package's breaking findings with the new errors
+// tsc reports in the upgraded copy (after) against the installed one
+// (before), on the tsconfig of each workspace.
+func assertTruth(t *testing.T, p model.PackageReport, before, after string, workspaces ...string) {
+	t.Helper()
+	ctx := context.Background()
+	if len(workspaces) == 0 {
+		workspaces = []string{"."}
+	}
+	var truth []string
+	for _, ws := range workspaces {
+		b, err := tsctruth.Errors(ctx, pinnedTypeScriptJS(t), filepath.Join(before, ws, "tsconfig.json"), before)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := tsctruth.Errors(ctx, pinnedTypeScriptJS(t), filepath.Join(after, ws, "tsconfig.json"), after)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range tsctruth.New(b, a) {
+			truth = append(truth, e.String())
+		}
+		// Every pre-existing error check subtracted is one tsc reports.
+		have := map[string]int{}
+		for _, e := range b {
+			have[e.String()]++
+		}
+		for _, d := range p.Compile.PreExistingErrors {
+			k := tsctruth.Error{File: d.File, Line: d.Line, Code: d.Code}.String()
+			if have[k] == 0 {
+				t.Errorf("pre-existing %s is not an error tsc reports before the upgrade", k)
+			}
+			have[k]--
+		}
+	}
+	var said []string
+	for _, f := range p.Findings {
+		if f.Severity != model.Breaking {
+			continue
+		}
+		for _, d := range append(append([]model.Diagnostic{}, f.Evidence...), f.Downstream...) {
+			said = append(said, tsctruth.Error{File: d.File, Line: d.Line, Code: d.Code}.String())
+		}
+	}
+	sort.Strings(truth)
+	sort.Strings(said)
+	if fmt.Sprint(truth) != fmt.Sprint(said) {
+		t.Errorf("check's breaking evidence is not what tsc reports after the real upgrade\ncheck: %q\n  tsc: %q", said, truth)
+	}
+}
+
+// installedCopy copies an installed fixture (node_modules included, links
+// kept as links) for the real upgrade.
+func installedCopy(t *testing.T, dir string) string {
+	t.Helper()
+	dst := filepath.Join(t.TempDir(), filepath.Base(dir))
+	out, err := exec.Command("cp", "-a", dir, dst).CombinedOutput()
+	if err != nil {
+		t.Fatalf("copying %s: %v\n%s", dir, err, out)
+	}
+	return dst
+}
+
+// A new peer the manager does not install (@testing-library/react 15 → 16
+// moved @testing-library/dom to its peers): under yarn 1 the re-exported
+// queries vanish and adding the peer is the fix; npm installs the peer and
+// nothing breaks. Both answers are the managers' own, after a real upgrade.
+func TestCheckPeersTheManagerLeavesOut(t *testing.T) {
+	for _, tt := range []struct {
+		manager  string
+		breaking int
+		code     int
+	}{
+		// The queries' importer, and (skipLibCheck off) the library's own
+		// declarations, which cannot find the peer.
+		{manager: "yarn", breaking: 2, code: 1},
+		{manager: "npm", breaking: 0, code: 0},
+	} {
+		t.Run(tt.manager, func(t *testing.T) {
+			e := checkEnv(t)
+			m := npmManager()
+			if tt.manager == "yarn" {
+				m = yarnClassic(t)
+			}
+			dir := copyFixture(t, "peers-app")
+			m.install(t, e, dir)
+			r := run(t, e, dir, "check", "@testing-library/react", "--target", "@testing-library/react@16.3.0", "--json")
+			var rep model.CheckReport
+			decode(t, r, &rep)
+			if r.code != tt.code {
+				t.Fatalf("exit %d, want %d\n%s", r.code, tt.code, r.stdout)
+			}
+			p := packageReport(t, rep, "@testing-library/react")
+			if p.Counts.Breaking != tt.breaking {
+				t.Errorf("%d breaking, want %d: %+v", p.Counts.Breaking, tt.breaking, listed(p))
+			}
+			var add *model.Companion
+			for i, c := range p.Companions.Companions {
+				if c.Name == "@testing-library/dom" {
+					add = &p.Companions.Companions[i]
+				}
+			}
+			switch tt.manager {
+			case "yarn":
+				if add == nil || add.From != "" || add.To != "10.4.0" || !strings.Contains(add.Why, "add @testing-library/dom@^10.0.0 (new peer of @testing-library/react 16.3.0; yarn does not install peers)") {
+					t.Errorf("companion %+v, want add @testing-library/dom 10.4.0 as a new peer yarn leaves out", add)
+				}
+				if len(p.Plan.Rules) != 1 || p.Plan.Rules[0].ID != "missing-peer:@testing-library/dom" || p.Plan.Rules[0].ByRule != 2 ||
+					!strings.HasPrefix(p.Plan.Rules[0].Title, "add @testing-library/dom@^10.0.0 (") {
+					t.Errorf("plan %+v, want one rule adding the peer", p.Plan.Rules)
+				}
+				for _, w := range p.Warnings {
+					if strings.Contains(w, "unresolved") {
+						t.Errorf("the missing peer is counted as unresolved: %s", w)
+					}
+				}
+			case "npm":
+				if add != nil {
+					t.Errorf("npm installs the peer, yet check adds it: %+v", add)
+				}
+			}
+			after := installedCopy(t, dir)
+			m.upgrade(t, e, after, true, "@testing-library/react@16.3.0")
+			assertTruth(t, p, dir, after)
+		})
+	}
+}

@@ -1,0 +1,3 @@
+import { format } from 'typokit';
+
+export const price = format(3);

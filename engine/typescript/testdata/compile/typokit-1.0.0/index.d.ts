@@ -1,0 +1,1 @@
+export declare function format(value: number): string;
