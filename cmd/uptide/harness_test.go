@@ -91,7 +91,11 @@ func copyTree(t testing.TB, src, dst string) {
 		if err != nil {
 			return err
 		}
-		return os.WriteFile(target, data, 0o644)
+		mode := os.FileMode(0o644)
+		if info, err := d.Info(); err == nil && info.Mode()&0o111 != 0 {
+			mode = 0o755 // a native compiler's binary
+		}
+		return os.WriteFile(target, data, mode)
 	})
 	if err != nil {
 		t.Fatal(err)

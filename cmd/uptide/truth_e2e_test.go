@@ -46,7 +46,8 @@ func pinnedTool(t testing.TB, name, version string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := filepath.Join(parent, label)
+	dirName := strings.ReplaceAll(label, "/", "+") // @scope/name
+	dir := filepath.Join(parent, dirName)
 	if _, err := os.Stat(filepath.Join(dir, ".complete")); err != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 		defer cancel()
@@ -59,7 +60,7 @@ func pinnedTool(t testing.TB, name, version string) string {
 			t.Fatalf("%s (fetched once from the npm registry into %s): %v", label, parent, err)
 		}
 		defer func() { _ = p.Remove() }()
-		tmp, err := os.MkdirTemp(parent, label+".tmp-")
+		tmp, err := os.MkdirTemp(parent, dirName+".tmp-")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -111,54 +111,71 @@ func findRepoTypeScript(dir string) (string, string, error) {
 // PinnedCompiler returns typescript@6.0.3 from the cache, fetching it through
 // fetch the first time.
 func PinnedCompiler(ctx context.Context, fetch FetchFunc, progress ProgressFunc) (*Compiler, error) {
-	parent, err := cache.Dir("compilers")
+	dir, err := cachedPackage(ctx, fetch, progress, "compilers", PinnedName, PinnedVersion, copyCompiler, nil)
 	if err != nil {
-		return nil, fmt.Errorf("compiler cache: %w", err)
+		return nil, err
 	}
-	label := PinnedName + "@" + PinnedVersion
+	return &Compiler{Dir: dir, Version: PinnedVersion}, nil
+}
+
+// cachedPackage is name@version in the cache folder kind, fetched through
+// fetch the first time and copied there by copy; more, when set, adds to the
+// package's folder before it is marked complete (the native compiler's
+// platform package).
+func cachedPackage(ctx context.Context, fetch FetchFunc, progress ProgressFunc, kind, name, version string,
+	copy func(src, dst string) error, more func(ctx context.Context, tmp string) error) (string, error) {
+	parent, err := cache.Dir(kind)
+	if err != nil {
+		return "", fmt.Errorf("compiler cache: %w", err)
+	}
+	label := name + "@" + version
 	dir := filepath.Join(parent, label)
-	c := &Compiler{Dir: dir, Version: PinnedVersion}
 	if _, err := os.Stat(filepath.Join(dir, ".complete")); err == nil {
-		return c, nil
+		return dir, nil
 	}
 	if fetch == nil {
-		return nil, fmt.Errorf("%s is not in the cache (%s) and no registry is available to fetch it", label, dir)
+		return "", fmt.Errorf("%s is not in the cache (%s) and no registry is available to fetch it", label, dir)
 	}
 	if progress != nil {
 		progress("downloading "+label, false)
 		defer progress("downloading "+label, true)
 	}
-	src, err := fetch(ctx, PinnedName, PinnedVersion)
+	src, err := fetch(ctx, name, version)
 	if err != nil {
-		return nil, fmt.Errorf("fetch %s: %w", label, err)
+		return "", fmt.Errorf("fetch %s: %w", label, err)
 	}
-	if err := checkCompilerPackage(src); err != nil {
-		return nil, fmt.Errorf("fetched %s: %w", label, err)
+	if err := checkCompilerPackage(src, name, version); err != nil {
+		return "", fmt.Errorf("fetched %s: %w", label, err)
 	}
 	tmp, err := os.MkdirTemp(parent, label+".tmp-")
 	if err != nil {
-		return nil, fmt.Errorf("compiler cache: %w", err)
+		return "", fmt.Errorf("compiler cache: %w", err)
 	}
 	defer os.RemoveAll(tmp)
-	if err := copyCompiler(src, tmp); err != nil {
-		return nil, fmt.Errorf("compiler cache: %w", err)
+	if err := copy(src, tmp); err != nil {
+		return "", fmt.Errorf("compiler cache: %w", err)
+	}
+	if more != nil {
+		if err := more(ctx, tmp); err != nil {
+			return "", err
+		}
 	}
 	if err := os.WriteFile(filepath.Join(tmp, ".complete"), nil, 0o644); err != nil {
-		return nil, fmt.Errorf("compiler cache: %w", err)
+		return "", fmt.Errorf("compiler cache: %w", err)
 	}
 	// An empty directory left by an interrupted run is replaced; a complete
 	// one another run just wrote is kept.
 	_ = os.Remove(dir)
 	if err := os.Rename(tmp, dir); err != nil {
 		if _, statErr := os.Stat(filepath.Join(dir, ".complete")); statErr == nil {
-			return c, nil
+			return dir, nil
 		}
-		return nil, fmt.Errorf("compiler cache: %w", err)
+		return "", fmt.Errorf("compiler cache: %w", err)
 	}
-	return c, nil
+	return dir, nil
 }
 
-func checkCompilerPackage(dir string) error {
+func checkCompilerPackage(dir, name, version string) error {
 	b, err := os.ReadFile(filepath.Join(dir, "package.json"))
 	if err != nil {
 		return err
@@ -170,11 +187,8 @@ func checkCompilerPackage(dir string) error {
 	if err := json.Unmarshal(b, &pkg); err != nil {
 		return fmt.Errorf("%s: %w", filepath.Join(dir, "package.json"), err)
 	}
-	if pkg.Name != PinnedName || pkg.Version != PinnedVersion {
-		return fmt.Errorf("%s holds %s@%s, not %s@%s", dir, pkg.Name, pkg.Version, PinnedName, PinnedVersion)
-	}
-	if _, err := os.Stat(filepath.Join(dir, "lib", "typescript.js")); err != nil {
-		return fmt.Errorf("no lib/typescript.js in %s", dir)
+	if pkg.Name != name || pkg.Version != version {
+		return fmt.Errorf("%s holds %s@%s, not %s@%s", dir, pkg.Name, pkg.Version, name, version)
 	}
 	return nil
 }
@@ -202,6 +216,31 @@ func copyCompiler(src, dst string) error {
 			return err
 		}
 		return copyFile(p, out)
+	})
+}
+
+// copyPackage copies every regular file of a package, keeping the
+// executable bit (the native compiler is an executable).
+func copyPackage(src, dst string) error {
+	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(src, p)
+		if err != nil || d.IsDir() || !d.Type().IsRegular() {
+			return err
+		}
+		out := filepath.Join(dst, rel)
+		if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+			return err
+		}
+		if err := copyFile(p, out); err != nil {
+			return err
+		}
+		if info, err := d.Info(); err == nil && info.Mode()&0o111 != 0 {
+			return os.Chmod(out, 0o755)
+		}
+		return nil
 	})
 }
 

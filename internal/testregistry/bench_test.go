@@ -85,7 +85,7 @@ func BenchmarkPack(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := pack(files); err != nil {
+		if _, err := pack(files, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -28,7 +28,7 @@ type tarball struct {
 
 func (v *version) tarball() (*tarball, error) {
 	v.packOnce.Do(func() {
-		v.packed, v.packErr = pack(v.files)
+		v.packed, v.packErr = pack(v.files, v.exec)
 		if v.packErr != nil {
 			v.packErr = fmt.Errorf("testregistry: pack %s@%s: %w", v.name, v.version, v.packErr)
 		}
@@ -44,7 +44,7 @@ func (v *version) corrupted() ([]byte, error) {
 		files[k] = c
 	}
 	files["CORRUPTED"] = []byte("these bytes do not match dist.integrity\n")
-	t, err := pack(files)
+	t, err := pack(files, v.exec)
 	if err != nil {
 		return nil, err
 	}
@@ -53,7 +53,7 @@ func (v *version) corrupted() ([]byte, error) {
 
 // pack builds the gzip'd tar npm publishes: entries under "package/", sorted,
 // mode 0644, npm's fixed mtime, no owner names, wrapped by storedGzip.
-func pack(files map[string][]byte) (*tarball, error) {
+func pack(files map[string][]byte, exec map[string]bool) (*tarball, error) {
 	names := make([]string, 0, len(files))
 	for n := range files {
 		names = append(names, n)
@@ -65,10 +65,14 @@ func pack(files map[string][]byte) (*tarball, error) {
 	size := 0
 	for _, n := range names {
 		body := files[n]
+		mode := int64(0o644)
+		if exec[n] {
+			mode = 0o755
+		}
 		hdr := &tar.Header{
 			Typeflag: tar.TypeReg,
 			Name:     "package/" + n,
-			Mode:     0o644,
+			Mode:     mode,
 			Size:     int64(len(body)),
 			ModTime:  packMTime,
 			Format:   tar.FormatUSTAR,

@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"net"
 	"net/http"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -80,6 +82,8 @@ type version struct {
 	sv       *semver.Version
 	manifest map[string]any
 	files    map[string][]byte
+	// exec are the files packed executable (a native compiler's binary).
+	exec map[string]bool
 
 	packOnce sync.Once
 	packed   *tarball
@@ -210,6 +214,69 @@ func (r *Registry) Add(manifest map[string]any, files map[string]string) error {
 		return fmt.Errorf("testregistry: add: %s@%s is already published", name, ver)
 	}
 	p.versions[sv.String()] = &version{name: name, version: sv.String(), sv: sv, manifest: m, files: fb}
+	p.docs = nil
+	return nil
+}
+
+// AddDir publishes the package extracted in dir (its package.json names it)
+// with every regular file below dir, packed executable where the file is:
+// tests serve real packages fetched once into a cache this way (a
+// TypeScript compiler, whose native build is an executable).
+func (r *Registry) AddDir(dir string) error {
+	raw, err := os.ReadFile(filepath.Join(dir, "package.json"))
+	if err != nil {
+		return fmt.Errorf("testregistry: add %s: %w", dir, err)
+	}
+	m, err := decodeManifest(raw)
+	if err != nil {
+		return fmt.Errorf("testregistry: add %s: package.json%w", dir, err)
+	}
+	name, _ := m["name"].(string)
+	ver, _ := m["version"].(string)
+	if err := checkName(name); err != nil {
+		return fmt.Errorf("testregistry: add %s: %w", dir, err)
+	}
+	sv, err := semver.StrictNewVersion(ver)
+	if err != nil {
+		return fmt.Errorf("testregistry: add %s: version %q is not semver", dir, ver)
+	}
+	files, exec := map[string][]byte{}, map[string]bool{}
+	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !d.Type().IsRegular() {
+			return err
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil {
+			return err
+		}
+		rel = filepath.ToSlash(rel)
+		if strings.HasPrefix(rel, ".") {
+			return nil // a cache's own marker files
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		files[rel] = data
+		if info, err := d.Info(); err == nil && info.Mode()&0o111 != 0 {
+			exec[rel] = true
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("testregistry: add %s: %w", dir, err)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	p := r.pkgs[name]
+	if p == nil {
+		p = &pkg{name: name, versions: map[string]*version{}}
+		r.pkgs[name] = p
+	}
+	if _, dup := p.versions[sv.String()]; dup {
+		return fmt.Errorf("testregistry: add: %s@%s is already published", name, ver)
+	}
+	p.versions[sv.String()] = &version{name: name, version: sv.String(), sv: sv, manifest: m, files: files, exec: exec}
 	p.docs = nil
 	return nil
 }

@@ -395,7 +395,7 @@ func TestTarballLayoutIsFixed(t *testing.T) {
 		"index.js":     []byte("module.exports = 1;\n"),
 		"lib/deep/" + strings.Repeat("long-name-", 12) + ".d.ts": []byte("export {};\n"),
 	}
-	tb, err := pack(files)
+	tb, err := pack(files, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

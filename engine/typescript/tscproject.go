@@ -1,0 +1,231 @@
+package typescript
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/uptide/uptide/engine/model"
+)
+
+// Upgrading the compiler itself: the sources do not change, the judge does.
+// Each tsconfig project is type-checked whole by the installed tsc and by
+// the target's, exactly as `tsc -p` does, with emit forced off so nothing
+// is ever written into the checkout; what the target adds is the upgrade's.
+
+// TSC is a tsc command line: `node lib/tsc.js` for TypeScript with a
+// JavaScript API (before 7), the platform executable for the native one.
+type TSC struct {
+	Version string
+	Argv    []string
+}
+
+// Label is "TypeScript 5.8.3".
+func (t TSC) Label() string { return "TypeScript " + t.Version }
+
+// TSCAt is the tsc of the typescript package installed in dir.
+func TSCAt(ctx context.Context, dir string) (TSC, error) {
+	manifest := filepath.Join(dir, "package.json")
+	b, err := os.ReadFile(manifest)
+	if err != nil {
+		return TSC{}, err
+	}
+	var pkg struct {
+		Name    string `json:"name"`
+		Version string `json:"version"`
+	}
+	if err := json.Unmarshal(b, &pkg); err != nil || pkg.Version == "" {
+		return TSC{}, fmt.Errorf("%s: not a readable package.json", manifest)
+	}
+	major, _ := strconv.Atoi(strings.SplitN(pkg.Version, ".", 2)[0])
+	if script := filepath.Join(dir, "lib", "tsc.js"); major < 7 {
+		if _, err := os.Stat(script); err != nil {
+			return TSC{}, fmt.Errorf("%s: TypeScript %s without lib/tsc.js", dir, pkg.Version)
+		}
+		node, _, err := findNode(ctx)
+		if err != nil {
+			return TSC{}, err
+		}
+		return TSC{Version: pkg.Version, Argv: []string{node, script}}, nil
+	}
+	exe, err := NativeTSC(dir)
+	if err != nil {
+		return TSC{}, err
+	}
+	return TSC{Version: pkg.Version, Argv: []string{exe}}, nil
+}
+
+// FetchTSC is typescript@version from the compiler cache, fetched through
+// fetch the first time; for the native compiler (7 and newer) its platform
+// package is fetched beside it, where NativeTSC finds it.
+func FetchTSC(ctx context.Context, fetch FetchFunc, progress ProgressFunc, version string) (TSC, error) {
+	dir, err := cachedPackage(ctx, fetch, progress, "tsc", PinnedName, version, copyPackage, func(ctx context.Context, tmp string) error {
+		major, _ := strconv.Atoi(strings.SplitN(version, ".", 2)[0])
+		if major < 7 {
+			return nil
+		}
+		platformPkg, exe := nativePlatformPackage(PinnedName, runtime.GOOS, runtime.GOARCH)
+		src, err := fetch(ctx, platformPkg, version)
+		if err != nil {
+			return fmt.Errorf("fetch %s@%s: %w", platformPkg, version, err)
+		}
+		dst := filepath.Join(tmp, "node_modules", filepath.FromSlash(platformPkg))
+		if err := copyPackage(src, dst); err != nil {
+			return err
+		}
+		return os.Chmod(filepath.Join(dst, "lib", exe), 0o755)
+	})
+	if err != nil {
+		return TSC{}, err
+	}
+	return TSCAt(ctx, dir)
+}
+
+// ProjectRun is one tsc run over one project.
+type ProjectRun struct {
+	// Diagnostics are repository-relative, sorted.
+	Diagnostics []model.Diagnostic
+	// Files counts the repository's own files in the program (not
+	// node_modules, not the compiler's libs).
+	Files int
+}
+
+// projectFlags keep tsc from writing anything: no emit, no build info, and
+// the options that would demand emit turned off.
+var projectFlags = []string{"--pretty", "false", "--noEmit", "--incremental", "false", "--composite", "false",
+	"--emitDeclarationOnly", "false", "--listFiles"}
+
+// RunProject type-checks the project whose tsconfig is config (absolute)
+// with t, in root (the repository; diagnostics come back relative to it).
+func (t TSC) RunProject(ctx context.Context, root, config string, timeout time.Duration) (*ProjectRun, error) {
+	if timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
+	argv := append(append(append([]string{}, t.Argv...), "-p", config), projectFlags...)
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Dir = root
+	cmd.WaitDelay = 5 * time.Second
+	var stdout bytes.Buffer
+	stderr := &tailBuffer{max: 16 << 10}
+	cmd.Stdout, cmd.Stderr = &stdout, stderr
+	runErr := cmd.Run()
+	name := t.Label() + " tsc -p " + relOr(root, config)
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		if errors.Is(ctxErr, context.DeadlineExceeded) {
+			return nil, fmt.Errorf("%s: still running after %s", name, timeout)
+		}
+		return nil, ctxErr
+	}
+	code := 0
+	if runErr != nil {
+		var exit *exec.ExitError
+		if !errors.As(runErr, &exit) {
+			return nil, fmt.Errorf("run %s: %w", name, runErr)
+		}
+		code = exit.ExitCode()
+	}
+	diags, err := parseNativeOutput(stdout.Bytes())
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	errText := strings.TrimSpace(stderr.String())
+	if (code != 0 && code != 1 && code != 2) || (code != 0 && len(diags) == 0) || strings.Contains(errText, "panic:") {
+		detail := errText
+		if detail == "" {
+			detail = strings.TrimSpace(stdout.String())
+		}
+		return nil, fmt.Errorf("%s exited %d: %s", name, code, clip(detail, 2000))
+	}
+	run := &ProjectRun{Diagnostics: []model.Diagnostic{}}
+	for _, line := range strings.Split(stdout.String(), "\n") {
+		p := strings.TrimSpace(line)
+		if !filepath.IsAbs(p) || locatedLine.MatchString(p) {
+			continue
+		}
+		if rel, ok := under(root, p); ok && !strings.Contains("/"+rel, "/node_modules/") {
+			run.Files++
+		}
+	}
+	for _, d := range diags {
+		if d.Category != "error" {
+			continue
+		}
+		file := d.File
+		if file != "" {
+			abs := file
+			if !filepath.IsAbs(abs) {
+				abs = filepath.Join(root, abs)
+			}
+			file = relOr(root, abs)
+		}
+		run.Diagnostics = append(run.Diagnostics, model.Diagnostic{File: file, Line: d.Line, Column: d.Column, Code: d.Code, Message: d.Message})
+	}
+	sort.SliceStable(run.Diagnostics, func(i, j int) bool {
+		a, b := run.Diagnostics[i], run.Diagnostics[j]
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		if a.Column != b.Column {
+			return a.Column < b.Column
+		}
+		return a.Code < b.Code
+	})
+	return run, nil
+}
+
+// NewUnderTarget is what the target compiler reports that the installed
+// one does not, as multisets on file, line, column and code: the sources
+// are the same on both sides, and compilers reword their messages between
+// versions, so the message is not part of the key.
+func NewUnderTarget(base, target []model.Diagnostic) []model.Diagnostic {
+	type key struct {
+		file         string
+		line, column int
+		code         int
+	}
+	left := map[key]int{}
+	for _, d := range base {
+		left[key{d.File, d.Line, d.Column, d.Code}]++
+	}
+	out := []model.Diagnostic{}
+	for _, d := range target {
+		k := key{d.File, d.Line, d.Column, d.Code}
+		if left[k] > 0 {
+			left[k]--
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// under is p relative to root, slash-separated, when p is inside root.
+func under(root, p string) (string, bool) {
+	rel, err := filepath.Rel(root, p)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
+}
+
+func relOr(root, p string) string {
+	if rel, ok := under(root, p); ok {
+		return rel
+	}
+	return filepath.ToSlash(p)
+}
