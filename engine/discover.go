@@ -204,6 +204,10 @@ func resolveInstalled(r *model.Repository, lf lockfile.Lockfile, lockBroken bool
 				} else {
 					x.source = model.Unknown
 					x.reason = fmt.Sprintf("not in %s: run %s install", filepath.Base(lf.Path()), r.PackageManager)
+					if w.LinkedFrom != "" && d.Type == model.Dev {
+						x.reason = fmt.Sprintf("not in %s: npm installs no devDependencies of a file: dependency (%s links %s); run npm install in %s",
+							filepath.Base(lf.Path()), linker(w.LinkedFrom), w.Path, w.Path)
+					}
 				}
 			case !lockBroken && semver.IsExact(d.Range):
 				x.version, x.source = cleanExact(d.Range), model.FromManifest
@@ -219,6 +223,14 @@ func resolveInstalled(r *model.Repository, lf lockfile.Lockfile, lockBroken bool
 		}
 	}
 	return decls, skipped
+}
+
+// linker names the package that links a file: dependency.
+func linker(path string) string {
+	if path == "." {
+		return "the root"
+	}
+	return path
 }
 
 // resolvesToWorkspace reports whether a registry-looking specifier is

@@ -82,7 +82,7 @@ func findRow(rows []model.DependencyRow, name, ws string) *model.DependencyRow {
 // against what the real package manager installed.
 func TestListMatchesRealInstalls(t *testing.T) {
 	reg := startRegistry(t)
-	for _, repo := range []string{"npm-v3", "npm-v1", "pnpm-v9", "yarn-classic", "yarn-berry", "bun"} {
+	for _, repo := range []string{"npm-v3", "npm-v1", "npm-v1-file", "pnpm-v9", "yarn-classic", "yarn-berry", "bun"} {
 		t.Run(repo, func(t *testing.T) {
 			want, imports := readExpected(t, repo)
 			dir := copyRepo(t, repo)
@@ -104,9 +104,25 @@ func TestListMatchesRealInstalls(t *testing.T) {
 					}
 					continue
 				}
+				if w.latest == "(local)" {
+					if !slices.ContainsFunc(rep.Skipped, func(s model.Skipped) bool {
+						return s.Name == w.dep && s.Workspace == w.workspace && s.Kind == model.SpecFile
+					}) {
+						t.Errorf("%s in %s: want it skipped as a file: dependency, skipped = %+v", w.dep, w.workspace, rep.Skipped)
+					}
+					continue
+				}
 				row := findRow(rep.Rows, w.dep, w.workspace)
 				if row == nil {
 					t.Errorf("%s in %s: no row", w.dep, w.workspace)
+					continue
+				}
+				if w.installed == "(missing)" {
+					// The manager did not install it: the row must say it
+					// is unknown, never borrow another package's version.
+					if row.Installed != "" || row.InstalledSource != model.Unknown || row.Reason == "" {
+						t.Errorf("%s in %s: installed %q (%s, reason %q), want unknown with a reason", w.dep, w.workspace, row.Installed, row.InstalledSource, row.Reason)
+					}
 					continue
 				}
 				if row.Installed != w.installed || row.InstalledSource != model.FromLockfile {
@@ -122,8 +138,10 @@ func TestListMatchesRealInstalls(t *testing.T) {
 						continue
 					}
 					for _, f := range files {
-						ws := workspaceOf(f, row.Workspaces)
-						if ws != "" && !slices.Contains(row.ImportingFiles, f) {
+						// The file belongs to the innermost package holding
+						// it, whose row this must be.
+						ws := workspaceOf(f, rep.Repository.Workspaces)
+						if slices.Contains(row.Workspaces, ws) && !slices.Contains(row.ImportingFiles, f) {
 							t.Errorf("%s (%v): importing files %v lack %s", pkg, row.Workspaces, row.ImportingFiles, f)
 						}
 					}

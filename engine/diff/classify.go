@@ -41,7 +41,11 @@ func classifyPair(p Pair) []model.Change {
 	a, b := p.A, p.B
 	base := model.Change{Path: p.Path, SymbolKind: b.Kind, Before: a.Signature, After: b.Signature, Visibility: a.Visibility}
 	var out []model.Change
-	if len(a.ExportedFrom) > 0 && len(b.ExportedFrom) > 0 && !sameStringSet(a.ExportedFrom, b.ExportedFrom) {
+	// A global declaration (declare global, a script's top level reached
+	// through /// <reference>) or an augmentation of another module is
+	// reachable from every entry point: which entry points the package has
+	// says nothing about where consumers get it (rule moved/augmentation).
+	if len(a.ExportedFrom) > 0 && len(b.ExportedFrom) > 0 && !sameStringSet(a.ExportedFrom, b.ExportedFrom) && !isAugmentation(p.Path) {
 		from, to := sortedCopy(a.ExportedFrom), sortedCopy(b.ExportedFrom)
 		own := ownEntry(p.Path, from)
 		switch {
@@ -230,6 +234,17 @@ func ownEntry(p string, exportedFrom []string) string {
 		return "."
 	}
 	return ""
+}
+
+// isAugmentation reports whether a path is scoped to the global scope or
+// to a module the package does not own, rather than to one of its own
+// entry points (whose subpaths start with ".").
+func isAugmentation(p string) bool {
+	if !strings.HasPrefix(p, `"`) {
+		return false
+	}
+	pp, err := path.Parse(p)
+	return err == nil && pp.Scope != "" && !strings.HasPrefix(pp.Scope, ".")
 }
 
 func contains(list []string, s string) bool {

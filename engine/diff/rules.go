@@ -57,6 +57,7 @@ var rules = []Rule{
 	{ID: "deprecated", Table: TableDiff, Title: "newly @deprecated", Kind: model.ChangeDeprecated, Severity: model.Deprecated, Confidence: 1},
 	{ID: "moved", Table: TableDiff, Title: "path present in both, but B shares no entry point with A, or no longer exports it from its own entry point (the root, for a bare path the root exported)", Kind: model.ChangeMoved, Severity: model.Breaking, Confidence: 0.95},
 	{ID: "moved/still-reachable", Table: TableDiff, Title: "moved between subpaths while still reachable from its own entry point (or, for a subpath-only export, a shared entry)"},
+	{ID: "moved/augmentation", Table: TableDiff, Title: "a global declaration or an augmentation of another module, in both versions: reachable from every entry point, whatever entry points were added or dropped"},
 	{ID: "checker/incompatible", Table: TableDiff, Title: "same path, type checker says neither is assignable to the other", Kind: model.ChangeType, Severity: model.Breaking, Confidence: 1},
 	{ID: "checker/equivalent", Table: TableDiff, Title: "same path, type checker says assignable both ways"},
 

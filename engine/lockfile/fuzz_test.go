@@ -28,7 +28,9 @@ func fuzzParse(t *testing.T, name string, data []byte) {
 	if lf.Path() != file {
 		t.Fatalf("Path() = %q", lf.Path())
 	}
-	for _, c := range append(workspaceCases, lookup{ws: "packages/b", name: "a", spec: "workspace:*"}, lookup{ws: "packages/b", name: "c", spec: "link:../c"}) {
+	questions := append(append(workspaceCases[:len(workspaceCases):len(workspaceCases)], npm6FileCases...),
+		lookup{ws: "packages/b", name: "a", spec: "workspace:*"}, lookup{ws: "packages/b", name: "c", spec: "link:../c"})
+	for _, c := range questions {
 		v, ok := lf.Installed(c.ws, c.name, c.spec)
 		if ok && !isVersion(v) {
 			t.Fatalf("Installed(%q, %q) = %q, not a version", c.ws, c.name, v)
@@ -62,7 +64,17 @@ func seed(f *testing.F, glob string, extra ...string) {
 func FuzzNPM(f *testing.F) {
 	seed(f, "npm-v*/*/package-lock.json",
 		`{"lockfileVersion":1,"dependencies":{"a":{"version":"file:packages/a","dependencies":{"x":{"version":"npm:y@1.0.0"}}}}}`,
+		`{"lockfileVersion":1,"dependencies":{"b":{"version":"file:./packages/b/","dependencies":{"x":{"version":"1.0.0","dependencies":{"y":{"version":"2.0.0"}}}}},"x":{"version":"file:packages/b"}}}`,
+		`{"lockfileVersion":1,"dependencies":{"b":{"version":"file:packages/b","dependencies":null},"c":null}}`,
 		`{"lockfileVersion":3,"packages":{"packages/a":{},"packages/a/node_modules/x":{"link":true,"resolved":"file:../x"}}}`)
+	// The repositories' lockfiles, npm 6's file: packages among them.
+	for _, p := range []string{"npm-v1", "npm-v1-file", "npm-v3"} {
+		data, err := os.ReadFile(filepath.Join("..", "..", "fixtures", "repos", p, "package-lock.json"))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzParse(t, "package-lock.json", data) })
 }
 

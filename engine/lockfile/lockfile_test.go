@@ -56,6 +56,28 @@ var singleCases = []lookup{
 	{ws: ".", name: "nope", spec: "^1.0.0"},
 }
 
+// npm6FileCases hold for fixtures/repos/npm-v1-file: the root links
+// packages/a and packages/b with file:, npm 6 installed their dependencies.
+var npm6FileCases = []lookup{
+	{ws: ".", name: "zod", spec: "^4.1.12", want: "4.1.12"},
+	{ws: ".", name: "lodash", spec: "^4.17.21", want: "4.17.21"},
+	{ws: ".", name: "pkg-a", spec: "file:packages/a", local: true},
+	// Nested under the link's entry: the versions only that package sees.
+	{ws: "packages/a", name: "zod", spec: "^3.22.4", want: "3.25.76"},
+	{ws: "packages/a", name: "lodash", spec: "4.17.20", want: "4.17.20"},
+	{ws: "packages/b", name: "is-number", spec: "^7.0.0", want: "7.0.0"},
+	// Hoisted to the top of the tree.
+	{ws: "packages/a", name: "is-number", spec: "^6.0.0", want: "6.0.0"},
+	{ws: "packages/a", name: "react", spec: "^18.2.0", want: "18.3.1"},
+	{ws: "packages/a", name: "@types/react", spec: "18.3.12", want: "18.3.12"},
+	{ws: "./packages/a/", name: "zod", spec: "^3.22.4", want: "3.25.76"},
+	{ws: "packages/b", name: "@aws-sdk/client-s3", spec: "3.500.0", want: "3.500.0"},
+	{ws: "packages/b", name: "express", spec: "^4.21.2", want: "4.21.2"},
+	{ws: "packages/b", name: "pkg-a", spec: "file:../a", local: true},
+	// npm installs no devDependencies of a file: dependency.
+	{ws: "packages/a", name: "@testing-library/react", spec: "^15.0.7"},
+}
+
 func TestFixtures(t *testing.T) {
 	// The workspace dependency a and the linked directory c have no
 	// registry version; where the lockfile records them, Lookup says local.
@@ -77,6 +99,11 @@ func TestFixtures(t *testing.T) {
 		{"npm-v2/npm11", NPMv2, append(workspaceCases, localAStar, fileC, unknownWs)},
 		{"npm-v1/npm6", NPMv1, append(singleCases[:len(singleCases):len(singleCases)],
 			lookup{ws: ".", name: "c", spec: "file:./c", local: true})},
+		// npm 6 with file: packages instead of workspaces (written by
+		// fixtures/repos/regen.sh): the packages' dependencies are hoisted
+		// to the top of the tree, the conflicting ones nested under the
+		// link's entry.
+		{"../../../fixtures/repos/npm-v1-file", NPMv1, npm6FileCases},
 		{"pnpm-v5/pnpm7", PnpmV5, append(workspaceCases, localA, linkC, unknownWs)},
 		{"pnpm-v5/pnpm7-single", PnpmV5, singleCases},
 		{"pnpm-v6/pnpm8", PnpmV6, append(workspaceCases, localA, linkC, unknownWs)},

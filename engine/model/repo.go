@@ -67,6 +67,11 @@ type Workspace struct {
 	// Manifest is the absolute path of its package.json.
 	Manifest     string        `json:"-"`
 	Declarations []Declaration `json:"declarations"`
+	// LinkedFrom is set on a package that no workspace glob names but a
+	// package of the repository declares as a file: dependency (npm's
+	// monorepo shape before workspaces): the path of the package that
+	// links it. npm installs its dependencies, never its devDependencies.
+	LinkedFrom string `json:"linkedFrom,omitempty"`
 }
 
 // Repository is a JavaScript repository as its package manager sees it.

@@ -227,6 +227,7 @@ func loadRoot(root string) (*model.Repository, error) {
 		}
 		r.Workspaces = append(r.Workspaces, buildWorkspace(r, dir, file, m, catalogHome))
 	}
+	addLinkedPackages(r, catalogHome)
 	sortProblems(r.Problems)
 	return r, nil
 }
