@@ -210,17 +210,17 @@ func evaluate(c *cache, f *mover, cand *candidate, movers map[string]*mover, byN
 	if d, ok := lockstep(c, f, cand); ok {
 		return d
 	}
-	if d, ok := requiredByPeer(c, f, cand); ok {
+	if d, ok := requiredByPeer(c, f, cand, movers); ok {
 		return d
 	}
 	inst, hasInst := c.p.release(cand.name, cand.installed)
 	if !hasInst {
 		return decision{}
 	}
-	if d, ok := namesFollowed(c, f, cand, inst); ok {
+	if d, ok := namesFollowed(c, f, cand, inst, movers); ok {
 		return d
 	}
-	if d, ok := sharedPins(c, f, cand, inst); ok {
+	if d, ok := sharedPins(c, f, cand, inst, movers); ok {
 		return d
 	}
 	return decision{}
@@ -259,7 +259,7 @@ func lockstep(c *cache, f *mover, cand *candidate) (decision, bool) {
 	if !ok {
 		return decision{}, false
 	}
-	ls := linksTo(rel, f.name)
+	ls := bindingLinks(rel, cand.name, f.name)
 	if len(ls) == 0 || !c.accepts(ls, f.toV) {
 		return decision{}, false
 	}
@@ -268,7 +268,7 @@ func lockstep(c *cache, f *mover, cand *candidate) (decision, bool) {
 
 // requiredByPeer: the followed package's new manifest peer-requires the
 // candidate with a range its installed version misses.
-func requiredByPeer(c *cache, f *mover, cand *candidate) (decision, bool) {
+func requiredByPeer(c *cache, f *mover, cand *candidate, movers map[string]*mover) (decision, bool) {
 	if !f.hasToRel {
 		return decision{}, false
 	}
@@ -277,40 +277,44 @@ func requiredByPeer(c *cache, f *mover, cand *candidate) (decision, bool) {
 	if !ok || r == nil || r.Satisfies(cand.installed) {
 		return decision{}, false
 	}
-	for rv := range eligible(c, cand, f) {
-		if r.SatisfiesVersion(rv.v) {
-			return decision{move, rv.raw, fmt.Sprintf("%s %s peer-requires %s %s", f.name, f.to, cand.name, spec)}, true
-		}
+	ch, ok := pick(c, cand, f, movers, func(rv relVersion) bool { return r.SatisfiesVersion(rv.v) })
+	if !ok {
+		return decision{conflict, "", fmt.Sprintf("no release of %s satisfies %s %s's peer range %s", cand.name, f.name, f.to, spec)}, true
 	}
-	return decision{conflict, "", fmt.Sprintf("no release of %s satisfies %s %s's peer range %s", cand.name, f.name, f.to, spec)}, true
+	why := fmt.Sprintf("%s %s peer-requires %s %s", f.name, f.to, cand.name, spec) + ch.crossNote("satisfies "+spec)
+	return decision{move, ch.rv.raw, why}, true
 }
 
-// namesFollowed: the candidate's installed manifest names the followed
-// package with a range that refuses its new version.
-func namesFollowed(c *cache, f *mover, cand *candidate, inst model.Release) (decision, bool) {
-	ls := linksTo(inst, f.name)
+// namesFollowed: the candidate's installed manifest links to the followed
+// package (a peer, or a dependency within one scope) with a range that
+// refuses its new version. It moves to the newest release on its line that
+// accepts the new version or no longer names it, crossing the line only
+// when none there does.
+func namesFollowed(c *cache, f *mover, cand *candidate, inst model.Release, movers map[string]*mover) (decision, bool) {
+	ls := bindingLinks(inst, cand.name, f.name)
 	if len(ls) == 0 || c.accepts(ls, f.toV) {
 		return decision{}, false
 	}
-	rs := eligible(c, cand, f)
-	for rv := range rs {
-		if nl := linksTo(*rv.rel, f.name); len(nl) > 0 && c.accepts(nl, f.toV) {
-			why := fmt.Sprintf("accepts %s %s (%s %s)", f.name, f.to, fieldWord(nl[0].field), nl[0].spec)
-			if v, ok := semver.Exact(nl[0].spec); ok {
-				why = fmt.Sprintf("pins %s %s", f.name, v)
-			}
-			return decision{move, rv.raw, why}, true
+	ch, ok := pick(c, cand, f, movers, func(rv relVersion) bool {
+		nl := bindingLinks(*rv.rel, cand.name, f.name)
+		return len(nl) == 0 || c.accepts(nl, f.toV)
+	})
+	if ok {
+		note := ch.crossNote(fmt.Sprintf("accepts %s %s", f.name, f.to))
+		nl := bindingLinks(*ch.rv.rel, cand.name, f.name)
+		if len(nl) == 0 {
+			return decision{move, ch.rv.raw, fmt.Sprintf("no longer %s %s", verb(ls[0].field), f.name) + note}, true
 		}
-	}
-	for rv := range rs {
-		if len(linksTo(*rv.rel, f.name)) == 0 {
-			return decision{move, rv.raw, fmt.Sprintf("no longer %s %s", verb(ls[0].field), f.name)}, true
+		why := fmt.Sprintf("accepts %s %s (%s %s)", f.name, f.to, fieldWord(nl[0].field), nl[0].spec)
+		if v, ok := semver.Exact(nl[0].spec); ok {
+			why = fmt.Sprintf("pins %s %s", f.name, v)
 		}
+		return decision{move, ch.rv.raw, why + note}, true
 	}
 	why := fmt.Sprintf("no release of %s accepts %s %s", cand.name, f.name, f.to)
 	if l := latest(c.p[cand.name]); l != "" {
 		if rel, ok := c.p.release(cand.name, l); ok {
-			if nl := linksTo(rel, f.name); len(nl) > 0 {
+			if nl := bindingLinks(rel, cand.name, f.name); len(nl) > 0 {
 				why += fmt.Sprintf(" (latest %s %s %s)", l, verb(nl[0].field), nl[0].spec)
 			}
 		}
@@ -321,7 +325,7 @@ func namesFollowed(c *cache, f *mover, cand *candidate, inst model.Release) (dec
 // sharedPins: the candidate pins, exactly, a package of its or the
 // followed package's scope that the followed package now pins at another
 // version.
-func sharedPins(c *cache, f *mover, cand *candidate, inst model.Release) (decision, bool) {
+func sharedPins(c *cache, f *mover, cand *candidate, inst model.Release, movers map[string]*mover) (decision, bool) {
 	if !f.hasToRel {
 		return decision{}, false
 	}
@@ -342,15 +346,24 @@ func sharedPins(c *cache, f *mover, cand *candidate, inst model.Release) (decisi
 	if disagree == "" {
 		return decision{}, false
 	}
-	for rv := range eligible(c, cand, f) {
-		if agree, on := pinsAgree(pins(*rv.rel), want); agree {
-			if ls := linksTo(*rv.rel, f.name); len(ls) > 0 && !c.accepts(ls, f.toV) {
-				continue
-			}
-			return decision{move, rv.raw, fmt.Sprintf("pins %s %s like %s %s", on, want[on], f.name, f.to)}, true
+	on := ""
+	ch, ok := pick(c, cand, f, movers, func(rv relVersion) bool {
+		agree, o := pinsAgree(pins(*rv.rel), want)
+		if !agree {
+			return false
 		}
+		if ls := linksTo(*rv.rel, f.name); len(ls) > 0 && !c.accepts(ls, f.toV) {
+			return false
+		}
+		on = o
+		return true
+	})
+	if !ok {
+		return decision{conflict, "", fmt.Sprintf("no release of %s pins %s %s like %s %s", cand.name, disagree, want[disagree], f.name, f.to)}, true
 	}
-	return decision{conflict, "", fmt.Sprintf("no release of %s pins %s %s like %s %s", cand.name, disagree, want[disagree], f.name, f.to)}, true
+	_, on = pinsAgree(pins(*ch.rv.rel), want)
+	why := fmt.Sprintf("pins %s %s like %s %s", on, want[on], f.name, f.to) + ch.crossNote(fmt.Sprintf("pins %s %s", on, want[on]))
+	return decision{move, ch.rv.raw, why}, true
 }
 
 // pinsAgree reports whether every package both pin has one version, and at
