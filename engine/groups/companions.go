@@ -88,6 +88,9 @@ func (ix *Index) Companions(target Dep, to string, candidates []Dep) model.Compa
 	queue := []*mover{first}
 	order := []*mover{first}
 
+	// redo re-runs, per companion, the rule that placed it: a pick agrees
+	// with the movers known at the time, and a later one may disagree.
+	redo := map[string]func() decision{}
 	settle := func(f *mover, cand *candidate, d decision) {
 		switch d.verdict {
 		case move:
@@ -97,6 +100,7 @@ func (ix *Index) Companions(target Dep, to string, candidates []Dep) model.Compa
 			movers[cand.name] = m
 			queue = append(queue, m)
 			order = append(order, m)
+			redo[cand.name] = func() decision { return evaluate(c, f, cand, movers, byName, true) }
 		case conflict:
 			decided[cand.name] = true
 			plan.Conflicts = append(plan.Conflicts, model.Conflict{Name: cand.name, From: cand.installed, Why: d.why})
@@ -129,9 +133,49 @@ func (ix *Index) Companions(target Dep, to string, candidates []Dep) model.Compa
 			break
 		}
 	}
+	reconcile(c, &plan, movers, redo)
 	sort.Slice(plan.Companions, func(i, j int) bool { return plan.Companions[i].Name < plan.Companions[j].Name })
 	sort.Slice(plan.Conflicts, func(i, j int) bool { return plan.Conflicts[i].Name < plan.Conflicts[j].Name })
 	return plan
+}
+
+// reconcile re-places every companion whose release disagrees with a
+// mover decided after it, until the plan agrees with itself; one that no
+// release reconciles becomes a conflict.
+func reconcile(c *cache, plan *model.CompanionPlan, movers map[string]*mover, redo map[string]func() decision) {
+	for round := 0; round <= len(plan.Companions); round++ {
+		changed := false
+		kept := plan.Companions[:0]
+		for _, cp := range plan.Companions {
+			m := movers[cp.Name]
+			if m.toV == nil || !m.hasToRel || agreesWithMovers(c, m.name, relVersion{m.to, m.toV, &m.toRel}, movers) {
+				kept = append(kept, cp)
+				continue
+			}
+			d := redo[cp.Name]()
+			switch {
+			case d.verdict == move && d.to != m.to:
+				changed = true
+				cp.To, cp.Why = d.to, d.why
+				movers[cp.Name] = newMover(c.p, m.name, m.from, d.to, m.workspaces)
+				kept = append(kept, cp)
+			case d.verdict == move:
+				kept = append(kept, cp)
+			default:
+				changed = true
+				delete(movers, cp.Name)
+				why := d.why
+				if d.verdict != conflict {
+					why = fmt.Sprintf("no release of %s agrees with every package the upgrade moves", cp.Name)
+				}
+				plan.Conflicts = append(plan.Conflicts, model.Conflict{Name: cp.Name, From: cp.From, Why: why})
+			}
+		}
+		plan.Companions = kept
+		if !changed {
+			return
+		}
+	}
 }
 
 func newMover(p Packuments, name, from, to string, ws []string) *mover {
