@@ -54,7 +54,7 @@ type decision struct {
 //     installed range would accept it;
 //  4. the followed package's new manifest peer-requires it with a range its
 //     installed version misses: its newest release in that range;
-//  5. its installed manifest names the followed package with a range that
+//  5. its installed manifest links to the followed package with a range that
 //     refuses the new version: its newest release whose range accepts it
 //     (an exact one "pins"), else its newest release that no longer names it;
 //  6. its installed manifest pins a package the followed one now pins at
@@ -62,8 +62,16 @@ type decision struct {
 //
 // Rules 4 to 6 read only releases above the installed one, neither
 // deprecated nor prereleases (unless the target is one) nor above the latest
-// dist-tag. A candidate linked by rule 1, 4, 5 or 6 with no agreeing release
-// is a conflict. The closure is transitive; a types package whose package
+// dist-tag, and move as little as possible: the newest release of the
+// installed line (its major; its minor for a 0.y version) that agrees with
+// the followed package and with every other mover, else the newest of the
+// nearest line above that has one, and then the reason says it crosses
+// ("crosses a major: no 8.x accepts react 19.0.0"). Only links that tie two
+// packages to one copy count in rules 3 and 5: a peer entry, or a
+// dependency within one scope; a package's plain dependency on a package of
+// another scope gets its own nested copy and never moves it. A companion a
+// later mover disagrees with is placed again. A candidate linked by rule 1,
+// 4, 5 or 6 with no agreeing release is a conflict. The closure is transitive; a types package whose package
 // is a candidate waits for that package's decision before its own manifest
 // may place it.
 func Companions(target Dep, to string, candidates []Dep, p Packuments) model.CompanionPlan {
