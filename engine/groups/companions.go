@@ -348,8 +348,7 @@ func namesFollowed(c *cache, f *mover, cand *candidate, inst model.Release, move
 		return decision{}, false
 	}
 	ch, ok := pick(c, cand, f, movers, func(rv relVersion) bool {
-		nl := bindingLinks(*rv.rel, cand.name, f.name)
-		return len(nl) == 0 || c.accepts(nl, f.toV)
+		return bindsAccept(c, *rv.rel, cand.name, f.name, f.toV)
 	})
 	if ok {
 		note := ch.crossNote(fmt.Sprintf("accepts %s %s", f.name, f.to))

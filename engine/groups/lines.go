@@ -71,19 +71,24 @@ func pick(c *cache, cand *candidate, f *mover, movers map[string]*mover, agree f
 	var bestLine line
 	found := false
 	for rv := range eligible(c, cand, f) {
+		if err != nil {
+			if agree(rv) && agreesWithMovers(c, cand.name, rv, movers) {
+				return choice{rv: rv}, true
+			}
+			continue
+		}
+		l := lineOf(rv.v)
+		onLine := l == lineOf(inst)
+		if found && !onLine && !l.less(bestLine) {
+			continue // an older release of the line already chosen
+		}
 		if !agree(rv) || !agreesWithMovers(c, cand.name, rv, movers) {
 			continue
 		}
-		if err != nil {
+		if onLine {
 			return choice{rv: rv}, true
 		}
-		l := lineOf(rv.v)
-		if l == lineOf(inst) {
-			return choice{rv: rv}, true
-		}
-		if !found || l.less(bestLine) {
-			best, bestLine, found = rv, l, true
-		}
+		best, bestLine, found = rv, l, true
 	}
 	if !found {
 		return choice{}, false
@@ -100,10 +105,8 @@ func agreesWithMovers(c *cache, name string, rv relVersion, movers map[string]*m
 		if m.name == name {
 			continue
 		}
-		if m.toV != nil {
-			if ls := bindingLinks(*rv.rel, name, m.name); len(ls) > 0 && !c.accepts(ls, m.toV) {
-				return false
-			}
+		if m.toV != nil && !bindsAccept(c, *rv.rel, name, m.name, m.toV) {
+			return false
 		}
 		if m.hasToRel {
 			if r := c.rng(m.toRel.PeerDependencies[name]); r != nil && !r.SatisfiesVersion(rv.v) {
@@ -128,4 +131,29 @@ func bindingLinks(r model.Release, name, pkg string) []link {
 		}
 	}
 	return out
+}
+
+// bindsAccept is c.accepts over bindingLinks(r, name, pkg) without building
+// the list: it runs for every release a pick reads, against every mover.
+func bindsAccept(c *cache, r model.Release, name, pkg string, v *semver.Version) bool {
+	ok := func(spec string, present bool) bool {
+		if !present {
+			return true
+		}
+		rg := c.rng(spec)
+		return rg == nil || (v != nil && rg.SatisfiesVersion(v))
+	}
+	spec, has := r.PeerDependencies[pkg]
+	if !ok(spec, has) {
+		return false
+	}
+	if !sameScope(name, pkg) {
+		return true
+	}
+	spec, has = r.Dependencies[pkg]
+	if !ok(spec, has) {
+		return false
+	}
+	spec, has = r.OptionalDependencies[pkg]
+	return ok(spec, has)
 }
