@@ -54,7 +54,7 @@ type decision struct {
 //     installed range would accept it;
 //  4. the followed package's new manifest peer-requires it with a range its
 //     installed version misses: its newest release in that range;
-//  5. its installed manifest names the followed package with a range that
+//  5. its installed manifest links to the followed package with a range that
 //     refuses the new version: its newest release whose range accepts it
 //     (an exact one "pins"), else its newest release that no longer names it;
 //  6. its installed manifest pins a package the followed one now pins at
@@ -62,8 +62,16 @@ type decision struct {
 //
 // Rules 4 to 6 read only releases above the installed one, neither
 // deprecated nor prereleases (unless the target is one) nor above the latest
-// dist-tag. A candidate linked by rule 1, 4, 5 or 6 with no agreeing release
-// is a conflict. The closure is transitive; a types package whose package
+// dist-tag, and move as little as possible: the newest release of the
+// installed line (its major; its minor for a 0.y version) that agrees with
+// the followed package and with every other mover, else the newest of the
+// nearest line above that has one, and then the reason says it crosses
+// ("crosses a major: no 8.x accepts react 19.0.0"). Only links that tie two
+// packages to one copy count in rules 3 and 5: a peer entry, or a
+// dependency within one scope; a package's plain dependency on a package of
+// another scope gets its own nested copy and never moves it. A companion a
+// later mover disagrees with is placed again. A candidate linked by rule 1,
+// 4, 5 or 6 with no agreeing release is a conflict. The closure is transitive; a types package whose package
 // is a candidate waits for that package's decision before its own manifest
 // may place it.
 func Companions(target Dep, to string, candidates []Dep, p Packuments) model.CompanionPlan {
@@ -88,6 +96,9 @@ func (ix *Index) Companions(target Dep, to string, candidates []Dep) model.Compa
 	queue := []*mover{first}
 	order := []*mover{first}
 
+	// redo re-runs, per companion, the rule that placed it: a pick agrees
+	// with the movers known at the time, and a later one may disagree.
+	redo := map[string]func() decision{}
 	settle := func(f *mover, cand *candidate, d decision) {
 		switch d.verdict {
 		case move:
@@ -97,6 +108,7 @@ func (ix *Index) Companions(target Dep, to string, candidates []Dep) model.Compa
 			movers[cand.name] = m
 			queue = append(queue, m)
 			order = append(order, m)
+			redo[cand.name] = func() decision { return evaluate(c, f, cand, movers, byName, true) }
 		case conflict:
 			decided[cand.name] = true
 			plan.Conflicts = append(plan.Conflicts, model.Conflict{Name: cand.name, From: cand.installed, Why: d.why})
@@ -129,9 +141,49 @@ func (ix *Index) Companions(target Dep, to string, candidates []Dep) model.Compa
 			break
 		}
 	}
+	reconcile(c, &plan, movers, redo)
 	sort.Slice(plan.Companions, func(i, j int) bool { return plan.Companions[i].Name < plan.Companions[j].Name })
 	sort.Slice(plan.Conflicts, func(i, j int) bool { return plan.Conflicts[i].Name < plan.Conflicts[j].Name })
 	return plan
+}
+
+// reconcile re-places every companion whose release disagrees with a
+// mover decided after it, until the plan agrees with itself; one that no
+// release reconciles becomes a conflict.
+func reconcile(c *cache, plan *model.CompanionPlan, movers map[string]*mover, redo map[string]func() decision) {
+	for round := 0; round <= len(plan.Companions); round++ {
+		changed := false
+		kept := plan.Companions[:0]
+		for _, cp := range plan.Companions {
+			m := movers[cp.Name]
+			if m.toV == nil || !m.hasToRel || agreesWithMovers(c, m.name, relVersion{m.to, m.toV, &m.toRel}, movers) {
+				kept = append(kept, cp)
+				continue
+			}
+			d := redo[cp.Name]()
+			switch {
+			case d.verdict == move && d.to != m.to:
+				changed = true
+				cp.To, cp.Why = d.to, d.why
+				movers[cp.Name] = newMover(c.p, m.name, m.from, d.to, m.workspaces)
+				kept = append(kept, cp)
+			case d.verdict == move:
+				kept = append(kept, cp)
+			default:
+				changed = true
+				delete(movers, cp.Name)
+				why := d.why
+				if d.verdict != conflict {
+					why = fmt.Sprintf("no release of %s agrees with every package the upgrade moves", cp.Name)
+				}
+				plan.Conflicts = append(plan.Conflicts, model.Conflict{Name: cp.Name, From: cp.From, Why: why})
+			}
+		}
+		plan.Companions = kept
+		if !changed {
+			return
+		}
+	}
 }
 
 func newMover(p Packuments, name, from, to string, ws []string) *mover {
@@ -210,17 +262,17 @@ func evaluate(c *cache, f *mover, cand *candidate, movers map[string]*mover, byN
 	if d, ok := lockstep(c, f, cand); ok {
 		return d
 	}
-	if d, ok := requiredByPeer(c, f, cand); ok {
+	if d, ok := requiredByPeer(c, f, cand, movers); ok {
 		return d
 	}
 	inst, hasInst := c.p.release(cand.name, cand.installed)
 	if !hasInst {
 		return decision{}
 	}
-	if d, ok := namesFollowed(c, f, cand, inst); ok {
+	if d, ok := namesFollowed(c, f, cand, inst, movers); ok {
 		return d
 	}
-	if d, ok := sharedPins(c, f, cand, inst); ok {
+	if d, ok := sharedPins(c, f, cand, inst, movers); ok {
 		return d
 	}
 	return decision{}
@@ -259,7 +311,7 @@ func lockstep(c *cache, f *mover, cand *candidate) (decision, bool) {
 	if !ok {
 		return decision{}, false
 	}
-	ls := linksTo(rel, f.name)
+	ls := bindingLinks(rel, cand.name, f.name)
 	if len(ls) == 0 || !c.accepts(ls, f.toV) {
 		return decision{}, false
 	}
@@ -268,7 +320,7 @@ func lockstep(c *cache, f *mover, cand *candidate) (decision, bool) {
 
 // requiredByPeer: the followed package's new manifest peer-requires the
 // candidate with a range its installed version misses.
-func requiredByPeer(c *cache, f *mover, cand *candidate) (decision, bool) {
+func requiredByPeer(c *cache, f *mover, cand *candidate, movers map[string]*mover) (decision, bool) {
 	if !f.hasToRel {
 		return decision{}, false
 	}
@@ -277,40 +329,43 @@ func requiredByPeer(c *cache, f *mover, cand *candidate) (decision, bool) {
 	if !ok || r == nil || r.Satisfies(cand.installed) {
 		return decision{}, false
 	}
-	for rv := range eligible(c, cand, f) {
-		if r.SatisfiesVersion(rv.v) {
-			return decision{move, rv.raw, fmt.Sprintf("%s %s peer-requires %s %s", f.name, f.to, cand.name, spec)}, true
-		}
+	ch, ok := pick(c, cand, f, movers, func(rv relVersion) bool { return r.SatisfiesVersion(rv.v) })
+	if !ok {
+		return decision{conflict, "", fmt.Sprintf("no release of %s satisfies %s %s's peer range %s", cand.name, f.name, f.to, spec)}, true
 	}
-	return decision{conflict, "", fmt.Sprintf("no release of %s satisfies %s %s's peer range %s", cand.name, f.name, f.to, spec)}, true
+	why := fmt.Sprintf("%s %s peer-requires %s %s", f.name, f.to, cand.name, spec) + ch.crossNote("satisfies "+spec)
+	return decision{move, ch.rv.raw, why}, true
 }
 
-// namesFollowed: the candidate's installed manifest names the followed
-// package with a range that refuses its new version.
-func namesFollowed(c *cache, f *mover, cand *candidate, inst model.Release) (decision, bool) {
-	ls := linksTo(inst, f.name)
+// namesFollowed: the candidate's installed manifest links to the followed
+// package (a peer, or a dependency within one scope) with a range that
+// refuses its new version. It moves to the newest release on its line that
+// accepts the new version or no longer names it, crossing the line only
+// when none there does.
+func namesFollowed(c *cache, f *mover, cand *candidate, inst model.Release, movers map[string]*mover) (decision, bool) {
+	ls := bindingLinks(inst, cand.name, f.name)
 	if len(ls) == 0 || c.accepts(ls, f.toV) {
 		return decision{}, false
 	}
-	rs := eligible(c, cand, f)
-	for rv := range rs {
-		if nl := linksTo(*rv.rel, f.name); len(nl) > 0 && c.accepts(nl, f.toV) {
-			why := fmt.Sprintf("accepts %s %s (%s %s)", f.name, f.to, fieldWord(nl[0].field), nl[0].spec)
-			if v, ok := semver.Exact(nl[0].spec); ok {
-				why = fmt.Sprintf("pins %s %s", f.name, v)
-			}
-			return decision{move, rv.raw, why}, true
+	ch, ok := pick(c, cand, f, movers, func(rv relVersion) bool {
+		return bindsAccept(c, *rv.rel, cand.name, f.name, f.toV)
+	})
+	if ok {
+		note := ch.crossNote(fmt.Sprintf("accepts %s %s", f.name, f.to))
+		nl := bindingLinks(*ch.rv.rel, cand.name, f.name)
+		if len(nl) == 0 {
+			return decision{move, ch.rv.raw, fmt.Sprintf("no longer %s %s", verb(ls[0].field), f.name) + note}, true
 		}
-	}
-	for rv := range rs {
-		if len(linksTo(*rv.rel, f.name)) == 0 {
-			return decision{move, rv.raw, fmt.Sprintf("no longer %s %s", verb(ls[0].field), f.name)}, true
+		why := fmt.Sprintf("accepts %s %s (%s %s)", f.name, f.to, fieldWord(nl[0].field), nl[0].spec)
+		if v, ok := semver.Exact(nl[0].spec); ok {
+			why = fmt.Sprintf("pins %s %s", f.name, v)
 		}
+		return decision{move, ch.rv.raw, why + note}, true
 	}
 	why := fmt.Sprintf("no release of %s accepts %s %s", cand.name, f.name, f.to)
 	if l := latest(c.p[cand.name]); l != "" {
 		if rel, ok := c.p.release(cand.name, l); ok {
-			if nl := linksTo(rel, f.name); len(nl) > 0 {
+			if nl := bindingLinks(rel, cand.name, f.name); len(nl) > 0 {
 				why += fmt.Sprintf(" (latest %s %s %s)", l, verb(nl[0].field), nl[0].spec)
 			}
 		}
@@ -321,7 +376,7 @@ func namesFollowed(c *cache, f *mover, cand *candidate, inst model.Release) (dec
 // sharedPins: the candidate pins, exactly, a package of its or the
 // followed package's scope that the followed package now pins at another
 // version.
-func sharedPins(c *cache, f *mover, cand *candidate, inst model.Release) (decision, bool) {
+func sharedPins(c *cache, f *mover, cand *candidate, inst model.Release, movers map[string]*mover) (decision, bool) {
 	if !f.hasToRel {
 		return decision{}, false
 	}
@@ -342,15 +397,24 @@ func sharedPins(c *cache, f *mover, cand *candidate, inst model.Release) (decisi
 	if disagree == "" {
 		return decision{}, false
 	}
-	for rv := range eligible(c, cand, f) {
-		if agree, on := pinsAgree(pins(*rv.rel), want); agree {
-			if ls := linksTo(*rv.rel, f.name); len(ls) > 0 && !c.accepts(ls, f.toV) {
-				continue
-			}
-			return decision{move, rv.raw, fmt.Sprintf("pins %s %s like %s %s", on, want[on], f.name, f.to)}, true
+	on := ""
+	ch, ok := pick(c, cand, f, movers, func(rv relVersion) bool {
+		agree, o := pinsAgree(pins(*rv.rel), want)
+		if !agree {
+			return false
 		}
+		if ls := linksTo(*rv.rel, f.name); len(ls) > 0 && !c.accepts(ls, f.toV) {
+			return false
+		}
+		on = o
+		return true
+	})
+	if !ok {
+		return decision{conflict, "", fmt.Sprintf("no release of %s pins %s %s like %s %s", cand.name, disagree, want[disagree], f.name, f.to)}, true
 	}
-	return decision{conflict, "", fmt.Sprintf("no release of %s pins %s %s like %s %s", cand.name, disagree, want[disagree], f.name, f.to)}, true
+	_, on = pinsAgree(pins(*ch.rv.rel), want)
+	why := fmt.Sprintf("pins %s %s like %s %s", on, want[on], f.name, f.to) + ch.crossNote(fmt.Sprintf("pins %s %s", on, want[on]))
+	return decision{move, ch.rv.raw, why}, true
 }
 
 // pinsAgree reports whether every package both pin has one version, and at

@@ -69,7 +69,7 @@ func TestCompanions(t *testing.T) {
 				{Name: "@testing-library/react", Installed: "14.3.1", Workspace: "."},
 			},
 			companions: []model.Companion{
-				{Name: "@testing-library/react", From: "14.3.1", To: "16.1.0", Why: "accepts react 19.0.0 (peer ^18.0.0 || ^19.0.0)"},
+				{Name: "@testing-library/react", From: "14.3.1", To: "16.1.0", Why: "accepts react 19.0.0 (peer ^18.0.0 || ^19.0.0); crosses a major: no 14.x accepts react 19.0.0"},
 			},
 		},
 		{
@@ -100,7 +100,7 @@ func TestCompanions(t *testing.T) {
 			},
 			companions: []model.Companion{
 				// 1.0.5 is newer but pins provider 1.0.1.
-				{Name: "@ai-sdk/openai", From: "0.0.66", To: "1.0.0", Why: "pins @ai-sdk/provider 1.0.0 like ai 4.0.0"},
+				{Name: "@ai-sdk/openai", From: "0.0.66", To: "1.0.0", Why: "pins @ai-sdk/provider 1.0.0 like ai 4.0.0; crosses a minor: no 0.0.x pins @ai-sdk/provider 1.0.0"},
 				{Name: "@ai-sdk/react", From: "0.0.70", To: "1.0.0", Why: "pinned by ai 4.0.0"},
 			},
 		},
@@ -154,7 +154,7 @@ func TestCompanions(t *testing.T) {
 				{Name: "react", Installed: "18.3.1", Workspace: "."},
 			},
 			companions: []model.Companion{
-				{Name: "react", From: "18.3.1", To: "19.1.0", Why: "react-dom 19.1.0 peer-requires react ^19.1.0"},
+				{Name: "react", From: "18.3.1", To: "19.1.0", Why: "react-dom 19.1.0 peer-requires react ^19.1.0; crosses a major: no 18.x satisfies ^19.1.0"},
 			},
 		},
 		{
@@ -171,7 +171,7 @@ func TestCompanions(t *testing.T) {
 				{Name: "@testing-library/react", Installed: "14.3.1", Workspace: "."},
 			},
 			companions: []model.Companion{
-				{Name: "@testing-library/react", From: "14.3.1", To: "15.0.0", Why: "accepts react 19.0.0 (peer ^18.0.0 || ^19.0.0)"},
+				{Name: "@testing-library/react", From: "14.3.1", To: "15.0.0", Why: "accepts react 19.0.0 (peer ^18.0.0 || ^19.0.0); crosses a major: no 14.x accepts react 19.0.0"},
 			},
 		},
 		{
@@ -185,7 +185,7 @@ func TestCompanions(t *testing.T) {
 				{Name: "react-helmet", Installed: "5.0.0", Workspace: "."},
 			},
 			companions: []model.Companion{
-				{Name: "react-helmet", From: "5.0.0", To: "6.0.0", Why: "no longer peer-requires react"},
+				{Name: "react-helmet", From: "5.0.0", To: "6.0.0", Why: "no longer peer-requires react; crosses a major: no 5.x accepts react 19.0.0"},
 			},
 		},
 		{

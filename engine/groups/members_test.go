@@ -95,7 +95,7 @@ func TestMemberTargets(t *testing.T) {
 				Versions: []string{"3.4.0", "0.0.50", "0.0.66"}},
 			lead: Dep{Name: "ai", Installed: "3.4.0", Workspace: "."}, to: "4.0.0",
 			deps: deps("ai", "3.4.0", "@ai-sdk/anthropic", "0.0.50", "@ai-sdk/openai", "0.0.66"),
-			want: []model.Companion{{Name: "@ai-sdk/openai", From: "0.0.66", To: "1.0.0", Why: "pins @ai-sdk/provider 1.0.0 like ai 4.0.0"}},
+			want: []model.Companion{{Name: "@ai-sdk/openai", From: "0.0.66", To: "1.0.0", Why: "pins @ai-sdk/provider 1.0.0 like ai 4.0.0; crosses a minor: no 0.0.x pins @ai-sdk/provider 1.0.0"}},
 			conflicts: []model.Conflict{{Name: "@ai-sdk/anthropic", From: "0.0.50",
 				Why: "no release of @ai-sdk/anthropic pins @ai-sdk/provider 1.0.0 like ai 4.0.0"}},
 		},

@@ -173,17 +173,31 @@ func renderCompanions(w io.Writer, cp model.CompanionPlan, p palette, width int)
 		return
 	}
 	fmt.Fprintf(w, "  %s\n", p.bold("Companions"))
+	// One table, as list prints them: the versions and reasons line up
+	// whatever the names' lengths.
+	t := &table{header: []string{"", "", ""}, flexible: []bool{false, false, true}, keep: 2}
 	for _, c := range cp.Companions {
 		versions := arrow(c.From, c.To)
 		if c.From == "" {
 			// Not installed: the upgrade adds it.
 			versions = "new → " + orQuestion(c.To)
 		}
-		fmt.Fprintf(w, "    %s  %s  %s\n", c.Name, versions, p.dim(c.Why))
+		t.add(c.Name, versions, c.Why)
 	}
 	for _, c := range cp.Conflicts {
-		fmt.Fprintf(w, "    %s\n", p.red(fmt.Sprintf("✗ %s %s  conflict: %s", c.Name, c.From, c.Why)))
+		t.add("✗ "+c.Name, c.From, "conflict: "+c.Why)
 	}
+	out := t.render(width, "    ", func(row, col int, s string) string {
+		switch {
+		case row >= len(cp.Companions):
+			return p.red(s)
+		case col == 2:
+			return p.dim(s)
+		}
+		return s
+	})
+	// Drop the empty header line.
+	fmt.Fprint(w, out[strings.Index(out, "\n")+1:])
 }
 
 // renderPlan prints one line per rule: the breaking rules with their sites
