@@ -272,3 +272,37 @@ func TestCheckPeersTheManagerLeavesOut(t *testing.T) {
 		})
 	}
 }
+
+// A types package that declares globals reaches files that never import
+// it: @types/react 19 drops the global JSX namespace, and src/view.ts,
+// which imports nothing, loses it. Its use of the global is a usage of the
+// package, so the file is compiled, and check says what tsc says after the
+// real upgrade.
+func TestCheckGlobalTypesReachEveryFile(t *testing.T) {
+	e := checkEnv(t)
+	dir := copyFixture(t, "npm-globals")
+	npmInstall(t, e, dir)
+	r := run(t, e, dir, "check", "react", "--target", "react@19.1.0", "--json")
+	var rep model.CheckReport
+	decode(t, r, &rep)
+	if r.code != 1 {
+		t.Fatalf("exit %d, want 1\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	p := packageReport(t, rep, "react")
+	found := false
+	for _, f := range p.Findings {
+		if f.Severity == model.Breaking && f.File == "src/view.ts" {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no breaking finding in src/view.ts (global JSX): %+v", listed(p))
+	}
+	if p.Compile.Asked != 2 || p.Compile.Compiled != 2 {
+		t.Errorf("compiled %d of %d, want both files (2 of 2)", p.Compile.Compiled, p.Compile.Asked)
+	}
+	after := installedCopy(t, dir)
+	npmManager().upgrade(t, e, after, false, "react@19.1.0")
+	npmManager().upgrade(t, e, after, true, "@types/react@19.1.2")
+	assertTruth(t, p, dir, after)
+}
