@@ -27,8 +27,7 @@ type TargetPlan struct {
 	// Companions plans the packages outside the group that move: the
 	// lead's companions and those of every moving member, merged by name.
 	Companions model.CompanionPlan
-	// Next are the `uptide check` and `uptide fix` commands of this move;
-	// fix is left out when anything conflicts.
+	// Next are the `uptide check` commands of this move.
 	Next []string
 }
 
@@ -100,24 +99,19 @@ func PlanTarget(ctx context.Context, opts PlanTargetOptions, row model.Dependenc
 	}
 	sort.Slice(tp.Companions.Companions, func(i, j int) bool { return tp.Companions.Companions[i].Name < tp.Companions.Companions[j].Name })
 	sort.Slice(tp.Companions.Conflicts, func(i, j int) bool { return tp.Companions.Conflicts[i].Name < tp.Companions.Conflicts[j].Name })
-	tp.Next = NextCommands(opts.CwdArg, row.Name, target, tp.Members, len(tp.MemberConflicts)+len(tp.Companions.Conflicts) > 0)
+	tp.Next = NextCommands(opts.CwdArg, row.Name, target, tp.Members)
 	return tp, nil
 }
 
-// NextCommands are the `uptide check … --details` and `uptide fix …`
-// commands moving name to target with the members that move along (a
-// member whose To equals its From stays and is not named); fix is left out
-// when something conflicts, since a conflict stops fix before it writes.
-func NextCommands(cwdArg, name, target string, members []model.Companion, conflicts bool) []string {
+// NextCommands are the `uptide check … --details` commands moving name to
+// target with the members that move along (a member whose To equals its
+// From stays and is not named).
+func NextCommands(cwdArg, name, target string, members []model.Companion) []string {
 	var ms []plan.Target
 	for _, m := range members {
 		if m.To != "" && m.To != m.From {
 			ms = append(ms, plan.Target{Name: m.Name, Version: m.To})
 		}
-	}
-	var cp model.CompanionPlan
-	if conflicts {
-		cp.Conflicts = []model.Conflict{{}}
 	}
 	// Members moving along need --group unless they share the lead's
 	// scope (a one-scope group, which check takes with any member).
@@ -125,7 +119,7 @@ func NextCommands(cwdArg, name, target string, members []model.Companion, confli
 	for _, m := range ms {
 		group = group || scopeOf(m.Name) == "" || scopeOf(m.Name) != scopeOf(name)
 	}
-	return plan.Next(plan.Repo{Cwd: cwdArg, Group: group}, name, target, ms, cp)
+	return plan.Next(plan.Repo{Cwd: cwdArg, Group: group}, name, target, ms)
 }
 
 // groupOfRow is the release group holding row's package at its installed

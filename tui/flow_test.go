@@ -17,7 +17,7 @@ import (
 
 func breaking(n int) *tui.CheckResult {
 	return &tui.CheckResult{Outcome: state.Breaking, Breaking: n, Possible: 1, Compiler: "the repo's TypeScript 5.4.5",
-		Files: 3, FilesTotal: 3, FixCommand: "uptide fix react --target react@19.1.0",
+		Files: 3, FilesTotal: 3, NextCommand: "uptide check react --target react@19.1.0 --details",
 		Rules: []tui.PlanRule{
 			{ID: "react/useRef-arg", Title: "useRef needs an argument", Severity: model.Breaking, Sites: 2, ByRule: 2,
 				Findings: []model.Finding{
@@ -212,7 +212,7 @@ func TestDetailsPlanExpandsSites(t *testing.T) {
 	wantIn(t, h.view(), "✗ 2 breaking · 1 possible")
 	wantIn(t, h.view(), "Compiled against 19.1.0 with the repo's TypeScript 5.4.5 · 3 of 3 files · 0 pre-existing errors")
 	wantIn(t, h.cursorLine(), "✗ useRef needs an argument")
-	wantIn(t, h.view(), "Next  uptide fix react --target react@19.1.0")
+	wantIn(t, h.view(), "Next  uptide check react --target react@19.1.0 --details")
 	wantNot(t, h.view(), "packages/web/src/App.tsx:12")
 
 	h.press("enter")

@@ -4,7 +4,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/uptide/uptide/engine/model"
 )
 
 // Repo is what the commands need to know about how Uptide was run.
@@ -26,14 +25,10 @@ type Target struct {
 // Next returns the commands to go on with, for this repository:
 //
 //	uptide check <pkg> --target <pkg>@<v> [--target <member>@<v>…] [--group] --details
-//	uptide fix <pkg> --target <pkg>@<v> [--target <member>@<v>…]
 //
-// Group members move with the lead, each at its own target, sorted by name;
-// companions are resolved by fix itself and are not listed. A companion
-// conflict stops fix before it writes anything, so the fix command is left
-// out then and only the detailed check remains. Arguments are shell-quoted
-// where a shell would split or expand them.
-func Next(repo Repo, pkg, target string, members []Target, companions model.CompanionPlan) []string {
+// Group members move with the lead, each at its own target, sorted by name.
+// Arguments are shell-quoted where a shell would split or expand them.
+func Next(repo Repo, pkg, target string, members []Target) []string {
 	if pkg == "" || target == "" {
 		return []string{}
 	}
@@ -67,11 +62,7 @@ func Next(repo Repo, pkg, target string, members []Target, companions model.Comp
 	if repo.Group {
 		checkFlags = []string{"--group", "--details"}
 	}
-	out := []string{cmd("check", checkFlags...)}
-	if len(companions.Conflicts) == 0 {
-		out = append(out, cmd("fix"))
-	}
-	return out
+	return []string{cmd("check", checkFlags...)}
 }
 
 // quote single-quotes an argument a POSIX shell would split, glob or

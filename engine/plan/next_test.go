@@ -4,23 +4,20 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/uptide/uptide/engine/model"
 )
 
 func TestNext(t *testing.T) {
 	tests := []struct {
-		name       string
-		repo       Repo
-		pkg, tgt   string
-		members    []Target
-		companions model.CompanionPlan
-		want       []string
+		name     string
+		repo     Repo
+		pkg, tgt string
+		members  []Target
+		want     []string
 	}{
 		{
 			name: "one package", pkg: "react", tgt: "19.3.1",
 			want: []string{
 				"uptide check react --target react@19.3.1 --details",
-				"uptide fix react --target react@19.3.1",
 			},
 		},
 		{
@@ -35,7 +32,6 @@ func TestNext(t *testing.T) {
 			},
 			want: []string{
 				"uptide check @aws-sdk/client-s3 --target @aws-sdk/client-s3@3.1175.0 --target @aws-sdk/lib-storage@3.1175.0 --target @aws-sdk/s3-request-presigner@3.1175.0 --details",
-				"uptide fix @aws-sdk/client-s3 --target @aws-sdk/client-s3@3.1175.0 --target @aws-sdk/lib-storage@3.1175.0 --target @aws-sdk/s3-request-presigner@3.1175.0",
 			},
 		},
 		{
@@ -43,34 +39,19 @@ func TestNext(t *testing.T) {
 			repo: Repo{Cwd: "../my app's repo"}, pkg: "zod", tgt: "4.1.12",
 			want: []string{
 				`uptide check --cwd '../my app'\''s repo' zod --target zod@4.1.12 --details`,
-				`uptide fix --cwd '../my app'\''s repo' zod --target zod@4.1.12`,
 			},
 		},
 		{
 			name: "plain cwd", repo: Repo{Cwd: "apps/web"}, pkg: "zod", tgt: "4.1.12",
 			want: []string{
 				"uptide check --cwd apps/web zod --target zod@4.1.12 --details",
-				"uptide fix --cwd apps/web zod --target zod@4.1.12",
 			},
-		},
-		{
-			name: "companions ride along with fix", pkg: "react", tgt: "19.3.1",
-			companions: model.CompanionPlan{Companions: []model.Companion{{Name: "react-dom", From: "18.3.1", To: "19.3.1"}}},
-			want: []string{
-				"uptide check react --target react@19.3.1 --details",
-				"uptide fix react --target react@19.3.1",
-			},
-		},
-		{
-			name: "a companion conflict leaves fix out", pkg: "ai", tgt: "4.0.0",
-			companions: model.CompanionPlan{Conflicts: []model.Conflict{{Name: "@ai-sdk/react", From: "0.0.70"}}},
-			want:       []string{"uptide check ai --target ai@4.0.0 --details"},
 		},
 		{name: "no target", pkg: "zod", want: []string{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := Next(tt.repo, tt.pkg, tt.tgt, tt.members, tt.companions)
+			got := Next(tt.repo, tt.pkg, tt.tgt, tt.members)
 			if d := cmp.Diff(tt.want, got); d != "" {
 				t.Errorf("(-want +got):\n%s", d)
 			}

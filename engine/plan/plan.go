@@ -87,7 +87,7 @@ func Build(findings []model.Finding, opts Options) model.Plan {
 		p.Totals.Errors += r.Errors
 	}
 	if opts.Target != "" {
-		p.Next = Next(opts.Repo, opts.Package, opts.Target, opts.Members, opts.Companions)
+		p.Next = Next(opts.Repo, opts.Package, opts.Target, opts.Members)
 	}
 	return p
 }

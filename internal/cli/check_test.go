@@ -99,7 +99,7 @@ func TestRenderCheck(t *testing.T) {
 					{ID: "cause", Title: "one edit at tsconfig.json:4", Sites: 1, Manual: 1, Errors: 12},
 				},
 				Unverified: []model.PlanRule{{ID: "signature", Title: "call signature changed", Sites: 1, Manual: 1}},
-				Next:       []string{"uptide check zod --target zod@4.1.12 --details", "uptide fix zod --target zod@4.1.12"},
+				Next:       []string{"uptide check zod --target zod@4.1.12 --details"},
 			},
 		}},
 	}
@@ -123,7 +123,6 @@ func TestRenderCheck(t *testing.T) {
 				"Not analyzed",
 				"web/load.js:4  require  the module specifier is computed",
 				"Next  uptide check zod --target zod@4.1.12 --details",
-				"      uptide fix zod --target zod@4.1.12",
 			},
 			[]string{"web/a.ts:9 TS2339"}},
 		{"details", checkView{details: true},

@@ -89,19 +89,13 @@ func (m Model) content() (string, []int) {
 			b.blank()
 			b.wrapped("", "Note  "+n, st.Muted)
 		}
-		next = r.FixCommand
+		next = r.NextCommand
 	}
 	if next == "" && !d.Replanning {
 		// Before a check (or when it offered none): the commands of the
 		// targets as they stand, the group's members at theirs.
-		cmds := s.Next(m.id)
-		for _, c := range cmds {
-			if strings.HasPrefix(c, "uptide fix ") {
-				next = c
-			}
-		}
-		if next == "" && len(cmds) > 0 {
-			next = cmds[0] + st.Muted.Render("  (a conflict stops fix)")
+		if cmds := s.Next(m.id); len(cmds) > 0 {
+			next = cmds[0]
 		}
 	}
 	if next != "" {

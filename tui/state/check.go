@@ -3,7 +3,6 @@ package state
 import (
 	"fmt"
 	"github.com/uptide/uptide/engine"
-	"strings"
 
 	"github.com/uptide/uptide/engine/model"
 )
@@ -63,8 +62,8 @@ type CheckResult struct {
 	// @acme/core)".
 	Importers []string
 	Notes     []string
-	// FixCommand is the exact command that applies this plan.
-	FixCommand string
+	// NextCommand is the exact command to go on with (the detailed check).
+	NextCommand string
 }
 
 // PlanRule is one row of the per-rule plan: the findings one migration
@@ -185,10 +184,8 @@ func ResultOf(p *model.PackageReport) *CheckResult {
 	if p.Status == model.StatusSkipped && p.Reason != "" {
 		r.Notes = append(r.Notes, p.Reason)
 	}
-	for _, cmd := range p.Plan.Next {
-		if strings.HasPrefix(cmd, "uptide fix ") {
-			r.FixCommand = cmd
-		}
+	if len(p.Plan.Next) > 0 {
+		r.NextCommand = p.Plan.Next[0]
 	}
 	return r
 }

@@ -32,7 +32,6 @@ func report() model.PackageReport {
 			Unverified: []model.PlanRule{{ID: "removed:findDOMNode", Title: "findDOMNode removed", Sites: 1, Manual: 1, Findings: []string{"f3", "gone"}}},
 			Next: []string{
 				"uptide check react --target react@19.1.0 --target react-dom@19.1.0 --details",
-				"uptide fix react --target react@19.1.0 --target react-dom@19.1.0",
 			},
 		},
 		Notes:    []string{"react-dom moves with react"},
@@ -53,8 +52,8 @@ func TestResultOfMapsTheReport(t *testing.T) {
 			// A finding id the report does not hold is left out, not invented.
 			{ID: "removed:findDOMNode", Title: "findDOMNode removed", Severity: model.Unverified, Sites: 1, Manual: 1, Findings: rep.Findings[2:]},
 		},
-		Notes:      []string{"react-dom moves with react", "⚠ 3 bare imports inside react@19.1.0 unresolved"},
-		FixCommand: "uptide fix react --target react@19.1.0 --target react-dom@19.1.0",
+		Notes:       []string{"react-dom moves with react", "⚠ 3 bare imports inside react@19.1.0 unresolved"},
+		NextCommand: "uptide check react --target react@19.1.0 --target react-dom@19.1.0 --details",
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("ResultOf:\n got %+v\nwant %+v", got, want)
@@ -103,12 +102,12 @@ func TestResultOfOutcome(t *testing.T) {
 	}
 }
 
-func TestResultOfWithoutFixCommand(t *testing.T) {
-	// A companion conflict leaves fix out of Next: no fix command is offered.
+func TestResultOfWithoutNextCommand(t *testing.T) {
+	// A report without a target offers no command.
 	rep := report()
-	rep.Plan.Next = rep.Plan.Next[:1]
-	if got := state.ResultOf(&rep).FixCommand; got != "" {
-		t.Errorf("FixCommand = %q, want none", got)
+	rep.Plan.Next = nil
+	if got := state.ResultOf(&rep).NextCommand; got != "" {
+		t.Errorf("NextCommand = %q, want none", got)
 	}
 }
 

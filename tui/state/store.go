@@ -524,9 +524,9 @@ func (s *Store) GroupMoves(id int) []model.Companion {
 	return out
 }
 
-// Next are the check and fix commands of id's upgrade at its target with
+// Next are the check commands of id's upgrade at its target with
 // its group at theirs: the engine's, from the plan of a pick, or made the
-// same way for the discovered targets. Fix is left out on a conflict.
+// same way for the discovered targets.
 func (s *Store) Next(id int) []string {
 	d := &s.Deps[id]
 	if d.Picked != nil && d.Picked.To == d.Target {
@@ -535,11 +535,7 @@ func (s *Store) Next(id int) []string {
 	if d.Target == "" || d.Target == d.Row.Installed {
 		return nil
 	}
-	conflicts := d.Plan != nil && len(d.Plan.Conflicts) > 0
-	for _, m := range s.Followers(id) {
-		conflicts = conflicts || s.Deps[m].Conflict != ""
-	}
-	return engine.NextCommands("", d.Row.Name, d.Target, s.GroupMoves(id), conflicts)
+	return engine.NextCommands("", d.Row.Name, d.Target, s.GroupMoves(id))
 }
 
 // With lists what moves along with dependency id: its group's other
