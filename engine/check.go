@@ -110,6 +110,7 @@ func Check(ctx context.Context, opts CheckOptions) (*model.CheckReport, error) {
 	}
 	c.attachImporters(rep.Packages)
 	c.addSourceWarnings(rep.Packages)
+	rep.ComputedLoads = computedLoads(c.computed, rep.Packages)
 	sort.SliceStable(rep.Packages, func(i, j int) bool {
 		a, b := rep.Packages[i], rep.Packages[j]
 		if a.Title != b.Title {
@@ -195,6 +196,9 @@ type checker struct {
 	// importers are the workspaces importing the asked packages, declared
 	// or not (check_importers.go).
 	importers *importers
+	// computed are the computed loads that cannot load the member they
+	// were found for, from every member run (check_loads.go).
+	computed []model.ComputedLoad
 }
 
 func (c *checker) close() {

@@ -53,6 +53,7 @@ func (c *checker) analyze(ctx context.Context, u unit) model.PackageReport {
 		}
 		fo := c.moduleFormat(r)
 		r.notes = append(r.notes, fo.notes...)
+		c.enginesNode(r)
 		if r.m.name() == lead.name() || rep.ModuleFormat.Status == model.StatusNotAnalyzed {
 			rep.ModuleFormat = fo.report
 		} else {
@@ -68,6 +69,7 @@ func (c *checker) analyze(ctx context.Context, u unit) model.PackageReport {
 			analyzed = append(analyzed, r)
 		}
 		rep.Unanalyzed = append(rep.Unanalyzed, r.unanalyzed...)
+		c.computed = append(c.computed, r.computed...)
 	}
 	sort.Slice(rep.Members, func(i, j int) bool { return rep.Members[i].Name < rep.Members[j].Name })
 	if len(analyzed) == 0 {

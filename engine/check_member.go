@@ -39,6 +39,8 @@ type memberRun struct {
 	config     map[string]string
 	format     map[string][]model.Finding
 	unanalyzed []model.Unanalyzed
+	// computed are the computed loads that cannot load the member.
+	computed []model.ComputedLoad
 	// baselineDir, when set, is the @types release the baseline compile
 	// links instead of the installed one (it types the installed runtime's
 	// major).
@@ -115,6 +117,7 @@ func (c *checker) runMember(ctx context.Context, m member) *memberRun {
 		run.js[ws] = res.IncludesJS
 		run.config[ws] = res.Config
 		run.unanalyzed = append(run.unanalyzed, res.Unanalyzed...)
+		run.computed = append(run.computed, res.Computed...)
 		for _, u := range res.Usages {
 			files[u.File] = true
 		}

@@ -74,6 +74,22 @@ type Unanalyzed struct {
 	Line      int    `json:"line"`
 	Kind      string `json:"kind"`
 	Reason    string `json:"reason"`
+	// Specifier is the computed specifier's source text, when it is one.
+	Specifier string `json:"specifier,omitempty"`
+}
+
+// ComputedLoad is a computed require() or import() that cannot load any
+// package checked (a relative prefix reaching no re-exporting file, a bare
+// prefix naming another module, a fully computed specifier in a file that
+// neither loads nor names the package): listed once per report, never a
+// partial verdict.
+type ComputedLoad struct {
+	Workspace string `json:"workspace"`
+	File      string `json:"file"`
+	Line      int    `json:"line"`
+	Kind      string `json:"kind"`
+	Specifier string `json:"specifier"`
+	Reason    string `json:"reason"`
 }
 
 // Diagnostic is one compiler error, repository-relative.

@@ -22,7 +22,10 @@ type CheckReport struct {
 	// Packages are sorted by title, then installed version.
 	Packages []PackageReport `json:"packages"`
 	Problems []Problem       `json:"problems"`
-	Notes    []string        `json:"notes"`
+	// ComputedLoads are the computed loads that count against none of the
+	// packages checked, once each, sorted by file and line.
+	ComputedLoads []ComputedLoad `json:"computedLoads"`
+	Notes         []string       `json:"notes"`
 }
 
 // PackageReport is one dependency decision checked against one target: a

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -214,5 +215,18 @@ func TestRuleKey(t *testing.T) {
 		if id != tt.id || title != tt.title {
 			t.Errorf("RuleKey(%+v) = %q, %q; want %q, %q", tt.f, id, title, tt.id, tt.title)
 		}
+	}
+}
+
+func TestBuildEnginesNodeKeepsOnlyCheck(t *testing.T) {
+	f := fnd("n1", "engines-node", model.Breaking, "package.json")
+	f.Fixability = model.Manual
+	got := Build([]model.Finding{f}, Options{Package: "jotai", Target: "3.0.0"})
+	if want := []string{"uptide check jotai --target jotai@3.0.0 --details"}; !slices.Equal(got.Next, want) {
+		t.Errorf("next %q, want %q: no command Uptide has moves the repository's Node", got.Next, want)
+	}
+	if len(got.Rules) != 1 || got.Rules[0].ID != "engines-node" || got.Rules[0].Manual != 1 ||
+		got.Rules[0].Title != "needs a newer Node: the target's engines.node excludes the repository's" {
+		t.Errorf("rules %+v", got.Rules)
 	}
 }

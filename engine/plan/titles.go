@@ -11,6 +11,7 @@ import (
 // Change spellings outside model.ChangeKind that findings use.
 const (
 	changeModuleFormat = "module-format"
+	changeEnginesNode  = "engines-node"
 	changeCause        = "cause"
 	changeMissingPeer  = "missing-peer"
 )
@@ -82,6 +83,7 @@ var kindTitles = map[string]string{
 	string(model.ChangeWidened):   "type widened: your code may read values it does not expect",
 	string(model.ChangeAdded):     "added",
 	changeModuleFormat:            "ESM only: require() of the package must become import()",
+	changeEnginesNode:             "needs a newer Node: the target's engines.node excludes the repository's",
 }
 
 // RuleKey is the rule a finding falls under when no pack claims it: one

@@ -75,6 +75,8 @@ type UsageResult struct {
 	Barrels    []string
 	Usages     []model.Usage
 	Unanalyzed []model.Unanalyzed
+	// Computed are the computed loads that cannot load the package.
+	Computed []model.ComputedLoad
 	// Unmapped counts references into the package whose declaration has no
 	// surface path (a type the package does not export).
 	Unmapped int
@@ -144,19 +146,20 @@ func (a *Adapter) FindUsages(ctx context.Context, req UsageRequest) (*UsageResul
 	}
 
 	var out struct {
-		PackageDir string             `json:"packageDir"`
-		TypesFrom  string             `json:"typesFrom"`
-		Unresolved string             `json:"unresolved"`
-		NoTypes    string             `json:"noTypes"`
-		Config     string             `json:"tsconfig"`
-		ConfigKind string             `json:"configKind"`
-		IncludesJS bool               `json:"includesJs"`
-		Files      int                `json:"files"`
-		Importers  []string           `json:"importers"`
-		Barrels    []string           `json:"barrels"`
-		Usages     []model.Usage      `json:"usages"`
-		Unanalyzed []model.Unanalyzed `json:"unanalyzed"`
-		Unmapped   int                `json:"unmapped"`
+		PackageDir string               `json:"packageDir"`
+		TypesFrom  string               `json:"typesFrom"`
+		Unresolved string               `json:"unresolved"`
+		NoTypes    string               `json:"noTypes"`
+		Config     string               `json:"tsconfig"`
+		ConfigKind string               `json:"configKind"`
+		IncludesJS bool                 `json:"includesJs"`
+		Files      int                  `json:"files"`
+		Importers  []string             `json:"importers"`
+		Barrels    []string             `json:"barrels"`
+		Usages     []model.Usage        `json:"usages"`
+		Unanalyzed []model.Unanalyzed   `json:"unanalyzed"`
+		Computed   []model.ComputedLoad `json:"computedLoads"`
+		Unmapped   int                  `json:"unmapped"`
 	}
 	subject := req.Package + " in " + ws
 	if err := a.call(ctx, "usages", params, subject, &out); err != nil {
@@ -175,6 +178,7 @@ func (a *Adapter) FindUsages(ctx context.Context, req UsageRequest) (*UsageResul
 		Barrels:    nonNil(out.Barrels),
 		Usages:     out.Usages,
 		Unanalyzed: out.Unanalyzed,
+		Computed:   out.Computed,
 		Unmapped:   out.Unmapped,
 	}
 	if res.Usages == nil {
@@ -192,6 +196,9 @@ func (a *Adapter) FindUsages(ctx context.Context, req UsageRequest) (*UsageResul
 	}
 	for i := range res.Unanalyzed {
 		res.Unanalyzed[i].Workspace = workspace
+	}
+	for i := range res.Computed {
+		res.Computed[i].Workspace = workspace
 	}
 	sort.SliceStable(res.Usages, func(i, j int) bool { return usageLess(&res.Usages[i], &res.Usages[j]) })
 	return res, nil

@@ -34,8 +34,7 @@ func TestFindUsagesReadsFilesThatReachThePackage(t *testing.T) {
 		name  string
 		files map[string]string
 		want  []string
-		// unanalyzed lists computed loads, which are reported whatever
-		// package is scanned.
+		// unanalyzed lists computed loads that could load the package.
 		unanalyzed []string
 		importers  []string
 		// scanned is UsageResult.Files: the files read, not the workspace
@@ -65,9 +64,8 @@ func TestFindUsagesReadsFilesThatReachThePackage(t *testing.T) {
 				"src/far.ts:2:13 [get] Client#get Client#get call direct import",
 				"src/lib.ts:2:10 [get] Client#get Client#get call direct import",
 			},
-			unanalyzed: []string{"src/dyn.ts:2 import: the module specifier is computed"},
-			importers:  []string{"src/client.ts"},
-			scanned:    6,
+			importers: []string{"src/client.ts"},
+			scanned:   6,
 		},
 		{
 			name: "a declaration every file sees names the package: every file is read",
@@ -201,5 +199,58 @@ func FuzzFindUsagesReach(f *testing.F) {
 		if !reflect.DeepEqual(got[0], got[1]) {
 			t.Fatalf("reading the files that reach the package:\n%s\nreading every file:\n%s\nsource:\n%s", strings.Join(got[0], "\n"), strings.Join(got[1], "\n"), src)
 		}
+	})
+}
+
+// TestFindUsagesComputedLoads pins the rule that decides whether a
+// computed require() or import() counts against the package scanned.
+func TestFindUsagesComputedLoads(t *testing.T) {
+	files := map[string]string{
+		"src/client.ts":       "import { createClient } from 'reachlib';\nexport const client = createClient();\n",
+		"src/barrel/index.ts": "export * from 'reachlib';\n",
+		// Relative prefixes: one reaches the barrel, one reaches nothing.
+		"src/i18n.ts": "export const msgs = (l: string) => import(`./locales/${l}.json`);\n",
+		"src/pick.ts": "export const pick = (d: string) => import('./barrel/' + d);\n",
+		// Bare prefixes: a subpath of the package, a builtin, a longer name.
+		"src/sub.ts":   "export const sub = (p: string) => import(`reachlib/${p}`);\n",
+		"src/node.ts":  "export const nb = (m: string) => import(`node:${m}`);\n",
+		"src/other.ts": "export const ot = (m: string) => import(`reachlib-extra/${m}`);\n",
+		// Fully computed: in a file naming the package, in one loading it,
+		// in one doing neither.
+		"src/named.ts":  "const which = process.env.X || 'reachlib';\nexport const nm = () => import(which);\n",
+		"src/loads.ts":  "import { createClient } from 'reachlib';\nexport const c = createClient();\nexport const ld = (m: string) => import(m);\n",
+		"src/plugin.ts": "export const pl = (m: string) => import(m);\n",
+	}
+	repo := t.TempDir()
+	for _, fs := range []map[string]string{reachLib, files} {
+		for rel, body := range fs {
+			p := filepath.Join(repo, filepath.FromSlash(rel))
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	res, err := sharedAdapter(t).FindUsages(context.Background(), UsageRequest{RepoRoot: repo, Package: "reachlib"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	diffLines(t, "unanalyzed", unanalyzedLines(res.Unanalyzed), []string{
+		"src/loads.ts:3 import: the module specifier is computed, in a file that loads reachlib",
+		"src/named.ts:2 import: the module specifier is computed, in a file that names reachlib in a string",
+		`src/pick.ts:1 import: the module specifier is computed: its prefix "./barrel/" can reach src/barrel/index.ts, which re-exports reachlib`,
+		`src/sub.ts:1 import: the module specifier is computed: its prefix "reachlib/" can name reachlib`,
+	})
+	var computed []string
+	for _, c := range res.Computed {
+		computed = append(computed, fmt.Sprintf("%s:%d %s(%s): %s", c.File, c.Line, c.Kind, c.Specifier, c.Reason))
+	}
+	diffLines(t, "computed", computed, []string{
+		"src/i18n.ts:1 import(`./locales/${l}.json`): its static prefix \"./locales/\" is a path that reaches no file re-exporting a checked package",
+		"src/node.ts:1 import(`node:${m}`): its static prefix \"node:\" names another module",
+		"src/other.ts:1 import(`reachlib-extra/${m}`): its static prefix \"reachlib-extra/\" names another module",
+		"src/plugin.ts:1 import(m): the module specifier is computed, in a file that neither loads nor names a checked package",
 	})
 }

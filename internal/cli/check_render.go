@@ -50,6 +50,9 @@ func renderCheck(w io.Writer, rep *model.CheckReport, v checkView, p palette, wi
 	for _, pr := range rep.Packages {
 		renderPackage(w, pr, v, p, width)
 	}
+	if line := computedLine(rep.ComputedLoads); line != "" {
+		fmt.Fprintf(w, "\n%s\n", p.dim(line))
+	}
 	if len(rep.Problems) > 0 {
 		fmt.Fprintf(w, "\n%s\n", p.red("Problems"))
 		for _, pr := range rep.Problems {
@@ -59,6 +62,24 @@ func renderCheck(w io.Writer, rep *model.CheckReport, v checkView, p palette, wi
 	for _, n := range rep.Notes {
 		fmt.Fprintf(w, "\n%s\n", p.dim("note: "+n))
 	}
+}
+
+// computedLine is the one line for the computed loads no package checked
+// could be loaded by: the first three by place, then how many more.
+func computedLine(loads []model.ComputedLoad) string {
+	if len(loads) == 0 {
+		return ""
+	}
+	const shown = 3
+	var at []string
+	for i, l := range loads {
+		if i == shown {
+			at = append(at, fmt.Sprintf("%d more", len(loads)-shown))
+			break
+		}
+		at = append(at, fmt.Sprintf("%s:%d %s(%s)", l.File, l.Line, l.Kind, l.Specifier))
+	}
+	return fmt.Sprintf("%s cannot load a checked package, not counted: %s", plural(len(loads), "computed load"), strings.Join(at, ", "))
 }
 
 func orQuestion(s string) string {
@@ -147,7 +168,11 @@ func renderPackage(w io.Writer, pr model.PackageReport, v checkView, p palette, 
 	if len(pr.Unanalyzed) > 0 || pr.ModuleFormat.Status == model.StatusNotAnalyzed {
 		fmt.Fprintf(w, "  %s\n", p.yellow("Not analyzed"))
 		for _, u := range pr.Unanalyzed {
-			fmt.Fprintf(w, "    %s:%d  %s  %s\n", u.File, u.Line, u.Kind, u.Reason)
+			spec := ""
+			if u.Specifier != "" {
+				spec = "(" + u.Specifier + ")"
+			}
+			fmt.Fprintf(w, "    %s:%d  %s%s  %s\n", u.File, u.Line, u.Kind, spec, u.Reason)
 		}
 		if pr.ModuleFormat.Status == model.StatusNotAnalyzed {
 			fmt.Fprintf(w, "    module format: %s\n", pr.ModuleFormat.Reason)

@@ -8,7 +8,7 @@
 // package or a barrel of it before it asks the checker anything.
 
 /**
- * @typedef {{spec: string, kind: 'import' | 'export' | 'importEquals' | 'require' | 'dynamic', node: import('typescript').Node, computed: boolean, names: string[], reexport: boolean}} Load
+ * @typedef {{spec: string, kind: 'import' | 'export' | 'importEquals' | 'require' | 'dynamic', node: import('typescript').Node, computed: boolean, prefix: string, text: string, names: string[], reexport: boolean}} Load
  * @typedef {{loads: Load[], importNames: Set<string>, exportedLocals: string[]}} Facts
  */
 
@@ -44,10 +44,10 @@ function fileFacts(ts, sf) {
         else if (b) for (const e of b.elements) names.push(e.name.text);
       }
       for (const n of names) importNames.add(n);
-      loads.push({ spec: stmt.moduleSpecifier.text, kind: 'import', node: stmt, computed: false, names, reexport: false });
+      loads.push({ spec: stmt.moduleSpecifier.text, kind: 'import', node: stmt, computed: false, prefix: '', text: '', names, reexport: false });
     } else if (ts.isExportDeclaration(stmt)) {
       if (stmt.moduleSpecifier && ts.isStringLiteral(stmt.moduleSpecifier)) {
-        loads.push({ spec: stmt.moduleSpecifier.text, kind: 'export', node: stmt, computed: false, names: [], reexport: true });
+        loads.push({ spec: stmt.moduleSpecifier.text, kind: 'export', node: stmt, computed: false, prefix: '', text: '', names: [], reexport: true });
       } else if (stmt.exportClause && ts.isNamedExports(stmt.exportClause)) {
         for (const e of stmt.exportClause.elements) exportedLocals.push((e.propertyName || e.name).text);
       }
@@ -56,7 +56,7 @@ function fileFacts(ts, sf) {
     } else if (ts.isImportEqualsDeclaration(stmt) && ts.isExternalModuleReference(stmt.moduleReference) &&
       ts.isStringLiteral(stmt.moduleReference.expression)) {
       importNames.add(stmt.name.text);
-      loads.push({ spec: stmt.moduleReference.expression.text, kind: 'importEquals', node: stmt, computed: false, names: [stmt.name.text], reexport: false });
+      loads.push({ spec: stmt.moduleReference.expression.text, kind: 'importEquals', node: stmt, computed: false, prefix: '', text: '', names: [stmt.name.text], reexport: false });
       if (stmt.modifiers && stmt.modifiers.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) exportedLocals.push(stmt.name.text);
     }
   }
@@ -77,6 +77,8 @@ function fileFacts(ts, sf) {
             kind: dynamic ? 'dynamic' : 'require',
             node,
             computed: !literal,
+            prefix: literal ? '' : staticPrefix(ts, arg),
+            text: literal ? '' : clip(arg.getText(sf)),
             names,
             reexport: literal && assignsExports(ts, node),
           });
@@ -89,6 +91,33 @@ function fileFacts(ts, sf) {
   const facts = { loads, importNames, exportedLocals };
   cache.set(sf, facts);
   return facts;
+}
+
+/**
+ * The text a computed specifier certainly starts with: the head of a
+ * template literal (`./locales/${lang}.json` → "./locales/"), the literal
+ * left operands of a concatenation ('lodash/' + name → "lodash/"); ""
+ * when it starts with something computed.
+ * @param {typeof import('typescript')} ts
+ * @param {import('typescript').Expression} e
+ * @returns {string}
+ */
+function staticPrefix(ts, e) {
+  while (ts.isParenthesizedExpression(e)) e = e.expression;
+  if (ts.isTemplateExpression(e)) return e.head.text;
+  if (ts.isBinaryExpression(e) && e.operatorToken.kind === ts.SyntaxKind.PlusToken) {
+    let left = e.left;
+    while (ts.isParenthesizedExpression(left)) left = left.expression;
+    if (ts.isStringLiteral(left) || ts.isNoSubstitutionTemplateLiteral(left)) return left.text + staticPrefix(ts, e.right);
+    return staticPrefix(ts, left);
+  }
+  return '';
+}
+
+/** @param {string} s */
+function clip(s) {
+  s = s.replace(/\s+/g, ' ');
+  return s.length > 80 ? s.slice(0, 79) + '…' : s;
 }
 
 /**

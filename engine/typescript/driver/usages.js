@@ -408,6 +408,8 @@ class Scan {
     this.usages = [];
     /** @type {any[]} */
     this.unanalyzed = [];
+    /** @type {any[]} computed loads that cannot load the package */
+    this.computed = [];
     /** @type {Set<string>} */
     this.seen = new Set();
     /** @type {Map<string, boolean>} */
@@ -459,7 +461,11 @@ class Scan {
       const tier1 = h.size > 0;
       if (tier1) importers.push(rel(this.ws.repoRoot, e.fileName));
       for (const l of e.facts.loads) {
-        if (l.computed) this.addUnanalyzed(e.sf, l.node, l.kind === 'dynamic' ? 'import' : 'require', 'the module specifier is computed');
+        if (!l.computed) continue;
+        const kind = l.kind === 'dynamic' ? 'import' : 'require';
+        const v = this.computedLoad(l, e.sf, tier1, barrels);
+        if (v.counts) this.addUnanalyzed(e.sf, l.node, kind, v.reason, l.text);
+        else this.addComputed(e.sf, l.node, kind, v.reason, l.text);
       }
       if (!this.index) continue;
       scanned++;
@@ -473,6 +479,7 @@ class Scan {
       barrels: [...barrels].map((f) => rel(this.ws.repoRoot, f)).sort(),
       usages: this.usages.sort(byFile),
       unanalyzed: this.unanalyzed.sort((a, b) => cmp(a.file, b.file) || a.line - b.line || cmp(a.kind, b.kind)),
+      computedLoads: this.computed.sort((a, b) => cmp(a.file, b.file) || a.line - b.line || cmp(a.kind, b.kind)),
       unmapped: this.unmapped,
     };
   }
@@ -582,14 +589,90 @@ class Scan {
    * @param {string} kind
    * @param {string} reason
    */
-  addUnanalyzed(sf, node, kind, reason) {
+  addUnanalyzed(sf, node, kind, reason, specifier = '') {
     const line = sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1;
     const file = rel(this.ws.repoRoot, sf.fileName);
     const key = file + ':' + line + ':' + kind + ':' + reason;
     if (this.seen.has(key)) return;
     this.seen.add(key);
-    this.unanalyzed.push({ file, line, kind, reason });
+    this.unanalyzed.push(specifier ? { file, line, kind, reason, specifier } : { file, line, kind, reason });
   }
+
+  /**
+   * A computed load that cannot load the package: reported once by the
+   * engine, not against the package.
+   * @param {import('typescript').SourceFile} sf
+   * @param {import('typescript').Node} node
+   * @param {string} kind
+   * @param {string} reason
+   * @param {string} specifier
+   */
+  addComputed(sf, node, kind, reason, specifier) {
+    const line = sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1;
+    const file = rel(this.ws.repoRoot, sf.fileName);
+    this.computed.push({ file, line, kind, reason, specifier });
+  }
+
+  /**
+   * Whether a computed require() or import() could load the package, and
+   * why. The rule (README "Computed loads"):
+   *  - a static prefix that is a bare specifier counts when it can still
+   *    become the package's name or one of its subpaths ("lodash/", "@s/",
+   *    "lo"), never otherwise ("node:", "./", "date-fns/");
+   *  - a relative or absolute prefix counts when a file under it re-exports
+   *    the package (a barrel) or it reaches into node_modules/<package>;
+   *  - a fully computed specifier counts when the file also loads the
+   *    package (or a barrel of it), or names it in a string literal
+   *    (`require(process.env.IMPL || "slugkit")`); a file that neither loads
+   *    nor names the package gives the specifier nothing to be it.
+   * @param {Load} l
+   * @param {import('typescript').SourceFile} sf
+   * @param {boolean} loadsPkg the file loads the package or a barrel statically
+   * @param {Set<string>} barrels
+   * @returns {{counts: boolean, reason: string}}
+   */
+  computedLoad(l, sf, loadsPkg, barrels) {
+    const name = this.name;
+    const p = l.prefix;
+    if (p.startsWith('.') || p.startsWith('/')) {
+      const base = p.startsWith('/') ? p : path.join(path.dirname(sf.fileName), p);
+      const nm = base.lastIndexOf('/node_modules/');
+      if (nm >= 0 && couldName(base.slice(nm + '/node_modules/'.length), name)) {
+        return { counts: true, reason: `the module specifier is computed: its prefix "${p}" reaches into node_modules/${name}` };
+      }
+      for (const b of [...barrels].sort()) {
+        if (b.startsWith(base)) return { counts: true, reason: `the module specifier is computed: its prefix "${p}" can reach ${rel(this.ws.repoRoot, b)}, which re-exports ${name}` };
+      }
+      return { counts: false, reason: `its static prefix "${p}" is a path that reaches no file re-exporting a checked package` };
+    }
+    if (p !== '') {
+      if (couldName(p, name)) return { counts: true, reason: `the module specifier is computed: its prefix "${p}" can name ${name}` };
+      return { counts: false, reason: `its static prefix "${p}" names another module` };
+    }
+    if (loadsPkg) return { counts: true, reason: `the module specifier is computed, in a file that loads ${name}` };
+    if (namesInString(sf.text, name)) return { counts: true, reason: `the module specifier is computed, in a file that names ${name} in a string` };
+    return { counts: false, reason: 'the module specifier is computed, in a file that neither loads nor names a checked package' };
+  }
+}
+
+/**
+ * Whether a specifier starting with prefix can be name or a subpath of it.
+ * @param {string} prefix
+ * @param {string} name
+ */
+function couldName(prefix, name) {
+  return name.startsWith(prefix) || prefix.startsWith(name + '/');
+}
+
+/**
+ * Whether text holds a string literal that is name or starts with a
+ * subpath of it.
+ * @param {string} text
+ * @param {string} name
+ */
+function namesInString(text, name) {
+  const q = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(['"\`])${q}(?:\\1|/)`).test(text);
 }
 
 /** @param {string} f */
