@@ -23,6 +23,14 @@ func olderConfig(version string) func(t *testing.T, repo string) {
 	if !versionAtLeast(version, 5, 0) {
 		rewrites = append(rewrites, `"bundler"`, `"node"`)
 	}
+	if !versionAtLeast(version, 5, 4) {
+		// module preserve: esnext with the resolution bundlers use.
+		res := `"bundler"`
+		if !versionAtLeast(version, 5, 0) {
+			res = `"node"`
+		}
+		rewrites = append(rewrites, `"module": "preserve"`, `"module": "esnext", "moduleResolution": `+res)
+	}
 	if !versionAtLeast(version, 4, 6) {
 		rewrites = append(rewrites, `"es2022"`, `"es2021"`)
 	}
@@ -219,5 +227,38 @@ func TestRejectedOptionNamesTheTSConfig(t *testing.T) {
 	var de *DriverError
 	if !errors.As(err, &de) || de.Code != "BAD_CONFIG" || !strings.Contains(de.Message, tsconfig) || !strings.Contains(de.Message, "--moduleResolution") {
 		t.Errorf("usages: want BAD_CONFIG naming %s and the option, got %v", tsconfig, err)
+	}
+}
+
+// Signal A on every supported compiler: the same usages as the pinned one
+// reads (the position map from the installed surface included).
+func TestFindUsagesEveryTypeScript(t *testing.T) {
+	pick := map[string]bool{
+		"typescript imports, members, types and literals":                    true,
+		"javascript and require":                                             true,
+		"a barrel re-exporting the package":                                  true,
+		"JSX props through the component's contextual type":                  true,
+		"export = through import =, a default import and an untyped require": true,
+		"globals an @types package declares, used without an import":         true,
+		"options from the tsconfig above, files from the workspace":          true,
+	}
+	var cases []usageCase
+	for _, tt := range usageCases() {
+		if pick[tt.name] {
+			cases = append(cases, tt)
+			delete(pick, tt.name)
+		}
+	}
+	if len(pick) != 0 {
+		t.Fatalf("no TestFindUsages case named %v", pick)
+	}
+	for _, v := range supportedVersions {
+		t.Run(v, func(t *testing.T) {
+			a := New(cachedCompiler(t, v), Options{NoSurfaceCache: true})
+			t.Cleanup(func() { a.Close() })
+			for _, tt := range cases {
+				t.Run(tt.name, func(t *testing.T) { runUsageCase(t, a, tt, olderConfig(v)) })
+			}
+		})
 	}
 }
