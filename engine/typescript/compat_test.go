@@ -24,12 +24,9 @@ func olderConfig(version string) func(t *testing.T, repo string) {
 		rewrites = append(rewrites, `"bundler"`, `"node"`)
 	}
 	if !versionAtLeast(version, 5, 4) {
-		// module preserve: esnext with the resolution bundlers use.
-		res := `"bundler"`
-		if !versionAtLeast(version, 5, 0) {
-			res = `"node"`
-		}
-		rewrites = append(rewrites, `"module": "preserve"`, `"module": "esnext", "moduleResolution": `+res)
+		// module preserve: what it implies for these fixtures (require()
+		// and import = as CommonJS, default imports of export =).
+		rewrites = append(rewrites, `"module": "preserve"`, `"module": "commonjs", "moduleResolution": "node", "esModuleInterop": true`)
 	}
 	if !versionAtLeast(version, 4, 6) {
 		rewrites = append(rewrites, `"es2022"`, `"es2021"`)

@@ -150,6 +150,33 @@ function isSatisfies(ts, n) {
   return typeof f === 'function' && f(n);
 }
 
+/** A parse-tree node of no file, per compiler (see typeOfSymbol). @type {WeakMap<object, import('typescript').Node>} */
+const anyNode = new WeakMap();
+
+/**
+ * checker.getTypeOfSymbol, public from TypeScript 4.9 (internal before):
+ * the older checkers answer getTypeOfSymbolAtLocation, which for a
+ * location that is not an identifier is the symbol's declared type.
+ * Symbols without declarations (a mapped type's properties) get a node of
+ * an empty file: only its being a parse-tree node matters.
+ * @param {typeof import('typescript')} ts
+ * @param {import('typescript').TypeChecker} checker
+ * @param {import('typescript').Symbol} sym
+ */
+function typeOfSymbol(ts, checker, sym) {
+  const c = /** @type {any} */ (checker);
+  if (typeof c.getTypeOfSymbol === 'function') return c.getTypeOfSymbol(sym);
+  let at = sym.valueDeclaration || (sym.declarations && sym.declarations[0]);
+  if (!at) {
+    at = anyNode.get(ts);
+    if (!at) {
+      at = ts.createSourceFile('__uptide_compat__.ts', '', ts.ScriptTarget.ESNext);
+      anyNode.set(ts, at);
+    }
+  }
+  return checker.getTypeOfSymbolAtLocation(sym, at);
+}
+
 // Options whose invalid value the compiler replaces by its default and goes
 // on: "Argument for '--moduleResolution' option must be: …" (TS6046). A
 // tsconfig asking for bundler resolution from 4.9 then resolves nothing the
@@ -183,5 +210,6 @@ module.exports = {
   modeAtIndex,
   impliedNodeFormat,
   isSatisfies,
+  typeOfSymbol,
   rejectedOption,
 };
