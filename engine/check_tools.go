@@ -51,10 +51,10 @@ func (c *checker) judge(ctx context.Context, ws string) (*typescript.Adapter, er
 	if err != nil {
 		return nil, fmt.Errorf("the TypeScript compiler of %s: %w", dir, err)
 	}
-	if !compiler.FromRepo && compiler.RepoNative == "" {
+	if !compiler.FromRepo && compiler.RepoNative == "" && compiler.RepoTooOld == "" {
 		return c.surfaces(ctx)
 	}
-	key := compiler.Dir + "\x00" + compiler.RepoNative
+	key := compiler.Dir + "\x00" + compiler.RepoNative + "\x00" + compiler.RepoTooOld
 	if a, ok := c.adapters[key]; ok {
 		return a, nil
 	}

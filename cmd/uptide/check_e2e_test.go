@@ -39,24 +39,8 @@ func sharedCompilers(t testing.TB) string {
 	pinnedOnce.Do(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 		defer cancel()
-		var fetched []*registry.Package
-		defer func() {
-			for _, p := range fetched {
-				_ = p.Remove()
-			}
-		}()
-		fetch := func(ctx context.Context, name, version string) (string, error) {
-			cfg, err := registry.LoadConfig(os.TempDir(), nil)
-			if err != nil {
-				return "", err
-			}
-			p, err := registry.New(registry.Options{Config: cfg}).Fetch(ctx, name, version)
-			if err != nil {
-				return "", err
-			}
-			fetched = append(fetched, p)
-			return p.Dir, nil
-		}
+		fetch, cleanup := realFetch()
+		defer cleanup()
 		c, err := typescript.PinnedCompiler(ctx, fetch, nil)
 		if err != nil {
 			pinnedErr = err
@@ -68,6 +52,29 @@ func sharedCompilers(t testing.TB) string {
 		t.Fatalf("the pinned TypeScript compiler (fetched once from the npm registry into %s): %v", cacheRootOrUnknown(), pinnedErr)
 	}
 	return pinnedDir
+}
+
+// realFetch fetches a pinned tool from the user's configured registry, its
+// integrity verified; cleanup removes the extracted copies.
+func realFetch() (typescript.FetchFunc, func()) {
+	var fetched []*registry.Package
+	fetch := func(ctx context.Context, name, version string) (string, error) {
+		cfg, err := registry.LoadConfig(os.TempDir(), nil)
+		if err != nil {
+			return "", err
+		}
+		p, err := registry.New(registry.Options{Config: cfg}).Fetch(ctx, name, version)
+		if err != nil {
+			return "", err
+		}
+		fetched = append(fetched, p)
+		return p.Dir, nil
+	}
+	return fetch, func() {
+		for _, p := range fetched {
+			_ = p.Remove()
+		}
+	}
 }
 
 func cacheRootOrUnknown() string {

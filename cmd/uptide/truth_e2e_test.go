@@ -150,17 +150,24 @@ func pinnedTypeScriptJS(t testing.TB) string {
 // (before), on the tsconfig of each workspace.
 func assertTruth(t *testing.T, p model.PackageReport, before, after string, workspaces ...string) {
 	t.Helper()
+	assertTruthWith(t, pinnedTypeScriptJS(t), p, before, after, workspaces...)
+}
+
+// assertTruthWith is assertTruth with the tsc of the compiler whose
+// JavaScript API is typescriptJS (the repository's own).
+func assertTruthWith(t *testing.T, typescriptJS string, p model.PackageReport, before, after string, workspaces ...string) {
+	t.Helper()
 	ctx := context.Background()
 	if len(workspaces) == 0 {
 		workspaces = []string{"."}
 	}
 	var truth []string
 	for _, ws := range workspaces {
-		b, err := tsctruth.Errors(ctx, pinnedTypeScriptJS(t), filepath.Join(before, ws, "tsconfig.json"), before)
+		b, err := tsctruth.Errors(ctx, typescriptJS, filepath.Join(before, ws, "tsconfig.json"), before)
 		if err != nil {
 			t.Fatal(err)
 		}
-		a, err := tsctruth.Errors(ctx, pinnedTypeScriptJS(t), filepath.Join(after, ws, "tsconfig.json"), after)
+		a, err := tsctruth.Errors(ctx, typescriptJS, filepath.Join(after, ws, "tsconfig.json"), after)
 		if err != nil {
 			t.Fatal(err)
 		}

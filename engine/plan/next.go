@@ -3,7 +3,6 @@ package plan
 import (
 	"sort"
 	"strings"
-
 )
 
 // Repo is what the commands need to know about how Uptide was run.

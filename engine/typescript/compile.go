@@ -262,6 +262,8 @@ func (a *Adapter) compilerLabel(version string) string {
 	switch {
 	case a.compiler.FromRepo:
 		return "the repo's TypeScript " + version
+	case a.compiler.RepoTooOld != "":
+		return fmt.Sprintf("the bundled TypeScript %s (the repo's TypeScript %s is older than %s)", version, a.compiler.RepoTooOld, OldestSupported)
 	case a.compiler.RepoNative != "":
 		return fmt.Sprintf("the bundled TypeScript %s (the repo's TypeScript %s has no JavaScript API)", version, a.compiler.RepoNative)
 	default:

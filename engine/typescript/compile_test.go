@@ -76,33 +76,44 @@ func diagLines(ds []model.Diagnostic) []string {
 	return out
 }
 
+// compileCase is one Signal B case: a fixture repository, what it installs,
+// the targets, and what the compile must report.
+type compileCase struct {
+	name      string
+	repo      string
+	workspace string
+	installed []string
+	extra     map[string]string // files written into the repository
+	targets   []string          // name@version; none compiles the baseline alone
+	baseline  []string          // name@version the baseline resolves instead of the installed copies
+	registry  []string          // nil: no fetch function
+	files     []string          // nil: every file the tsconfig lists
+	legacy    bool
+
+	wantNew        []string
+	preExisting    int
+	asked          int
+	compiled       int
+	skipped        []string // "file: reason fragment"
+	overlaySkipped string
+	unresolved     []string
+	fetched        []string
+	rounds         int
+	newer          []string
+	configKind     string
+}
+
 func TestCompile(t *testing.T) {
 	a := sharedAdapter(t)
-	ctx := context.Background()
-	tests := []struct {
-		name      string
-		repo      string
-		workspace string
-		installed []string
-		extra     map[string]string // files written into the repository
-		targets   []string          // name@version; none compiles the baseline alone
-		baseline  []string          // name@version the baseline resolves instead of the installed copies
-		registry  []string          // nil: no fetch function
-		files     []string          // nil: every file the tsconfig lists
-		legacy    bool
+	for _, tt := range compileCases() {
+		t.Run(tt.name, func(t *testing.T) { runCompileCase(t, a, tt, nil) })
+	}
+}
 
-		wantNew        []string
-		preExisting    int
-		asked          int
-		compiled       int
-		skipped        []string // "file: reason fragment"
-		overlaySkipped string
-		unresolved     []string
-		fetched        []string
-		rounds         int
-		newer          []string
-		configKind     string
-	}{
+// compileCases are TestCompile's table, shared with the runs on every
+// supported compiler (compat_test.go).
+func compileCases() []compileCase {
+	return []compileCase{
 		{
 			name: "removed parameter and property; the target's dependency fetched at its range",
 			repo: "basic", installed: []string{"fakepkg@1.0.0", "helper@1.0.0"},
@@ -285,117 +296,122 @@ func TestCompile(t *testing.T) {
 			unresolved: []string{"fakepkg helper"},
 		},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			repo := fixtureRepo(t, tt.repo, tt.installed...)
-			for f, text := range tt.extra {
-				p := filepath.Join(repo, filepath.FromSlash(f))
-				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-					t.Fatal(err)
-				}
+}
+
+// runCompileCase compiles tt with a and checks every field; edit, when set,
+// changes the copied repository first (an older compiler's tsconfig).
+func runCompileCase(t *testing.T, a *Adapter, tt compileCase, edit func(t *testing.T, repo string)) {
+	ctx := context.Background()
+	repo := fixtureRepo(t, tt.repo, tt.installed...)
+	for f, text := range tt.extra {
+		p := filepath.Join(repo, filepath.FromSlash(f))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if edit != nil {
+		edit(t, repo)
+	}
+	ws := repo
+	if tt.workspace != "" {
+		ws = filepath.Join(repo, filepath.FromSlash(tt.workspace))
+	}
+	req := CompileRequest{RepoRoot: repo, Workspace: ws, Files: tt.files, legacyHooks: tt.legacy}
+	var reg *fakeRegistry
+	if tt.baseline != nil {
+		ov, err := BuildOverlay(ctx, OverlayRequest{Workspace: ws, TempDir: t.TempDir(), Targets: linkedFixtures(tt.baseline)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ov.Cleanup()
+		req.Baseline = ov
+	}
+	if tt.targets != nil {
+		oreq := OverlayRequest{Workspace: ws, TempDir: t.TempDir(), Targets: linkedFixtures(tt.targets)}
+		if tt.registry != nil {
+			reg = newFakeRegistry(tt.registry...)
+			oreq.Fetch = reg.fetch
+		}
+		ov, err := BuildOverlay(ctx, oreq)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ov.Cleanup()
+		req.Overlay = ov
+	}
+	r, err := a.Compile(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := diagLines(r.New); !reflect.DeepEqual(got, tt.wantNew) {
+		t.Errorf("new diagnostics\n got %q\nwant %q", got, tt.wantNew)
+		for _, d := range r.New {
+			t.Logf("  %+v", d)
+		}
+	}
+	if r.PreExisting != tt.preExisting || len(r.PreExistingErrors) != r.PreExisting {
+		t.Errorf("pre-existing %d (%d listed), want %d", r.PreExisting, len(r.PreExistingErrors), tt.preExisting)
+	}
+	if tt.baseline == nil && tt.overlaySkipped == "" && tt.configKind == "own" {
+		// The repository's own tsc, on the same files, says the same.
+		if got, want := truthLines(r.PreExistingErrors), tscPreExisting(t, a.compiler, ws, repo, tt.files); !reflect.DeepEqual(got, want) {
+			t.Errorf("pre-existing errors %q, tsc says %q", got, want)
+		}
+	}
+	if r.Coverage.Asked != tt.asked || r.Coverage.Compiled != tt.compiled {
+		t.Errorf("coverage %d asked, %d compiled; want %d, %d", r.Coverage.Asked, r.Coverage.Compiled, tt.asked, tt.compiled)
+	}
+	if len(r.Coverage.Skipped) != len(tt.skipped) {
+		t.Errorf("skipped %+v, want %q", r.Coverage.Skipped, tt.skipped)
+	} else {
+		for i, s := range r.Coverage.Skipped {
+			got := s.File + ": " + s.Reason
+			if !strings.HasPrefix(got, tt.skipped[i]) && !strings.Contains(got, tt.skipped[i]) {
+				t.Errorf("skipped %q, want %q", got, tt.skipped[i])
 			}
-			ws := repo
-			if tt.workspace != "" {
-				ws = filepath.Join(repo, filepath.FromSlash(tt.workspace))
-			}
-			req := CompileRequest{RepoRoot: repo, Workspace: ws, Files: tt.files, legacyHooks: tt.legacy}
-			var reg *fakeRegistry
-			if tt.baseline != nil {
-				ov, err := BuildOverlay(ctx, OverlayRequest{Workspace: ws, TempDir: t.TempDir(), Targets: linkedFixtures(tt.baseline)})
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer ov.Cleanup()
-				req.Baseline = ov
-			}
-			if tt.targets != nil {
-				oreq := OverlayRequest{Workspace: ws, TempDir: t.TempDir(), Targets: linkedFixtures(tt.targets)}
-				if tt.registry != nil {
-					reg = newFakeRegistry(tt.registry...)
-					oreq.Fetch = reg.fetch
-				}
-				ov, err := BuildOverlay(ctx, oreq)
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer ov.Cleanup()
-				req.Overlay = ov
-			}
-			r, err := a.Compile(ctx, req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := diagLines(r.New); !reflect.DeepEqual(got, tt.wantNew) {
-				t.Errorf("new diagnostics\n got %q\nwant %q", got, tt.wantNew)
-				for _, d := range r.New {
-					t.Logf("  %+v", d)
-				}
-			}
-			if r.PreExisting != tt.preExisting || len(r.PreExistingErrors) != r.PreExisting {
-				t.Errorf("pre-existing %d (%d listed), want %d", r.PreExisting, len(r.PreExistingErrors), tt.preExisting)
-			}
-			if tt.baseline == nil && tt.overlaySkipped == "" && tt.configKind == "own" {
-				// The repository's own tsc, on the same files, says the same.
-				if got, want := truthLines(r.PreExistingErrors), tscPreExisting(t, a.compiler, ws, repo, tt.files); !reflect.DeepEqual(got, want) {
-					t.Errorf("pre-existing errors %q, tsc says %q", got, want)
-				}
-			}
-			if r.Coverage.Asked != tt.asked || r.Coverage.Compiled != tt.compiled {
-				t.Errorf("coverage %d asked, %d compiled; want %d, %d", r.Coverage.Asked, r.Coverage.Compiled, tt.asked, tt.compiled)
-			}
-			if len(r.Coverage.Skipped) != len(tt.skipped) {
-				t.Errorf("skipped %+v, want %q", r.Coverage.Skipped, tt.skipped)
-			} else {
-				for i, s := range r.Coverage.Skipped {
-					got := s.File + ": " + s.Reason
-					if !strings.HasPrefix(got, tt.skipped[i]) && !strings.Contains(got, tt.skipped[i]) {
-						t.Errorf("skipped %q, want %q", got, tt.skipped[i])
-					}
-				}
-			}
-			if (tt.overlaySkipped == "") != (r.OverlaySkipped == "") || !strings.Contains(r.OverlaySkipped, tt.overlaySkipped) {
-				t.Errorf("overlay skipped %q, want %q", r.OverlaySkipped, tt.overlaySkipped)
-			}
-			var un []string
-			for _, u := range r.UnresolvedInTarget {
-				un = append(un, u.Importer+" "+u.Specifier)
-			}
-			if !reflect.DeepEqual(un, tt.unresolved) {
-				t.Errorf("unresolved in target %q, want %q", un, tt.unresolved)
-			}
-			if reg != nil {
-				if got := reg.calls(); !reflect.DeepEqual(got, tt.fetched) && len(got)+len(tt.fetched) > 0 {
-					t.Errorf("fetched %q, want %q", got, tt.fetched)
-				}
-			}
-			if r.Rounds != tt.rounds {
-				t.Errorf("%d rounds, want %d", r.Rounds, tt.rounds)
-			}
-			if tt.newer == nil && r.NewerTypeScript != nil {
-				t.Errorf("newer TypeScript reported: %+v", r.NewerTypeScript)
-			}
-			if tt.newer != nil {
-				if r.NewerTypeScript == nil || len(r.New) != 0 {
-					t.Errorf("unreadable target not reported: newer %+v, new %+v", r.NewerTypeScript, r.New)
-				} else if got := diagLines(r.NewerTypeScript); !reflect.DeepEqual(got, tt.newer) {
-					t.Errorf("parse errors %q, want %q", got, tt.newer)
-				}
-			}
-			if r.ConfigKind != tt.configKind {
-				t.Errorf("config kind %q, want %q", r.ConfigKind, tt.configKind)
-			}
-			if r.Compiler != "the bundled TypeScript "+PinnedVersion || r.TypeScript != PinnedVersion {
-				t.Errorf("compiler %q (%s)", r.Compiler, r.TypeScript)
-			}
-			for _, d := range r.New {
-				if d.Workspace != filepath.ToSlash(tt.workspace) || d.Line < 1 || d.Column < 1 || d.Length < 1 || d.Message == "" {
-					t.Errorf("diagnostic %+v: workspace, position or message missing", d)
-				}
-			}
-		})
+		}
+	}
+	if (tt.overlaySkipped == "") != (r.OverlaySkipped == "") || !strings.Contains(r.OverlaySkipped, tt.overlaySkipped) {
+		t.Errorf("overlay skipped %q, want %q", r.OverlaySkipped, tt.overlaySkipped)
+	}
+	var un []string
+	for _, u := range r.UnresolvedInTarget {
+		un = append(un, u.Importer+" "+u.Specifier)
+	}
+	if !reflect.DeepEqual(un, tt.unresolved) {
+		t.Errorf("unresolved in target %q, want %q", un, tt.unresolved)
+	}
+	if reg != nil {
+		if got := reg.calls(); !reflect.DeepEqual(got, tt.fetched) && len(got)+len(tt.fetched) > 0 {
+			t.Errorf("fetched %q, want %q", got, tt.fetched)
+		}
+	}
+	if r.Rounds != tt.rounds {
+		t.Errorf("%d rounds, want %d", r.Rounds, tt.rounds)
+	}
+	if tt.newer == nil && r.NewerTypeScript != nil {
+		t.Errorf("newer TypeScript reported: %+v", r.NewerTypeScript)
+	}
+	if tt.newer != nil {
+		if r.NewerTypeScript == nil || len(r.New) != 0 {
+			t.Errorf("unreadable target not reported: newer %+v, new %+v", r.NewerTypeScript, r.New)
+		} else if got := diagLines(r.NewerTypeScript); !reflect.DeepEqual(got, tt.newer) {
+			t.Errorf("parse errors %q, want %q", got, tt.newer)
+		}
+	}
+	if r.ConfigKind != tt.configKind {
+		t.Errorf("config kind %q, want %q", r.ConfigKind, tt.configKind)
+	}
+	if v := a.compiler.Version; r.Compiler != "the bundled TypeScript "+v || r.TypeScript != v {
+		t.Errorf("compiler %q (%s)", r.Compiler, r.TypeScript)
+	}
+	for _, d := range r.New {
+		if d.Workspace != filepath.ToSlash(tt.workspace) || d.Line < 1 || d.Column < 1 || d.Length < 1 || d.Message == "" {
+			t.Errorf("diagnostic %+v: workspace, position or message missing", d)
+		}
 	}
 }
 

@@ -32,9 +32,45 @@ type Compiler struct {
 	// API) the repository installs, set when the pinned compiler stands in
 	// for it; the judging compile then runs the repository's own tsc.
 	RepoNative string
+	// RepoTooOld is the version of a TypeScript older than
+	// OldestSupported the repository installs, set when the pinned
+	// compiler judges in its place.
+	RepoTooOld string
 	// RepoDir is the node_modules/typescript that was found in the
 	// repository, whether it was used or set aside.
 	RepoDir string
+}
+
+// OldestSupported is the oldest TypeScript whose JavaScript API the driver
+// loads (driver/compat.js papers over what changed since).
+const OldestSupported = "4.5"
+
+// supportedAPI reports whether a repository's TypeScript version is one the
+// driver loads: 4.5 to 6.x (7 is native, with no JavaScript API).
+func supportedAPI(version string) (ok, tooOld bool) {
+	parts := strings.SplitN(version, ".", 3)
+	major, _ := strconv.Atoi(parts[0])
+	minor := 0
+	if len(parts) > 1 {
+		minor, _ = strconv.Atoi(parts[1])
+	}
+	switch {
+	case major < 4 || (major == 4 && minor < 5):
+		return false, true
+	case major <= 6:
+		return true, false
+	}
+	return false, false
+}
+
+// FallbackWarning says why the bundled compiler judges a repository that
+// installs a TypeScript of its own too old to load, "" otherwise.
+func (c *Compiler) FallbackWarning() string {
+	if c.RepoTooOld == "" {
+		return ""
+	}
+	return fmt.Sprintf("the repo's TypeScript %s is older than %s, the oldest uptide can load: the bundled TypeScript %s judges instead, which may report errors your tsc does not (upgrade typescript to %s or newer for your compiler's verdict)",
+		c.RepoTooOld, OldestSupported, c.Version, OldestSupported)
 }
 
 // ScriptPath is the compiler's JavaScript API.
@@ -51,18 +87,19 @@ type ProgressFunc func(message string, done bool)
 
 // ResolveCompiler picks the compiler for a repository: its own
 // node_modules/typescript (the one in repoDir or the nearest ancestor) when
-// it is TypeScript 4.x to 6.x with a JavaScript API, otherwise the pinned
+// it is TypeScript 4.5 to 6.x with a JavaScript API, otherwise the pinned
 // compiler, fetched once into the cache. A native TypeScript 7 is recorded in
-// RepoNative and the pinned compiler is returned for the driver.
+// RepoNative and the pinned compiler is returned for the driver; an older
+// one than 4.5 is recorded in RepoTooOld and the pinned compiler judges.
 func ResolveCompiler(ctx context.Context, repoDir string, fetch FetchFunc, progress ProgressFunc) (*Compiler, error) {
 	found, version, err := findRepoTypeScript(repoDir)
 	if err != nil {
 		return nil, err
 	}
 	if found != "" {
-		major, _ := strconv.Atoi(strings.SplitN(version, ".", 2)[0])
+		ok, tooOld := supportedAPI(version)
 		_, scriptErr := os.Stat(filepath.Join(found, "lib", "typescript.js"))
-		if major >= 4 && major <= 6 && scriptErr == nil {
+		if ok && scriptErr == nil {
 			return &Compiler{Dir: found, Version: version, FromRepo: true, RepoDir: found}, nil
 		}
 		pinned, err := PinnedCompiler(ctx, fetch, progress)
@@ -71,7 +108,10 @@ func ResolveCompiler(ctx context.Context, repoDir string, fetch FetchFunc, progr
 		}
 		c := *pinned
 		c.RepoDir = found
-		if major >= 7 || scriptErr != nil {
+		switch {
+		case tooOld && scriptErr == nil:
+			c.RepoTooOld = version
+		case !tooOld:
 			c.RepoNative = version
 		}
 		return &c, nil
@@ -111,11 +151,18 @@ func findRepoTypeScript(dir string) (string, string, error) {
 // PinnedCompiler returns typescript@6.0.3 from the cache, fetching it through
 // fetch the first time.
 func PinnedCompiler(ctx context.Context, fetch FetchFunc, progress ProgressFunc) (*Compiler, error) {
-	dir, err := cachedPackage(ctx, fetch, progress, "compilers", PinnedName, PinnedVersion, copyCompiler, nil)
+	return CachedCompiler(ctx, PinnedVersion, fetch, progress)
+}
+
+// CachedCompiler returns typescript@version from the compiler cache, fetching
+// it through fetch the first time, as the pinned one is. version is exact
+// ("4.7.4"): the tests pin the older compilers the driver must support.
+func CachedCompiler(ctx context.Context, version string, fetch FetchFunc, progress ProgressFunc) (*Compiler, error) {
+	dir, err := cachedPackage(ctx, fetch, progress, "compilers", PinnedName, version, copyCompiler, nil)
 	if err != nil {
 		return nil, err
 	}
-	return &Compiler{Dir: dir, Version: PinnedVersion}, nil
+	return &Compiler{Dir: dir, Version: version}, nil
 }
 
 // cachedPackage is name@version in the cache folder kind, fetched through
@@ -124,6 +171,9 @@ func PinnedCompiler(ctx context.Context, fetch FetchFunc, progress ProgressFunc)
 // platform package).
 func cachedPackage(ctx context.Context, fetch FetchFunc, progress ProgressFunc, kind, name, version string,
 	copy func(src, dst string) error, more func(ctx context.Context, tmp string) error) (string, error) {
+	if version == "" || strings.ContainsAny(version, `/\ `) || strings.HasPrefix(version, ".") {
+		return "", fmt.Errorf("compiler cache: %q is not an exact version of %s", version, name)
+	}
 	parent, err := cache.Dir(kind)
 	if err != nil {
 		return "", fmt.Errorf("compiler cache: %w", err)
@@ -260,3 +310,7 @@ func copyFile(src, dst string) error {
 	}
 	return out.Close()
 }
+
+// FallbackWarning is the compiler's FallbackWarning: why the bundled
+// compiler judges for this repository, "" when nothing needs saying.
+func (a *Adapter) FallbackWarning() string { return a.compiler.FallbackWarning() }

@@ -42,13 +42,16 @@ func TestResolveCompiler(t *testing.T) {
 		sub        string // where the resolver starts, below the repo root
 		fromRepo   bool
 		repoNative string
+		repoTooOld string
 	}{
 		{name: "repo 5.x", version: "5.4.5", withAPI: true, fromRepo: true},
 		{name: "repo 4.x from a nested workspace", version: "4.9.5", withAPI: true, sub: "packages/app/src", fromRepo: true},
 		{name: "repo 6.x", version: "6.0.2", withAPI: true, fromRepo: true},
 		{name: "native 7 uses the pinned compiler", version: "7.0.0", withAPI: false, repoNative: "7.0.0"},
 		{name: "a JS API missing is treated as native", version: "6.1.0", withAPI: false, repoNative: "6.1.0"},
-		{name: "too old uses the pinned compiler", version: "3.9.10", withAPI: true},
+		{name: "4.5, the oldest supported", version: "4.5.5", withAPI: true, fromRepo: true},
+		{name: "too old uses the pinned compiler", version: "3.9.10", withAPI: true, repoTooOld: "3.9.10"},
+		{name: "4.4 is too old", version: "4.4.4", withAPI: true, repoTooOld: "4.4.4"},
 		{name: "none", version: ""},
 	}
 	for _, tt := range tests {
@@ -66,8 +69,11 @@ func TestResolveCompiler(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if c.FromRepo != tt.fromRepo || c.RepoNative != tt.repoNative {
-				t.Fatalf("got %+v, want fromRepo=%v repoNative=%q", c, tt.fromRepo, tt.repoNative)
+			if c.FromRepo != tt.fromRepo || c.RepoNative != tt.repoNative || c.RepoTooOld != tt.repoTooOld {
+				t.Fatalf("got %+v, want fromRepo=%v repoNative=%q repoTooOld=%q", c, tt.fromRepo, tt.repoNative, tt.repoTooOld)
+			}
+			if (c.FallbackWarning() != "") != (tt.repoTooOld != "") || !strings.Contains(c.FallbackWarning(), tt.repoTooOld) {
+				t.Errorf("fallback warning %q for %+v", c.FallbackWarning(), c)
 			}
 			if tt.fromRepo {
 				if c.Version != tt.version || !samePath(c.Dir, repoTS) {

@@ -85,3 +85,31 @@ func registryFetch(ctx context.Context, name, version string) (string, error) {
 	fetched = append(fetched, p)
 	return p.Dir, nil
 }
+
+// Older compilers the driver supports as a repository's own: every minor
+// the API changed shape in (4.5 the oldest, 4.7 node16 and resolution
+// modes, 4.9 satisfies, 5.0 bundler and const type parameters, 5.4, 5.9).
+var supportedVersions = []string{"4.5.5", "4.7.4", "4.9.5", "5.0.4", "5.4.5", "5.9.3"}
+
+var (
+	cachedMu        sync.Mutex
+	cachedCompilers = map[string]*Compiler{}
+)
+
+// cachedCompiler returns typescript@version from the compiler cache,
+// fetched from the real registry the first time, like the pinned one.
+func cachedCompiler(t testing.TB, version string) *Compiler {
+	t.Helper()
+	requireNode(t)
+	cachedMu.Lock()
+	defer cachedMu.Unlock()
+	if c, ok := cachedCompilers[version]; ok {
+		return c
+	}
+	c, err := CachedCompiler(context.Background(), version, registryFetch, nil)
+	if err != nil {
+		t.Fatalf("typescript@%s: %v", version, err)
+	}
+	cachedCompilers[version] = c
+	return c
+}

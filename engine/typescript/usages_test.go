@@ -144,25 +144,38 @@ func diffLines(t *testing.T, what string, got, want []string) {
 	}
 }
 
+// usageCase is one Signal A case: a fixture repository, the package looked
+// for, and what the scan must report.
+type usageCase struct {
+	name string
+	repo string
+	// pkg is the package looked for, fakelib unless set.
+	pkg string
+	// workspace is the workspace directory relative to the repository.
+	workspace string
+	exclude   []string
+	want      []string
+	importers []string
+	barrels   []string
+	// unanalyzed lists computed and escaping loads.
+	unanalyzed []string
+	tsconfig   string
+	includesJS bool
+	// typesFrom is the @types package the declarations come from.
+	typesFrom string
+}
+
 func TestFindUsages(t *testing.T) {
-	tests := []struct {
-		name string
-		repo string
-		// pkg is the package looked for, fakelib unless set.
-		pkg string
-		// workspace is the workspace directory relative to the repository.
-		workspace string
-		exclude   []string
-		want      []string
-		importers []string
-		barrels   []string
-		// unanalyzed lists computed and escaping loads.
-		unanalyzed []string
-		tsconfig   string
-		includesJS bool
-		// typesFrom is the @types package the declarations come from.
-		typesFrom string
-	}{
+	a := sharedAdapter(t)
+	for _, tt := range usageCases() {
+		t.Run(tt.name, func(t *testing.T) { runUsageCase(t, a, tt, nil) })
+	}
+}
+
+// usageCases are TestFindUsages' table, shared with the runs on every
+// supported compiler (compat_test.go).
+func usageCases() []usageCase {
+	return []usageCase{
 		{
 			name: "typescript imports, members, types and literals",
 			repo: "basic",
@@ -378,76 +391,79 @@ func TestFindUsages(t *testing.T) {
 			importers: []string{"src/x.ts"},
 		},
 	}
-	a := sharedAdapter(t)
+}
+
+// runUsageCase scans tt with a and checks every field; edit, when set,
+// changes the copied repository first (an older compiler's tsconfig).
+func runUsageCase(t *testing.T, a *Adapter, tt usageCase, edit func(t *testing.T, repo string)) {
 	ctx := context.Background()
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			repo := usageRepo(t, tt.repo, false)
-			pkg := tt.pkg
-			if pkg == "" {
-				pkg = "fakelib"
-			}
-			res, err := a.FindUsages(ctx, UsageRequest{RepoRoot: repo, Workspace: tt.workspace, Package: pkg, Exclude: tt.exclude})
-			if err != nil {
-				t.Fatal(err)
-			}
-			diffLines(t, "usages", usageLines(t, repo, res.Usages), tt.want)
-			diffLines(t, "unanalyzed", unanalyzedLines(res.Unanalyzed), nonNil(tt.unanalyzed))
-			if !reflect.DeepEqual(res.Importers, tt.importers) {
-				t.Errorf("importers %q, want %q", res.Importers, tt.importers)
-			}
-			if !reflect.DeepEqual(res.Barrels, nonNil(tt.barrels)) {
-				t.Errorf("barrels %q, want %q", res.Barrels, tt.barrels)
-			}
-			kind := "none"
-			if tt.tsconfig != "" {
-				kind = "own"
-				if dir := path.Dir(tt.tsconfig); dir != tt.workspace && !(dir == "." && tt.workspace == "") {
-					kind = "above"
-				}
-			}
-			if res.Config != tt.tsconfig || res.ConfigKind != kind || res.IncludesJS != tt.includesJS {
-				t.Errorf("config %q (%s) includesJs %v, want %q (%s) %v", res.Config, res.ConfigKind, res.IncludesJS, tt.tsconfig, kind, tt.includesJS)
-			}
-			ws := tt.workspace
-			if ws == "" {
-				ws = "."
-			}
-			for _, u := range res.Usages {
-				if u.Workspace != ws {
-					t.Errorf("%s:%d: workspace %q, want %q", u.File, u.Line, u.Workspace, ws)
-				}
-			}
-			if res.Unmapped != 0 || res.Unresolved != "" || res.NoTypes != "" {
-				t.Errorf("unmapped %d, unresolved %q, noTypes %q", res.Unmapped, res.Unresolved, res.NoTypes)
-			}
-			installed := pkg
-			if tt.typesFrom != "" {
-				installed = tt.typesFrom
-			}
-			if want, _ := filepath.EvalSymlinks(filepath.Join(repo, "node_modules", filepath.FromSlash(installed))); res.PackageDir != want {
-				t.Errorf("package dir %s, want %s", res.PackageDir, want)
-			}
-			if res.TypesFrom != tt.typesFrom {
-				t.Errorf("types from %q, want %q", res.TypesFrom, tt.typesFrom)
-			}
-			// The position map built from the surface check extracts
-			// anyway reads the same usages as the driver's own.
-			if tt.typesFrom == "" {
-				s, err := a.ExtractSurface(ctx, res.PackageDir, pkg, "1.0.0")
-				if err != nil {
-					t.Fatal(err)
-				}
-				got, err := a.FindUsages(ctx, UsageRequest{RepoRoot: repo, Workspace: tt.workspace, Package: pkg, Exclude: tt.exclude, Installed: s, InstalledDir: res.PackageDir})
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !reflect.DeepEqual(got, res) {
-					diffLines(t, "usages from the surface", usageLines(t, repo, got.Usages), usageLines(t, repo, res.Usages))
-					t.Errorf("from the surface:\n%+v\nwant\n%+v", got, res)
-				}
-			}
-		})
+	repo := usageRepo(t, tt.repo, false)
+	if edit != nil {
+		edit(t, repo)
+	}
+	pkg := tt.pkg
+	if pkg == "" {
+		pkg = "fakelib"
+	}
+	res, err := a.FindUsages(ctx, UsageRequest{RepoRoot: repo, Workspace: tt.workspace, Package: pkg, Exclude: tt.exclude})
+	if err != nil {
+		t.Fatal(err)
+	}
+	diffLines(t, "usages", usageLines(t, repo, res.Usages), tt.want)
+	diffLines(t, "unanalyzed", unanalyzedLines(res.Unanalyzed), nonNil(tt.unanalyzed))
+	if !reflect.DeepEqual(res.Importers, tt.importers) {
+		t.Errorf("importers %q, want %q", res.Importers, tt.importers)
+	}
+	if !reflect.DeepEqual(res.Barrels, nonNil(tt.barrels)) {
+		t.Errorf("barrels %q, want %q", res.Barrels, tt.barrels)
+	}
+	kind := "none"
+	if tt.tsconfig != "" {
+		kind = "own"
+		if dir := path.Dir(tt.tsconfig); dir != tt.workspace && !(dir == "." && tt.workspace == "") {
+			kind = "above"
+		}
+	}
+	if res.Config != tt.tsconfig || res.ConfigKind != kind || res.IncludesJS != tt.includesJS {
+		t.Errorf("config %q (%s) includesJs %v, want %q (%s) %v", res.Config, res.ConfigKind, res.IncludesJS, tt.tsconfig, kind, tt.includesJS)
+	}
+	ws := tt.workspace
+	if ws == "" {
+		ws = "."
+	}
+	for _, u := range res.Usages {
+		if u.Workspace != ws {
+			t.Errorf("%s:%d: workspace %q, want %q", u.File, u.Line, u.Workspace, ws)
+		}
+	}
+	if res.Unmapped != 0 || res.Unresolved != "" || res.NoTypes != "" {
+		t.Errorf("unmapped %d, unresolved %q, noTypes %q", res.Unmapped, res.Unresolved, res.NoTypes)
+	}
+	installed := pkg
+	if tt.typesFrom != "" {
+		installed = tt.typesFrom
+	}
+	if want, _ := filepath.EvalSymlinks(filepath.Join(repo, "node_modules", filepath.FromSlash(installed))); res.PackageDir != want {
+		t.Errorf("package dir %s, want %s", res.PackageDir, want)
+	}
+	if res.TypesFrom != tt.typesFrom {
+		t.Errorf("types from %q, want %q", res.TypesFrom, tt.typesFrom)
+	}
+	// The position map built from the surface check extracts
+	// anyway reads the same usages as the driver's own.
+	if tt.typesFrom == "" {
+		s, err := a.ExtractSurface(ctx, res.PackageDir, pkg, "1.0.0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := a.FindUsages(ctx, UsageRequest{RepoRoot: repo, Workspace: tt.workspace, Package: pkg, Exclude: tt.exclude, Installed: s, InstalledDir: res.PackageDir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, res) {
+			diffLines(t, "usages from the surface", usageLines(t, repo, got.Usages), usageLines(t, repo, res.Usages))
+			t.Errorf("from the surface:\n%+v\nwant\n%+v", got, res)
+		}
 	}
 }
 

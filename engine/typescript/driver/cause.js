@@ -21,6 +21,7 @@
 const fs = require('fs');
 const path = require('path');
 const { real, inside } = require('./paths');
+const compat = require('./compat');
 
 /**
  * @typedef {import('typescript').Program} Program
@@ -519,7 +520,7 @@ class Walk {
    */
   expression(e) {
     const ts = this.ts;
-    while (ts.isParenthesizedExpression(e) || ts.isNonNullExpression(e) || ts.isAwaitExpression(e) || (ts.isSatisfiesExpression && ts.isSatisfiesExpression(e))) {
+    while (ts.isParenthesizedExpression(e) || ts.isNonNullExpression(e) || ts.isAwaitExpression(e) || compat.isSatisfies(ts, e)) {
       e = /** @type {any} */ (e).expression;
     }
     if (!this.visit(e)) return;

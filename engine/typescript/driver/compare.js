@@ -13,6 +13,7 @@ const { analyze, openPackage, topOf } = require('./surface');
 const { createProgram } = require('./program');
 const { Walker } = require('./walk');
 const { Printer } = require('./serialize');
+const compat = require('./compat');
 
 /**
  * @typedef {{aToB: boolean, bToA: boolean}} Relation
@@ -72,8 +73,8 @@ function prepareComparison(ts, params) {
     const na = byPathA.get(p);
     const nb = byPathB.get(p);
     if (!na || !nb) continue;
-    const ta = typeOf(checker, na);
-    const tb = typeOf(checker, nb);
+    const ta = typeOf(ts, checker, na);
+    const tb = typeOf(ts, checker, nb);
     if (!ta || !tb) continue;
     let m = byTypes.get(ta);
     if (!m) byTypes.set(ta, (m = new Map()));
@@ -158,14 +159,15 @@ function resetInstantiationCount(ts, checker) {
 }
 
 /**
+ * @param {typeof import('typescript')} ts
  * @param {import('typescript').TypeChecker} checker
  * @param {import('./walk').Node} node
  */
-function typeOf(checker, node) {
+function typeOf(ts, checker, node) {
   if (node.typeRole === 'index') return node.indexType;
   if (!node.sym) return undefined;
   if (node.typeRole === 'declared') return checker.getDeclaredTypeOfSymbol(node.sym);
-  if (node.typeRole === 'value') return checker.getTypeOfSymbol(node.sym);
+  if (node.typeRole === 'value') return compat.typeOfSymbol(ts, checker, node.sym);
   return undefined;
 }
 
@@ -259,13 +261,13 @@ function mentionsUnresolved(ts, checker, t) {
       }
       for (const sig of checker.getSignaturesOfType(x, ts.SignatureKind.Call)) {
         if (visit(checker.getReturnTypeOfSignature(sig), depth + 1)) return true;
-        for (const p of sig.parameters) if (visit(checker.getTypeOfSymbol(p), depth + 1)) return true;
+        for (const p of sig.parameters) if (visit(compat.typeOfSymbol(ts, checker, p), depth + 1)) return true;
       }
       // An inline object type ({ agent: Agent }) is part of the type asked
       // about; a named one is asked about under its own path.
       if (/** @type {import('typescript').ObjectType} */ (x).objectFlags & ts.ObjectFlags.Anonymous) {
         const props = checker.getPropertiesOfType(x);
-        if (props.length <= 64 && props.some((p) => visit(checker.getTypeOfSymbol(p), depth + 1))) return true;
+        if (props.length <= 64 && props.some((p) => visit(compat.typeOfSymbol(ts, checker, p), depth + 1))) return true;
       }
     }
     return false;
@@ -300,7 +302,7 @@ function perOverload(ts, checker, ta, tb, seen) {
       return r;
     };
     for (let j = 0; j < n; j++) {
-      ps.push(part(checker.getTypeOfSymbol(x.parameters[j]), checker.getTypeOfSymbol(y.parameters[j])));
+      ps.push(part(compat.typeOfSymbol(ts, checker, x.parameters[j]), compat.typeOfSymbol(ts, checker, y.parameters[j])));
     }
     return { params: ps, return: part(checker.getReturnTypeOfSignature(x), checker.getReturnTypeOfSignature(y)) };
   });

@@ -28,6 +28,7 @@ const { builtinModules } = require('module');
 const { DriverError } = require('./protocol');
 const { traceRoots } = require('./cause');
 const { shareSources, forgetInside, fileVersion } = require('./sources');
+const compat = require('./compat');
 const { sourcePathsOf, withSourcePaths } = require('./wssource');
 
 /**
@@ -428,7 +429,7 @@ function loadProjects(ts, workspace, explicit, wantJs) {
   const json = { files: [], include, exclude: ['**/node_modules', '**/dist', '**/build'], compilerOptions };
   if (above) json.extends = above;
   const parsed = ts.parseJsonConfigFileContent(json, parseHost(ts), workspace, undefined, path.join(workspace, 'tsconfig.json'));
-  const invalid = fatalConfigError(ts, parsed.errors, above);
+  const invalid = fatalConfigError(ts, parsed.errors, above) || compat.rejectedOption(ts, parsed.errors, above);
   warnings.push(...parsed.errors.filter((d) => !isFatalConfig(d)));
   projects.push({ configFile: above, options: parsed.options, fileNames: parsed.fileNames, invalid: '' });
   return { configFile: above, kind: above ? 'above' : 'none', invalid, projects, warnings };
@@ -460,7 +461,7 @@ function parseConfig(ts, file, warnings) {
     return { configFile: file, options: {}, fileNames: [], invalid: 'invalid tsconfig: ' + diagText(ts, syntax[0]) };
   }
   const parsed = ts.parseJsonSourceFileConfigFileContent(source, parseHost(ts), path.dirname(file), undefined, file);
-  const invalid = fatalConfigError(ts, parsed.errors, file);
+  const invalid = fatalConfigError(ts, parsed.errors, file) || compat.rejectedOption(ts, parsed.errors, file);
   warnings.push(...parsed.errors.filter((d) => !isFatalConfig(d)));
   return { configFile: file, options: parsed.options, fileNames: parsed.fileNames, explicitFiles: explicitFilesOf(parsed.raw, path.dirname(file)), invalid, references: parsed.projectReferences };
 }
@@ -734,9 +735,7 @@ function createHost(ts, options, cache, mapping, legacyHooks) {
     h.resolveModuleNameLiterals = (/** @type {any[]} */ literals, /** @type {string} */ containingFile, /** @type {any} */ redirected, /** @type {CompilerOptions} */ opts, /** @type {SourceFile} */ containingSourceFile) => {
       const modeOptions = (redirected && redirected.commandLine && redirected.commandLine.options) || opts;
       return literals.map((lit) => {
-        const mode = typeof ts.getModeForUsageLocation === 'function' && containingSourceFile
-          ? /** @type {any} */ (ts.getModeForUsageLocation)(containingSourceFile, lit, modeOptions)
-          : undefined;
+        const mode = compat.modeForUsage(ts, containingSourceFile, lit, modeOptions);
         return resolveModule(lit.text, containingFile, opts, redirected, mode);
       });
     };
@@ -752,9 +751,7 @@ function createHost(ts, options, cache, mapping, legacyHooks) {
   // TypeScript 4.x.
   h.resolveModuleNames = (/** @type {string[]} */ names, /** @type {string} */ containingFile, /** @type {any} */ _reused, /** @type {any} */ redirected, /** @type {CompilerOptions} */ opts, /** @type {SourceFile | undefined} */ containingSourceFile) => {
     return names.map((name, i) => {
-      const mode = containingSourceFile && typeof ts.getModeForResolutionAtIndex === 'function'
-        ? /** @type {any} */ (ts.getModeForResolutionAtIndex)(containingSourceFile, i)
-        : undefined;
+      const mode = compat.modeAtIndex(ts, containingSourceFile, i, opts || options);
       return resolveModule(name, containingFile, opts || options, redirected, mode).resolvedModule;
     });
   };

@@ -23,6 +23,7 @@ const { real, inside, isBare, packageOf, requireAbs, uniq, rootsOf } = require('
 const { DriverError } = require('./protocol');
 const { sourcePathsOf } = require('./wssource');
 const { loadProjects } = require('./compile');
+const compat = require('./compat');
 
 const ANCHOR = '__uptide_native__.ts';
 
@@ -224,13 +225,7 @@ function readJson(file) {
  * @param {CompilerOptions} options
  */
 function impliedFormat(ts, file, options) {
-  const f = /** @type {any} */ (ts).getImpliedNodeFormatForFile;
-  if (typeof f !== 'function') return undefined;
-  try {
-    return f(file, undefined, ts.sys, options);
-  } catch {
-    return undefined;
-  }
+  return compat.impliedNodeFormat(ts, file, options);
 }
 
 /** @param {any[]} formats */

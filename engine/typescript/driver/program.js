@@ -10,6 +10,7 @@
 const fs = require('fs');
 const path = require('path');
 const { inside } = require('./entries');
+const compat = require('./compat');
 
 /** @type {Map<string, import('typescript').SourceFile>} */
 const libCache = new Map();
@@ -28,7 +29,7 @@ function createProgram(ts, rootNames, allowedDirs, rewrite) {
   const options = {
     target: ts.ScriptTarget.ESNext,
     module: ts.ModuleKind.ESNext,
-    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    moduleResolution: compat.bundlerResolution(ts),
     lib: LIBS,
     types: [],
     noEmit: true,
@@ -59,9 +60,7 @@ function createProgram(ts, rootNames, allowedDirs, rewrite) {
     const abs = path.resolve(fileName);
     // JSDoc is read from comment text where it matters (jsdoc.js); parsing it
     // into nodes costs more than the rest of the parse.
-    const sourceOptions = typeof languageVersionOrOptions === 'object'
-      ? { ...languageVersionOrOptions, jsDocParsingMode: ts.JSDocParsingMode.ParseNone }
-      : { languageVersion: languageVersionOrOptions, jsDocParsingMode: ts.JSDocParsingMode.ParseNone };
+    const sourceOptions = compat.sourceFileOptions(ts, languageVersionOrOptions, true);
     if (inside(libDir, abs)) {
       let sf = libCache.get(abs);
       if (!sf) {

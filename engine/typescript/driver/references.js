@@ -9,6 +9,7 @@
 
 const fs = require('fs');
 const path = require('path');
+const compat = require('./compat');
 
 /**
  * @typedef {import('./pathindex').PathSym} PathSym
@@ -583,7 +584,7 @@ class FileScan {
     for (;;) {
       const p = n.parent;
       if (!p) return false;
-      if (ts.isAsExpression(p) || (/** @type {any} */ (ts).isSatisfiesExpression && /** @type {any} */ (ts).isSatisfiesExpression(p))) {
+      if (ts.isAsExpression(p) || compat.isSatisfies(ts, p)) {
         if (this.typeNodeResolves(/** @type {any} */ (p).type)) return true;
         n = p;
       } else if (ts.isParenthesizedExpression(p) || ts.isArrayLiteralExpression(p)) n = p;

@@ -21,6 +21,7 @@
 const fs = require('fs');
 const path = require('path');
 const { inside } = require('./paths');
+const { tscJSDocMode } = require('./compat');
 
 const MAX_SOURCES = 50000;
 
@@ -28,18 +29,6 @@ const MAX_SOURCES = 50000;
 const files = new Map();
 /** The SourceFiles files holds. @type {WeakSet<import('typescript').SourceFile>} */
 let live = new WeakSet();
-
-/**
- * How tsc itself parses JSDoc (TypeScript 5.3+): in TypeScript files only
- * comments with @see or @link, which count as uses of a name (an import
- * used only there is not unused under noUnusedLocals). undefined for older
- * compilers, which always parse all of it.
- * @param {typeof import('typescript')} ts
- */
-function tscJSDocMode(ts) {
-  const modes = /** @type {any} */ (ts).JSDocParsingMode;
-  return modes && modes.ParseForTypeErrors !== undefined ? modes.ParseForTypeErrors : undefined;
-}
 
 /**
  * The options a SourceFile's parse and bind depend on, besides what the

@@ -10,6 +10,7 @@
 const path = require('path');
 const { segment, replacementOf } = require('./serialize');
 const jsdoc = require('./jsdoc');
+const compat = require('./compat');
 
 /**
  * @typedef {object} Node
@@ -391,7 +392,7 @@ class Walker {
     const ts = this.ts;
     /** @type {Node[]} */
     const out = [];
-    const staticType = this.checker.getTypeOfSymbol(sym);
+    const staticType = compat.typeOfSymbol(this.ts, this.checker, sym);
     for (const prop of this.checker.getPropertiesOfType(staticType)) {
       const name = this.memberName(prop);
       if (name === 'prototype') continue;
@@ -416,11 +417,11 @@ class Walker {
     let decls = classDecls.flatMap((c) => c.members.filter(ts.isConstructorDeclaration));
     let text = '';
     if (decls.length === 0) {
-      const sigs = this.checker.getSignaturesOfType(this.checker.getTypeOfSymbol(sym), ts.SignatureKind.Construct);
+      const sigs = this.checker.getSignaturesOfType(compat.typeOfSymbol(this.ts, this.checker, sym), ts.SignatureKind.Construct);
       decls = /** @type {import('typescript').SignatureDeclaration[]} */ (sigs.map((s) => s.declaration).filter((d) => d && this.inPackage(d)));
       if (decls.length === 0) {
         if (sigs.length === 0) return [];
-        text = sigs.map((s) => '(' + s.parameters.map((p) => `${ts.symbolName(p)}: ${this.checker.typeToString(this.checker.getTypeOfSymbol(p))}`).join(', ') + ')').join('; ');
+        text = sigs.map((s) => '(' + s.parameters.map((p) => `${ts.symbolName(p)}: ${this.checker.typeToString(compat.typeOfSymbol(this.ts, this.checker, p))}`).join(', ') + ')').join('; ');
       }
     }
     let visibility;
@@ -462,7 +463,7 @@ class Walker {
     const ts = this.ts;
     const v = /** @type {import('typescript').VariableDeclaration | undefined} */ (kindDecls.find((d) => ts.isVariableDeclaration(d)));
     if (!v || !v.type || !ts.isTypeReferenceNode(v.type)) return null;
-    const news = this.checker.getSignaturesOfType(this.checker.getTypeOfSymbol(sym), ts.SignatureKind.Construct);
+    const news = this.checker.getSignaturesOfType(compat.typeOfSymbol(this.ts, this.checker, sym), ts.SignatureKind.Construct);
     if (news.length === 0) return null;
     if (!v.type.typeArguments || v.type.typeArguments.length === 0) {
       return this.signatureNode(news, '.new()', key + '.new()', 'constructor');
@@ -476,7 +477,7 @@ class Walker {
         const d = /** @type {import('typescript').ParameterDeclaration | undefined} */ ((p.declarations || [])[0]);
         const rest = d && d.dotDotDotToken ? '...' : '';
         const opt = d && (d.questionToken || d.initializer) ? '?' : '';
-        return `${rest}${ts.symbolName(p)}${opt}: ${this.checker.typeToString(this.checker.getTypeOfSymbol(p), undefined, flags)}`;
+        return `${rest}${ts.symbolName(p)}${opt}: ${this.checker.typeToString(compat.typeOfSymbol(this.ts, this.checker, p), undefined, flags)}`;
       });
       return `${tps}(${params.join(', ')}): ${this.checker.typeToString(this.checker.getReturnTypeOfSignature(sig), undefined, flags)}`;
     }).join('; ');
@@ -606,7 +607,7 @@ class Walker {
       const expanded = typeNode ? this.literalOf(typeNode) : null;
       const text = typeNode
         ? this.printer.print(typeNode, expanded ? expanded.literal : undefined)
-        : this.checker.typeToString(this.checker.getTypeOfSymbol(prop));
+        : this.checker.typeToString(compat.typeOfSymbol(this.ts, this.checker, prop));
       signature = prefix + (readonly ? 'readonly ' : '') + text;
       if (expanded) {
         children = this.objectMembers(this.checker.getTypeFromTypeNode(expanded.literal), suffix + expanded.suffix, key + expanded.suffix, true);
@@ -712,7 +713,7 @@ class Walker {
         const keyword = flags & ts.NodeFlags.Const ? 'const' : flags & ts.NodeFlags.Let ? 'let' : 'var';
         const type = d.type
           ? p.print(d.type, expanded ? expanded.literal : undefined)
-          : this.checker.typeToString(this.checker.getTypeOfSymbol(sym));
+          : this.checker.typeToString(compat.typeOfSymbol(this.ts, this.checker, sym));
         return keyword + ' ' + type;
       }
       case 'interface': {

@@ -15,6 +15,7 @@ const fs = require('fs');
 const path = require('path');
 const { DriverError } = require('./protocol');
 const { shareSources, current } = require('./sources');
+const compat = require('./compat');
 const { sourcePathsOf, withSourcePaths } = require('./wssource');
 
 const TS_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts'];
@@ -196,6 +197,8 @@ function parseConfig(ts, file) {
   if (!parsed || fatal.length) {
     throw new DriverError('BAD_CONFIG', `${file}: ${fatal.join('; ') || 'cannot be read'}: fix the tsconfig and run again`);
   }
+  const rejected = compat.rejectedOption(ts, parsed.errors, file);
+  if (rejected) throw new DriverError('BAD_CONFIG', rejected);
   return parsed;
 }
 
@@ -205,11 +208,10 @@ function parseConfig(ts, file) {
  * @returns {import('typescript').CompilerOptions}
  */
 function defaultOptions(ts) {
-  const bundler = /** @type {any} */ (ts.ModuleResolutionKind).Bundler;
   return {
     target: ts.ScriptTarget.ESNext,
     module: ts.ModuleKind.ESNext,
-    moduleResolution: bundler !== undefined ? bundler : ts.ModuleResolutionKind.NodeJs,
+    moduleResolution: compat.bundlerResolution(ts),
     jsx: ts.JsxEmit.Preserve,
     esModuleInterop: true,
     allowSyntheticDefaultImports: true,
