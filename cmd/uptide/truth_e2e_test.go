@@ -313,3 +313,33 @@ func TestCheckGlobalTypesReachEveryFile(t *testing.T) {
 	npmManager().upgrade(t, e, after, true, "@types/react@19.1.2")
 	assertTruth(t, p, dir, after)
 }
+
+// One copy of a package in the overlay: a library whose declarations
+// import react's types (peer @types/react "*") reaches the target's copy,
+// as npm's dedupe gives it, so its types and the repository's are one and
+// nothing is "two different types with this name"; legacy-kit, whose own
+// range excludes 19, keeps its nested 18 as the real install does. Check
+// says what tsc says after the real upgrade.
+func TestCheckOneCopyOfTheTarget(t *testing.T) {
+	e := checkEnv(t)
+	dir := copyFixture(t, "npm-one-copy")
+	npmInstall(t, e, dir)
+	r := run(t, e, dir, "check", "react", "--target", "react@19.1.0", "--json")
+	var rep model.CheckReport
+	decode(t, r, &rep)
+	p := packageReport(t, rep, "react")
+	for _, f := range p.Findings {
+		for _, d := range f.Evidence {
+			if strings.Contains(d.Message, "Two different types with this name exist") {
+				t.Errorf("two copies of @types/react in one program: %s:%d %s", d.File, d.Line, d.Message)
+			}
+		}
+	}
+	after := installedCopy(t, dir)
+	npmManager().upgrade(t, e, after, false, "react@19.1.0")
+	npmManager().upgrade(t, e, after, true, "@types/react@19.1.2")
+	if _, err := os.Stat(filepath.Join(after, "node_modules", "legacy-kit", "node_modules", "@types", "react")); err != nil {
+		t.Fatalf("npm did not nest @types/react 18 under legacy-kit, the fixture no longer says what it is for: %v", err)
+	}
+	assertTruth(t, p, dir, after)
+}

@@ -128,8 +128,8 @@ type Overlay struct {
 	unresolved []UnresolvedImport
 	missing    []MissingPeer
 	// dependents index, per package name, the installed packages that
-	// depend on it (built on the first peer question).
-	dependents map[string][]string
+	// depend on it (built on the first question).
+	dependents map[string][]dependent
 }
 
 // BuildOverlay makes the overlay directory and links the targets and
@@ -538,8 +538,13 @@ func (o *Overlay) driverMapping() *mapping {
 	for _, l := range o.links {
 		if l.Origin == OriginTarget || l.Origin == OriginCompanion {
 			addPkg(l.Name)
+			names := []string{l.Name}
 			if rt, ok := runtimeOfTypes(l.Name); ok {
 				addPkg(rt)
+				names = append(names, rt)
+			}
+			for _, dir := range o.nestedFor(l) {
+				m.Keep = append(m.Keep, keepEntry{Dir: dir, Names: names})
 			}
 		}
 		if l.Origin != OriginInstalled {
@@ -556,6 +561,16 @@ type mapping struct {
 	// LeftOut are the peers the upgraded install leaves out: their
 	// unresolved imports are errors of the install, not gaps of the overlay.
 	LeftOut []string `json:"leftOut,omitempty"`
+	// Keep are the installed packages whose own range of a target excludes
+	// its new version: the upgraded install keeps a nested copy of the
+	// installed line for them, so their imports of it are not sent to the
+	// overlay.
+	Keep []keepEntry `json:"keep,omitempty"`
+}
+
+type keepEntry struct {
+	Dir   string   `json:"dir"`
+	Names []string `json:"names"`
 }
 
 type remapEntry struct {

@@ -4,7 +4,10 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
+
+	"github.com/uptide/uptide/engine/semver"
 )
 
 // peerDecl is a peer a package declares and does not also depend on.
@@ -58,16 +61,52 @@ func (o *Overlay) keeps(name string) bool {
 	if o.dependents == nil {
 		o.dependents = o.indexDependents()
 	}
-	for _, by := range o.dependents[name] {
-		if _, linked := o.byName[by]; linked && (o.links[o.byName[by]].Origin == OriginTarget || o.links[o.byName[by]].Origin == OriginCompanion) {
+	for _, d := range o.dependents[name] {
+		if o.moves(d.Name) {
 			// Its installed release goes away with the upgrade.
 			continue
 		}
-		if by != name {
+		if d.Name != name {
 			return true
 		}
 	}
 	return false
+}
+
+// moves: name is a target or a companion of the overlay.
+func (o *Overlay) moves(name string) bool {
+	i, linked := o.byName[name]
+	return linked && (o.links[i].Origin == OriginTarget || o.links[i].Origin == OriginCompanion)
+}
+
+// dependent is an installed package depending on another, with its range.
+type dependent struct {
+	Name, Dir, Range string
+}
+
+// nestedFor are the directories of the installed packages that stay and
+// whose own dependency range of l excludes l's new version: every manager
+// gives them a nested copy of a release in their range, as they have now,
+// instead of deduping them to the target. The caller holds o.mu.
+func (o *Overlay) nestedFor(l OverlayLink) []string {
+	if l.Version == "" {
+		return nil
+	}
+	if o.dependents == nil {
+		o.dependents = o.indexDependents()
+	}
+	var out []string
+	for _, d := range o.dependents[l.Name] {
+		if d.Dir == "" || o.moves(d.Name) {
+			continue
+		}
+		if _, err := semver.ParseRange(d.Range); err != nil || semver.Satisfies(l.Version, d.Range) {
+			continue // a tag, a URL or a range the target meets: deduped
+		}
+		out = append(out, d.Dir)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // manifestDirs are the workspace and the directories above it up to the
@@ -118,8 +157,8 @@ const maxIndexed = 50000
 // indexDependents reads every installed package under the node_modules of
 // the manifest directories (nested node_modules and pnpm's .pnpm store
 // included, each real directory once) and indexes who depends on what.
-func (o *Overlay) indexDependents() map[string][]string {
-	idx := map[string][]string{}
+func (o *Overlay) indexDependents() map[string][]dependent {
+	idx := map[string][]dependent{}
 	seen := map[string]bool{}
 	read := 0
 	var visit func(nm string, depth int)
@@ -138,11 +177,11 @@ func (o *Overlay) indexDependents() map[string][]string {
 				OptionalDependencies map[string]string `json:"optionalDependencies"`
 			}
 			if json.Unmarshal(b, &m) == nil && m.Name != "" {
-				for n := range m.Dependencies {
-					idx[n] = append(idx[n], m.Name)
+				for n, r := range m.Dependencies {
+					idx[n] = append(idx[n], dependent{Name: m.Name, Dir: real, Range: r})
 				}
-				for n := range m.OptionalDependencies {
-					idx[n] = append(idx[n], m.Name)
+				for n, r := range m.OptionalDependencies {
+					idx[n] = append(idx[n], dependent{Name: m.Name, Dir: real, Range: r})
 				}
 			}
 		}

@@ -37,7 +37,7 @@ const { sourcePathsOf, withSourcePaths } = require('./wssource');
  * @typedef {import('typescript').CompilerOptions} CompilerOptions
  * @typedef {import('typescript').Diagnostic} TSDiagnostic
  * @typedef {{file: string, line: number, column: number, start: number, length: number, code: number, message: string}} Diag
- * @typedef {{root: string, packages: string[], remap: {name: string, dir: string}[], leftOut?: string[]}} Mapping
+ * @typedef {{root: string, packages: string[], remap: {name: string, dir: string}[], leftOut?: string[], keep?: {dir: string, names: string[]}[]}} Mapping
  *   root: the overlay directory (its node_modules holds the links);
  *   packages: module names resolved from the overlay root instead of the importing file;
  *   remap: linked packages (real directories) whose own imports resolve from the overlay.
@@ -332,6 +332,9 @@ function mappingOf(m, what) {
     packages: m.packages,
     remap: remap.map((/** @type {any} */ r) => ({ name: r.name, dir: real(r.dir) })),
     leftOut: Array.isArray(m.leftOut) ? m.leftOut.filter((/** @type {any} */ n) => typeof n === 'string') : [],
+    keep: (Array.isArray(m.keep) ? m.keep : [])
+      .filter((/** @type {any} */ k) => k && typeof k.dir === 'string' && Array.isArray(k.names))
+      .map((/** @type {any} */ k) => ({ dir: real(k.dir), names: k.names.filter((/** @type {any} */ n) => typeof n === 'string') })),
   };
 }
 
@@ -663,6 +666,28 @@ function createHost(ts, options, cache, mapping, legacyHooks) {
     }
   }
   const remap = mapping ? mapping.remap : [];
+  const keep = mapping && mapping.keep ? mapping.keep : [];
+  // An installed package whose own range of a target excludes it keeps
+  // the installed line, nested under it by the upgraded install: its
+  // imports of that package resolve where they do now.
+  /** @type {Map<string, string>} */
+  const realOf = new Map();
+  /** @param {string} name @param {string} file */
+  const keeps = (name, file) => {
+    if (keep.length === 0) return false;
+    let r = realOf.get(file);
+    if (r === undefined) {
+      try {
+        r = fs.realpathSync(file);
+      } catch {
+        r = path.resolve(file);
+      }
+      realOf.set(file, r);
+    }
+    const p = packageOf(name);
+    for (const k of keep) if ((k.names.includes(p) || k.names.includes(name)) && inside(k.dir, /** @type {string} */ (r))) return true;
+    return false;
+  };
   const linkDir = (/** @type {string} */ name) => (mapping ? path.join(mapping.root, 'node_modules', name) : '');
   // A linked package's file, by its real path or (preserveSymlinks) by its
   // name inside the overlay.
@@ -695,7 +720,7 @@ function createHost(ts, options, cache, mapping, legacyHooks) {
    * @param {any} mode
    */
   const resolveModule = (name, containingFile, opts, redirected, mode) => {
-    const isMapped = mapping && isBare(name) && (mapped.has(packageOf(name)) || mapped.has(name));
+    const isMapped = mapping && isBare(name) && (mapped.has(packageOf(name)) || mapped.has(name)) && !keeps(name, containingFile);
     const from = isMapped ? anchor : fromOverlay(containingFile);
     const onOverlay = mapping !== null && inside(mapping.root, from);
     const res = ts.resolveModuleName(name, from, opts, host, onOverlay ? overlayModuleCache : cache.moduleCache, redirected, mode);
@@ -718,7 +743,7 @@ function createHost(ts, options, cache, mapping, legacyHooks) {
    * @param {any} mode
    */
   const resolveType = (name, containingFile, opts, redirected, mode) => {
-    if (mapping && mappedTypes.has(name)) {
+    if (mapping && mappedTypes.has(name) && !keeps(name, containingFile) && !keeps('@types/' + name, containingFile)) {
       const o = { ...opts, typeRoots: [path.join(mapping.root, 'node_modules', '@types')] };
       return ts.resolveTypeReferenceDirective(name, anchor, o, host, redirected, undefined, mode);
     }
