@@ -97,7 +97,10 @@ func (o *Overlay) nestedFor(l OverlayLink) []string {
 	}
 	var out []string
 	for _, d := range o.dependents[l.Name] {
-		if d.Dir == "" || o.moves(d.Name) {
+		if d.Dir == "" || o.moves(d.Name) || !strings.Contains(filepath.ToSlash(d.Dir), "/node_modules/") {
+			// A workspace of the repository (linked into node_modules, its
+			// real directory outside) is the user's own code: it moves with
+			// the decision being checked.
 			continue
 		}
 		if _, err := semver.ParseRange(d.Range); err != nil || semver.Satisfies(l.Version, d.Range) {
