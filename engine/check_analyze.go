@@ -85,23 +85,23 @@ func (c *checker) analyze(ctx context.Context, u unit) model.PackageReport {
 	companions, warnings := c.linkCompanions(ctx, rep.Companions, runs)
 	rep.Warnings = append(rep.Warnings, warnings...)
 	var compiles []*wsCompile
-	judged := false
+	judged, compilerFrom := false, ""
 	compiler, movesTS := movesCompiler(u)
 	if movesTS {
-		compiles, judged = c.judgeCompiler(ctx, compiler)
+		compiles, compilerFrom, judged = c.judgeCompiler(ctx, compiler)
 		if reason := allFailed(compiles); judged && reason != "" {
 			return c.finishNotAnalyzed(rep, "compiling the projects: "+reason)
 		}
 	}
-	for _, ws := range rep.Workspaces {
-		if !judged {
+	if !judged {
+		for _, ws := range rep.Workspaces {
 			compiles = append(compiles, c.compileWorkspace(ctx, ws, runs, companions))
 		}
 	}
 	rep.Companions.Companions = append(rep.Companions.Companions, c.peerCompanions(compiles)...)
 	findings := c.judgeFindings(lead.name(), runs, compiles)
 	if judged {
-		compilerFindings(findings, compiler, compiles)
+		compilerFindings(findings, compilerFrom, compiler.target)
 	}
 	c.timer.done(PhaseMatch)
 	c.finish(&rep, u, runs, compiles, findings)

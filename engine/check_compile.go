@@ -33,6 +33,9 @@ type wsCompile struct {
 	// peerFixed the new errors that adding them fixes (check_peers.go).
 	missing   []missingPeer
 	peerFixed []model.Diagnostic
+	// projects are the tsconfigs compiled whole when the unit upgrades the
+	// compiler itself (check_tsc.go).
+	projects []string
 }
 
 // compileWorkspace type-checks the files that use the unit's packages in

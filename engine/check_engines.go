@@ -22,7 +22,8 @@ const changeEnginesNode = "engines-node"
 // workspace's package.json: installing it fails or warns there and its
 // code may use what that Node lacks. When the installed version already
 // excluded that Node nothing new breaks, and a note says so; an unknown
-// Node or an unreadable range is a note too, never silence.
+// Node or an unreadable range is a note too, never silence. A target with
+// the installed release's own range changes nothing and says nothing.
 func (c *checker) enginesNode(run *memberRun) {
 	m := run.m
 	if run.runtimeTgt == "" {
@@ -42,6 +43,10 @@ func (c *checker) enginesNode(run *memberRun) {
 		if inst, err := modformat.LoadPackage(os.DirFS(run.runtimeInst), m.name()+"@"+m.row.Installed); err == nil {
 			installed = inst.Manifest.EnginesNode
 		}
+	}
+	if installed == want {
+		// The same range as the installed release: nothing new to judge.
+		return
 	}
 	for _, ws := range m.row.Workspaces {
 		node, err := modformat.NodeVersion(c.root, filepath.Join(c.root, filepath.FromSlash(ws)))

@@ -103,14 +103,15 @@ func projectsOf(config string, depth int) []string {
 }
 
 // judgeCompiler compiles every project with the installed and the target
-// tsc: one wsCompile per workspace, whose New are the target's new errors.
-// ok is false when no project was found; the scoped compile stands then.
-func (c *checker) judgeCompiler(ctx context.Context, m member) ([]*wsCompile, bool) {
+// tsc: one wsCompile per workspace, whose New are the target's new errors,
+// and the version the installed tsc says it is. ok is false when no project
+// was found; the scoped compile stands then.
+func (c *checker) judgeCompiler(ctx context.Context, m member) (out []*wsCompile, from string, ok bool) {
+	from = m.row.Installed
 	projects := c.compilerProjects(m)
 	if len(projects) == 0 {
-		return nil, false
+		return nil, from, false
 	}
-	var out []*wsCompile
 	fail := func(reason string) []*wsCompile {
 		var failed []*wsCompile
 		for _, ws := range sortedKeys(projects) {
@@ -122,13 +123,14 @@ func (c *checker) judgeCompiler(ctx context.Context, m member) ([]*wsCompile, bo
 		for _, ws := range sortedKeys(projects) {
 			out = append(out, &wsCompile{ws: ws, status: model.StatusSkipped, reason: "--no-compile: nothing is confirmed"})
 		}
-		return out, true
+		return out, from, true
 	}
 	baseDir, _ := installedCopy(c.root, m.row.Workspaces[0], compilerName)
 	base, err := typescript.TSCAt(ctx, baseDir)
 	if err != nil {
-		return fail("the installed TypeScript: " + err.Error()), true
+		return fail("the installed TypeScript: " + err.Error()), from, true
 	}
+	from = base.Version
 	var fetched []func()
 	fetch := func(ctx context.Context, name, version string) (string, error) {
 		p, err := c.client.Fetch(ctx, name, version)
@@ -145,7 +147,7 @@ func (c *checker) judgeCompiler(ctx context.Context, m member) ([]*wsCompile, bo
 		rm()
 	}
 	if err != nil {
-		return fail(fmt.Sprintf("TypeScript %s: %v", m.target, err)), true
+		return fail(fmt.Sprintf("TypeScript %s: %v", m.target, err)), from, true
 	}
 	label := fmt.Sprintf("TypeScript %s → %s (tsc -p)", base.Version, target.Version)
 	for _, ws := range sortedKeys(projects) {
@@ -165,7 +167,7 @@ func (c *checker) judgeCompiler(ctx context.Context, m member) ([]*wsCompile, bo
 				failed = append(failed, err.Error())
 				continue
 			}
-			wc.files = append(wc.files, rel)
+			wc.projects = append(wc.projects, rel)
 			res.Coverage.Asked += after.Files
 			res.Coverage.Compiled += after.Files
 			res.PreExisting += len(before.Diagnostics)
@@ -187,7 +189,7 @@ func (c *checker) judgeCompiler(ctx context.Context, m member) ([]*wsCompile, bo
 		}
 		out = append(out, wc)
 	}
-	return out, true
+	return out, from, true
 }
 
 func relSlash(root, p string) string {
@@ -215,19 +217,11 @@ const unattributedPrefix = "compile error not attributed to a known API change: 
 
 // compilerFindings says, for the errors only the target compiler reports,
 // which compiler reports them.
-func compilerFindings(findings []model.Finding, m member, compiles []*wsCompile) {
-	base := m.row.Installed
-	for _, wc := range compiles {
-		if wc.res != nil && wc.res.Compiler != "" {
-			if from, _, ok := strings.Cut(strings.TrimPrefix(wc.res.Compiler, "TypeScript "), " → "); ok {
-				base = from
-			}
-		}
-	}
+func compilerFindings(findings []model.Finding, from, to string) {
 	for i := range findings {
 		f := &findings[i]
 		if rest, ok := strings.CutPrefix(f.Reason, unattributedPrefix); ok {
-			f.Reason = fmt.Sprintf("TypeScript %s reports it and %s does not: %s", m.target, base, rest)
+			f.Reason = fmt.Sprintf("TypeScript %s reports it and %s does not: %s", to, from, rest)
 		}
 	}
 }
@@ -239,7 +233,7 @@ func compilerSafeSummary(compiles []*wsCompile) string {
 	for _, wc := range compiles {
 		if wc.res != nil {
 			files += wc.res.Coverage.Compiled
-			projects += len(wc.files)
+			projects += len(wc.projects)
 		}
 	}
 	return fmt.Sprintf("✓ no new errors in %d %s (%d %s)", files, pluralWord(files, "file"), projects, pluralWord(projects, "project"))

@@ -108,36 +108,45 @@ type nativeRun struct {
 }
 
 // runNativeTSC runs `tsc -p config --pretty false` in dir (file names come
-// back relative to it). tsc exits 1 or 2 when it reports diagnostics; any
-// other failure (a crash, a Go panic, which also exits 2) is an error with
-// what tsc printed.
+// back relative to it).
 func runNativeTSC(ctx context.Context, exe, config, dir string, timeout time.Duration) (*nativeRun, error) {
+	start := time.Now()
+	diags, _, err := runTSC(ctx, []string{exe, "-p", config, "--pretty", "false"}, dir, exe+" -p "+config, timeout)
+	if err != nil {
+		return nil, err
+	}
+	return &nativeRun{diags: diags, took: time.Since(start)}, nil
+}
+
+// runTSC runs a tsc command line (argv) in dir and parses what it prints;
+// name says which run an error is about. tsc exits 1 or 2 when it reports
+// diagnostics; any other failure (a crash, a Go panic, which also exits 2)
+// is an error with what tsc printed.
+func runTSC(ctx context.Context, argv []string, dir, name string, timeout time.Duration) ([]nativeDiag, []byte, error) {
 	if timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, timeout)
 		defer cancel()
 	}
-	cmd := exec.CommandContext(ctx, exe, "-p", config, "--pretty", "false")
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir = dir
 	cmd.WaitDelay = 5 * time.Second
 	var stdout bytes.Buffer
 	stderr := &tailBuffer{max: 16 << 10}
 	cmd.Stdout = &stdout
 	cmd.Stderr = stderr
-	start := time.Now()
 	runErr := cmd.Run()
-	took := time.Since(start)
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		if errors.Is(ctxErr, context.DeadlineExceeded) {
-			return nil, fmt.Errorf("%s -p %s: still running after %s", exe, config, timeout)
+			return nil, nil, fmt.Errorf("%s: still running after %s", name, timeout)
 		}
-		return nil, ctxErr
+		return nil, nil, ctxErr
 	}
 	code := 0
 	if runErr != nil {
 		var exit *exec.ExitError
 		if !errors.As(runErr, &exit) {
-			return nil, fmt.Errorf("run %s: %w", exe, runErr)
+			return nil, nil, fmt.Errorf("run %s: %w", name, runErr)
 		}
 		code = exit.ExitCode()
 	}
@@ -145,7 +154,7 @@ func runNativeTSC(ctx context.Context, exe, config, dir string, timeout time.Dur
 	diags, err := parseNativeOutput(stdout.Bytes())
 	switch {
 	case err != nil:
-		return nil, fmt.Errorf("%s -p %s: %w", exe, config, err)
+		return nil, nil, fmt.Errorf("%s: %w", name, err)
 	case code != 0 && code != 1 && code != 2,
 		code != 0 && len(diags) == 0,
 		strings.Contains(errText, "panic:") || strings.Contains(errText, "goroutine "):
@@ -153,7 +162,7 @@ func runNativeTSC(ctx context.Context, exe, config, dir string, timeout time.Dur
 		if detail == "" {
 			detail = strings.TrimSpace(stdout.String())
 		}
-		return nil, fmt.Errorf("%s -p %s exited %d: %s", exe, config, code, clip(detail, 2000))
+		return nil, nil, fmt.Errorf("%s exited %d: %s", name, code, clip(detail, 2000))
 	}
-	return &nativeRun{diags: diags, took: took}, nil
+	return diags, stdout.Bytes(), nil
 }

@@ -1,13 +1,10 @@
 package typescript
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"sort"
@@ -108,48 +105,13 @@ var projectFlags = []string{"--pretty", "false", "--noEmit", "--incremental", "f
 // RunProject type-checks the project whose tsconfig is config (absolute)
 // with t, in root (the repository; diagnostics come back relative to it).
 func (t TSC) RunProject(ctx context.Context, root, config string, timeout time.Duration) (*ProjectRun, error) {
-	if timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, timeout)
-		defer cancel()
-	}
 	argv := append(append(append([]string{}, t.Argv...), "-p", config), projectFlags...)
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	cmd.Dir = root
-	cmd.WaitDelay = 5 * time.Second
-	var stdout bytes.Buffer
-	stderr := &tailBuffer{max: 16 << 10}
-	cmd.Stdout, cmd.Stderr = &stdout, stderr
-	runErr := cmd.Run()
-	name := t.Label() + " tsc -p " + relOr(root, config)
-	if ctxErr := ctx.Err(); ctxErr != nil {
-		if errors.Is(ctxErr, context.DeadlineExceeded) {
-			return nil, fmt.Errorf("%s: still running after %s", name, timeout)
-		}
-		return nil, ctxErr
-	}
-	code := 0
-	if runErr != nil {
-		var exit *exec.ExitError
-		if !errors.As(runErr, &exit) {
-			return nil, fmt.Errorf("run %s: %w", name, runErr)
-		}
-		code = exit.ExitCode()
-	}
-	diags, err := parseNativeOutput(stdout.Bytes())
+	diags, stdout, err := runTSC(ctx, argv, root, t.Label()+" tsc -p "+relOr(root, config), timeout)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	errText := strings.TrimSpace(stderr.String())
-	if (code != 0 && code != 1 && code != 2) || (code != 0 && len(diags) == 0) || strings.Contains(errText, "panic:") {
-		detail := errText
-		if detail == "" {
-			detail = strings.TrimSpace(stdout.String())
-		}
-		return nil, fmt.Errorf("%s exited %d: %s", name, code, clip(detail, 2000))
+		return nil, err
 	}
 	run := &ProjectRun{Diagnostics: []model.Diagnostic{}}
-	for _, line := range strings.Split(stdout.String(), "\n") {
+	for _, line := range strings.Split(string(stdout), "\n") {
 		p := strings.TrimSpace(line)
 		if !filepath.IsAbs(p) || locatedLine.MatchString(p) {
 			continue

@@ -202,18 +202,22 @@ func (r *Registry) Add(manifest map[string]any, files map[string]string) error {
 		fb[p] = []byte(c)
 	}
 	fb["package.json"] = append(raw, '\n')
+	return r.publish(&version{name: name, version: sv.String(), sv: sv, manifest: m, files: fb})
+}
 
+// publish adds one version of a package.
+func (r *Registry) publish(v *version) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	p := r.pkgs[name]
+	p := r.pkgs[v.name]
 	if p == nil {
-		p = &pkg{name: name, versions: map[string]*version{}}
-		r.pkgs[name] = p
+		p = &pkg{name: v.name, versions: map[string]*version{}}
+		r.pkgs[v.name] = p
 	}
-	if _, dup := p.versions[sv.String()]; dup {
-		return fmt.Errorf("testregistry: add: %s@%s is already published", name, ver)
+	if _, dup := p.versions[v.version]; dup {
+		return fmt.Errorf("testregistry: add: %s@%s is already published", v.name, v.version)
 	}
-	p.versions[sv.String()] = &version{name: name, version: sv.String(), sv: sv, manifest: m, files: fb}
+	p.versions[v.version] = v
 	p.docs = nil
 	return nil
 }
@@ -266,19 +270,7 @@ func (r *Registry) AddDir(dir string) error {
 	if err != nil {
 		return fmt.Errorf("testregistry: add %s: %w", dir, err)
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	p := r.pkgs[name]
-	if p == nil {
-		p = &pkg{name: name, versions: map[string]*version{}}
-		r.pkgs[name] = p
-	}
-	if _, dup := p.versions[sv.String()]; dup {
-		return fmt.Errorf("testregistry: add: %s@%s is already published", name, ver)
-	}
-	p.versions[sv.String()] = &version{name: name, version: sv.String(), sv: sv, manifest: m, files: files, exec: exec}
-	p.docs = nil
-	return nil
+	return r.publish(&version{name: name, version: sv.String(), sv: sv, manifest: m, files: files, exec: exec})
 }
 
 // SetDistTag points a dist-tag of a known package at one of its versions.
