@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/uptide/uptide/internal/cache"
+	subproc "github.com/uptide/uptide/internal/proc"
 )
 
 // DriverError is an error the driver answered with, or a failure of the
@@ -87,7 +88,7 @@ func startProc(ctx context.Context, nodeBin, mainJS, typescriptJS string, timeou
 	if dir, err := cache.Dir("driver", "compile-cache"); err == nil {
 		cmd.Env = append(os.Environ(), "NODE_COMPILE_CACHE="+dir)
 	}
-	ownGroup(cmd)
+	subproc.OwnGroup(cmd)
 	p := &proc{
 		cmd:    cmd,
 		lines:  make(chan []byte),
@@ -233,7 +234,7 @@ func (p *proc) exitText() string {
 }
 
 func (p *proc) kill() {
-	killGroup(p.cmd)
+	subproc.KillGroup(p.cmd)
 	select {
 	case <-p.quit:
 	default:

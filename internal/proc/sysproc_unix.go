@@ -1,19 +1,19 @@
 //go:build unix
 
-package typescript
+package proc
 
 import (
 	"os/exec"
 	"syscall"
 )
 
-// ownGroup starts the driver in a process group of its own, so killing the
-// group also ends anything it started and nothing outlives Close.
-func ownGroup(cmd *exec.Cmd) {
+// OwnGroup starts cmd in a process group of its own, so killing the
+// group (KillGroup) also ends anything it started.
+func OwnGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 }
 
-func killGroup(cmd *exec.Cmd) {
+func KillGroup(cmd *exec.Cmd) {
 	if cmd.Process == nil {
 		return
 	}

@@ -1,12 +1,12 @@
 //go:build !unix
 
-package typescript
+package proc
 
 import "os/exec"
 
-func ownGroup(cmd *exec.Cmd) {}
+func OwnGroup(cmd *exec.Cmd) {}
 
-func killGroup(cmd *exec.Cmd) {
+func KillGroup(cmd *exec.Cmd) {
 	if cmd.Process != nil {
 		_ = cmd.Process.Kill()
 	}
