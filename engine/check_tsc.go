@@ -2,15 +2,12 @@ package engine
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"time"
 
-	"github.com/uptide/uptide/engine/jsonc"
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/engine/typescript"
 )
@@ -57,7 +54,7 @@ func (c *checker) compilerProjects(m member) map[string][]string {
 			continue
 		}
 		config := filepath.Join(c.root, filepath.FromSlash(ws), "tsconfig.json")
-		for _, p := range projectsOf(config, 0) {
+		for _, p := range typescript.Projects(config) {
 			if !seen[p] {
 				seen[p] = true
 				out[ws] = append(out[ws], p)
@@ -66,38 +63,6 @@ func (c *checker) compilerProjects(m member) map[string][]string {
 	}
 	for ws := range out {
 		sort.Strings(out[ws])
-	}
-	return out
-}
-
-// projectsOf is config itself, or, for a solution-style tsconfig, the
-// projects it references (nested solutions followed a few levels down).
-func projectsOf(config string, depth int) []string {
-	data, err := os.ReadFile(config)
-	if err != nil {
-		return nil
-	}
-	var doc struct {
-		Files      *[]string `json:"files"`
-		Include    *[]string `json:"include"`
-		References []struct {
-			Path string `json:"path"`
-		} `json:"references"`
-	}
-	if json.Unmarshal(jsonc.Strip(data), &doc) != nil || len(doc.References) == 0 || depth > 4 {
-		return []string{config}
-	}
-	solution := doc.Files != nil && len(*doc.Files) == 0 && (doc.Include == nil || len(*doc.Include) == 0)
-	if !solution {
-		return []string{config}
-	}
-	var out []string
-	for _, r := range doc.References {
-		p := filepath.Join(filepath.Dir(config), filepath.FromSlash(r.Path))
-		if st, err := os.Stat(p); err == nil && st.IsDir() {
-			p = filepath.Join(p, "tsconfig.json")
-		}
-		out = append(out, projectsOf(p, depth+1)...)
 	}
 	return out
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/uptide/uptide/engine/jsonc"
 	"github.com/uptide/uptide/engine/model"
 )
 
@@ -190,4 +191,38 @@ func relOr(root, p string) string {
 		return rel
 	}
 	return filepath.ToSlash(p)
+}
+
+// Projects is config itself, or, for a solution-style tsconfig, the
+// projects it references (nested solutions followed a few levels down).
+func Projects(config string) []string { return projectsOf(config, 0) }
+
+func projectsOf(config string, depth int) []string {
+	data, err := os.ReadFile(config)
+	if err != nil {
+		return nil
+	}
+	var doc struct {
+		Files      *[]string `json:"files"`
+		Include    *[]string `json:"include"`
+		References []struct {
+			Path string `json:"path"`
+		} `json:"references"`
+	}
+	if json.Unmarshal(jsonc.Strip(data), &doc) != nil || len(doc.References) == 0 || depth > 4 {
+		return []string{config}
+	}
+	solution := doc.Files != nil && len(*doc.Files) == 0 && (doc.Include == nil || len(*doc.Include) == 0)
+	if !solution {
+		return []string{config}
+	}
+	var out []string
+	for _, r := range doc.References {
+		p := filepath.Join(filepath.Dir(config), filepath.FromSlash(r.Path))
+		if st, err := os.Stat(p); err == nil && st.IsDir() {
+			p = filepath.Join(p, "tsconfig.json")
+		}
+		out = append(out, projectsOf(p, depth+1)...)
+	}
+	return out
 }

@@ -1,4 +1,4 @@
-package engine
+package typescript
 
 import (
 	"os"
@@ -9,7 +9,7 @@ import (
 
 // A solution-style tsconfig (no files of its own, references) compiles
 // nothing itself: its referenced projects are what tsc -b would check.
-func TestProjectsOf(t *testing.T) {
+func TestProjects(t *testing.T) {
 	dir := t.TempDir()
 	write := func(rel, body string) {
 		p := filepath.Join(dir, rel)
@@ -27,12 +27,12 @@ func TestProjectsOf(t *testing.T) {
 }`)
 	write("tsconfig.app.json", `{"include": ["src"]}`)
 	write("packages/lib/tsconfig.json", `{"compilerOptions": {"composite": true}, "references": [{"path": "../other"}]}`)
-	got := projectsOf(filepath.Join(dir, "tsconfig.json"), 0)
+	got := Projects(filepath.Join(dir, "tsconfig.json"))
 	want := []string{filepath.Join(dir, "tsconfig.app.json"), filepath.Join(dir, "packages/lib/tsconfig.json")}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %q, want %q", got, want)
 	}
-	if got := projectsOf(filepath.Join(dir, "tsconfig.app.json"), 0); len(got) != 1 {
+	if got := Projects(filepath.Join(dir, "tsconfig.app.json")); len(got) != 1 {
 		t.Errorf("a plain project is itself: %q", got)
 	}
 }
