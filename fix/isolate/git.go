@@ -1,0 +1,130 @@
+package isolate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+
+	"github.com/uptide/uptide/internal/proc"
+)
+
+// locatorVars point git at a repository other than the one in the working
+// directory. A run started from inside a git hook inherits them, and with
+// GIT_DIR set every git the clone's tools run would act on the user's
+// checkout, so they never reach a command here.
+var locatorVars = []string{
+	"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR", "GIT_OBJECT_DIRECTORY",
+	"GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_NAMESPACE", "GIT_PREFIX", "GIT_QUARANTINE_PATH",
+	"GIT_CONFIG", "GIT_CONFIG_PARAMETERS",
+}
+
+// quietEnv is proc.Quiet without the variables that would send git
+// elsewhere, plus GIT_OPTIONAL_LOCKS=0 so that reading the checkout (git
+// status refreshes the index when it may) writes nothing into it.
+func quietEnv(base []string, hooksDir string) []string {
+	drop := map[string]bool{"GIT_OPTIONAL_LOCKS": true}
+	for _, v := range locatorVars {
+		drop[v] = true
+	}
+	var kept []string
+	for _, kv := range base {
+		name, _, _ := strings.Cut(kv, "=")
+		if !drop[strings.ToUpper(name)] {
+			kept = append(kept, kv)
+		}
+	}
+	return append(proc.Quiet(kept, hooksDir), "GIT_OPTIONAL_LOCKS=0")
+}
+
+// withoutHooksOverride is env without the core.hooksPath proc.Quiet puts
+// there, for the one question that must see the checkout's own setting.
+func withoutHooksOverride(env []string) []string {
+	var out []string
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		n := strings.ToUpper(name)
+		if n == "GIT_CONFIG_COUNT" || strings.HasPrefix(n, "GIT_CONFIG_KEY_") || strings.HasPrefix(n, "GIT_CONFIG_VALUE_") {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
+}
+
+// gitBin is git from PATH.
+func gitBin() (string, error) {
+	bin, err := exec.LookPath("git")
+	if err != nil {
+		return "", errors.New("git not found on PATH: uptide fix needs git installed to work in a private clone")
+	}
+	return bin, nil
+}
+
+// gitResult is one finished git: its stdout alone (so that a warning on
+// stderr never ends up parsed), the interleaved output for messages, and
+// the exit code.
+type gitResult struct {
+	Stdout string
+	Output string
+	Code   int
+}
+
+// runGit runs git in dir through proc.Run. proc keeps only the tail of the
+// interleaved output, so stdout goes to a file of its own through sh: a
+// long `git status -z` must arrive whole.
+func runGit(ctx context.Context, env []string, dir string, args ...string) (gitResult, error) {
+	bin, err := gitBin()
+	if err != nil {
+		return gitResult{}, err
+	}
+	out, err := os.CreateTemp("", "uptide-git-*")
+	if err != nil {
+		return gitResult{}, fmt.Errorf("git %s: a temporary file for its output: %w", args[0], err)
+	}
+	outPath := out.Name()
+	out.Close()
+	defer os.Remove(outPath)
+	argv := append([]string{"sh", "-c", `o=$1; shift; exec "$@" >"$o"`, "uptide-git", outPath, bin}, args...)
+	res, err := proc.Run(ctx, proc.Cmd{Argv: argv, Dir: dir, Env: env})
+	if err != nil {
+		return gitResult{}, fmt.Errorf("git %s in %s: %w", strings.Join(args, " "), dir, err)
+	}
+	data, err := os.ReadFile(outPath)
+	if err != nil {
+		return gitResult{}, fmt.Errorf("git %s in %s: reading its output: %w", strings.Join(args, " "), dir, err)
+	}
+	return gitResult{Stdout: string(data), Output: res.Output, Code: res.ExitCode}, nil
+}
+
+// git runs git and fails on a non-zero exit with git's own words.
+func git(ctx context.Context, env []string, dir string, args ...string) (string, error) {
+	res, err := runGit(ctx, env, dir, args...)
+	if err != nil {
+		return "", err
+	}
+	if res.Code != 0 {
+		return "", gitError(dir, args, res)
+	}
+	return strings.TrimSpace(res.Stdout), nil
+}
+
+func gitError(dir string, args []string, res gitResult) error {
+	msg := strings.TrimSpace(res.Output)
+	if msg == "" {
+		msg = "no output"
+	}
+	return fmt.Errorf("git %s in %s failed (exit %d): %s", strings.Join(args, " "), dir, res.Code, msg)
+}
+
+// emptyDir makes a fresh empty directory for git to take as its hooks
+// directory; the caller removes it.
+func emptyDir() (string, func(), error) {
+	dir, err := os.MkdirTemp("", "uptide-nohooks-*")
+	if err != nil {
+		return "", nil, fmt.Errorf("an empty hooks directory: %w", err)
+	}
+	return dir, func() { os.RemoveAll(dir) }, nil
+}

@@ -1,0 +1,5 @@
+//go:build !unix
+
+package isolate
+
+func checkPrivate(root string) error { return nil }

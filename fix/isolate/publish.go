@@ -1,0 +1,165 @@
+package isolate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Published is the branch ref the checkout gained.
+type Published struct {
+	Branch, Sha          string
+	Created, FastForward bool
+}
+
+var (
+	// ErrCheckedOut: the branch is checked out in a worktree of the
+	// checkout, so moving it would change files the user has open; the
+	// commits stay in the clone.
+	ErrCheckedOut = errors.New("the branch is checked out in the checkout")
+	// ErrDiverged: the checkout's branch has commits the clone's does not.
+	ErrDiverged = errors.New("the checkout's branch has diverged from the run's")
+)
+
+// Publish gives the checkout the clone's branch ref: a new branch, or a
+// fast-forward of one that is not checked out in any worktree. It never
+// touches the work tree, index, HEAD, config or hooks of the checkout: one
+// git fetch into it with an empty hooks directory, no FETCH_HEAD, no tags,
+// no pruning, no maintenance, and no '+' (git itself refuses anything but a
+// fast-forward).
+func Publish(ctx context.Context, c *Clone) (Published, error) {
+	hooks, done, err := emptyDir()
+	if err != nil {
+		return Published{}, err
+	}
+	defer done()
+	base := c.env
+	if base == nil {
+		base = os.Environ()
+	}
+	env := quietEnv(base, hooks)
+	ref := "refs/heads/" + c.Branch
+	sha, err := git(ctx, c.Env(env), c.Work, "rev-parse", "--verify", ref+"^{commit}")
+	if err != nil {
+		return Published{}, fmt.Errorf("the run's branch %s in the clone %s: %w", c.Branch, c.Work, err)
+	}
+	pub := Published{Branch: c.Branch, Sha: sha}
+	if where, err := checkedOutAt(ctx, env, c.Checkout, ref); err != nil {
+		return Published{}, err
+	} else if where != "" {
+		return pub, fmt.Errorf("%s is checked out in %s: %w; the commits stay in the clone %s", c.Branch, where, ErrCheckedOut, c.Work)
+	}
+	res, err := runGit(ctx, env, c.Checkout, "rev-parse", "-q", "--verify", ref+"^{commit}")
+	if err != nil {
+		return Published{}, err
+	}
+	old := strings.TrimSpace(res.Stdout)
+	if res.Code != 0 {
+		old = ""
+	}
+	switch {
+	case old == sha:
+		return pub, nil
+	case old == "":
+		pub.Created = true
+	default:
+		// Ancestry is answered in the clone, which has the run's commits;
+		// a commit the clone never saw cannot be an ancestor of its tip.
+		anc, err := runGit(ctx, c.Env(env), c.Work, "merge-base", "--is-ancestor", old, sha)
+		if err != nil {
+			return Published{}, err
+		}
+		if anc.Code != 0 {
+			return pub, fmt.Errorf("%s in %s is at %s, which %s does not contain: %w; the run's commits stay in the clone %s",
+				c.Branch, c.Checkout, short(old), short(sha), ErrDiverged, c.Work)
+		}
+		pub.FastForward = true
+	}
+	fetch := []string{"-c", "core.hooksPath=" + hooks, "-c", "gc.auto=0", "-c", "maintenance.auto=false",
+		"-c", "fetch.writeCommitGraph=false", "-c", "core.fsmonitor=false",
+		"fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--no-recurse-submodules", "--no-prune", "--no-auto-gc",
+		"--", c.Work, ref + ":" + ref}
+	res, err = runGit(ctx, env, c.Checkout, fetch...)
+	if err != nil {
+		return Published{}, err
+	}
+	if res.Code != 0 {
+		out := res.Output
+		switch {
+		case strings.Contains(out, "refusing to fetch into") || strings.Contains(out, "checked out"):
+			return pub, fmt.Errorf("%s: %w (%s)", c.Branch, ErrCheckedOut, strings.TrimSpace(out))
+		case strings.Contains(out, "non-fast-forward") || strings.Contains(out, "rejected"):
+			return pub, fmt.Errorf("%s: %w (%s)", c.Branch, ErrDiverged, strings.TrimSpace(out))
+		}
+		return Published{}, gitError(c.Checkout, fetch, res)
+	}
+	got, err := git(ctx, env, c.Checkout, "rev-parse", "--verify", ref+"^{commit}")
+	if err != nil {
+		return Published{}, err
+	}
+	if got != sha {
+		return Published{}, fmt.Errorf("after publishing, %s in %s is at %s, not %s", c.Branch, c.Checkout, short(got), short(sha))
+	}
+	return pub, nil
+}
+
+// checkedOutAt is the worktree of the checkout's repository that has ref
+// checked out, "" when none has.
+func checkedOutAt(ctx context.Context, env []string, checkout, ref string) (string, error) {
+	out, err := git(ctx, env, checkout, "worktree", "list", "--porcelain")
+	if err != nil {
+		return "", err
+	}
+	where := ""
+	for _, field := range strings.Split(out, "\n") {
+		switch {
+		case strings.HasPrefix(field, "worktree "):
+			where = strings.TrimPrefix(field, "worktree ")
+		case field == "branch "+ref:
+			return where, nil
+		}
+	}
+	return "", nil
+}
+
+// StoreRun writes data to <common git dir of checkout>/uptide/<branch>/run.json
+// (branch slashes kept as directories), where git status never looks, and
+// returns the path.
+func StoreRun(ctx context.Context, checkout, branch string, data []byte) (string, error) {
+	hooks, done, err := emptyDir()
+	if err != nil {
+		return "", err
+	}
+	defer done()
+	env := quietEnv(os.Environ(), hooks)
+	repo, err := locate(ctx, env, checkout)
+	if err != nil {
+		return "", fmt.Errorf("storing the run: %w", err)
+	}
+	if err := checkBranchName(ctx, env, repo.top, branch); err != nil {
+		return "", err
+	}
+	dir := filepath.Join(repo.commonDir, "uptide", filepath.FromSlash(branch))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("storing the run in %s: %w", dir, err)
+	}
+	tmp, err := os.CreateTemp(dir, ".run-*.json")
+	if err != nil {
+		return "", fmt.Errorf("storing the run in %s: %w", dir, err)
+	}
+	_, werr := tmp.Write(data)
+	cerr := tmp.Close()
+	final := filepath.Join(dir, "run.json")
+	if err := errors.Join(werr, cerr); err != nil {
+		os.Remove(tmp.Name())
+		return "", fmt.Errorf("storing the run in %s: %w", final, err)
+	}
+	if err := os.Rename(tmp.Name(), final); err != nil {
+		os.Remove(tmp.Name())
+		return "", fmt.Errorf("storing the run in %s: %w", final, err)
+	}
+	return final, nil
+}
