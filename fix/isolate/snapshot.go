@@ -120,8 +120,16 @@ func headSha(ctx context.Context, env []string, dir string) (string, error) {
 // status is git status as NUL-separated porcelain entries. fsmonitor is
 // off because it is a program of the repository's configuration.
 func status(ctx context.Context, env []string, dir string) (string, error) {
-	return git(ctx, env, dir, "-c", "core.fsmonitor=false", "status", "--porcelain=v1", "-z",
-		"--untracked-files=all", "--ignored=no", "--no-renames")
+	args := []string{"-c", "core.fsmonitor=false", "status", "--porcelain=v1", "-z",
+		"--untracked-files=all", "--ignored=no", "--no-renames"}
+	res, err := runGit(ctx, env, dir, args...)
+	if err != nil {
+		return "", err
+	}
+	if res.Code != 0 {
+		return "", gitError(dir, args, res)
+	}
+	return res.Stdout, nil // untrimmed: an entry starts with a space
 }
 
 // hooksDirOf is the directory git takes hooks from in the checkout: its
@@ -422,6 +430,9 @@ func Dirty(ctx context.Context, checkout string) (string, error) {
 	entries := statusEntries(st)
 	if len(entries) == 0 {
 		return "", nil
+	}
+	for i, e := range entries {
+		entries[i] = strings.TrimSpace(e)
 	}
 	sort.Strings(entries)
 	return fmt.Sprintf("%s has uncommitted or untracked files (%s): commit or stash them first; uptide fix branches from HEAD and would leave them out",

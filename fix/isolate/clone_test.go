@@ -1,0 +1,222 @@
+package isolate
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestNewClone(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	before, beforeTree := snap(t, f.checkout), treeHash(t, f.checkout)
+	head := run(t, f.checkout, "rev-parse", "HEAD")
+
+	c, err := New(ctx, Options{Checkout: filepath.Join(f.checkout, "src"), Root: f.runs, Branch: "uptide/zod-4.1.12"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !idPattern.MatchString(c.ID) || c.Dir != filepath.Join(f.runs, "run-"+c.ID) {
+		t.Fatalf("id %q dir %q", c.ID, c.Dir)
+	}
+	if c.Checkout != f.checkout || c.Base != head || c.Branch != "uptide/zod-4.1.12" {
+		t.Fatalf("clone %+v, want checkout %s base %s", c, f.checkout, head)
+	}
+	data, err := os.ReadFile(filepath.Join(c.Dir, MarkerName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, _, err := ParseMarker(data); err != nil || m.ID != c.ID || m.Checkout != f.checkout || m.Branch != c.Branch {
+		t.Fatalf("marker %+v %v", m, err)
+	}
+	// A clone, not a worktree: its own .git directory, its own config.
+	if fi, err := os.Lstat(filepath.Join(c.Work, ".git")); err != nil || !fi.IsDir() {
+		t.Fatalf("clone's .git is not a directory: %v", err)
+	}
+	if common := run(t, c.Work, "rev-parse", "--path-format=absolute", "--git-common-dir"); common != filepath.Join(c.Work, ".git") {
+		t.Fatalf("clone's common dir is %s", common)
+	}
+	if got := run(t, c.Work, "symbolic-ref", "--short", "HEAD"); got != c.Branch {
+		t.Errorf("clone is on %s", got)
+	}
+	if got := run(t, c.Work, "rev-parse", "HEAD"); got != head {
+		t.Errorf("clone HEAD %s, checkout HEAD %s", got, head)
+	}
+	if got := run(t, c.Work, "for-each-ref", "--format=%(refname)", "refs/heads"); got != "refs/heads/"+c.Branch {
+		t.Errorf("clone's local branches: %s", got)
+	}
+	for _, tc := range []struct{ args, want string }{
+		{"remote get-url origin", f.remote},
+		{"remote get-url --push origin", f.pushURL},
+		{"remote get-url upstream", f.upstream},
+		{"remote get-url --push upstream", f.upstream},
+		{"config user.name", "Ada Lovelace"},
+		{"config user.email", "ada@example.com"},
+		{"config core.hooksPath", c.HooksDir},
+		{"symbolic-ref refs/remotes/origin/HEAD", "refs/remotes/origin/main"},
+		{"remote", "origin\nupstream"},
+	} {
+		if got := run(t, c.Work, strings.Fields(tc.args)...); got != tc.want {
+			t.Errorf("clone: git %s = %q, want %q", tc.args, got, tc.want)
+		}
+	}
+	refs := "for-each-ref --format=%(refname) %(objectname) refs/remotes"
+	if got, want := run(t, c.Work, strings.Fields(refs)...), run(t, f.checkout, strings.Fields(refs)...); got != want {
+		t.Errorf("remote-tracking refs differ:\nclone:\n%s\ncheckout:\n%s", got, want)
+	}
+	if entries, err := os.ReadDir(c.HooksDir); err != nil || len(entries) != 0 {
+		t.Errorf("hooks dir %v %v", entries, err)
+	}
+	if rel, err := filepath.Rel(c.Work, c.HooksDir); err == nil && !strings.HasPrefix(rel, "..") {
+		t.Errorf("hooks dir %s is inside the work tree", c.HooksDir)
+	}
+
+	// Commits are the checkout's author's, and no hook of the checkout runs.
+	if sha, err := c.Commit(ctx, "nothing"); err != nil || sha != "" {
+		t.Fatalf("commit of nothing: %q %v", sha, err)
+	}
+	write(t, filepath.Join(c.Work, "src/index.ts"), "export const x = 2\n", 0o644)
+	write(t, filepath.Join(c.Work, "debug.log"), "ignored\n", 0o644)
+	sha, err := c.Commit(ctx, "zod 4: bump")
+	if err != nil || sha == "" {
+		t.Fatalf("commit: %q %v", sha, err)
+	}
+	if got := run(t, c.Work, "log", "-1", "--format=%an <%ae>|%cn <%ce>|%s", sha); got != "Ada Lovelace <ada@example.com>|Ada Lovelace <ada@example.com>|zod 4: bump" {
+		t.Errorf("commit %s", got)
+	}
+	if got := run(t, c.Work, "show", "--name-only", "--format=", sha); got != "src/index.ts" {
+		t.Errorf("commit holds %q", got)
+	}
+	if got, err := c.Git(ctx, "rev-parse", "HEAD"); err != nil || got != sha {
+		t.Errorf("Git rev-parse HEAD = %q %v", got, err)
+	}
+	for _, ran := range []string{filepath.Join(c.Work, "HOOK-RAN"), filepath.Join(f.checkout, "HOOK-RAN")} {
+		if _, err := os.Stat(ran); err == nil {
+			t.Errorf("a hook ran: %s", ran)
+		}
+	}
+	if p, err := c.Path(filepath.Join(f.checkout, "packages/web")); err != nil || p != filepath.Join(c.Work, "packages/web") {
+		t.Errorf("Path = %q %v", p, err)
+	}
+	if _, err := c.Path(filepath.Dir(f.checkout)); err == nil {
+		t.Error("Path of a directory outside the checkout")
+	}
+
+	if changes := before.Changes(snap(t, f.checkout)); len(changes) != 0 {
+		t.Errorf("the checkout changed: %v", changes)
+	}
+	sameTree(t, "New and Commit", beforeTree, treeHash(t, f.checkout))
+
+	if err := c.Remove(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(c.Dir); !os.IsNotExist(err) {
+		t.Fatalf("run dir still there: %v", err)
+	}
+}
+
+// A checkout with no remote keeps itself as the clone's origin.
+func TestNewCloneWithoutRemote(t *testing.T) {
+	dir := t.TempDir()
+	repo := filepath.Join(dir, "solo")
+	run(t, dir, "init", "-q", "-b", "main", repo)
+	repo, _ = filepath.EvalSymlinks(repo)
+	run(t, repo, "config", "user.name", "Solo")
+	run(t, repo, "config", "user.email", "solo@example.com")
+	write(t, filepath.Join(repo, "package.json"), "{}\n", 0o644)
+	run(t, repo, "add", "-A")
+	run(t, repo, "commit", "-q", "-m", "one")
+	run(t, repo, "checkout", "-q", "--detach")
+	c, err := New(context.Background(), Options{Checkout: repo, Root: filepath.Join(dir, "runs"), Branch: "uptide/a-1.0.0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := run(t, c.Work, "remote", "get-url", "origin"); got != repo {
+		t.Errorf("origin = %q, want the checkout %q", got, repo)
+	}
+	if got := run(t, c.Work, "config", "user.email"); got != "solo@example.com" {
+		t.Errorf("user.email = %q", got)
+	}
+}
+
+func TestNewRefuses(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name string
+		opts Options
+		want string
+	}{
+		{"bad branch", Options{Checkout: f.checkout, Root: f.runs, Branch: "uptide/zod..4"}, "not a valid git branch name"},
+		{"no branch", Options{Checkout: f.checkout, Root: f.runs}, "no branch name"},
+		{"not a repo", Options{Checkout: t.TempDir(), Root: f.runs, Branch: "b"}, "not inside a git work tree"},
+		{"no dir", Options{Checkout: filepath.Join(f.checkout, "nope"), Root: f.runs, Branch: "b"}, "no such directory"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := New(ctx, tc.opts)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err %v, want %q", err, tc.want)
+			}
+		})
+	}
+	if entries, _ := os.ReadDir(f.runs); len(entries) != 0 {
+		t.Errorf("a refused New left %v in the runs root", entries)
+	}
+	// A runs root others can write is refused.
+	open := filepath.Join(t.TempDir(), "open")
+	if err := os.Mkdir(open, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(open, 0o777)
+	if _, err := New(ctx, Options{Checkout: f.checkout, Root: open, Branch: "b"}); err == nil || !strings.Contains(err.Error(), "writable by others") {
+		t.Fatalf("open root: %v", err)
+	}
+}
+
+// A failure after the run dir exists removes it.
+func TestNewRemovesPartialRun(t *testing.T) {
+	f := newFixture(t)
+	// The checkout's identity is unusable: git var fails in the checkout
+	// only once the clone exists.
+	run(t, f.checkout, "config", "user.useConfigOnly", "true")
+	run(t, f.checkout, "config", "--unset", "user.email")
+	_, err := New(context.Background(), Options{Checkout: f.checkout, Root: f.runs, Branch: "b"})
+	if err == nil || !strings.Contains(err.Error(), "no git identity") {
+		t.Fatalf("err %v", err)
+	}
+	if entries, _ := os.ReadDir(f.runs); len(entries) != 0 {
+		t.Errorf("partial run left behind: %v", entries)
+	}
+}
+
+func TestGitMissing(t *testing.T) {
+	f := newFixture(t)
+	t.Setenv("PATH", t.TempDir())
+	if _, err := Take(context.Background(), f.checkout); err == nil || !strings.Contains(err.Error(), "git not found on PATH") {
+		t.Fatalf("Take without git: %v", err)
+	}
+	if _, err := New(context.Background(), Options{Checkout: f.checkout, Root: f.runs, Branch: "b"}); err == nil || !strings.Contains(err.Error(), "git not found on PATH") {
+		t.Fatalf("New without git: %v", err)
+	}
+}
+
+// A run started from inside a git hook inherits GIT_DIR; the clone's git
+// must still act on the clone.
+func TestCloneIgnoresInheritedGitDir(t *testing.T) {
+	f := newFixture(t)
+	env := append(os.Environ(), "GIT_DIR="+filepath.Join(f.checkout, ".git"), "GIT_WORK_TREE="+f.checkout)
+	c, err := New(context.Background(), Options{Checkout: f.checkout, Root: f.runs, Branch: "uptide/x-1.0.0", Env: env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := c.Git(context.Background(), "symbolic-ref", "--short", "HEAD"); err != nil || got != "uptide/x-1.0.0" {
+		t.Fatalf("clone git sees %q %v", got, err)
+	}
+	for _, kv := range c.Env(env) {
+		if strings.HasPrefix(kv, "GIT_DIR=") || strings.HasPrefix(kv, "GIT_WORK_TREE=") {
+			t.Errorf("Env keeps %s", kv)
+		}
+	}
+}
