@@ -220,3 +220,27 @@ func TestCloneIgnoresInheritedGitDir(t *testing.T) {
 		}
 	}
 }
+
+// What a hook installer run in the clone could leave (hooks in the
+// clone's .git/hooks, core.hooksPath in its config, a hook in the empty
+// hooks directory itself) never runs on Commit.
+func TestCommitRunsNoHook(t *testing.T) {
+	f := newFixture(t)
+	c := newClone(t, f, "uptide/zod-4.1.12")
+	hook := "#!/bin/sh\ntouch HOOK-RAN\n"
+	for _, name := range []string{"pre-commit", "post-commit", "commit-msg", "reference-transaction"} {
+		write(t, filepath.Join(c.Work, ".git/hooks", name), hook, 0o755)
+		write(t, filepath.Join(c.Work, ".husky", name), hook, 0o755)
+		write(t, filepath.Join(c.HooksDir, name), hook, 0o755)
+	}
+	run(t, c.Work, "config", "core.hooksPath", ".husky")
+	if _, err := c.Commit(context.Background(), "husky ran"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(c.Work, "HOOK-RAN")); err == nil {
+		t.Fatal("a hook ran on Commit")
+	}
+	if entries, _ := os.ReadDir(c.HooksDir); len(entries) != 0 {
+		t.Errorf("hooks dir not emptied: %v", entries)
+	}
+}

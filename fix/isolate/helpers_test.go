@@ -76,7 +76,9 @@ type fixture struct {
 // newFixture is a checkout with an origin (separate push URL) and an
 // upstream, remote-tracking refs including origin/HEAD, a committed
 // package.json in the root and in a workspace, node_modules ignored, and a
-// husky-like pre-commit hook that leaves HOOK-RAN behind if it ever runs.
+// husky-like pre-commit hook and a reference-transaction hook that leave
+// HOOK-RAN and REFHOOK-RAN in the work tree's top if they ever run (hooks
+// run there).
 func newFixture(t *testing.T) fixture {
 	t.Helper()
 	base := t.TempDir()
@@ -111,8 +113,8 @@ func newFixture(t *testing.T) fixture {
 	run(t, f.checkout, "fetch", "-q", "upstream")
 	run(t, f.checkout, "remote", "set-head", "origin", "main")
 	run(t, f.checkout, "config", "remote.origin.pushurl", f.pushURL)
-	write(t, filepath.Join(f.checkout, ".git/hooks/pre-commit"), "#!/bin/sh\ntouch \"$(git rev-parse --show-toplevel)/HOOK-RAN\"\n", 0o755)
-	write(t, filepath.Join(f.checkout, ".git/hooks/reference-transaction"), "#!/bin/sh\ntouch \"$GIT_DIR/../REFHOOK-RAN\"\n", 0o755)
+	write(t, filepath.Join(f.checkout, ".git/hooks/pre-commit"), "#!/bin/sh\ntouch HOOK-RAN\n", 0o755)
+	write(t, filepath.Join(f.checkout, ".git/hooks/reference-transaction"), "#!/bin/sh\ntouch REFHOOK-RAN\n", 0o755)
 	return f
 }
 

@@ -21,13 +21,13 @@ func TestTakeAndChanges(t *testing.T) {
 			write(t, filepath.Join(f.checkout, "node_modules/x/index.js"), "x", 0o644)
 		}, nil},
 		{"head", func(t *testing.T, f fixture) {
-			run(t, f.checkout, "commit", "-q", "--no-verify", "--allow-empty", "-m", "moved")
+			run(t, f.checkout, "-c", "core.hooksPath=/nonexistent", "commit", "-q", "--allow-empty", "-m", "moved")
 		}, []string{"HEAD moved from "}},
 		{"branch", func(t *testing.T, f fixture) {
-			run(t, f.checkout, "checkout", "-q", "-b", "other")
+			run(t, f.checkout, "-c", "core.hooksPath=/nonexistent", "checkout", "-q", "-b", "other")
 		}, []string{"branch changed from main to other"}},
 		{"detached", func(t *testing.T, f fixture) {
-			run(t, f.checkout, "checkout", "-q", "--detach")
+			run(t, f.checkout, "-c", "core.hooksPath=/nonexistent", "checkout", "-q", "--detach")
 		}, []string{"branch changed from main to (detached)"}},
 		{"untracked", func(t *testing.T, f fixture) {
 			write(t, filepath.Join(f.checkout, "SCRIPT-RAN"), "x", 0o644)
