@@ -68,6 +68,9 @@ func TestPublish(t *testing.T) {
 
 	// Another run of the same branch from HEAD has diverged from it.
 	other := newClone(t, f, "uptide/zod-4.1.12")
+	if other.ID == c.ID || other.Dir == c.Dir {
+		t.Fatalf("two runs share %s", c.Dir)
+	}
 	commitIn(t, other, "src/other.ts", "x\n")
 	if _, err := Publish(ctx, other); !errors.Is(err, ErrDiverged) {
 		t.Fatalf("diverged publish: %v", err)

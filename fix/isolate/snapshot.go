@@ -397,9 +397,21 @@ func configValue(v string) string {
 	return strings.TrimSpace(b.String())
 }
 
+// inProgress are the operations git leaves a file in the git dir for
+// until they finish; HEAD is not what the user will have once they do.
+var inProgress = []struct{ file, what, how string }{
+	{"rebase-merge", "rebase", "git rebase --continue or --abort"},
+	{"rebase-apply", "rebase or am", "git rebase --continue or --abort"},
+	{"MERGE_HEAD", "merge", "git commit or git merge --abort"},
+	{"CHERRY_PICK_HEAD", "cherry-pick", "git cherry-pick --continue or --abort"},
+	{"REVERT_HEAD", "revert", "git revert --continue or --abort"},
+	{"BISECT_LOG", "bisect", "git bisect reset"},
+}
+
 // Dirty is the reason a checkout cannot be fixed from, "" when clean:
 // uncommitted or untracked (not ignored) files, naming up to 5; not a git
-// repository; no commit yet. The error is for git failing to answer.
+// repository; no commit yet; a merge, rebase, cherry-pick, revert or bisect
+// in progress. The error is for git failing to answer.
 func Dirty(ctx context.Context, checkout string) (string, error) {
 	hooks, done, err := emptyDir()
 	if err != nil {
@@ -422,6 +434,11 @@ func Dirty(ctx context.Context, checkout string) (string, error) {
 	}
 	if head == "" {
 		return fmt.Sprintf("%s has no commit yet: uptide fix branches from HEAD, commit first", repo.top), nil
+	}
+	for _, op := range inProgress {
+		if _, err := os.Lstat(filepath.Join(repo.gitDir, op.file)); err == nil {
+			return fmt.Sprintf("%s is in the middle of a %s: finish or abort it first (%s)", repo.top, op.what, op.how), nil
+		}
 	}
 	st, err := status(ctx, env, repo.top)
 	if err != nil {

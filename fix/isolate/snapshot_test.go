@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -142,6 +143,23 @@ func TestDirty(t *testing.T) {
 	}
 	if reason, _ := Dirty(ctx, f.checkout); !strings.Contains(reason, "and 3 more") {
 		t.Errorf("8 files: %q", reason)
+	}
+
+	run(t, f.checkout, "checkout", "-q", "--", ".")
+	os.RemoveAll(filepath.Join(f.checkout, "extra"))
+	os.Remove(filepath.Join(f.checkout, "notes.md"))
+	if reason, _ := Dirty(ctx, f.checkout); reason != "" {
+		t.Fatalf("cleaned checkout: %q", reason)
+	}
+	run(t, f.checkout, "-c", "core.hooksPath=/nonexistent", "checkout", "-q", "-b", "side")
+	write(t, filepath.Join(f.checkout, "src/index.ts"), "side\n", 0o644)
+	run(t, f.checkout, "-c", "core.hooksPath=/nonexistent", "commit", "-q", "-am", "side")
+	run(t, f.checkout, "-c", "core.hooksPath=/nonexistent", "checkout", "-q", "main")
+	write(t, filepath.Join(f.checkout, "src/index.ts"), "main\n", 0o644)
+	run(t, f.checkout, "-c", "core.hooksPath=/nonexistent", "commit", "-q", "-am", "main")
+	exec.Command("git", "-C", f.checkout, "-c", "core.hooksPath=/nonexistent", "merge", "-q", "side").Run()
+	if reason, _ := Dirty(ctx, f.checkout); !strings.Contains(reason, "middle of a merge") || !strings.Contains(reason, "git merge --abort") {
+		t.Errorf("merge in progress: %q", reason)
 	}
 
 	plain := t.TempDir()
