@@ -129,7 +129,9 @@ func checkBranchName(ctx context.Context, env []string, dir, branch string) erro
 	if err != nil {
 		return err
 	}
-	if res.Code != 0 || strings.HasPrefix(branch, "-") {
+	// --branch expands @{-1} and friends; only a name that is its own
+	// expansion is a branch name.
+	if res.Code != 0 || strings.TrimSpace(res.Stdout) != branch || strings.HasPrefix(branch, "-") || strings.Contains(branch, "@{") {
 		return fmt.Errorf("%q is not a valid git branch name", branch)
 	}
 	return nil

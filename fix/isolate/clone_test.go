@@ -150,6 +150,7 @@ func TestNewRefuses(t *testing.T) {
 		want string
 	}{
 		{"bad branch", Options{Checkout: f.checkout, Root: f.runs, Branch: "uptide/zod..4"}, "not a valid git branch name"},
+		{"expanding branch", Options{Checkout: f.checkout, Root: f.runs, Branch: "@{-1}"}, "not a valid git branch name"},
 		{"no branch", Options{Checkout: f.checkout, Root: f.runs}, "no branch name"},
 		{"not a repo", Options{Checkout: t.TempDir(), Root: f.runs, Branch: "b"}, "not inside a git work tree"},
 		{"no dir", Options{Checkout: filepath.Join(f.checkout, "nope"), Root: f.runs, Branch: "b"}, "no such directory"},
@@ -242,5 +243,56 @@ func TestCommitRunsNoHook(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(c.HooksDir); len(entries) != 0 {
 		t.Errorf("hooks dir not emptied: %v", entries)
+	}
+}
+
+// CI checkouts are often shallow; the clone still works and publishes.
+func TestNewFromShallowCheckout(t *testing.T) {
+	f := newFixture(t)
+	run(t, f.checkout, "-c", "core.hooksPath=/nonexistent", "commit", "-q", "--allow-empty", "-m", "second")
+	run(t, f.checkout, "-c", "core.hooksPath=/nonexistent", "push", "-q", "origin", "main")
+	shallow := filepath.Join(t.TempDir(), "ci")
+	run(t, f.checkout, "clone", "-q", "--depth", "1", "file://"+f.remote, shallow)
+	run(t, shallow, "config", "user.name", "CI")
+	run(t, shallow, "config", "user.email", "ci@example.com")
+	c, err := New(context.Background(), Options{Checkout: shallow, Root: f.runs, Branch: "uptide/zod-4.1.12"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := run(t, c.Work, "remote", "get-url", "origin"); got != "file://"+f.remote {
+		t.Errorf("origin %q", got)
+	}
+	sha := commitIn(t, c, "src/index.ts", "shallow\n")
+	if pub, err := Publish(context.Background(), c); err != nil || pub.Sha != sha || !pub.Created {
+		t.Fatalf("publish from a shallow clone: %+v %v", pub, err)
+	}
+}
+
+// Run from a linked worktree of the user's repository, the clone starts at
+// that worktree's HEAD.
+func TestNewFromLinkedWorktree(t *testing.T) {
+	f := newFixture(t)
+	wt := filepath.Join(t.TempDir(), "wt")
+	run(t, f.checkout, "-c", "core.hooksPath=/nonexistent", "worktree", "add", "-q", "-b", "topic", wt)
+	wt, _ = filepath.EvalSymlinks(wt)
+	run(t, wt, "-c", "core.hooksPath=/nonexistent", "commit", "-q", "--allow-empty", "-m", "on topic")
+	head := run(t, wt, "rev-parse", "HEAD")
+	before := snap(t, wt)
+	c := newClone(t, f, "uptide/x-1.0.0")
+	if c.Base == head {
+		t.Fatal("the main checkout's clone started at the worktree's HEAD")
+	}
+	c, err := New(context.Background(), Options{Checkout: wt, Root: f.runs, Branch: "uptide/x-1.0.0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Base != head || c.Checkout != wt || run(t, c.Work, "rev-parse", "HEAD") != head {
+		t.Errorf("clone of the worktree at %s, want %s", c.Base, head)
+	}
+	if got := run(t, c.Work, "remote", "get-url", "--push", "origin"); got != f.pushURL {
+		t.Errorf("push URL %q", got)
+	}
+	if changes := before.Changes(snap(t, wt)); len(changes) != 0 {
+		t.Errorf("worktree changed: %q", changes)
 	}
 }
