@@ -222,7 +222,7 @@ func (p *planner) buildScript(pr *pending) (*TestRun, string, []ServiceSkip) {
 	tests := serviceTests(p.root, scanDirs(pr))
 	if len(tests) > 0 {
 		skips = append(skips, tests...)
-		why = append(why, fmt.Sprintf("%s that need services (%s)", plural(len(tests), "test file", "test files"), fileList(tests)))
+		why = append(why, fmt.Sprintf("%s services (%s)", plural(len(tests), "test file needs", "test files need"), fileList(tests)))
 	}
 	if len(why) == 0 {
 		return run, "", nil
