@@ -135,12 +135,16 @@ func copyTree(t testing.TB, src, dst string) {
 	}
 }
 
-// installPrettier links the pinned prettier into root's node_modules, as an
-// install would: the package and its .bin entry.
+// installPrettier puts the pinned prettier into root's node_modules as an
+// install would: the package, its bin made executable, and its .bin entry.
 func installPrettier(t testing.TB, root string) {
 	t.Helper()
 	dir := pinnedTool(t, "prettier", "3.3.3")
-	link(t, dir, filepath.Join(root, "node_modules", "prettier"))
+	pkg := filepath.Join(root, "node_modules", "prettier")
+	copyTree(t, dir, pkg)
+	if err := os.Chmod(filepath.Join(pkg, "bin", "prettier.cjs"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	link(t, filepath.Join("..", "prettier", "bin", "prettier.cjs"), filepath.Join(root, "node_modules", ".bin", "prettier"))
 }
 
@@ -162,5 +166,53 @@ func link(t testing.TB, target, at string) {
 	}
 	if err := os.Symlink(target, at); err != nil {
 		t.Fatal(err)
+	}
+}
+
+const vitestVersion = "2.1.9"
+
+// installVitest links a pinned vitest, installed once into the shared
+// cache with the real npm (scripts off), into root's node_modules: one link
+// per package, so what vitest writes under node_modules stays in root.
+func installVitest(t testing.TB, root string) {
+	t.Helper()
+	toolsMu.Lock()
+	defer toolsMu.Unlock()
+	parent, err := cache.Dir("tools")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(parent, "vitest@"+vitestVersion)
+	if _, err := os.Stat(filepath.Join(dir, ".complete")); err != nil {
+		tmp, err := os.MkdirTemp(parent, "vitest@"+vitestVersion+".tmp-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer os.RemoveAll(tmp)
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, "npm", "install", "--ignore-scripts", "--no-audit", "--no-fund", "--prefix", tmp, "vitest@"+vitestVersion)
+		cmd.Env = append(os.Environ(), "npm_config_update_notifier=false")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("install vitest@%s once into %s with npm: %v\n%s", vitestVersion, parent, err, out)
+		}
+		if err := os.WriteFile(filepath.Join(tmp, ".complete"), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_ = os.RemoveAll(dir)
+		if err := os.Rename(tmp, dir); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mods := filepath.Join(dir, "node_modules")
+	entries, err := os.ReadDir(mods)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if e.Name() == ".vite" || e.Name() == ".package-lock.json" {
+			continue
+		}
+		link(t, filepath.Join(mods, e.Name()), filepath.Join(root, "node_modules", e.Name()))
 	}
 }
