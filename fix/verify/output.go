@@ -162,7 +162,13 @@ func normalizeFile(root, dir, p string) string {
 	}
 	rel, err := filepath.Rel(root, abs)
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return ""
+		// The runner may print real paths of a root reached through a
+		// symbolic link (/tmp on macOS).
+		realRoot, err := filepath.EvalSymlinks(root)
+		if err != nil || realRoot == root {
+			return ""
+		}
+		return normalizeFile(realRoot, dir, p)
 	}
 	return path.Clean(filepath.ToSlash(rel))
 }
