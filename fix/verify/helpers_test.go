@@ -169,12 +169,24 @@ func link(t testing.TB, target, at string) {
 	}
 }
 
-const vitestVersion = "2.1.9"
+const (
+	vitestVersion = "2.1.9"
+	eslintVersion = "9.17.0"
+)
 
-// installVitest links a pinned vitest, installed once into the shared
-// cache with the real npm (scripts off), into root's node_modules: one link
-// per package, so what vitest writes under node_modules stays in root.
+// installVitest links a pinned vitest into root's node_modules.
 func installVitest(t testing.TB, root string) {
+	linkModules(t, npmTool(t, "vitest", vitestVersion), root)
+}
+
+// installESLint links a pinned eslint into root's node_modules.
+func installESLint(t testing.TB, root string) {
+	linkModules(t, npmTool(t, "eslint", eslintVersion), root)
+}
+
+// npmTool is name@version with its dependency tree, installed once into the
+// shared cache with the real npm (scripts off); later runs are offline.
+func npmTool(t testing.TB, name, version string) string {
 	t.Helper()
 	toolsMu.Lock()
 	defer toolsMu.Unlock()
@@ -182,28 +194,39 @@ func installVitest(t testing.TB, root string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := filepath.Join(parent, "vitest@"+vitestVersion)
-	if _, err := os.Stat(filepath.Join(dir, ".complete")); err != nil {
-		tmp, err := os.MkdirTemp(parent, "vitest@"+vitestVersion+".tmp-")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer os.RemoveAll(tmp)
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-		defer cancel()
-		cmd := exec.CommandContext(ctx, "npm", "install", "--ignore-scripts", "--no-audit", "--no-fund", "--prefix", tmp, "vitest@"+vitestVersion)
-		cmd.Env = append(os.Environ(), "npm_config_update_notifier=false")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("install vitest@%s once into %s with npm: %v\n%s", vitestVersion, parent, err, out)
-		}
-		if err := os.WriteFile(filepath.Join(tmp, ".complete"), nil, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		_ = os.RemoveAll(dir)
-		if err := os.Rename(tmp, dir); err != nil {
+	label := name + "@" + version
+	dir := filepath.Join(parent, label)
+	if _, err := os.Stat(filepath.Join(dir, ".complete")); err == nil {
+		return dir
+	}
+	tmp, err := os.MkdirTemp(parent, label+".tmp-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(tmp)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "npm", "install", "--ignore-scripts", "--no-audit", "--no-fund", "--prefix", tmp, label)
+	cmd.Env = append(os.Environ(), "npm_config_update_notifier=false")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("install %s once into %s with npm: %v\n%s", label, parent, err, out)
+	}
+	if err := os.WriteFile(filepath.Join(tmp, ".complete"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_ = os.RemoveAll(dir)
+	if err := os.Rename(tmp, dir); err != nil {
+		if _, statErr := os.Stat(filepath.Join(dir, ".complete")); statErr != nil {
 			t.Fatal(err)
 		}
 	}
+	return dir
+}
+
+// linkModules links each package of a cached install into root's
+// node_modules, so what a tool writes under node_modules stays in root.
+func linkModules(t testing.TB, dir, root string) {
+	t.Helper()
 	mods := filepath.Join(dir, "node_modules")
 	entries, err := os.ReadDir(mods)
 	if err != nil {

@@ -179,3 +179,48 @@ func TestNewLintFailures(t *testing.T) {
 		t.Fatalf("fixed failures reported as new: %v", got)
 	}
 }
+
+// The same before/after with the real eslint (flat config, JSON report):
+// warnings are not failures, and a config error is an error, not a pass.
+func TestLintWithESLint(t *testing.T) {
+	needNode(t)
+	root := writeTree(t, map[string]string{
+		"package.json":     `{"name":"r","type":"module"}`,
+		"eslint.config.js": "export default [{ rules: { 'no-debugger': 'error', eqeqeq: 'error', 'no-console': 'warn' } }];\n",
+		"src/a.js":         "export function f(x) {\n  debugger;\n  console.log(x);\n  return x;\n}\n",
+		"src/b.js":         "export const b = 1;\n",
+	})
+	installESLint(t, root)
+	s := DetectStyle(root)
+	if s.Linter == nil || s.Linter.Name != "eslint" || s.Formatter != nil {
+		t.Fatalf("want eslint as the linter only: %+v", s)
+	}
+	ctx, env := context.Background(), quietEnv(t)
+	files := []string{"src/a.js", "src/b.js", "README.md"}
+	before, err := s.Lint(ctx, root, env, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(map[string][]string{"src/a.js": {"2:3 no-debugger Unexpected 'debugger' statement."}}, before.Failures); diff != "" {
+		t.Fatalf("before (-want +got):\n%s", diff)
+	}
+	edited := "// migrated\nexport function f(x) {\n  debugger;\n  if (x == 2) return 0;\n  return x;\n}\n"
+	if err := os.WriteFile(filepath.Join(root, "src/a.js"), []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	after, err := s.Lint(ctx, root, env, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]string{"src/a.js": {"4:9 eqeqeq Expected '===' and instead saw '=='."}}
+	if diff := cmp.Diff(want, NewLintFailures(before, after)); diff != "" {
+		t.Fatalf("new lint failures (-want +got):\n%s", diff)
+	}
+
+	if err := os.WriteFile(filepath.Join(root, "eslint.config.js"), []byte("export default [{ rules: { 'no-such-rule': 'error' } }];\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Lint(ctx, root, env, files); err == nil || !strings.Contains(err.Error(), "eslint exited 2") {
+		t.Fatalf("want an eslint configuration error, got %v", err)
+	}
+}
