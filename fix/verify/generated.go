@@ -7,8 +7,9 @@ import (
 )
 
 // generatedConfig is a vitest configuration that imports the repository's
-// own (run.Config), excludes the test files that need services and removes
-// the setups that connect to them, and otherwise changes nothing. Paths are
+// own (run.Config), excludes the test files that need services, removes the
+// setups that connect to them and drops inline projects that only hold such
+// tests, and otherwise changes nothing. Paths are
 // relative to the configuration's directory, vitest's root.
 func generatedConfig(run TestRun) string {
 	dir := path.Dir(run.Config)
@@ -34,6 +35,14 @@ func generatedConfig(run TestRun) string {
   return items.filter((f) => typeof f !== 'string' || !drop.includes(resolve(root, f)));
 };
 
+// A project whose every include pattern names integration or end-to-end
+// tests only holds tests that need services.
+const onlyServices = (p) => {
+  const include = p && typeof p === 'object' ? p.test?.include : undefined;
+  return Array.isArray(include) && include.length > 0 &&
+    include.every((g) => typeof g === 'string' && /(^|[\/.])(e2e|integration|__integration__)([\/.]|$)/.test(g));
+};
+
 export default async function (env) {
   const resolved = typeof base === 'function' ? await base(env) : await base;
   const config = { ...resolved };
@@ -42,6 +51,9 @@ export default async function (env) {
   test.exclude = [...(test.exclude ?? configDefaults.exclude), ...exclude];
   test.globalSetup = keep(test.globalSetup, root);
   test.setupFiles = keep(test.setupFiles, root);
+  for (const key of ['projects', 'workspace']) {
+    if (Array.isArray(test[key])) test[key] = test[key].filter((p) => !onlyServices(p));
+  }
   config.test = test;
   return config;
 }

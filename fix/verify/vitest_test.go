@@ -2,11 +2,14 @@ package verify
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/uptide/uptide/internal/proc"
 )
 
 // The default run goes through a generated configuration that imports the
@@ -72,5 +75,70 @@ export default defineConfig({ test: { globalSetup: ['./test/global-setup.ts'], i
 	r = res[0]
 	if r.Status != StatusPassed || !r.Rerun || strings.Join(r.FirstFailing, ",") != "src/flaky.test.ts" {
 		t.Fatalf("want a recorded re-run of src/flaky.test.ts, got %s rerun=%v first=%v\n%s", r.Status, r.Rerun, r.FirstFailing, r.Output)
+	}
+}
+
+// The generated configuration, loaded by node against the real vitest
+// package: the repository's own settings survive, service tests are
+// excluded, the service setup is gone, other setups stay, and a project
+// that only holds integration tests is dropped.
+func TestGeneratedConfigLoads(t *testing.T) {
+	needNode(t)
+	root := writeTree(t, map[string]string{
+		"package.json": `{"name":"r","type":"module"}`,
+		"vitest.config.mjs": `export default async () => ({ test: {
+  testTimeout: 1234,
+  exclude: ['dist/**'],
+  globalSetup: ['./test/db-setup.mjs', './test/clock.mjs'],
+  setupFiles: './test/dom.mjs',
+  projects: [{ test: { name: 'unit', include: ['src/**/*.test.ts'] } }, { test: { name: 'int', include: ['test/integration/**/*.test.ts', '**/*.e2e.test.ts'] } }],
+} });
+`,
+		"test/db-setup.mjs":               "import pg from 'pg';\nexport default () => new pg.Client().connect();\n",
+		"test/clock.mjs":                  "export default () => {};\n",
+		"test/dom.mjs":                    "",
+		"test/integration/orders.test.ts": "",
+		"src/a.test.ts":                   "",
+	})
+	installVitest(t, root)
+	plan, err := PlanTests(root, nil, []string{"."}, nil, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := plan.Runs[0]
+	if run.Generated == "" {
+		t.Fatalf("no generated config: %+v", plan)
+	}
+	remove, err := writeGenerated(root, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer remove()
+	if _, err := writeGenerated(root, run); err == nil || !strings.Contains(err.Error(), "already exists") {
+		t.Fatalf("a second write over the generated config: %v", err)
+	}
+	script := "const m = await import('./" + run.Generated + "'); console.log(JSON.stringify((await m.default({ mode: 'test' })).test));"
+	res, err := proc.Run(context.Background(), proc.Cmd{Argv: []string{"node", "--input-type=module", "-e", script}, Dir: root, Env: quietEnv(t), Timeout: time.Minute})
+	if err != nil || res.ExitCode != 0 {
+		t.Fatalf("node could not load the generated config: %v\n%s", err, res.Output)
+	}
+	var got struct {
+		TestTimeout int
+		Exclude     []string
+		GlobalSetup []string
+		SetupFiles  []string
+		Projects    []struct{ Test struct{ Name string } }
+	}
+	if err := json.Unmarshal([]byte(res.Output), &got); err != nil {
+		t.Fatalf("%v: %s", err, res.Output)
+	}
+	var projects []string
+	for _, p := range got.Projects {
+		projects = append(projects, p.Test.Name)
+	}
+	if got.TestTimeout != 1234 || strings.Join(got.Exclude, ",") != "dist/**,test/integration/orders.test.ts" ||
+		strings.Join(got.GlobalSetup, ",") != "./test/clock.mjs" || strings.Join(got.SetupFiles, ",") != "./test/dom.mjs" ||
+		strings.Join(projects, ",") != "unit" {
+		t.Fatalf("generated config resolved to %+v", got)
 	}
 }
