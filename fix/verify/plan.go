@@ -14,11 +14,11 @@ import (
 
 // TestRun is one test command verification runs.
 type TestRun struct {
-	Workspaces []string // slash paths it answers for ("." root)
-	Dir        string   // slash path relative to root where it runs
-	Command    []string // argv as run
-	Scope      string   // "test script of packages/api", "vitest related over 2 files (vitest.config.ts)", "root test script"
-	Runner     string   // vitest, jest, node, script
+	Workspaces []string `json:"workspaces"` // slash paths it answers for ("." root)
+	Dir        string   `json:"dir"`        // slash path relative to root where it runs
+	Command    []string `json:"command"`    // argv as run
+	Scope      string   `json:"scope"`      // "test script of packages/api", "vitest related over 2 files (vitest.config.ts)", "root test script"
+	Runner     string   `json:"runner"`     // vitest, jest, node, script
 
 	// Pretest is the workspace's pretest script, run as a command of its
 	// own before Command (never through the manager's lifecycle).
@@ -36,14 +36,19 @@ type TestRun struct {
 }
 
 // ServiceSkip is a test file or setup not run because it needs a service.
-type ServiceSkip struct{ File, Needs string } // "test/db.integration.test.ts", "integration test (by name)" / "a database (imports pg)"
+// File is "test/db.integration.test.ts"; Needs is "integration test (by
+// name)" or "global setup: a database (imports pg)".
+type ServiceSkip struct {
+	File  string `json:"file"`
+	Needs string `json:"needs"`
+}
 
 // TestPlan is what verification runs, and what it does not and why.
 type TestPlan struct {
-	Runs    []TestRun
-	NoTests []string      // workspaces nothing covers
-	Skipped []ServiceSkip // files not run because they need services (default)
-	NotRun  []string      // whole runs not started and why ("jest config packages/api/jest.config.js has a global setup that connects to a database: nothing runs without --with-services")
+	Runs    []TestRun     `json:"runs"`
+	NoTests []string      `json:"noTests,omitempty"` // workspaces nothing covers
+	Skipped []ServiceSkip `json:"skipped,omitempty"` // files not run because they need services (default)
+	NotRun  []string      `json:"notRun,omitempty"`  // whole runs not started and why ("jest config packages/api/jest.config.js has a global setup that connects to a database: nothing runs without --with-services")
 }
 
 // PlanTests chooses the runs for the affected workspaces (slash paths) given the edited and

@@ -15,11 +15,14 @@ import (
 
 // TestResult is one planned run as it ended.
 type TestResult struct {
-	Run                     TestRun
-	Status                  string // passed, failed, timed-out, no-tests, error
-	Passed, Failed, Skipped int    // as the runner printed them; -1 unknown
-	Rerun                   bool   // failed once in tests unrelated to the affected files, re-run once (Status is the second run's)
-	Output                  string // tail for the report
+	Run    TestRun `json:"run"`
+	Status string  `json:"status"` // passed, failed, timed-out, no-tests, error
+	// Passed, Failed and Skipped are as the runner printed them; -1 unknown.
+	Passed  int    `json:"passed"`
+	Failed  int    `json:"failed"`
+	Skipped int    `json:"skipped"`
+	Rerun   bool   `json:"rerun"`  // failed once in tests unrelated to the affected files, re-run once (Status is the second run's)
+	Output  string `json:"output"` // tail for the report
 
 	// FailingFiles are the test files the (last) failing run named, slash
 	// relative to root; FirstFailing those of the first attempt when it was

@@ -18,13 +18,16 @@ import (
 
 // Tool is one of the repository's style tools.
 type Tool struct {
-	Name string   // biome, prettier, eslint
-	Argv []string // the installed binary, slash relative to root ("node_modules/.bin/prettier")
+	Name string   `json:"name"` // biome, prettier, eslint
+	Argv []string `json:"argv"` // the installed binary, slash relative to root ("node_modules/.bin/prettier")
 }
 
 // Style is the formatter and linter the repository configures and installs;
 // nil when it has none.
-type Style struct{ Formatter, Linter *Tool }
+type Style struct {
+	Formatter *Tool `json:"formatter,omitempty"`
+	Linter    *Tool `json:"linter,omitempty"`
+}
 
 // styleTimeout bounds one formatter or linter run.
 const styleTimeout = 5 * time.Minute
@@ -165,7 +168,9 @@ func (s Style) Format(ctx context.Context, root string, env []string, files []st
 }
 
 // LintRun is what the linter said about each file: file → messages ("12:3 no-unused-vars ...").
-type LintRun struct{ Failures map[string][]string }
+type LintRun struct {
+	Failures map[string][]string `json:"failures"`
+}
 
 // Lint runs the linter on files only (slash, rel root, those that exist and
 // the tool handles) and keeps its errors; warnings are not failures.
