@@ -1,0 +1,9 @@
+package managers
+
+import "testing"
+
+func TestFetchTools(t *testing.T) {
+	pinnedTool(t, "pnpm", pnpmVersion)
+	pinnedTool(t, "yarn", yarnVersion)
+	pinnedTool(t, "@yarnpkg/cli-dist", berryVersion)
+}
