@@ -129,6 +129,23 @@ type testEnv struct {
 	vars []string
 	home string
 	bin  string
+	// traps is where trap-scripts' lifecycle scripts would drop markers.
+	traps string
+}
+
+// assertNoTraps fails when any lifecycle script ran: trap-scripts drops
+// TRAP-* in the trap directory and its install directory, the fixtures'
+// own root scripts in the repository.
+func (e testEnv) assertNoTraps(t testing.TB, dir string) {
+	t.Helper()
+	for _, root := range []string{e.traps, dir} {
+		_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && strings.HasPrefix(d.Name(), "TRAP-") {
+				t.Errorf("a lifecycle script ran: %s", p)
+			}
+			return nil
+		})
+	}
 }
 
 // newEnv builds the environment; yarn is "", "classic" or "berry".
@@ -189,11 +206,16 @@ func newEnv(t testing.TB, reg *testregistry.Registry, yarn string) testEnv {
 		"COREPACK_ENABLE_STRICT=0",
 		"DO_NOT_TRACK=1",
 	)
+	traps := filepath.Join(home, "traps")
+	if err := os.MkdirAll(traps, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	base = append(base, "UPTIDE_TRAP_DIR="+traps)
 	hooks := filepath.Join(home, "empty-hooks")
 	if err := os.MkdirAll(hooks, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	return testEnv{vars: proc.Quiet(base, hooks), home: home, bin: bin}
+	return testEnv{vars: proc.Quiet(base, hooks), home: home, bin: bin, traps: traps}
 }
 
 // copyFixture copies testdata/<name> into a temporary directory.
@@ -211,7 +233,7 @@ func (e testEnv) sh(t testing.TB, dir string, argv ...string) string {
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	cmd := append([]string{filepath.Join(e.bin, argv[0])}, argv[1:]...)
-	res, err := proc.Run(ctx, proc.Cmd{Argv: cmd, Dir: dir, Env: e.vars})
+	res, err := proc.Run(ctx, proc.Cmd{Argv: cmd, Dir: dir, Env: managerEnv(e.vars)})
 	if err != nil || res.ExitCode != 0 {
 		t.Fatalf("%s in %s: %v (exit %d)\n%s", strings.Join(argv, " "), dir, err, res.ExitCode, res.Output)
 	}

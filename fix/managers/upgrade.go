@@ -227,6 +227,9 @@ func plan(opts Options) ([]edit, []declared, map[string]bool, error) {
 						return nil, nil, nil, &RangeError{File: w.Manifest, Name: d.Name, Spec: d.Spec}
 					}
 					found = true
+					if d.Range == "" {
+						return nil, nil, nil, fmt.Errorf("%s: %s is %q but %s has no such catalog entry: add it to the catalog (or declare a version), then run again", w.Manifest, d.Name, d.Spec, pw)
+					}
 					exact, styled, ok := styledRange(d.Range, mv.To)
 					if !ok {
 						return nil, nil, nil, &RangeError{File: pw, Name: d.Name, Spec: d.Range}

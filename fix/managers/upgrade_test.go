@@ -115,6 +115,7 @@ func TestUpgradeNPMWorkspaces(t *testing.T) {
 	if res.Version == "" {
 		t.Error("no manager version")
 	}
+	e.assertNoTraps(t, dir)
 }
 
 // A lockfile pinning a package its manifest range no longer accepts: the
@@ -198,6 +199,7 @@ func TestUpgradePnpmCatalog(t *testing.T) {
 	if diff := cmp.Diff([]string{"apps/web/package.json", "pnpm-workspace.yaml"}, res.Manifests); diff != "" {
 		t.Errorf("manifests (-want +got):\n%s", diff)
 	}
+	e.assertNoTraps(t, dir)
 }
 
 // packageManager names another version: nothing is edited, nothing runs.
@@ -271,6 +273,7 @@ func TestUpgradeYarnClassic(t *testing.T) {
 	if res.Manager != "yarn" || res.Version != yarnVersion || len(res.Moved) != 2 || res.Moved[0] != (Moved{"slugkit", "1.0.0", "2.0.0"}) {
 		t.Errorf("result %+v", res)
 	}
+	e.assertNoTraps(t, dir)
 }
 
 // Yarn Berry on the node-modules linker moves; on Plug'n'Play it fails
@@ -293,6 +296,7 @@ func TestUpgradeYarnBerry(t *testing.T) {
 	if res.Manager != "yarn-berry" || res.Version != berryVersion || res.Commands[0] != "yarn install --mode=skip-build" {
 		t.Errorf("result %+v", res)
 	}
+	e.assertNoTraps(t, dir)
 }
 
 func TestBerryPnPFailsExplicitly(t *testing.T) {
@@ -317,5 +321,46 @@ func TestBerryPnPFailsExplicitly(t *testing.T) {
 	_, err = Upgrade(context.Background(), Options{Root: dir, Repo: r, Moves: []Move{{Name: "zod", To: "3.25.76"}}, Env: []string{"PATH=" + t.TempDir()}})
 	if !errors.As(err, &le) || !strings.HasPrefix(le.Linker, "pnp") {
 		t.Fatalf("no .yarnrc.yml: err = %v, want a *LinkerError (pnp is Yarn's default)", err)
+	}
+}
+
+// A companion the repository does not declare is added with a caret
+// range to the workspaces named, in the same transaction.
+func TestUpgradeAddsACompanion(t *testing.T) {
+	reg := startRegistry(t)
+	e := newEnv(t, reg, "")
+	dir := copyFixture(t, "npm-ws")
+	e.sh(t, dir, "npm", "install", "--ignore-scripts")
+	res, err, _ := upgrade(t, e, dir, Move{Name: "slugkit", To: "2.0.0"}, Move{Name: "eslint", To: "10.0.0", Add: true, Workspaces: []string{"packages/b"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := specOf(t, filepath.Join(dir, "packages/b/package.json"), "dependencies", "eslint"); got != "^10.0.0" {
+		t.Errorf("packages/b eslint = %q, want ^10.0.0", got)
+	}
+	if v := installed(t, dir, "package-lock.json", "packages/b", "eslint", ""); v != "10.0.0" {
+		t.Errorf("eslint locked at %q", v)
+	}
+	if diff := cmp.Diff([]Moved{{Name: "eslint", From: "", To: "10.0.0"}, {Name: "slugkit", From: "1.0.0", To: "2.0.0"}}, res.Moved); diff != "" {
+		t.Errorf("moved (-want +got):\n%s", diff)
+	}
+	e.assertNoTraps(t, dir)
+}
+
+// An install that fails (the target is not published) keeps the original
+// manifests and lockfile, and says which command failed.
+func TestFailedInstallKeepsTheLockfile(t *testing.T) {
+	reg := startRegistry(t)
+	e := newEnv(t, reg, "")
+	dir := copyFixture(t, "npm-stale")
+	e.sh(t, dir, "npm", "install", "--ignore-scripts")
+	manifest, lock := readFile(t, filepath.Join(dir, "package.json")), readFile(t, filepath.Join(dir, "package-lock.json"))
+	_, err, _ := upgrade(t, e, dir, Move{Name: "slugkit", To: "9.9.9"})
+	var ie *InstallError
+	if !errors.As(err, &ie) || !strings.HasPrefix(ie.Command, "npm install --ignore-scripts") || !strings.Contains(ie.Output, "slugkit") {
+		t.Fatalf("err = %v, want an *InstallError whose output names slugkit", err)
+	}
+	if readFile(t, filepath.Join(dir, "package.json")) != manifest || readFile(t, filepath.Join(dir, "package-lock.json")) != lock {
+		t.Error("the manifest or lockfile was not restored byte-identical")
 	}
 }
