@@ -313,7 +313,7 @@ func setCatalogEntry(data []byte, catalog, name, value string) ([]byte, error) {
 	if n == nil || n.Kind != yaml.ScalarNode {
 		return nil, errNotFound
 	}
-	if n.Line < 1 || n.Column < 1 {
+	if n.Line < 1 || n.Column < 1 || n.Tag == "!!null" || n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
 		return nil, errNotFound
 	}
 	// The scalar's offset from its line and column (columns count runes).
@@ -330,6 +330,9 @@ func setCatalogEntry(data []byte, catalog, name, value string) ([]byte, error) {
 		return nil, errNotFound
 	}
 	start := off + len(string(lineRunes[:n.Column-1]))
+	if start >= len(data) {
+		return nil, errNotFound
+	}
 	end := start
 	var repl string
 	switch data[start] {
@@ -365,8 +368,19 @@ func setCatalogEntry(data []byte, catalog, name, value string) ([]byte, error) {
 	out = append(out, data[end:]...)
 	// The edit must read back as the value and change nothing else.
 	var check yaml.Node
-	if err := yaml.Unmarshal(out, &check); err != nil {
-		return nil, fmt.Errorf("the edited file does not parse: %w", err)
+	if err := yaml.Unmarshal(out, &check); err != nil || len(check.Content) == 0 {
+		return nil, fmt.Errorf("the edited file does not parse: %v", err)
+	}
+	root = check.Content[0]
+	entries = nil
+	if catalog == "default" {
+		entries = yamlGet(root, "catalog")
+	}
+	if entries == nil {
+		entries = yamlGet(yamlGet(root, "catalogs"), catalog)
+	}
+	if got := yamlGet(entries, name); got == nil || got.Value != value {
+		return nil, fmt.Errorf("the edit does not read back as %q", value)
 	}
 	return out, nil
 }
