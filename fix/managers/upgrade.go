@@ -103,6 +103,9 @@ func Upgrade(ctx context.Context, opts Options) (res *Result, err error) {
 		}
 		originals[f] = data
 	}
+	_, statErr := os.Stat(filepath.Join(opts.Root, "node_modules"))
+	hadModules := statErr == nil
+	installed := false
 	defer func() {
 		if err == nil {
 			return
@@ -110,6 +113,14 @@ func Upgrade(ctx context.Context, opts Options) (res *Result, err error) {
 		for f, data := range originals {
 			if werr := os.WriteFile(f, data, 0o644); werr != nil {
 				err = fmt.Errorf("%w; and restoring %s failed: %v: restore it from git (git checkout -- %s)", err, f, werr, f)
+			}
+		}
+		// Put the installed dependencies back as the original lockfile
+		// says, so a failed upgrade leaves the clone as it found it.
+		if installed && hadModules {
+			if ferr := frozenInstall(ctx, m, opts, nil, lockPath); ferr != nil {
+				err = fmt.Errorf("%w; node_modules still holds the failed install (%v): run `%s` to reinstall from the restored lockfile",
+					err, ferr, binaryName(m.Name)+" "+strings.Join(frozenArgs(m.Name), " "))
 			}
 		}
 	}()
@@ -124,6 +135,7 @@ func Upgrade(ctx context.Context, opts Options) (res *Result, err error) {
 	if err = applyEdits(edits, originals, false); err != nil {
 		return nil, err
 	}
+	installed = true
 	if err = install(ctx, m, opts, res); err != nil {
 		return nil, err
 	}
@@ -163,6 +175,13 @@ func Upgrade(ctx context.Context, opts Options) (res *Result, err error) {
 	}
 	afterLock, err := lockfile.Load(lockPath)
 	if err != nil {
+		return nil, err
+	}
+	// A frozen install from the validated lockfile must leave it
+	// byte-identical: that is what a teammate's or CI's install will do
+	// with the committed bytes, and it clears stale nested copies a
+	// re-hoisted graph no longer has.
+	if err = frozenInstall(ctx, m, opts, res, lockPath); err != nil {
 		return nil, err
 	}
 	res.Moved = movedVersions(opts.Moves, decls, beforeLock, afterLock)
@@ -340,11 +359,55 @@ func installArgs(name string) []string {
 	return []string{"install"}
 }
 
+// frozenArgs install exactly what the lockfile says, failing rather than
+// changing it.
+func frozenArgs(name string) []string {
+	switch name {
+	case "npm":
+		return []string{"ci", "--ignore-scripts", "--no-audit", "--no-fund"}
+	case "pnpm":
+		return []string{"install", "--ignore-scripts", "--frozen-lockfile", "--config.confirmModulesPurge=false"}
+	case "yarn":
+		return []string{"install", "--ignore-scripts", "--frozen-lockfile", "--non-interactive", "--no-progress"}
+	case "yarn-berry":
+		return []string{"install", "--immutable", "--mode=skip-build"}
+	case "bun":
+		return []string{"install", "--ignore-scripts", "--frozen-lockfile"}
+	}
+	return []string{"install"}
+}
+
+// frozenInstall runs the frozen install and insists the lockfile kept
+// its bytes. res, when set, records the command.
+func frozenInstall(ctx context.Context, m *Manager, opts Options, res *Result, lockPath string) error {
+	want, err := os.ReadFile(lockPath)
+	if err != nil {
+		return err
+	}
+	if err := runManager(ctx, m, opts, res, frozenArgs(m.Name)); err != nil {
+		return err
+	}
+	got, err := os.ReadFile(lockPath)
+	if err != nil {
+		return err
+	}
+	if string(got) != string(want) {
+		return fmt.Errorf("%s: the frozen install (%s %s) rewrote the lockfile it had just validated: the manager does not reproduce its own output; the lockfile was restored",
+			lockPath, binaryName(m.Name), strings.Join(frozenArgs(m.Name), " "))
+	}
+	return nil
+}
+
 func install(ctx context.Context, m *Manager, opts Options, res *Result) error {
-	args := installArgs(m.Name)
+	return runManager(ctx, m, opts, res, installArgs(m.Name))
+}
+
+func runManager(ctx context.Context, m *Manager, opts Options, res *Result, args []string) error {
 	argv := append(append([]string{}, m.Argv...), args...)
 	label := binaryName(m.Name) + " " + strings.Join(args, " ")
-	res.Commands = append(res.Commands, label)
+	if res != nil {
+		res.Commands = append(res.Commands, label)
+	}
 	out, err := proc.Run(ctx, proc.Cmd{Argv: argv, Dir: opts.Root, Env: managerEnv(opts.Env), Timeout: opts.Timeout, Progress: opts.Progress})
 	if err != nil {
 		return &InstallError{Command: label, Output: out.Output + "\n" + err.Error()}

@@ -108,7 +108,8 @@ func TestUpgradeNPMWorkspaces(t *testing.T) {
 	want := &Result{Manager: "npm", Version: res.Version, Lockfile: "package-lock.json",
 		Manifests: []string{"package.json", "packages/a/package.json", "packages/b/package.json"},
 		Moved:     []Moved{{Name: "slugkit", From: "1.0.0", To: "2.0.0"}, {Name: "zod", From: "3.22.4", To: "3.25.76"}},
-		Commands:  []string{"npm install --ignore-scripts --no-audit --no-fund", "npm install --ignore-scripts --no-audit --no-fund"}}
+		Commands: []string{"npm install --ignore-scripts --no-audit --no-fund", "npm install --ignore-scripts --no-audit --no-fund",
+			"npm ci --ignore-scripts --no-audit --no-fund"}}
 	if diff := cmp.Diff(want, res); diff != "" {
 		t.Errorf("result (-want +got):\n%s", diff)
 	}
@@ -149,6 +150,11 @@ func TestScopeGuardTripsOnAnUnrelatedEntry(t *testing.T) {
 	}
 	if readFile(t, filepath.Join(dir, "package-lock.json")) != lockBefore {
 		t.Error("the lockfile was not restored byte-identical")
+	}
+	// The restored lockfile no longer matches the hand-edited manifest, so
+	// npm ci cannot put node_modules back: the error says what to run.
+	if !strings.Contains(err.Error(), "node_modules still holds the failed install") || !strings.Contains(err.Error(), "`npm ci --ignore-scripts") {
+		t.Errorf("no word on node_modules: %v", err)
 	}
 	if readFile(t, manifest) != stale {
 		t.Error("package.json was not restored byte-identical")
@@ -363,4 +369,48 @@ func TestFailedInstallKeepsTheLockfile(t *testing.T) {
 	if readFile(t, filepath.Join(dir, "package.json")) != manifest || readFile(t, filepath.Join(dir, "package-lock.json")) != lock {
 		t.Error("the manifest or lockfile was not restored byte-identical")
 	}
+}
+
+// An install that runs but does not reach the target (a pnpm override
+// pins it) fails the run; manifests, catalog and lockfile are restored and
+// node_modules is reinstalled from the original lockfile.
+func TestFailureAfterAnInstallRestoresNodeModules(t *testing.T) {
+	reg := startRegistry(t)
+	e := newEnv(t, reg, "")
+	dir := copyFixture(t, "pnpm-catalog")
+	manifest := filepath.Join(dir, "package.json")
+	pinned := strings.Replace(readFile(t, manifest), `"private": true,`, `"private": true,
+  "pnpm": {"overrides": {"zod": "3.22.4"}},`, 1)
+	if err := os.WriteFile(manifest, []byte(pinned), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e.sh(t, dir, "pnpm", "install", "--ignore-scripts")
+	slugkit := filepath.Join(dir, "apps", "web", "node_modules", "slugkit", "package.json")
+	version := func() string {
+		var p struct{ Version string }
+		if err := json.Unmarshal([]byte(readFile(t, slugkit)), &p); err != nil {
+			t.Fatal(err)
+		}
+		return p.Version
+	}
+	if version() != "1.0.0" {
+		t.Fatalf("fixture: slugkit %s installed", version())
+	}
+	files := map[string]string{}
+	for _, f := range []string{"pnpm-lock.yaml", "pnpm-workspace.yaml", "apps/web/package.json"} {
+		files[f] = readFile(t, filepath.Join(dir, f))
+	}
+	_, err, _ := upgrade(t, e, dir, Move{Name: "zod", To: "3.25.76"}, Move{Name: "slugkit", To: "2.0.0"})
+	if err == nil || !strings.Contains(err.Error(), "has zod 3.22.4, not 3.25.76") {
+		t.Fatalf("err = %v, want the override's zod named", err)
+	}
+	for f, want := range files {
+		if readFile(t, filepath.Join(dir, f)) != want {
+			t.Errorf("%s was not restored byte-identical", f)
+		}
+	}
+	if v := version(); v != "1.0.0" {
+		t.Errorf("node_modules holds slugkit %s after the failed upgrade, want the original 1.0.0", v)
+	}
+	e.assertNoTraps(t, dir)
 }
