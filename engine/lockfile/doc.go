@@ -10,6 +10,8 @@
 //
 // Parsing reads only what answers that question (pnpm importers, npm
 // packages entries, yarn descriptors, bun package keys), so a multi-megabyte
-// lockfile loads in tens of milliseconds. Malformed input gives an *Error
+// lockfile loads in tens of milliseconds. LoadGraph reads a whole graph
+// (every record, its dependencies' records, every importer) for the fix
+// runner's lockfile scope guard. Malformed input gives an *Error
 // naming the file, the line where known, and what to do; it never panics.
 package lockfile

@@ -1,0 +1,226 @@
+package managers
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/uptide/uptide/engine/lockfile"
+	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/internal/proc"
+	"gopkg.in/yaml.v3"
+)
+
+// Manager is the detected manager binary.
+type Manager struct {
+	Name     string   // npm, pnpm, yarn, yarn-berry, bun
+	Version  string   // the binary's own --version
+	Argv     []string // the binary, absolute
+	Lockfile string   // slash path relative to the root
+}
+
+// lockfileManager is the manager family that writes a lockfile.
+var lockfileManager = map[string]string{
+	"pnpm-lock.yaml":      "pnpm",
+	"npm-shrinkwrap.json": "npm",
+	"package-lock.json":   "npm",
+	"yarn.lock":           "yarn",
+	"bun.lock":            "bun",
+}
+
+// Detect picks the manager from the lockfile and configuration, finds its
+// binary on env's PATH and checks its version against packageManager
+// ("pnpm@9.15.9"; a differing version is *VersionError). Run before any
+// edit.
+func Detect(ctx context.Context, root string, repo *model.Repository, env []string) (*Manager, error) {
+	if repo == nil {
+		return nil, errors.New("managers: no repository: load it with engine/repo first")
+	}
+	all, err := lockfile.FindAll(root)
+	if err != nil {
+		return nil, err
+	}
+	fieldName, fieldVersion := splitPackageManager(repo.PackageManagerField)
+	family := fieldName
+	if family == "" {
+		family = repo.PackageManager
+	}
+	var lock string
+	for _, p := range all {
+		if lockfileManager[filepath.Base(p)] == family || family == "" {
+			lock = p
+			break
+		}
+	}
+	if lock == "" {
+		if family == "" {
+			family = "npm"
+		}
+		return nil, fmt.Errorf("no %s lockfile in %s: run `%s install` there and commit the lockfile first, so the upgrade can be checked against it", family, root, family)
+	}
+	family = lockfileManager[filepath.Base(lock)]
+	data, err := os.ReadFile(lock)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read %s: %w", lock, err)
+	}
+	lf, err := lockfile.Parse(lock, data)
+	if err != nil {
+		return nil, err
+	}
+	name := family
+	switch lf.Format() {
+	case lockfile.NPMv1:
+		return nil, fmt.Errorf("%s is lockfileVersion 1 (npm 6): uptide fix installs with npm 7 or later, which would rewrite all of it: run `npm install` with npm 7+ and commit the v3 lockfile first", lock)
+	case lockfile.PnpmV5:
+		return nil, fmt.Errorf("%s is a pnpm 7 lockfile (5.x): run `pnpm install` with pnpm 8 or later and commit the lockfile first", lock)
+	case lockfile.YarnBerry:
+		name = "yarn-berry"
+	}
+	if name == "yarn-berry" {
+		if err := checkLinker(root); err != nil {
+			return nil, err
+		}
+	}
+	bin, err := lookPath(env, binaryName(name))
+	if err != nil {
+		return nil, fmt.Errorf("%s: no %s on PATH: install %s (the version packageManager names, %s), or put it on PATH", lock, binaryName(name), binaryName(name), orNone(repo.PackageManagerField))
+	}
+	vctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	res, err := proc.Run(vctx, proc.Cmd{Argv: []string{bin, "--version"}, Dir: root, Env: managerEnv(env)})
+	if err != nil || res.ExitCode != 0 {
+		return nil, &InstallError{Command: bin + " --version", Output: res.Output + errText(err)}
+	}
+	have := lastLine(res.Output)
+	rel, _ := filepath.Rel(root, lock)
+	m := &Manager{Name: name, Version: have, Argv: []string{bin}, Lockfile: filepath.ToSlash(rel)}
+	berryBinary := !strings.HasPrefix(have, "0.") && !strings.HasPrefix(have, "1.")
+	if family == "yarn" && (name == "yarn-berry") != berryBinary {
+		want := "Yarn 2 or later (the lockfile is Yarn Berry's)"
+		if name == "yarn" {
+			want = "Yarn 1 (the lockfile is Yarn classic's)"
+		}
+		return nil, &VersionError{Field: m.Lockfile, Want: want, Have: "yarn@" + have + " (" + bin + ")",
+			Hint: "put the Yarn the repository uses on PATH (corepack enable), then run again"}
+	}
+	if fieldName != "" && fieldVersion != "" && fieldVersion != have {
+		return nil, &VersionError{Field: "package.json packageManager", Want: fieldName + "@" + fieldVersion, Have: binaryName(name) + "@" + have + " (" + bin + ")",
+			Hint: fmt.Sprintf("install %s %s (corepack enable, or `npm i -g %s@%s`) so the lockfile is written as the repository's own manager writes it, or change packageManager", fieldName, fieldVersion, fieldName, fieldVersion)}
+	}
+	return m, nil
+}
+
+// splitPackageManager reads "pnpm@9.15.9+sha512.abc" as pnpm, 9.15.9.
+func splitPackageManager(field string) (string, string) {
+	name, ver, ok := strings.Cut(strings.TrimSpace(field), "@")
+	if !ok {
+		return name, ""
+	}
+	ver, _, _ = strings.Cut(ver, "+")
+	return name, ver
+}
+
+func binaryName(manager string) string {
+	if manager == "yarn-berry" {
+		return "yarn"
+	}
+	return manager
+}
+
+// checkLinker insists on Yarn Berry's node-modules linker: with Plug'n'Play
+// there is no node_modules for the compiler and the tests to run on.
+func checkLinker(root string) error {
+	file := filepath.Join(root, ".yarnrc.yml")
+	data, err := os.ReadFile(file)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("cannot read %s: %w", file, err)
+	}
+	var rc struct {
+		NodeLinker string `yaml:"nodeLinker"`
+	}
+	if len(data) > 0 {
+		if err := yaml.Unmarshal(data, &rc); err != nil {
+			return fmt.Errorf("%s is not valid YAML (%v): fix it, then run again", file, err)
+		}
+	}
+	if rc.NodeLinker == "node-modules" {
+		return nil
+	}
+	linker := rc.NodeLinker
+	if linker == "" {
+		linker = "pnp (unset: Yarn's default)"
+	}
+	return &LinkerError{File: file, Linker: linker}
+}
+
+// lookPath finds a program on the PATH of env (not of this process).
+func lookPath(env []string, name string) (string, error) {
+	pathVar := ""
+	for _, kv := range env {
+		if k, v, ok := strings.Cut(kv, "="); ok && k == "PATH" {
+			pathVar = v
+		}
+	}
+	for _, dir := range filepath.SplitList(pathVar) {
+		if dir == "" {
+			continue
+		}
+		p := filepath.Join(dir, name)
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0 {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("%s not found on PATH", name)
+}
+
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return strings.TrimSpace(lines[len(lines)-1])
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none named"
+	}
+	return s
+}
+
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return "\n" + err.Error()
+}
+
+// forcedVars keep every manager non-interactive, script-free and off its
+// frozen CI defaults, whatever env says.
+var forcedVars = []string{
+	"npm_config_ignore_scripts=true",
+	"YARN_ENABLE_SCRIPTS=false",
+	"YARN_IGNORE_SCRIPTS=true",
+	"YARN_ENABLE_IMMUTABLE_INSTALLS=false",
+	"YARN_ENABLE_PROGRESS_BARS=false",
+	"HUSKY=0",
+	"SKIP_SIMPLE_GIT_HOOKS=1",
+	"LEFTHOOK=0",
+}
+
+func managerEnv(env []string) []string {
+	drop := map[string]bool{}
+	for _, kv := range forcedVars {
+		k, _, _ := strings.Cut(kv, "=")
+		drop[k] = true
+	}
+	out := make([]string, 0, len(env)+len(forcedVars))
+	for _, kv := range env {
+		k, _, _ := strings.Cut(kv, "=")
+		if !drop[k] {
+			out = append(out, kv)
+		}
+	}
+	return append(out, forcedVars...)
+}

@@ -1,0 +1,100 @@
+package managers
+
+import (
+	"testing"
+)
+
+func TestStyledRange(t *testing.T) {
+	for _, tt := range []struct {
+		spec, exact, styled string
+		ok                  bool
+	}{
+		{"^1.2.3", "2.0.0", "^2.0.0", true},
+		{"~1.2.3", "2.0.0", "~2.0.0", true},
+		{"^1", "2.0.0", "^2.0.0", true},
+		{"1.2.3", "2.0.0", "2.0.0", true},
+		{"npm:lodash@^4.17.20", "npm:lodash@2.0.0", "npm:lodash@^2.0.0", true},
+		{"npm:@s/x@~1.0.0", "npm:@s/x@2.0.0", "npm:@s/x@~2.0.0", true},
+		{">=1 <2", "", "", false},
+		{"1.x", "", "", false},
+		{"*", "", "", false},
+		{"latest", "", "", false},
+		{"^1 || ^2", "", "", false},
+		{"github:u/r", "", "", false},
+		{"npm:lodash", "", "", false},
+	} {
+		exact, styled, ok := styledRange(tt.spec, "2.0.0")
+		if ok != tt.ok || exact != tt.exact || styled != tt.styled {
+			t.Errorf("styledRange(%q) = %q, %q, %v; want %q, %q, %v", tt.spec, exact, styled, ok, tt.exact, tt.styled, tt.ok)
+		}
+	}
+}
+
+func TestSetJSONStringKeepsEveryOtherByte(t *testing.T) {
+	in := "{\n\t\"name\": \"x\",\n\t\"dependencies\": {\"zod\":   \"^3.22.4\", \"a\\\"b\": \"1\"},\n\t\"devDependencies\": {\n\t\t\"zod\": \"x\"\n\t}\n}\n"
+	out, err := setJSONString([]byte(in), "^3.25.76", "dependencies", "zod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "{\n\t\"name\": \"x\",\n\t\"dependencies\": {\"zod\":   \"^3.25.76\", \"a\\\"b\": \"1\"},\n\t\"devDependencies\": {\n\t\t\"zod\": \"x\"\n\t}\n}\n"
+	if string(out) != want {
+		t.Errorf("got\n%s\nwant\n%s", out, want)
+	}
+	if _, err := setJSONString([]byte(in), "1", "peerDependencies", "zod"); err == nil {
+		t.Error("a missing member was edited")
+	}
+	if _, err := setJSONString([]byte(`{"dependencies": {"zod": "1"`), "2", "dependencies", "zod"); err == nil {
+		t.Error("truncated JSON was edited")
+	}
+}
+
+func TestAddJSONDependency(t *testing.T) {
+	in := "{\n    \"name\": \"x\",\n    \"dependencies\": {\n        \"zod\": \"1.0.0\"\n    }\n}\n"
+	out, err := addJSONDependency([]byte(in), "dependencies", "@s/peer", "10.4.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "{\n    \"name\": \"x\",\n    \"dependencies\": {\n        \"zod\": \"1.0.0\",\n        \"@s/peer\": \"10.4.0\"\n    }\n}\n"
+	if string(out) != want {
+		t.Errorf("got\n%s\nwant\n%s", out, want)
+	}
+	in = "{\n  \"name\": \"x\"\n}\n"
+	out, err = addJSONDependency([]byte(in), "dependencies", "p", "1.0.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = "{\n  \"name\": \"x\",\n  \"dependencies\": {\n    \"p\": \"1.0.0\"\n  }\n}\n"
+	if string(out) != want {
+		t.Errorf("got\n%s\nwant\n%s", out, want)
+	}
+	if _, err := addJSONDependency([]byte(out), "dependencies", "p", "2.0.0"); err == nil {
+		t.Error("a second p was added")
+	}
+}
+
+func TestSetCatalogEntryKeepsFormatting(t *testing.T) {
+	in := "packages:\n  - \"apps/*\"\n\n# shared\ncatalog:\n  zod: '~3.22.4'   # old\n  kleur: ^4.1.5\ncatalogs:\n  react18:\n    \"@types/react\": \"^18.3.0\"\n    react: ^18.3.1 # pinned\n"
+	out, err := setCatalogEntry([]byte(in), "default", "zod", "~3.25.76")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err = setCatalogEntry(out, "default", "kleur", "^5.0.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err = setCatalogEntry(out, "react18", "react", "^19.1.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err = setCatalogEntry(out, "react18", "@types/react", "^19.1.2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "packages:\n  - \"apps/*\"\n\n# shared\ncatalog:\n  zod: '~3.25.76'   # old\n  kleur: ^5.0.0\ncatalogs:\n  react18:\n    \"@types/react\": \"^19.1.2\"\n    react: ^19.1.0 # pinned\n"
+	if string(out) != want {
+		t.Errorf("got\n%s\nwant\n%s", out, want)
+	}
+	if _, err := setCatalogEntry([]byte(in), "nope", "zod", "1"); err == nil {
+		t.Error("an unknown catalog was edited")
+	}
+}

@@ -1,0 +1,185 @@
+package managers
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/uptide/uptide/engine/lockfile"
+)
+
+// scopeViolations compares two graphs of one lockfile: every record
+// outside the moved packages' subtrees (the moved packages and everything
+// reachable from them, before or after) and every importer declaration of
+// a package that did not move must be the same.
+func scopeViolations(before, after *lockfile.Graph, moved map[string]bool) []string {
+	subtree := map[string]bool{}
+	for _, g := range []*lockfile.Graph{before, after} {
+		var seeds []string
+		for k, r := range g.Records {
+			if moved[r.Name] || moved[installName(g.Format, k)] {
+				seeds = append(seeds, k)
+			}
+		}
+		for _, edges := range g.ImporterEdges {
+			for name, to := range edges {
+				if moved[name] {
+					seeds = append(seeds, to)
+				}
+			}
+		}
+		for k := range g.Reachable(seeds) {
+			subtree[k] = true
+		}
+	}
+	// Names inside the subtree: a record outside it may point at a new
+	// version of one of them (a peer-suffixed pnpm key, a dependency's new
+	// resolution) and still be the same install.
+	subtreeNames := map[string]bool{}
+	for _, g := range []*lockfile.Graph{before, after} {
+		for k := range subtree {
+			if r := g.Records[k]; r != nil {
+				subtreeNames[r.Name] = true
+			}
+		}
+	}
+	same := func(a, b *lockfile.Record) bool {
+		if a.Content == b.Content {
+			return true
+		}
+		if a.Name != b.Name || a.Version != b.Version || a.Integrity != b.Integrity || len(a.Dependencies) != len(b.Dependencies) {
+			return false
+		}
+		for n, v := range a.Dependencies {
+			w, ok := b.Dependencies[n]
+			if !ok || (v != w && !subtreeNames[n]) {
+				return false
+			}
+		}
+		return true
+	}
+	var out []string
+	removed := map[string][]*lockfile.Record{}
+	added := map[string][]*lockfile.Record{}
+	for k, a := range before.Records {
+		if subtree[k] {
+			continue
+		}
+		b, ok := after.Records[k]
+		switch {
+		case !ok:
+			removed[a.Name] = append(removed[a.Name], a)
+		case !same(a, b):
+			if a.Version != b.Version {
+				out = append(out, fmt.Sprintf("%s %s → %s (outside the moved packages)", a.Name, a.Version, b.Version))
+			} else {
+				out = append(out, fmt.Sprintf("%s %s changed its lockfile entry %q (outside the moved packages)", a.Name, a.Version, k))
+			}
+		}
+	}
+	for k, b := range after.Records {
+		if subtree[k] {
+			continue
+		}
+		if _, ok := before.Records[k]; !ok {
+			added[b.Name] = append(added[b.Name], b)
+		}
+	}
+	for name, rs := range removed {
+		as := added[name]
+		for len(rs) > 0 && len(as) > 0 {
+			a, b := rs[0], as[0]
+			rs, as = rs[1:], as[1:]
+			if a.Version == b.Version && same(a, b) {
+				continue // the same install under a new key (a peer suffix)
+			}
+			out = append(out, fmt.Sprintf("%s %s → %s (outside the moved packages)", name, a.Version, b.Version))
+		}
+		for _, a := range rs {
+			out = append(out, fmt.Sprintf("%s %s removed (outside the moved packages)", name, a.Version))
+		}
+		added[name] = as
+	}
+	for name, as := range added {
+		for _, b := range as {
+			out = append(out, fmt.Sprintf("%s %s added (outside the moved packages)", name, b.Version))
+		}
+	}
+	importers := map[string]bool{}
+	for ws := range before.Importers {
+		importers[ws] = true
+	}
+	for ws := range after.Importers {
+		importers[ws] = true
+	}
+	for ws := range importers {
+		b, a := before.Importers[ws], after.Importers[ws]
+		names := map[string]bool{}
+		for n := range b {
+			names[n] = true
+		}
+		for n := range a {
+			names[n] = true
+		}
+		for n := range names {
+			if moved[n] || b[n] == a[n] {
+				continue
+			}
+			switch {
+			case b[n] == "":
+				out = append(out, fmt.Sprintf("importer %s: %s added (%s)", ws, n, a[n]))
+			case a[n] == "":
+				out = append(out, fmt.Sprintf("importer %s: %s removed (was %s)", ws, n, b[n]))
+			default:
+				out = append(out, fmt.Sprintf("importer %s: %s %s → %s", ws, n, b[n], a[n]))
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// installName is the name a record is installed under when its key says
+// so (npm's location, bun's key): an npm: alias's manifest key.
+func installName(f lockfile.Format, key string) string {
+	switch f {
+	case lockfile.NPMv2, lockfile.NPMv3:
+		if i := strings.LastIndex(key, "node_modules/"); i >= 0 {
+			return key[i+len("node_modules/"):]
+		}
+	case lockfile.Bun:
+		segs := strings.Split(key, "/")
+		if n := len(segs); n >= 2 && strings.HasPrefix(segs[n-2], "@") {
+			return segs[n-2] + "/" + segs[n-1]
+		}
+		return segs[len(segs)-1]
+	}
+	return ""
+}
+
+// versionsMoved reports whether the two graphs install different versions
+// of anything: the second install, which only restores range styles, must
+// not.
+func versionsMoved(a, b *lockfile.Graph) []string {
+	count := func(g *lockfile.Graph) map[string]int {
+		m := map[string]int{}
+		for _, r := range g.Records {
+			m[r.Name+"@"+r.Version]++
+		}
+		return m
+	}
+	ca, cb := count(a), count(b)
+	var out []string
+	for k, n := range ca {
+		if cb[k] != n {
+			out = append(out, fmt.Sprintf("%s (%d → %d copies)", k, n, cb[k]))
+		}
+	}
+	for k, n := range cb {
+		if _, ok := ca[k]; !ok {
+			out = append(out, fmt.Sprintf("%s (0 → %d copies)", k, n))
+		}
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,451 @@
+package managers
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/uptide/uptide/engine/lockfile"
+	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/internal/proc"
+)
+
+// Move is one package the upgrade moves, in every workspace that declares
+// it.
+type Move struct {
+	Name string // manifest key
+	To   string // exact version ("19.1.0")
+	// Add is a companion the repository does not declare yet (a peer the
+	// manager does not install): added as a dependency with a caret range
+	// to Workspaces (slash paths, "." root).
+	Add        bool
+	Workspaces []string
+}
+
+// Options are one migration transaction.
+type Options struct {
+	Root     string            // absolute repository root (the private clone)
+	Repo     *model.Repository // engine/repo.Load(Root)
+	Moves    []Move            // the package, its group members, its companions: one transaction
+	Env      []string          // already quiet (proc.Quiet); PATH names the managers
+	Progress func(line string) // manager output lines, may be nil
+	Timeout  time.Duration     // per manager command; 0 = 10 minutes
+}
+
+// Moved is one package's versions as the lockfile records them.
+type Moved struct{ Name, From, To string }
+
+// Result is a finished transaction.
+type Result struct {
+	Manager   string   // npm, pnpm, yarn, yarn-berry, bun
+	Version   string   // the binary's own --version
+	Lockfile  string   // slash path relative to Root
+	Manifests []string // files edited (package.json files, pnpm-workspace.yaml), slash, sorted
+	Moved     []Moved  // sorted by name
+	Commands  []string // the manager commands run, for the report
+}
+
+// edit is one specifier to rewrite: first to exact, then to styled.
+type edit struct {
+	file    string   // absolute
+	path    []string // JSON path of the member (package.json)
+	catalog string   // pnpm-workspace.yaml catalog name, when a catalog entry
+	name    string
+	exact   string
+	styled  string
+	add     bool // a new dependency (path[0] is the field)
+}
+
+// declared is one workspace declaration a move touches, for reading the
+// lockfile before and after.
+type declared struct {
+	ws, name, spec, styledSpec, exactSpec string
+}
+
+// Upgrade = Detect + bump manifests/catalogs (exact first) + install +
+// restore range style + install again + scope guard. On any error the
+// original manifests and lockfile are restored byte-identical.
+func Upgrade(ctx context.Context, opts Options) (res *Result, err error) {
+	if len(opts.Moves) == 0 {
+		return nil, errors.New("managers: nothing to move")
+	}
+	if opts.Timeout <= 0 {
+		opts.Timeout = 10 * time.Minute
+	}
+	m, err := Detect(ctx, opts.Root, opts.Repo, opts.Env)
+	if err != nil {
+		return nil, err
+	}
+	edits, decls, moved, err := plan(opts)
+	if err != nil {
+		return nil, err
+	}
+	lockPath := filepath.Join(opts.Root, filepath.FromSlash(m.Lockfile))
+	before, err := lockfile.LoadGraph(lockPath)
+	if err != nil {
+		return nil, err
+	}
+	beforeLock, err := lockfile.Load(lockPath)
+	if err != nil {
+		return nil, err
+	}
+	// Everything that may change, to put back on any failure.
+	originals := map[string][]byte{}
+	for _, f := range append(editedFiles(edits), lockPath) {
+		data, rerr := os.ReadFile(f)
+		if rerr != nil {
+			return nil, fmt.Errorf("cannot read %s: %w", f, rerr)
+		}
+		originals[f] = data
+	}
+	_, statErr := os.Stat(filepath.Join(opts.Root, "node_modules"))
+	hadModules := statErr == nil
+	installed := false
+	defer func() {
+		if err == nil {
+			return
+		}
+		for f, data := range originals {
+			if werr := os.WriteFile(f, data, 0o644); werr != nil {
+				err = fmt.Errorf("%w; and restoring %s failed: %v: restore it from git (git checkout -- %s)", err, f, werr, f)
+			}
+		}
+		// Put the installed dependencies back as the original lockfile
+		// says, so a failed upgrade leaves the clone as it found it.
+		if installed && hadModules {
+			if ferr := frozenInstall(ctx, m, opts, nil, lockPath); ferr != nil {
+				err = fmt.Errorf("%w; node_modules still holds the failed install (%v): run `%s` to reinstall from the restored lockfile",
+					err, ferr, binaryName(m.Name)+" "+strings.Join(frozenArgs(m.Name), " "))
+			}
+		}
+	}()
+	res = &Result{Manager: m.Name, Version: m.Version, Lockfile: m.Lockfile}
+	for _, f := range editedFiles(edits) {
+		rel, _ := filepath.Rel(opts.Root, f)
+		res.Manifests = append(res.Manifests, filepath.ToSlash(rel))
+	}
+	sort.Strings(res.Manifests)
+
+	// Exact first, so the manager resolves exactly the target.
+	if err = applyEdits(edits, originals, false); err != nil {
+		return nil, err
+	}
+	installed = true
+	if err = install(ctx, m, opts, res); err != nil {
+		return nil, err
+	}
+	exactGraph, err := lockfile.LoadGraph(lockPath)
+	if err != nil {
+		return nil, fmt.Errorf("after the install: %w", err)
+	}
+	exactLock, err := lockfile.Load(lockPath)
+	if err != nil {
+		return nil, fmt.Errorf("after the install: %w", err)
+	}
+	for _, d := range decls {
+		want := wantVersion(opts.Moves, d.name)
+		if got, ok := exactLock.Installed(d.ws, d.name, d.exactSpec); !ok || got != want {
+			return nil, fmt.Errorf("%s: after %s, workspace %s has %s %s, not %s: the install did not move it; check that %s@%s is published on the configured registry",
+				m.Lockfile, strings.Join(res.Commands, " && "), d.ws, d.name, orNone(got), want, d.name, want)
+		}
+	}
+	// Then the styled ranges, so the lockfile's importer ranges match the
+	// manifests; this install must not move anything.
+	if err = applyEdits(edits, originals, true); err != nil {
+		return nil, err
+	}
+	if err = install(ctx, m, opts, res); err != nil {
+		return nil, err
+	}
+	after, err := lockfile.LoadGraph(lockPath)
+	if err != nil {
+		return nil, fmt.Errorf("after the install: %w", err)
+	}
+	if diff := versionsMoved(exactGraph, after); len(diff) > 0 {
+		return nil, fmt.Errorf("%s: restoring the range style moved packages the exact install had settled (%s): the lockfile was restored; report this with the lockfile attached",
+			m.Lockfile, strings.Join(diff, "; "))
+	}
+	if bad := scopeViolations(before, after, moved); len(bad) > 0 {
+		return nil, &ScopeError{Lockfile: m.Lockfile, Entries: bad}
+	}
+	afterLock, err := lockfile.Load(lockPath)
+	if err != nil {
+		return nil, err
+	}
+	// A frozen install from the validated lockfile must leave it
+	// byte-identical: that is what a teammate's or CI's install will do
+	// with the committed bytes, and it clears stale nested copies a
+	// re-hoisted graph no longer has.
+	if err = frozenInstall(ctx, m, opts, res, lockPath); err != nil {
+		return nil, err
+	}
+	res.Moved = movedVersions(opts.Moves, decls, beforeLock, afterLock)
+	return res, nil
+}
+
+func wantVersion(moves []Move, name string) string {
+	for _, mv := range moves {
+		if mv.Name == name {
+			return mv.To
+		}
+	}
+	return ""
+}
+
+// plan turns the moves into specifier edits, refusing any specifier whose
+// style cannot be kept before a byte is written.
+func plan(opts Options) ([]edit, []declared, map[string]bool, error) {
+	var edits []edit
+	var decls []declared
+	moved := map[string]bool{}
+	catalogs := map[string]bool{}
+	pw := filepath.Join(opts.Root, "pnpm-workspace.yaml")
+	for _, mv := range opts.Moves {
+		if mv.Name == "" || !exactVersion.MatchString(mv.To) {
+			return nil, nil, nil, fmt.Errorf("managers: move %q to %q: a move needs a package name and an exact version", mv.Name, mv.To)
+		}
+		moved[mv.Name] = true
+		if mv.Add {
+			if len(mv.Workspaces) == 0 {
+				return nil, nil, nil, fmt.Errorf("managers: adding %s: name the workspaces to add it to", mv.Name)
+			}
+			for _, ws := range mv.Workspaces {
+				w := workspace(opts.Repo, ws)
+				if w == nil {
+					return nil, nil, nil, fmt.Errorf("managers: adding %s to %s: no such workspace in %s", mv.Name, ws, opts.Root)
+				}
+				for _, d := range w.Declarations {
+					if d.Name == mv.Name {
+						return nil, nil, nil, fmt.Errorf("%s already declares %s (%s %q): move it instead of adding it", w.Manifest, mv.Name, d.Type, d.Spec)
+					}
+				}
+				edits = append(edits, edit{file: w.Manifest, path: []string{string(model.Prod), mv.Name}, name: mv.Name, exact: mv.To, styled: "^" + mv.To, add: true})
+				decls = append(decls, declared{ws: w.Path, name: mv.Name, spec: "", exactSpec: mv.To, styledSpec: "^" + mv.To})
+			}
+			continue
+		}
+		found := false
+		for _, w := range opts.Repo.Workspaces {
+			for _, d := range w.Declarations {
+				if d.Name != mv.Name || d.Type == model.Peer {
+					continue
+				}
+				if d.Package != "" {
+					moved[d.Package] = true
+				}
+				switch {
+				case d.Kind == model.SpecWorkspace || d.Kind == model.SpecLink || d.Kind == model.SpecFile:
+					continue // a package of the repository itself
+				case d.Catalog != "" || strings.HasPrefix(d.Spec, "catalog:"):
+					if opts.Repo.PackageManager != "pnpm" {
+						return nil, nil, nil, &RangeError{File: w.Manifest, Name: d.Name, Spec: d.Spec}
+					}
+					found = true
+					if d.Range == "" {
+						return nil, nil, nil, fmt.Errorf("%s: %s is %q but %s has no such catalog entry: add it to the catalog (or declare a version), then run again", w.Manifest, d.Name, d.Spec, pw)
+					}
+					exact, styled, ok := styledRange(d.Range, mv.To)
+					if !ok {
+						return nil, nil, nil, &RangeError{File: pw, Name: d.Name, Spec: d.Range}
+					}
+					decls = append(decls, declared{ws: w.Path, name: d.Name, spec: d.Spec, exactSpec: d.Spec, styledSpec: d.Spec})
+					key := d.Catalog + "\x00" + d.Name
+					if catalogs[key] {
+						continue
+					}
+					catalogs[key] = true
+					edits = append(edits, edit{file: pw, catalog: d.Catalog, name: d.Name, exact: exact, styled: styled})
+				default:
+					found = true
+					exact, styled, ok := styledRange(d.Spec, mv.To)
+					if !ok {
+						return nil, nil, nil, &RangeError{File: w.Manifest, Name: d.Name, Spec: d.Spec}
+					}
+					edits = append(edits, edit{file: w.Manifest, path: []string{string(d.Type), d.Name}, name: d.Name, exact: exact, styled: styled})
+					decls = append(decls, declared{ws: w.Path, name: d.Name, spec: d.Spec, exactSpec: exact, styledSpec: styled})
+				}
+			}
+		}
+		if !found {
+			return nil, nil, nil, fmt.Errorf("no workspace of %s declares %s with a registry version: nothing to move (add it with Add, or check the name)", opts.Root, mv.Name)
+		}
+	}
+	return edits, decls, moved, nil
+}
+
+func workspace(r *model.Repository, ws string) *model.Workspace {
+	ws = filepath.ToSlash(filepath.Clean(ws))
+	for i := range r.Workspaces {
+		if r.Workspaces[i].Path == ws {
+			return &r.Workspaces[i]
+		}
+	}
+	return nil
+}
+
+func editedFiles(edits []edit) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, e := range edits {
+		if !seen[e.file] {
+			seen[e.file] = true
+			out = append(out, e.file)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// applyEdits writes every edit (styled or exact) onto the original bytes
+// of its file, so both passes start from the same text.
+func applyEdits(edits []edit, originals map[string][]byte, styled bool) error {
+	cur := map[string][]byte{}
+	for _, e := range edits {
+		data, ok := cur[e.file]
+		if !ok {
+			data = originals[e.file]
+		}
+		v := e.exact
+		if styled {
+			v = e.styled
+		}
+		var out []byte
+		var err error
+		switch {
+		case e.catalog != "":
+			out, err = setCatalogEntry(data, e.catalog, e.name, v)
+		case e.add:
+			out, err = addJSONDependency(data, e.path[0], e.name, v)
+		default:
+			out, err = setJSONString(data, v, e.path...)
+		}
+		if err != nil {
+			where := strings.Join(e.path, ".")
+			if e.catalog != "" {
+				where = "catalog " + e.catalog + " entry " + e.name
+			}
+			return fmt.Errorf("%s: cannot edit %s (%v): fix the file's syntax, or move %s by hand", e.file, where, err, e.name)
+		}
+		cur[e.file] = out
+	}
+	for f, data := range cur {
+		if err := os.WriteFile(f, data, 0o644); err != nil {
+			return fmt.Errorf("cannot write %s: %w", f, err)
+		}
+	}
+	return nil
+}
+
+// installArgs are the manager's install command, scripts off and off its
+// frozen CI default.
+func installArgs(name string) []string {
+	switch name {
+	case "npm":
+		return []string{"install", "--ignore-scripts", "--no-audit", "--no-fund"}
+	case "pnpm":
+		return []string{"install", "--ignore-scripts", "--no-frozen-lockfile", "--config.confirmModulesPurge=false"}
+	case "yarn":
+		return []string{"install", "--ignore-scripts", "--non-interactive", "--no-progress"}
+	case "yarn-berry":
+		return []string{"install", "--mode=skip-build"}
+	case "bun":
+		return []string{"install", "--ignore-scripts"}
+	}
+	return []string{"install"}
+}
+
+// frozenArgs install exactly what the lockfile says, failing rather than
+// changing it.
+func frozenArgs(name string) []string {
+	switch name {
+	case "npm":
+		return []string{"ci", "--ignore-scripts", "--no-audit", "--no-fund"}
+	case "pnpm":
+		return []string{"install", "--ignore-scripts", "--frozen-lockfile", "--config.confirmModulesPurge=false"}
+	case "yarn":
+		return []string{"install", "--ignore-scripts", "--frozen-lockfile", "--non-interactive", "--no-progress"}
+	case "yarn-berry":
+		return []string{"install", "--immutable", "--mode=skip-build"}
+	case "bun":
+		return []string{"install", "--ignore-scripts", "--frozen-lockfile"}
+	}
+	return []string{"install"}
+}
+
+// frozenInstall runs the frozen install and insists the lockfile kept
+// its bytes. res, when set, records the command.
+func frozenInstall(ctx context.Context, m *Manager, opts Options, res *Result, lockPath string) error {
+	want, err := os.ReadFile(lockPath)
+	if err != nil {
+		return err
+	}
+	if err := runManager(ctx, m, opts, res, frozenArgs(m.Name)); err != nil {
+		return err
+	}
+	got, err := os.ReadFile(lockPath)
+	if err != nil {
+		return err
+	}
+	if string(got) != string(want) {
+		return fmt.Errorf("%s: the frozen install (%s %s) rewrote the lockfile it had just validated: the manager does not reproduce its own output; the lockfile was restored",
+			lockPath, binaryName(m.Name), strings.Join(frozenArgs(m.Name), " "))
+	}
+	return nil
+}
+
+func install(ctx context.Context, m *Manager, opts Options, res *Result) error {
+	return runManager(ctx, m, opts, res, installArgs(m.Name))
+}
+
+func runManager(ctx context.Context, m *Manager, opts Options, res *Result, args []string) error {
+	argv := append(append([]string{}, m.Argv...), args...)
+	label := binaryName(m.Name) + " " + strings.Join(args, " ")
+	if res != nil {
+		res.Commands = append(res.Commands, label)
+	}
+	out, err := proc.Run(ctx, proc.Cmd{Argv: argv, Dir: opts.Root, Env: managerEnv(opts.Env), Timeout: opts.Timeout, Progress: opts.Progress})
+	if err != nil {
+		return &InstallError{Command: label, Output: out.Output + "\n" + err.Error()}
+	}
+	if out.ExitCode != 0 {
+		return &InstallError{Command: label, Output: out.Output}
+	}
+	return nil
+}
+
+// movedVersions reads each moved package's versions from the lockfile
+// before and after, across its declaring workspaces.
+func movedVersions(moves []Move, decls []declared, before, after lockfile.Lockfile) []Moved {
+	var out []Moved
+	for _, mv := range moves {
+		from, to := map[string]bool{}, map[string]bool{}
+		for _, d := range decls {
+			if d.name != mv.Name {
+				continue
+			}
+			if v, ok := before.Installed(d.ws, d.name, d.spec); ok && d.spec != "" {
+				from[v] = true
+			}
+			if v, ok := after.Installed(d.ws, d.name, d.styledSpec); ok {
+				to[v] = true
+			}
+		}
+		out = append(out, Moved{Name: mv.Name, From: joinSet(from), To: joinSet(to)})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+func joinSet(s map[string]bool) string {
+	var vs []string
+	for v := range s {
+		vs = append(vs, v)
+	}
+	sort.Strings(vs)
+	return strings.Join(vs, ", ")
+}

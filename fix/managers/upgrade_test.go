@@ -1,0 +1,416 @@
+package managers
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/uptide/uptide/engine/lockfile"
+	"github.com/uptide/uptide/engine/repo"
+)
+
+// specOf reads one dependency's specifier from a package.json.
+func specOf(t *testing.T, file, field, name string) string {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]map[string]string
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
+	m = map[string]map[string]string{}
+	for k, v := range raw {
+		var deps map[string]string
+		if json.Unmarshal(v, &deps) == nil {
+			m[k] = deps
+		}
+	}
+	return m[field][name]
+}
+
+func upgrade(t *testing.T, e testEnv, dir string, moves ...Move) (*Result, error, []string) {
+	t.Helper()
+	r, err := repo.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	res, err := Upgrade(ctx, Options{Root: dir, Repo: r, Moves: moves, Env: e.vars, Progress: func(l string) { lines = append(lines, l) }})
+	return res, err, lines
+}
+
+func installed(t *testing.T, dir, lock, ws, name, spec string) string {
+	t.Helper()
+	lf, err := lockfile.Load(filepath.Join(dir, lock))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, _ := lf.Installed(ws, name, spec)
+	return v
+}
+
+func readFile(t *testing.T, p string) string {
+	t.Helper()
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+// npm workspaces: every declaring workspace moves, each keeping its
+// range style (tilde, exact, caret), one install transaction.
+func TestUpgradeNPMWorkspaces(t *testing.T) {
+	reg := startRegistry(t)
+	e := newEnv(t, reg, "")
+	dir := copyFixture(t, "npm-ws")
+	e.sh(t, dir, "npm", "install", "--ignore-scripts")
+	bOriginal := readFile(t, filepath.Join(dir, "packages/b/package.json"))
+
+	res, err, lines := upgrade(t, e, dir, Move{Name: "zod", To: "3.25.76"}, Move{Name: "slugkit", To: "2.0.0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(lines) == 0 {
+		t.Error("no progress lines from the manager")
+	}
+	for _, c := range []struct{ file, name, want string }{
+		{"packages/a/package.json", "zod", "~3.25.76"},
+		{"packages/b/package.json", "zod", "3.25.76"},
+		{"package.json", "slugkit", "^2.0.0"},
+		{"packages/a/package.json", "kleur", "^4.1.5"},
+		{"packages/b/package.json", "aliased", "npm:lodash@~4.17.20"},
+	} {
+		if got := specOf(t, filepath.Join(dir, c.file), "dependencies", c.name); got != c.want {
+			t.Errorf("%s %s = %q, want %q", c.file, c.name, got, c.want)
+		}
+	}
+	// Only the version string changed: the 4-space file keeps its layout.
+	if got := strings.Replace(bOriginal, `"zod": "3.22.4"`, `"zod": "3.25.76"`, 1); got != readFile(t, filepath.Join(dir, "packages/b/package.json")) {
+		t.Errorf("packages/b/package.json changed beyond the version:\n%s", readFile(t, filepath.Join(dir, "packages/b/package.json")))
+	}
+	for _, ws := range []string{"packages/a", "packages/b"} {
+		if v := installed(t, dir, "package-lock.json", ws, "zod", ""); v != "3.25.76" {
+			t.Errorf("%s zod locked at %q, want 3.25.76", ws, v)
+		}
+	}
+	want := &Result{Manager: "npm", Version: res.Version, Lockfile: "package-lock.json",
+		Manifests: []string{"package.json", "packages/a/package.json", "packages/b/package.json"},
+		Moved:     []Moved{{Name: "slugkit", From: "1.0.0", To: "2.0.0"}, {Name: "zod", From: "3.22.4", To: "3.25.76"}},
+		Commands: []string{"npm install --ignore-scripts --no-audit --no-fund", "npm install --ignore-scripts --no-audit --no-fund",
+			"npm ci --ignore-scripts --no-audit --no-fund"}}
+	if diff := cmp.Diff(want, res); diff != "" {
+		t.Errorf("result (-want +got):\n%s", diff)
+	}
+	if res.Version == "" {
+		t.Error("no manager version")
+	}
+	e.assertNoTraps(t, dir)
+}
+
+// A lockfile pinning a package its manifest range no longer accepts: the
+// install re-resolves it, outside the moved package, and the run fails
+// naming it, with the lockfile and manifests put back byte for byte.
+func TestScopeGuardTripsOnAnUnrelatedEntry(t *testing.T) {
+	reg := startRegistry(t)
+	e := newEnv(t, reg, "")
+	dir := copyFixture(t, "npm-stale")
+	e.sh(t, dir, "npm", "install", "--ignore-scripts")
+	manifest := filepath.Join(dir, "package.json")
+	stale := strings.Replace(readFile(t, manifest), `"lodash": "4.17.20"`, `"lodash": "^4.17.21"`, 1)
+	if err := os.WriteFile(manifest, []byte(stale), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lockBefore := readFile(t, filepath.Join(dir, "package-lock.json"))
+
+	_, err, _ := upgrade(t, e, dir, Move{Name: "slugkit", To: "2.0.0"})
+	var se *ScopeError
+	if !errors.As(err, &se) {
+		t.Fatalf("err = %v, want a *ScopeError", err)
+	}
+	// The record npm re-resolved, and the root's lockfile declaration that
+	// now follows the edited manifest.
+	want := []string{"importer .: lodash dependencies 4.17.20 → dependencies ^4.17.21", "lodash 4.17.20 → 4.17.21 (outside the moved packages)"}
+	if se.Lockfile != "package-lock.json" || !cmp.Equal(se.Entries, want) {
+		t.Errorf("entries %q, want %q", se.Entries, want)
+	}
+	if !strings.Contains(err.Error(), "package-lock.json") || !strings.Contains(err.Error(), "run the upgrade again") {
+		t.Errorf("message does not name the file and what to do: %v", err)
+	}
+	if readFile(t, filepath.Join(dir, "package-lock.json")) != lockBefore {
+		t.Error("the lockfile was not restored byte-identical")
+	}
+	// The restored lockfile no longer matches the hand-edited manifest, so
+	// npm ci cannot put node_modules back: the error says what to run.
+	if !strings.Contains(err.Error(), "node_modules still holds the failed install") || !strings.Contains(err.Error(), "`npm ci --ignore-scripts") {
+		t.Errorf("no word on node_modules: %v", err)
+	}
+	if readFile(t, manifest) != stale {
+		t.Error("package.json was not restored byte-identical")
+	}
+}
+
+// pnpm: the catalog entry moves (its quoting and comment kept) and the
+// manifests still say catalog:; a plain range moves in its package.json.
+func TestUpgradePnpmCatalog(t *testing.T) {
+	reg := startRegistry(t)
+	e := newEnv(t, reg, "")
+	dir := copyFixture(t, "pnpm-catalog")
+	e.sh(t, dir, "pnpm", "install", "--ignore-scripts")
+	pw := filepath.Join(dir, "pnpm-workspace.yaml")
+	pwBefore := readFile(t, pw)
+
+	res, err, _ := upgrade(t, e, dir, Move{Name: "zod", To: "3.25.76"}, Move{Name: "slugkit", To: "2.0.0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := strings.Replace(pwBefore, "zod: '~3.22.4'", "zod: '~3.25.76'", 1); readFile(t, pw) != want {
+		t.Errorf("pnpm-workspace.yaml:\n%s\nwant\n%s", readFile(t, pw), want)
+	}
+	if got := specOf(t, filepath.Join(dir, "apps/web/package.json"), "dependencies", "zod"); got != "catalog:" {
+		t.Errorf("apps/web zod = %q, want catalog:", got)
+	}
+	if got := specOf(t, filepath.Join(dir, "packages/lib/package.json"), "dependencies", "zod"); got != "catalog:default" {
+		t.Errorf("packages/lib zod = %q, want catalog:default", got)
+	}
+	if got := specOf(t, filepath.Join(dir, "apps/web/package.json"), "dependencies", "slugkit"); got != "^2.0.0" {
+		t.Errorf("apps/web slugkit = %q", got)
+	}
+	for _, ws := range []string{"apps/web", "packages/lib"} {
+		if v := installed(t, dir, "pnpm-lock.yaml", ws, "zod", ""); v != "3.25.76" {
+			t.Errorf("%s zod locked at %q", ws, v)
+		}
+	}
+	g, err := lockfile.LoadGraph(filepath.Join(dir, "pnpm-lock.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := g.Importers["catalog:default"]["zod"]; !strings.Contains(got, `"specifier":"~3.25.76"`) {
+		t.Errorf("lockfile catalog entry %s, want specifier ~3.25.76", got)
+	}
+	if res.Manager != "pnpm" || res.Version != pnpmVersion || !strings.Contains(res.Commands[0], "--no-frozen-lockfile") {
+		t.Errorf("result %+v", res)
+	}
+	if diff := cmp.Diff([]string{"apps/web/package.json", "pnpm-workspace.yaml"}, res.Manifests); diff != "" {
+		t.Errorf("manifests (-want +got):\n%s", diff)
+	}
+	e.assertNoTraps(t, dir)
+}
+
+// packageManager names another version: nothing is edited, nothing runs.
+func TestVersionMismatchBeforeAnyEdit(t *testing.T) {
+	reg := startRegistry(t)
+	e := newEnv(t, reg, "")
+	dir := copyFixture(t, "pnpm-catalog")
+	e.sh(t, dir, "pnpm", "install", "--ignore-scripts")
+	manifest := filepath.Join(dir, "package.json")
+	data := strings.Replace(readFile(t, manifest), "pnpm@9.15.9", "pnpm@9.0.0", 1)
+	if err := os.WriteFile(manifest, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pwBefore := readFile(t, filepath.Join(dir, "pnpm-workspace.yaml"))
+	_, err, lines := upgrade(t, e, dir, Move{Name: "zod", To: "3.25.76"})
+	var ve *VersionError
+	if !errors.As(err, &ve) {
+		t.Fatalf("err = %v, want *VersionError", err)
+	}
+	if ve.Want != "pnpm@9.0.0" || !strings.HasPrefix(ve.Have, "pnpm@9.15.9") || ve.Field != "package.json packageManager" {
+		t.Errorf("%+v", ve)
+	}
+	if readFile(t, filepath.Join(dir, "pnpm-workspace.yaml")) != pwBefore || len(lines) != 0 {
+		t.Error("the catalog was edited or a manager ran before the version check")
+	}
+}
+
+// A range Uptide cannot move keeping its style fails before any edit,
+// naming the file.
+func TestRangeErrorBeforeAnyEdit(t *testing.T) {
+	reg := startRegistry(t)
+	e := newEnv(t, reg, "")
+	dir := copyFixture(t, "npm-stale")
+	e.sh(t, dir, "npm", "install", "--ignore-scripts")
+	manifest := filepath.Join(dir, "package.json")
+	data := strings.Replace(readFile(t, manifest), `"slugkit": "^1.0.0"`, `"slugkit": ">=1 <2"`, 1)
+	if err := os.WriteFile(manifest, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lock := readFile(t, filepath.Join(dir, "package-lock.json"))
+	_, err, _ := upgrade(t, e, dir, Move{Name: "slugkit", To: "2.0.0"})
+	var re *RangeError
+	if !errors.As(err, &re) || re.File != manifest || re.Spec != ">=1 <2" {
+		t.Fatalf("err = %v, want a *RangeError on %s", err, manifest)
+	}
+	if readFile(t, manifest) != data || readFile(t, filepath.Join(dir, "package-lock.json")) != lock {
+		t.Error("files changed")
+	}
+}
+
+// Yarn classic: exact and tilde keep their style; the lockfile records
+// the target under the styled descriptors.
+func TestUpgradeYarnClassic(t *testing.T) {
+	reg := startRegistry(t)
+	e := newEnv(t, reg, "classic")
+	dir := copyFixture(t, "yarn-ws")
+	e.sh(t, dir, "yarn", "install", "--ignore-scripts", "--non-interactive", "--registry", reg.URL())
+	res, err, _ := upgrade(t, e, dir, Move{Name: "zod", To: "3.25.76"}, Move{Name: "slugkit", To: "2.0.0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := specOf(t, filepath.Join(dir, "packages/a/package.json"), "dependencies", "slugkit"); got != "~2.0.0" {
+		t.Errorf("packages/a slugkit = %q", got)
+	}
+	if got := specOf(t, filepath.Join(dir, "packages/a/package.json"), "dependencies", "zod"); got != "3.25.76" {
+		t.Errorf("packages/a zod = %q", got)
+	}
+	if v := installed(t, dir, "yarn.lock", "packages/a", "slugkit", "~2.0.0"); v != "2.0.0" {
+		t.Errorf("yarn.lock slugkit@~2.0.0 = %q", v)
+	}
+	if res.Manager != "yarn" || res.Version != yarnVersion || len(res.Moved) != 2 || res.Moved[0] != (Moved{"slugkit", "1.0.0", "2.0.0"}) {
+		t.Errorf("result %+v", res)
+	}
+	e.assertNoTraps(t, dir)
+}
+
+// Yarn Berry on the node-modules linker moves; on Plug'n'Play it fails
+// before anything runs.
+func TestUpgradeYarnBerry(t *testing.T) {
+	reg := startRegistry(t)
+	e := newEnv(t, reg, "berry")
+	dir := copyFixture(t, "berry-nm")
+	e.sh(t, dir, "yarn", "install", "--mode=skip-build")
+	res, err, _ := upgrade(t, e, dir, Move{Name: "zod", To: "3.25.76"}, Move{Name: "slugkit", To: "2.0.0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := specOf(t, filepath.Join(dir, "packages/a/package.json"), "dependencies", "zod"); got != "~3.25.76" {
+		t.Errorf("packages/a zod = %q", got)
+	}
+	if v := installed(t, dir, "yarn.lock", "packages/a", "zod", "~3.25.76"); v != "3.25.76" {
+		t.Errorf("yarn.lock zod = %q", v)
+	}
+	if res.Manager != "yarn-berry" || res.Version != berryVersion || res.Commands[0] != "yarn install --mode=skip-build" {
+		t.Errorf("result %+v", res)
+	}
+	e.assertNoTraps(t, dir)
+}
+
+func TestBerryPnPFailsExplicitly(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "berry")
+	copyTree(t, filepath.Join("..", "..", "fixtures", "repos", "yarn-berry"), dir)
+	rc := filepath.Join(dir, ".yarnrc.yml")
+	if err := os.WriteFile(rc, []byte("nodeLinker: pnp\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := repo.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Upgrade(context.Background(), Options{Root: dir, Repo: r, Moves: []Move{{Name: "zod", To: "3.25.76"}}, Env: []string{"PATH=" + t.TempDir()}})
+	var le *LinkerError
+	if !errors.As(err, &le) || le.File != rc || le.Linker != "pnp" || !strings.Contains(err.Error(), "nodeLinker: node-modules") {
+		t.Fatalf("err = %v, want a *LinkerError naming %s", err, rc)
+	}
+	if err := os.Remove(rc); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Upgrade(context.Background(), Options{Root: dir, Repo: r, Moves: []Move{{Name: "zod", To: "3.25.76"}}, Env: []string{"PATH=" + t.TempDir()}})
+	if !errors.As(err, &le) || !strings.HasPrefix(le.Linker, "pnp") {
+		t.Fatalf("no .yarnrc.yml: err = %v, want a *LinkerError (pnp is Yarn's default)", err)
+	}
+}
+
+// A companion the repository does not declare is added with a caret
+// range to the workspaces named, in the same transaction.
+func TestUpgradeAddsACompanion(t *testing.T) {
+	reg := startRegistry(t)
+	e := newEnv(t, reg, "")
+	dir := copyFixture(t, "npm-ws")
+	e.sh(t, dir, "npm", "install", "--ignore-scripts")
+	res, err, _ := upgrade(t, e, dir, Move{Name: "slugkit", To: "2.0.0"}, Move{Name: "eslint", To: "10.0.0", Add: true, Workspaces: []string{"packages/b"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := specOf(t, filepath.Join(dir, "packages/b/package.json"), "dependencies", "eslint"); got != "^10.0.0" {
+		t.Errorf("packages/b eslint = %q, want ^10.0.0", got)
+	}
+	if v := installed(t, dir, "package-lock.json", "packages/b", "eslint", ""); v != "10.0.0" {
+		t.Errorf("eslint locked at %q", v)
+	}
+	if diff := cmp.Diff([]Moved{{Name: "eslint", From: "", To: "10.0.0"}, {Name: "slugkit", From: "1.0.0", To: "2.0.0"}}, res.Moved); diff != "" {
+		t.Errorf("moved (-want +got):\n%s", diff)
+	}
+	e.assertNoTraps(t, dir)
+}
+
+// An install that fails (the target is not published) keeps the original
+// manifests and lockfile, and says which command failed.
+func TestFailedInstallKeepsTheLockfile(t *testing.T) {
+	reg := startRegistry(t)
+	e := newEnv(t, reg, "")
+	dir := copyFixture(t, "npm-stale")
+	e.sh(t, dir, "npm", "install", "--ignore-scripts")
+	manifest, lock := readFile(t, filepath.Join(dir, "package.json")), readFile(t, filepath.Join(dir, "package-lock.json"))
+	_, err, _ := upgrade(t, e, dir, Move{Name: "slugkit", To: "9.9.9"})
+	var ie *InstallError
+	if !errors.As(err, &ie) || !strings.HasPrefix(ie.Command, "npm install --ignore-scripts") || !strings.Contains(ie.Output, "slugkit") {
+		t.Fatalf("err = %v, want an *InstallError whose output names slugkit", err)
+	}
+	if readFile(t, filepath.Join(dir, "package.json")) != manifest || readFile(t, filepath.Join(dir, "package-lock.json")) != lock {
+		t.Error("the manifest or lockfile was not restored byte-identical")
+	}
+}
+
+// An install that runs but does not reach the target (a pnpm override
+// pins it) fails the run; manifests, catalog and lockfile are restored and
+// node_modules is reinstalled from the original lockfile.
+func TestFailureAfterAnInstallRestoresNodeModules(t *testing.T) {
+	reg := startRegistry(t)
+	e := newEnv(t, reg, "")
+	dir := copyFixture(t, "pnpm-catalog")
+	manifest := filepath.Join(dir, "package.json")
+	pinned := strings.Replace(readFile(t, manifest), `"private": true,`, `"private": true,
+  "pnpm": {"overrides": {"zod": "3.22.4"}},`, 1)
+	if err := os.WriteFile(manifest, []byte(pinned), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e.sh(t, dir, "pnpm", "install", "--ignore-scripts")
+	slugkit := filepath.Join(dir, "apps", "web", "node_modules", "slugkit", "package.json")
+	version := func() string {
+		var p struct{ Version string }
+		if err := json.Unmarshal([]byte(readFile(t, slugkit)), &p); err != nil {
+			t.Fatal(err)
+		}
+		return p.Version
+	}
+	if version() != "1.0.0" {
+		t.Fatalf("fixture: slugkit %s installed", version())
+	}
+	files := map[string]string{}
+	for _, f := range []string{"pnpm-lock.yaml", "pnpm-workspace.yaml", "apps/web/package.json"} {
+		files[f] = readFile(t, filepath.Join(dir, f))
+	}
+	_, err, _ := upgrade(t, e, dir, Move{Name: "zod", To: "3.25.76"}, Move{Name: "slugkit", To: "2.0.0"})
+	if err == nil || !strings.Contains(err.Error(), "has zod 3.22.4, not 3.25.76") {
+		t.Fatalf("err = %v, want the override's zod named", err)
+	}
+	for f, want := range files {
+		if readFile(t, filepath.Join(dir, f)) != want {
+			t.Errorf("%s was not restored byte-identical", f)
+		}
+	}
+	if v := version(); v != "1.0.0" {
+		t.Errorf("node_modules holds slugkit %s after the failed upgrade, want the original 1.0.0", v)
+	}
+	e.assertNoTraps(t, dir)
+}
