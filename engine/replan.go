@@ -103,7 +103,7 @@ func PlanTarget(ctx context.Context, opts PlanTargetOptions, row model.Dependenc
 	return tp, nil
 }
 
-// NextCommands are the `uptide check … --details` commands moving name to
+// NextCommands are the `uptide check … --details` and `uptide fix` commands moving name to
 // target with the members that move along (a member whose To equals its
 // From stays and is not named).
 func NextCommands(cwdArg, name, target string, members []model.Companion) []string {

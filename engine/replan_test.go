@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -89,7 +90,7 @@ func TestPlanTargetMovesTheGroup(t *testing.T) {
 			if diff := cmp.Diff(tc.conflicts, conflicts); diff != "" {
 				t.Errorf("conflicts (-want +got):\n%s", diff)
 			}
-			want := []string{tc.check}
+			want := []string{tc.check, strings.Replace(strings.Replace(tc.check, "uptide check", "uptide fix", 1), " --details", "", 1)}
 			if diff := cmp.Diff(want, tp.Next); diff != "" {
 				t.Errorf("next (-want +got):\n%s", diff)
 			}
@@ -116,6 +117,7 @@ func TestNextCommandsNameMovingMembersOnly(t *testing.T) {
 	})
 	want := []string{
 		"uptide check react --target react@19.0.0 --target react-dom@19.0.0 --group --details",
+		"uptide fix react --target react@19.0.0 --target react-dom@19.0.0 --group",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)

@@ -26,6 +26,15 @@ var (
 	buildErr  error
 )
 
+// TestMain removes the binary's temporary directory after the tests.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binPath != "" {
+		_ = os.RemoveAll(filepath.Dir(binPath))
+	}
+	os.Exit(code)
+}
+
 func uptideBinary(t testing.TB) string {
 	t.Helper()
 	buildOnce.Do(func() {
@@ -111,6 +120,8 @@ type result struct {
 // test registry as the default registry.
 type env struct {
 	home, cache, registry string
+	// extra are more variables, set last (a PATH with pinned managers).
+	extra []string
 }
 
 func newEnv(t testing.TB, reg *testregistry.Registry) env {
@@ -126,7 +137,8 @@ func (e env) vars() []string {
 		}
 		out = append(out, kv)
 	}
-	return append(out, "HOME="+e.home, "UPTIDE_CACHE_DIR="+e.cache, "npm_config_registry="+e.registry, "NO_COLOR=1")
+	out = append(out, "HOME="+e.home, "UPTIDE_CACHE_DIR="+e.cache, "npm_config_registry="+e.registry, "NO_COLOR=1")
+	return append(out, e.extra...)
 }
 
 func run(t testing.TB, e env, dir string, args ...string) result {

@@ -107,6 +107,12 @@ func (m manager) run(t testing.TB, e env, dir string, args ...string) {
 		argv = append(append(argv, m.argv0...), args...)
 		argv = append(argv, "--ignore-scripts", "--non-interactive", "--no-progress", "--registry", e.registry,
 			"--cache-folder", filepath.Join(e.home, ".yarn-cache"))
+	case "pnpm":
+		argv = append(append(argv, m.argv0...), args...)
+		argv = append(argv, "--ignore-scripts", "--registry", e.registry, "--store-dir", filepath.Join(e.home, ".pnpm-store"),
+			"--config.confirmModulesPurge=false")
+	default:
+		t.Fatalf("no manager %q", m.name)
 	}
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir = dir

@@ -24,6 +24,7 @@ type Target struct {
 // Next returns the commands to go on with, for this repository:
 //
 //	uptide check <pkg> --target <pkg>@<v> [--target <member>@<v>…] [--group] --details
+//	uptide fix <pkg> --target <pkg>@<v> [--target <member>@<v>…] [--group]
 //
 // Group members move with the lead, each at its own target, sorted by name.
 // Arguments are shell-quoted where a shell would split or expand them.
@@ -57,11 +58,11 @@ func Next(repo Repo, pkg, target string, members []Target) []string {
 		parts = append(parts, extra...)
 		return strings.Join(parts, " ")
 	}
-	checkFlags := []string{"--details"}
+	var group []string
 	if repo.Group {
-		checkFlags = []string{"--group", "--details"}
+		group = []string{"--group"}
 	}
-	return []string{cmd("check", checkFlags...)}
+	return []string{cmd("check", append(group, "--details")...), cmd("fix", group...)}
 }
 
 // quote single-quotes an argument a POSIX shell would split, glob or

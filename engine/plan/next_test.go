@@ -18,6 +18,7 @@ func TestNext(t *testing.T) {
 			name: "one package", pkg: "react", tgt: "19.3.1",
 			want: []string{
 				"uptide check react --target react@19.3.1 --details",
+				"uptide fix react --target react@19.3.1",
 			},
 		},
 		{
@@ -32,6 +33,7 @@ func TestNext(t *testing.T) {
 			},
 			want: []string{
 				"uptide check @aws-sdk/client-s3 --target @aws-sdk/client-s3@3.1175.0 --target @aws-sdk/lib-storage@3.1175.0 --target @aws-sdk/s3-request-presigner@3.1175.0 --details",
+				"uptide fix @aws-sdk/client-s3 --target @aws-sdk/client-s3@3.1175.0 --target @aws-sdk/lib-storage@3.1175.0 --target @aws-sdk/s3-request-presigner@3.1175.0",
 			},
 		},
 		{
@@ -39,12 +41,14 @@ func TestNext(t *testing.T) {
 			repo: Repo{Cwd: "../my app's repo"}, pkg: "zod", tgt: "4.1.12",
 			want: []string{
 				`uptide check --cwd '../my app'\''s repo' zod --target zod@4.1.12 --details`,
+				`uptide fix --cwd '../my app'\''s repo' zod --target zod@4.1.12`,
 			},
 		},
 		{
 			name: "plain cwd", repo: Repo{Cwd: "apps/web"}, pkg: "zod", tgt: "4.1.12",
 			want: []string{
 				"uptide check --cwd apps/web zod --target zod@4.1.12 --details",
+				"uptide fix --cwd apps/web zod --target zod@4.1.12",
 			},
 		},
 		{name: "no target", pkg: "zod", want: []string{}},

@@ -88,8 +88,24 @@ func Build(findings []model.Finding, opts Options) model.Plan {
 	}
 	if opts.Target != "" {
 		p.Next = Next(opts.Repo, opts.Package, opts.Target, opts.Members)
+		if needsNode(breaking) {
+			// Moving the repository to another Node is beyond any command
+			// Uptide has: only the detailed check stays.
+			p.Next = p.Next[:min(len(p.Next), 1)]
+		}
 	}
 	return p
+}
+
+// needsNode: a breaking finding says the target's engines.node excludes
+// the repository's Node.
+func needsNode(fs []model.Finding) bool {
+	for _, f := range fs {
+		if f.Change == changeEnginesNode {
+			return true
+		}
+	}
+	return false
 }
 
 // claim is one finding filed under a rule.

@@ -145,6 +145,7 @@ func TestBuildWithPack(t *testing.T) {
 		Totals:     model.PlanTotals{Sites: 8, ByRule: 4, ByAgent: 4, Errors: 6},
 		Next: []string{
 			"uptide check zod --target zod@4.1.12 --details",
+			"uptide fix zod --target zod@4.1.12",
 		},
 	}
 	if d := cmp.Diff(want, got); d != "" {

@@ -374,11 +374,12 @@ func (c *Clone) Path(checkoutPath string) (string, error) {
 	return filepath.Join(c.Work, rel), nil
 }
 
-// Commit stages everything (git add -A, respecting .gitignore) and commits
+// Commit stages paths (relative to Work; everything, git add -A respecting
+// .gitignore, when none are named) and commits
 // with message as the checkout's author; it returns the new sha, "" and no
 // error when nothing changed. Signing is off: a run must not wait on a
 // passphrase prompt.
-func (c *Clone) Commit(ctx context.Context, message string) (string, error) {
+func (c *Clone) Commit(ctx context.Context, message string, paths ...string) (string, error) {
 	if strings.TrimSpace(message) == "" {
 		return "", errors.New("isolate: empty commit message")
 	}
@@ -386,7 +387,11 @@ func (c *Clone) Commit(ctx context.Context, message string) (string, error) {
 		return "", err
 	}
 	env := c.Env(c.env)
-	if _, err := git(ctx, env, c.Work, "add", "-A"); err != nil {
+	add := []string{"add", "-A"}
+	if len(paths) > 0 {
+		add = append([]string{"add", "--"}, paths...)
+	}
+	if _, err := git(ctx, env, c.Work, add...); err != nil {
 		return "", err
 	}
 	res, err := runGit(ctx, env, c.Work, "diff", "--cached", "--quiet")

@@ -85,7 +85,7 @@ func newRoot(g *Globals) *cobra.Command {
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError("%v", err) })
 
 	root.RunE = func(cmd *cobra.Command, _ []string) error { return runDefault(cmd, g) }
-	root.AddCommand(newListCmd(g), newDiffCmd(g), newCheckCmd(g), newDemoCmd(g), newTUICmd(g))
+	root.AddCommand(newListCmd(g), newDiffCmd(g), newCheckCmd(g), newFixCmd(g), newCleanCmd(g), newDemoCmd(g), newTUICmd(g))
 	return root
 }
 

@@ -62,7 +62,7 @@ type CheckResult struct {
 	// @acme/core)".
 	Importers []string
 	Notes     []string
-	// NextCommand is the exact command to go on with (the detailed check).
+	// NextCommand is the exact command to go on with: the fix of the checked upgrade.
 	NextCommand string
 }
 
@@ -185,7 +185,7 @@ func ResultOf(p *model.PackageReport) *CheckResult {
 		r.Notes = append(r.Notes, p.Reason)
 	}
 	if len(p.Plan.Next) > 0 {
-		r.NextCommand = p.Plan.Next[0]
+		r.NextCommand = p.Plan.Next[len(p.Plan.Next)-1]
 	}
 	return r
 }

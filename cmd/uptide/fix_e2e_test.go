@@ -1,0 +1,522 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/uptide/uptide/internal/testregistry"
+)
+
+// The fix runner end to end: a fixture repository installed by its real
+// manager from the test registry, committed to git, then `uptide fix` run
+// on it. Every fixture depends on trap-scripts (each lifecycle script drops
+// a marker) and runs hook-installer from its own prepare script (a
+// husky-style installer); neither may ever run.
+
+// fixReport is the part of fix --json the tests read.
+type fixReport struct {
+	Status  string `json:"status"`
+	Reason  string `json:"reason"`
+	From    string `json:"from"`
+	To      string `json:"to"`
+	Branch  string `json:"branch"`
+	Commits []struct {
+		Sha     string `json:"sha"`
+		Subject string `json:"subject"`
+	} `json:"commits"`
+	Install *struct {
+		Manager  string `json:"manager"`
+		Lockfile string `json:"lockfile"`
+	} `json:"install"`
+	Types struct {
+		Status   string `json:"status"`
+		Baseline int    `json:"baseline"`
+		New      []struct {
+			File string `json:"file"`
+			Code int    `json:"code"`
+		} `json:"new"`
+	} `json:"types"`
+	Tests struct {
+		Results []struct {
+			Status string `json:"status"`
+			Passed int    `json:"passed"`
+		} `json:"results"`
+	} `json:"tests"`
+	Sites []struct {
+		File string `json:"file"`
+		Line int    `json:"line"`
+		Rule string `json:"rule"`
+	} `json:"sitesLeft"`
+	Clone struct {
+		Dir     string `json:"dir"`
+		Repo    string `json:"repo"`
+		Kept    bool   `json:"kept"`
+		Why     string `json:"why"`
+		Removed bool   `json:"removed"`
+	} `json:"clone"`
+	Checkout struct {
+		Changed []string `json:"changed"`
+		Branch  string   `json:"branch"`
+		RunFile string   `json:"runFile"`
+	} `json:"checkout"`
+}
+
+// fixEnv is the test registry with the real typescript 5.8.3 the fixtures
+// install, a private runs root, a trap directory for the markers, and a
+// PATH whose pnpm and yarn are the pinned releases.
+type fixEnv struct {
+	env
+	reg        *testregistry.Registry
+	trap, runs string
+}
+
+func newFixEnv(t testing.TB) fixEnv {
+	t.Helper()
+	reg := startRegistry(t)
+	if err := reg.AddDir(pinnedTool(t, "typescript", "5.8.3")); err != nil {
+		t.Fatal(err)
+	}
+	e := newEnv(t, reg)
+	if err := os.Symlink(sharedCompilers(t), filepath.Join(e.cache, "compilers")); err != nil {
+		t.Fatal(err)
+	}
+	bin := t.TempDir()
+	wrappers := map[string]string{
+		"pnpm": filepath.Join(pinnedTool(t, "pnpm", "9.15.9"), "bin", "pnpm.cjs"),
+		"yarn": filepath.Join(pinnedTool(t, "yarn", "1.22.22"), "bin", "yarn.js"),
+	}
+	for name, script := range wrappers {
+		body := fmt.Sprintf("#!/bin/sh\nexec node %q \"$@\"\n", script)
+		if err := os.WriteFile(filepath.Join(bin, name), []byte(body), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fe := fixEnv{env: e, reg: reg, trap: t.TempDir(), runs: t.TempDir()}
+	fe.extra = []string{"PATH=" + bin + string(os.PathListSeparator) + os.Getenv("PATH"), "UPTIDE_TRAP_DIR=" + fe.trap,
+		"TMPDIR=" + fe.runs, "npm_config_cache=" + filepath.Join(e.home, ".npm"),
+		"YARN_CACHE_FOLDER=" + filepath.Join(e.home, ".yarn-cache"), "npm_config_store_dir=" + filepath.Join(e.home, ".pnpm-store")}
+	return fe
+}
+
+// fixRepo installs the fixture with its manager (scripts off) and commits
+// it, with a hook of the user's own in .git/hooks that must never run.
+func fixRepo(t testing.TB, fe fixEnv, fixture, manager string) string {
+	t.Helper()
+	dir := copyDir(t, filepath.Join("../../fixtures/fix", fixture))
+	switch manager {
+	case "npm":
+		npmManager().install(t, fe.env, dir)
+	case "yarn":
+		yarnClassic(t).install(t, fe.env, dir)
+	case "pnpm":
+		pnpm := manager2(fe, "pnpm")
+		pnpm.run(t, fe.env, dir, "install", "--no-frozen-lockfile")
+	}
+	git(t, dir, "init", "-q", "-b", "main")
+	git(t, dir, "config", "user.name", "Ada Lovelace")
+	git(t, dir, "config", "user.email", "ada@example.invalid")
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-q", "-m", "the app")
+	hook := fmt.Sprintf("#!/bin/sh\necho ran > %q\n", filepath.Join(fe.trap, "TRAP-user-hook"))
+	if err := os.WriteFile(filepath.Join(dir, ".git", "hooks", "pre-commit"), []byte(hook), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// manager2 is a manager run through the PATH wrappers of fe.
+func manager2(fe fixEnv, name string) manager {
+	for _, kv := range fe.extra {
+		if p, ok := strings.CutPrefix(kv, "PATH="); ok {
+			return manager{name: name, argv0: []string{filepath.Join(strings.Split(p, string(os.PathListSeparator))[0], name)}}
+		}
+	}
+	return manager{name: name, argv0: []string{name}}
+}
+
+func git(t testing.TB, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// checkoutDigest hashes what the user owns: every file outside .git, and
+// .git's config, HEAD, index and hooks. Objects and refs may grow (the
+// branch), and .git/uptide holds the stored run.
+func checkoutDigest(t testing.TB, dir string) string {
+	t.Helper()
+	var lines []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() {
+			if rel == ".git/objects" || rel == ".git/refs" || rel == ".git/logs" || rel == ".git/uptide" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if strings.HasPrefix(rel, ".git/") && !(rel == ".git/config" || rel == ".git/HEAD" || rel == ".git/index" ||
+			strings.HasPrefix(rel, ".git/hooks/")) {
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		if d.Type()&fs.ModeSymlink != 0 {
+			target, err := os.Readlink(p)
+			lines = append(lines, rel+" -> "+target)
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		lines = append(lines, fmt.Sprintf("%s %o %x", rel, info.Mode().Perm(), sha256.Sum256(b)))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(lines)
+	return strings.Join(lines, "\n")
+}
+
+func runFix(t *testing.T, fe fixEnv, dir string, args ...string) (fixReport, result) {
+	t.Helper()
+	r := run(t, fe.env, dir, append([]string{"fix"}, append(args, "--json")...)...)
+	var rep fixReport
+	decode(t, r, &rep)
+	return rep, r
+}
+
+// assertNoTrap fails when a lifecycle script or a hook ran anywhere.
+func assertNoTrap(t *testing.T, fe fixEnv, dirs ...string) {
+	t.Helper()
+	for _, d := range append([]string{fe.trap}, dirs...) {
+		matches, _ := filepath.Glob(filepath.Join(d, "TRAP-*"))
+		if len(matches) > 0 {
+			t.Errorf("a lifecycle script or hook ran: %q", matches)
+		}
+	}
+}
+
+func subjects(rep fixReport) []string {
+	var out []string
+	for _, c := range rep.Commits {
+		out = append(out, c.Subject)
+	}
+	return out
+}
+
+// fixCases are the three managers' fixtures, each upgraded with the
+// accepted patches: verified, the branch in the checkout, nothing else
+// changed, no script run.
+func TestFixVerifiedWithPatches(t *testing.T) {
+	fe := newFixEnv(t)
+	cases := []struct {
+		fixture, manager, lockfile, manifest, want string
+		patches                                    string
+		subjects                                   []string
+	}{
+		{"npm-app", "npm", "package-lock.json", "package.json", `"slugkit": "^2.0.0"`, "npm-app.patches.json",
+			[]string{"upgrade slugkit 1.0.0 → 2.0.0", "fix src/title.ts:4 (slugify's options gain a required locale)", "fix src/short.ts:1 (truncate removed)"}},
+		{"yarn-app", "yarn", "yarn.lock", "package.json", `"slugkit": "^2.0.0"`, "npm-app.patches.json",
+			[]string{"upgrade slugkit 1.0.0 → 2.0.0", "fix src/title.ts:4 (slugify's options gain a required locale)", "fix src/short.ts:1 (truncate removed)"}},
+		{"pnpm-catalog", "pnpm", "pnpm-lock.yaml", "pnpm-workspace.yaml", "slugkit: ^2.0.0", "pnpm-catalog.patches.json",
+			[]string{"upgrade slugkit 1.0.0 → 2.0.0", "fix packages/app/src/title.ts:4 (slugify's options gain a required locale)"}},
+	}
+	for _, c := range cases {
+		t.Run(c.fixture, func(t *testing.T) {
+			dir := fixRepo(t, fe, c.fixture, c.manager)
+			before := checkoutDigest(t, dir)
+			patches, _ := filepath.Abs(filepath.Join("../../fixtures/fix", c.patches))
+			rep, r := runFix(t, fe, dir, "slugkit", "--target", "slugkit@2.0.0", "--patches", patches)
+			if r.code != 0 || rep.Status != "verified" {
+				t.Fatalf("exit %d status %s (%s), want 0 verified\n%s\n%s", r.code, rep.Status, rep.Reason, r.stdout, r.stderr)
+			}
+			if after := checkoutDigest(t, dir); after != before {
+				t.Errorf("the checkout changed:\n%s", diffLines(before, after))
+			}
+			assertNoTrap(t, fe, dir)
+			if got := subjects(rep); strings.Join(got, "\n") != strings.Join(c.subjects, "\n") {
+				t.Errorf("commits %q, want %q", got, c.subjects)
+			}
+			if rep.Install == nil || rep.Install.Manager != c.manager || rep.Install.Lockfile != c.lockfile {
+				t.Errorf("install %+v, want %s writing %s", rep.Install, c.manager, c.lockfile)
+			}
+			if rep.Types.Status != "analyzed" || len(rep.Types.New) != 0 {
+				t.Errorf("types %+v, want analyzed with no new error", rep.Types)
+			}
+			if len(rep.Tests.Results) == 0 || rep.Tests.Results[0].Status != "passed" {
+				t.Errorf("tests %+v, want the workspace's test script passed", rep.Tests.Results)
+			}
+			// The checkout has the branch, at the last commit, with the bump.
+			branch := "uptide/slugkit-2.0.0"
+			if rep.Checkout.Branch != branch {
+				t.Fatalf("checkout branch %q (%+v)", rep.Checkout.Branch, rep.Checkout)
+			}
+			if head := git(t, dir, "rev-parse", branch); head != rep.Commits[len(rep.Commits)-1].Sha {
+				t.Errorf("%s at %s, want the run's last commit %s", branch, head, rep.Commits[len(rep.Commits)-1].Sha)
+			}
+			if cur := git(t, dir, "rev-parse", "--abbrev-ref", "HEAD"); cur != "main" {
+				t.Errorf("the checkout is on %s, want main", cur)
+			}
+			if got := git(t, dir, "show", branch+":"+c.manifest); !strings.Contains(got, c.want) {
+				t.Errorf("%s on the branch:\n%s\nwant %s", c.manifest, got, c.want)
+			}
+			if got := git(t, dir, "show", branch+":"+c.lockfile); !strings.Contains(got, "2.0.0") || strings.Contains(got, "slugkit/-/slugkit-1.0.0") {
+				t.Errorf("%s on the branch does not record slugkit 2.0.0 alone", c.lockfile)
+			}
+			if author := git(t, dir, "log", "-1", "--format=%an <%ae>", branch); author != "Ada Lovelace <ada@example.invalid>" {
+				t.Errorf("commits by %q, want the checkout's author", author)
+			}
+			if _, err := os.Stat(rep.Checkout.RunFile); err != nil || !strings.HasSuffix(filepath.ToSlash(rep.Checkout.RunFile), ".git/uptide/uptide/slugkit-2.0.0/run.json") {
+				t.Errorf("stored run %q: %v", rep.Checkout.RunFile, err)
+			}
+			if !rep.Clone.Removed || rep.Clone.Kept {
+				t.Errorf("clone %+v, want removed after a verified, published run", rep.Clone)
+			}
+			if _, err := os.Stat(rep.Clone.Dir); !os.IsNotExist(err) {
+				t.Errorf("the clone %s is still there", rep.Clone.Dir)
+			}
+			if status := git(t, dir, "status", "--porcelain"); status != "" {
+				t.Errorf("git status in the checkout:\n%s", status)
+			}
+		})
+	}
+}
+
+// Without patches the upgrade still lands on a branch, the compile says
+// what is left, and the run never claims it verified.
+func TestFixWithoutPatchesListsSitesLeft(t *testing.T) {
+	fe := newFixEnv(t)
+	dir := fixRepo(t, fe, "npm-app", "npm")
+	before := checkoutDigest(t, dir)
+	rep, r := runFix(t, fe, dir, "slugkit", "--target", "slugkit@2.0.0")
+	if r.code != 1 || rep.Status != "failed" {
+		t.Fatalf("exit %d status %s, want 1 failed\n%s\n%s", r.code, rep.Status, r.stdout, r.stderr)
+	}
+	var sites []string
+	for _, s := range rep.Sites {
+		sites = append(sites, fmt.Sprintf("%s:%d", s.File, s.Line))
+	}
+	if strings.Join(sites, " ") != "src/short.ts:1 src/short.ts:4 src/title.ts:4" && strings.Join(sites, " ") != "src/short.ts:1 src/title.ts:4" {
+		t.Errorf("sites left %q, want the removed truncate and the required locale", sites)
+	}
+	if rep.Types.Baseline != 1 {
+		t.Errorf("baseline %d errors, want src/count.ts's own one", rep.Types.Baseline)
+	}
+	for _, d := range rep.Types.New {
+		if d.File == "src/count.ts" {
+			t.Errorf("the pre-existing error in src/count.ts is counted as new")
+		}
+	}
+	if got := subjects(rep); strings.Join(got, "|") != "upgrade slugkit 1.0.0 → 2.0.0" {
+		t.Errorf("commits %q", got)
+	}
+	if !rep.Clone.Kept || rep.Clone.Dir == "" {
+		t.Errorf("clone %+v, want kept after a failed run", rep.Clone)
+	}
+	if _, err := os.Stat(filepath.Join(rep.Clone.Dir, ".uptide-run")); err != nil || !strings.HasPrefix(rep.Clone.Repo, rep.Clone.Dir) {
+		t.Errorf("the kept clone %s has no marker in %s: %v", rep.Clone.Repo, rep.Clone.Dir, err)
+	}
+	if after := checkoutDigest(t, dir); after != before {
+		t.Errorf("the checkout changed:\n%s", diffLines(before, after))
+	}
+	assertNoTrap(t, fe, dir)
+	// The text report names the sites and the kept clone.
+	text := run(t, fe.env, dir, "fix", "slugkit", "--target", "slugkit@2.0.0")
+	t.Logf("second run:\n%s\n%s", text.stdout, text.stderr)
+	for _, want := range []string{"✗ not verified", "Left for you", "src/title.ts:4", "Clone   kept at"} {
+		if !strings.Contains(text.stdout, want) {
+			t.Errorf("text report lacks %q:\n%s", want, text.stdout)
+		}
+	}
+	// The branch exists already at the first run's commit: the second run's
+	// commit is not a fast-forward of it, so it stays in the clone.
+	if !strings.Contains(text.stdout, "already exists") {
+		t.Errorf("second run over an existing branch:\n%s", text.stdout)
+	}
+	// clean removes kept clones only with --all (they are young).
+	c := run(t, fe.env, dir, "clean", "--json")
+	if c.code != 0 {
+		t.Fatalf("clean: %d %s", c.code, c.stderr)
+	}
+	if _, err := os.Stat(rep.Clone.Dir); err != nil {
+		t.Errorf("clean removed a young clone: %v", err)
+	}
+	c = run(t, fe.env, dir, "clean", "--all")
+	if c.code != 0 || !strings.Contains(c.stdout, "removed "+rep.Clone.Dir) {
+		t.Errorf("clean --all: %d\n%s\n%s", c.code, c.stdout, c.stderr)
+	}
+}
+
+// A dirty checkout stops fix before anything is written.
+func TestFixRefusesADirtyCheckout(t *testing.T) {
+	fe := newFixEnv(t)
+	dir := fixRepo(t, fe, "npm-app", "npm")
+	if err := os.WriteFile(filepath.Join(dir, "src", "title.ts"), []byte("export {};\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := checkoutDigest(t, dir)
+	rep, r := runFix(t, fe, dir, "slugkit", "--target", "slugkit@2.0.0")
+	if r.code != 2 || rep.Status != "not-run" || !strings.Contains(rep.Reason, "src/title.ts") {
+		t.Fatalf("exit %d %s %q, want 2 not-run naming src/title.ts", r.code, rep.Status, rep.Reason)
+	}
+	if rep.Clone.Dir != "" {
+		t.Errorf("a clone was made: %s", rep.Clone.Dir)
+	}
+	if after := checkoutDigest(t, dir); after != before {
+		t.Errorf("the checkout changed:\n%s", diffLines(before, after))
+	}
+	if refs := git(t, dir, "for-each-ref", "refs/heads/uptide"); refs != "" {
+		t.Errorf("a branch was created: %s", refs)
+	}
+}
+
+// SIGINT in the middle of the install: the checkout is untouched and the
+// clone kept and named.
+func TestFixInterruptedKeepsTheClone(t *testing.T) {
+	fe := newFixEnv(t)
+	dir := fixRepo(t, fe, "npm-app", "npm")
+	before := checkoutDigest(t, dir)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, uptideBinary(t), "--cwd", dir, "fix", "slugkit", "--target", "slugkit@2.0.0")
+	cmd.Env = fe.vars()
+	var stdout bytes.Buffer
+	cmd.Stdout = &stdout
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var log strings.Builder
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		sc := bufio.NewScanner(stderr)
+		signalled := false
+		for sc.Scan() {
+			line := sc.Text()
+			log.WriteString(line + "\n")
+			switch {
+			case strings.HasPrefix(line, "fix: clone:"):
+				fe.reg.Hang("slugkit") // check is over; the install will wait on the registry
+			case strings.HasPrefix(line, "fix: install:") && !signalled:
+				signalled = true
+				time.Sleep(1500 * time.Millisecond)
+				_ = cmd.Process.Signal(syscall.SIGINT)
+			}
+		}
+	}()
+	<-done
+	err = cmd.Wait()
+	code := -1
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	}
+	if code != 2 {
+		t.Fatalf("exit %d, want 2 (could not run)\n%s\n%s", code, stdout.String(), log.String())
+	}
+	out := stdout.String()
+	if !strings.Contains(out, "interrupted during install") || !strings.Contains(out, "Clone   kept at ") || !strings.Contains(out, "(the run was interrupted)") {
+		t.Errorf("report:\n%s", out)
+	}
+	if after := checkoutDigest(t, dir); after != before {
+		t.Errorf("the checkout changed:\n%s", diffLines(before, after))
+	}
+	if refs := git(t, dir, "for-each-ref", "refs/heads/uptide"); refs != "" {
+		t.Errorf("an interrupted run created a branch: %s", refs)
+	}
+	i := strings.Index(out, "Clone   kept at ")
+	kept := strings.Fields(out[i+len("Clone   kept at "):])[0]
+	if !hasMarkerAbove(kept, fe.runs) {
+		t.Errorf("the kept clone %s is in no marked run directory", kept)
+	}
+}
+
+// An install that rewrites an entry outside the moved packages' subtrees
+// fails the run with the entry named, and the lockfile is the original:
+// here the lockfile pins is-number 6.0.0 while package.json asks ^7.0.0,
+// so the install would move it too.
+func TestFixLockfileScopeGuard(t *testing.T) {
+	fe := newFixEnv(t)
+	dir := copyDir(t, "../../fixtures/fix/npm-app")
+	manifest := filepath.Join(dir, "package.json")
+	edit := func(from, to string) {
+		b, err := os.ReadFile(manifest)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(b), from) {
+			t.Fatalf("package.json lacks %q", from)
+		}
+		if err := os.WriteFile(manifest, []byte(strings.Replace(string(b), from, to, 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	edit(`"slugkit": "^1.0.0",`, `"is-number": "^6.0.0",
+    "slugkit": "^1.0.0",`)
+	npmManager().install(t, fe.env, dir)
+	edit(`"is-number": "^6.0.0"`, `"is-number": "^7.0.0"`)
+	git(t, dir, "init", "-q", "-b", "main")
+	git(t, dir, "config", "user.name", "Ada Lovelace")
+	git(t, dir, "config", "user.email", "ada@example.invalid")
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-q", "-m", "the app")
+	before := checkoutDigest(t, dir)
+	rep, r := runFix(t, fe, dir, "slugkit", "--target", "slugkit@2.0.0", "--keep")
+	if r.code != 2 || rep.Status != "not-run" {
+		t.Fatalf("exit %d status %s, want 2 not-run\n%s\n%s", r.code, rep.Status, r.stdout, r.stderr)
+	}
+	if !strings.Contains(rep.Reason, "is-number") || !strings.Contains(rep.Reason, "6.0.0") {
+		t.Errorf("reason %q does not name is-number 6.0.0", rep.Reason)
+	}
+	if len(rep.Commits) != 0 {
+		t.Errorf("commits %q after a refused install", subjects(rep))
+	}
+	lock, err := os.ReadFile(filepath.Join(rep.Clone.Repo, "package-lock.json"))
+	orig, _ := os.ReadFile(filepath.Join(dir, "package-lock.json"))
+	if err == nil && !bytes.Equal(lock, orig) {
+		t.Errorf("the clone's lockfile is not the original after a refused install")
+	}
+	if after := checkoutDigest(t, dir); after != before {
+		t.Errorf("the checkout changed:\n%s", diffLines(before, after))
+	}
+	assertNoTrap(t, fe, dir)
+}
+
+// hasMarkerAbove: dir or one of its parents below root is a marked run
+// directory.
+func hasMarkerAbove(dir, root string) bool {
+	for d := dir; strings.HasPrefix(d, root) && d != root; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, ".uptide-run")); err == nil {
+			return true
+		}
+	}
+	return false
+}

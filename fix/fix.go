@@ -1,0 +1,531 @@
+package fix
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/uptide/uptide/engine"
+	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/engine/registry"
+	"github.com/uptide/uptide/engine/repo"
+	"github.com/uptide/uptide/fix/isolate"
+	"github.com/uptide/uptide/fix/managers"
+	"github.com/uptide/uptide/fix/verify"
+)
+
+// Options are the inputs of one fix run.
+type Options struct {
+	// Cwd is where the user ran Uptide; CwdArg is --cwd as written.
+	Cwd, CwdArg string
+	Env         []string
+	// Client is the registry client of check and of the pinned compiler;
+	// nil reads the repository's .npmrc.
+	Client  *registry.Client
+	Package string
+	// Targets maps a package to the version (or dist-tag) to upgrade to;
+	// without one the package moves to its latest release.
+	Targets map[string]string
+	Group   bool
+	// Patches is the accepted set (--patches), nil for none.
+	Patches      *PatchFile
+	Keep         bool
+	WithServices bool
+	// RunsRoot is where clones live; "" is isolate.Root().
+	RunsRoot string
+	// TestTimeout bounds each test run; 0 is 10 minutes.
+	TestTimeout time.Duration
+	// Progress receives each phase's lines (phase: check, clone, compile,
+	// install, edits, format, lint, tests, publish).
+	Progress func(phase, line string)
+	// CheckEvents receives check's own progress.
+	CheckEvents engine.Sink
+}
+
+// runner is one run's state.
+type runner struct {
+	o      Options
+	rep    *Report
+	top    string // the checkout's git top
+	root   string // the repository root inside the checkout
+	clone  *isolate.Clone
+	croot  string // the repository root inside the clone
+	env    []string
+	before isolate.Snapshot
+	fetch  func(ctx context.Context, name, version string) (string, error)
+	clean  []func()
+}
+
+// Run upgrades the package on a branch in a private clone and verifies it.
+// Whatever happens the report says it: the error is only for options that
+// cannot describe a run.
+func Run(ctx context.Context, o Options) (*Report, error) {
+	if o.Package == "" {
+		return nil, errors.New("fix: no package named: uptide list shows the dependencies")
+	}
+	if o.TestTimeout == 0 {
+		o.TestTimeout = 10 * time.Minute
+	}
+	r := &runner{o: o, rep: &Report{Package: o.Package, Status: StatusNotRun, Moves: []Move{}, Commits: []Commit{},
+		Patches: []PatchResult{}, Sites: []Site{}, NotRun: []string{},
+		Types:    TypesReport{Status: model.StatusNotAnalyzed, Projects: []string{}, New: []model.Diagnostic{}},
+		Tests:    TestsReport{Results: []verify.TestResult{}, NoTests: []string{}, Skipped: []verify.ServiceSkip{}, NotRun: []string{}},
+		Style:    StyleReport{Formatted: []string{}, NewFailures: map[string][]string{}},
+		Checkout: CheckoutReport{Changed: []string{}}}}
+	defer func() {
+		for _, f := range r.clean {
+			f()
+		}
+	}()
+	r.run(ctx)
+	r.finish(ctx)
+	return r.rep, nil
+}
+
+func (r *runner) progress(phase, format string, args ...any) {
+	if r.o.Progress != nil {
+		r.o.Progress(phase, fmt.Sprintf(format, args...))
+	}
+}
+
+// stop ends the run as not run with the reason.
+func (r *runner) stop(format string, args ...any) {
+	r.rep.Status = StatusNotRun
+	r.rep.Reason = fmt.Sprintf(format, args...)
+}
+
+// interrupted is true (and says so) when ctx ended the run.
+func (r *runner) interrupted(ctx context.Context, during string) bool {
+	if ctx.Err() == nil {
+		return false
+	}
+	r.stop("interrupted during %s: nothing was verified", during)
+	return true
+}
+
+func (r *runner) run(ctx context.Context) {
+	repository, err := repo.Load(r.o.Cwd)
+	if err != nil {
+		r.stop("%v", err)
+		return
+	}
+	r.root = repository.Root
+	top, err := gitTop(ctx, r.root)
+	if err != nil {
+		r.stop("%s is not inside a git repository: fix works on a branch, so it needs one (git init, and commit)", r.root)
+		return
+	}
+	r.top = top
+	if reason, err := isolate.Dirty(ctx, top); err != nil || reason != "" {
+		if err != nil {
+			reason = err.Error()
+		}
+		r.stop("the checkout is not clean: %s; commit or stash first, fix starts from a commit", reason)
+		return
+	}
+
+	// What the upgrade is: check decides the target, the group, the
+	// companions and the sites.
+	r.progress("check", "checking %s", r.o.Package)
+	crep, err := engine.Check(ctx, engine.CheckOptions{Cwd: r.o.Cwd, CwdArg: r.o.CwdArg, Env: r.o.Env, Client: r.o.Client,
+		Packages: []string{r.o.Package}, Targets: r.o.Targets, Group: r.o.Group, Compile: true, Events: r.o.CheckEvents})
+	if err != nil {
+		r.stop("check: %v", err)
+		return
+	}
+	if r.interrupted(ctx, "check") {
+		return
+	}
+	reports := reportsOf(crep, r.o.Package)
+	plan, err := planOf(r.o.Package, reports, repository)
+	if err != nil {
+		r.stop("%v", err)
+		return
+	}
+	r.rep.From, r.rep.To, r.rep.Moves = plan.from, plan.to, plan.moves
+	r.rep.Branch = "uptide/" + r.o.Package + "-" + plan.to
+	if len(plan.conflicts) > 0 {
+		r.stop("the companion plan has a conflict: %s; nothing was changed", strings.Join(plan.conflicts, "; "))
+		return
+	}
+	if _, err := managers.Detect(ctx, r.root, repository, r.o.Env); err != nil {
+		r.stop("%v", err)
+		return
+	}
+
+	// The private clone.
+	r.before, err = isolate.Take(ctx, top)
+	if err != nil {
+		r.stop("snapshot of the checkout: %v", err)
+		return
+	}
+	r.progress("clone", "cloning %s into a private clone", top)
+	r.clone, err = isolate.New(ctx, isolate.Options{Checkout: top, Root: r.o.RunsRoot, Branch: r.rep.Branch, Env: r.o.Env})
+	if err != nil {
+		if !r.interrupted(ctx, "the clone") {
+			r.stop("clone: %v", err)
+		}
+		return
+	}
+	r.rep.Clone.Dir = r.clone.Dir
+	rel, _ := filepath.Rel(top, r.root)
+	r.croot = filepath.Join(r.clone.Work, rel)
+	r.rep.Clone.Repo = r.croot
+	r.env = r.clone.Env(r.o.Env)
+	r.fetch = r.fetcher()
+
+	workspaces := affectedWorkspaces(reports)
+	r.progress("compile", "type-checking %s before the upgrade", strings.Join(workspaces, ", "))
+	base, baseErr := compileWorkspaces(ctx, r.croot, workspaces, r.fetch, 10*time.Minute)
+	if r.interrupted(ctx, "the baseline compile") {
+		return
+	}
+
+	// Bump and install.
+	cloneRepo, err := repo.Load(r.croot)
+	if err != nil {
+		r.stop("the clone's manifests: %v", err)
+		return
+	}
+	r.progress("install", "installing %s", moveList(plan.moves))
+	res, err := managers.Upgrade(ctx, managers.Options{Root: r.croot, Repo: cloneRepo, Moves: plan.managerMoves, Env: r.env,
+		Progress: func(line string) { r.progress("install", "%s", line) }})
+	if err != nil {
+		if !r.interrupted(ctx, "install") {
+			r.stop("install: %v", err)
+		}
+		return
+	}
+	r.rep.Install = &Install{Manager: res.Manager, Version: res.Version, Lockfile: res.Lockfile, Manifests: res.Manifests,
+		Commands: res.Commands, Moved: res.Moved}
+	if !r.commit(ctx, upgradeSubject(r.o.Package, plan), append(append([]string{}, res.Manifests...), res.Lockfile)...) {
+		return
+	}
+
+	// The rest is verification: from here the run is failed, not not-run.
+	r.rep.Status = StatusFailed
+	style := verify.DetectStyle(r.croot)
+	patchFiles := r.patchFiles()
+	var lintBefore verify.LintRun
+	lintBeforeOK := false
+	if style.Linter != nil && len(patchFiles) > 0 {
+		r.progress("lint", "linting %d files before the edits (%s)", len(patchFiles), style.Linter.Name)
+		lintBefore, err = style.Lint(ctx, r.croot, r.env, patchFiles)
+		lintBeforeOK = err == nil
+		if err != nil {
+			r.rep.NotRun = append(r.rep.NotRun, fmt.Sprintf("lint (%s) before the edits: %v", style.Linter.Name, err))
+		}
+	}
+	edited := r.applyPatches(ctx)
+	if ctx.Err() != nil {
+		r.interrupted(ctx, "the edits")
+		return
+	}
+	if style.Formatter != nil && len(edited) > 0 {
+		r.rep.Style.Formatter = style.Formatter.Name
+		r.progress("format", "formatting %d edited files (%s)", len(edited), style.Formatter.Name)
+		changed, err := style.Format(ctx, r.croot, r.env, edited)
+		switch {
+		case err != nil:
+			r.rep.NotRun = append(r.rep.NotRun, fmt.Sprintf("format (%s): %v", style.Formatter.Name, err))
+		case len(changed) > 0:
+			r.rep.Style.Formatted = changed
+			if !r.commit(ctx, fmt.Sprintf("format the files the upgrade edited (%s)", style.Formatter.Name), changed...) {
+				return
+			}
+		}
+	}
+
+	// Types.
+	r.progress("compile", "type-checking after the upgrade")
+	switch {
+	case baseErr != nil:
+		r.rep.Types.Reason = "the baseline compile failed: " + baseErr.Error()
+	default:
+		after, err := compileWorkspaces(ctx, r.croot, workspaces, r.fetch, 10*time.Minute)
+		if r.interrupted(ctx, "the compile") {
+			return
+		}
+		if err != nil {
+			r.rep.Types.Reason = "the compile after the upgrade failed: " + err.Error()
+			break
+		}
+		r.rep.Types = TypesReport{Status: model.StatusAnalyzed, Compiler: after.Compiler, Projects: after.Projects,
+			Files: after.Files, Baseline: len(base.Diagnostics), New: newDiagnostics(base.Diagnostics, after.Diagnostics),
+			Untyped: after.Untyped}
+		if len(after.Projects) == 0 {
+			r.rep.Types.Status = model.StatusSkipped
+			r.rep.Types.Reason = "no tsconfig.json in " + strings.Join(workspaces, ", ") + ": nothing to type-check"
+		}
+	}
+
+	// Lint the edited files.
+	if style.Linter != nil && len(patchFiles) > 0 {
+		r.rep.Style.Linter = style.Linter.Name
+		r.progress("lint", "linting the %d edited files (%s)", len(patchFiles), style.Linter.Name)
+		after, err := style.Lint(ctx, r.croot, r.env, patchFiles)
+		switch {
+		case err != nil:
+			r.rep.NotRun = append(r.rep.NotRun, fmt.Sprintf("lint (%s): %v", style.Linter.Name, err))
+		case lintBeforeOK:
+			r.rep.Style.NewFailures = verify.NewLintFailures(lintBefore, after)
+		}
+	}
+
+	// Tests.
+	affected := affectedFiles(reports, edited)
+	afterRepo, err := repo.Load(r.croot)
+	if err != nil {
+		afterRepo = cloneRepo
+	}
+	tp, err := verify.PlanTests(r.croot, afterRepo, workspaces, affected, r.o.WithServices)
+	if err != nil {
+		r.rep.Tests.NotRun = append(r.rep.Tests.NotRun, "tests: "+err.Error())
+	} else {
+		r.rep.Tests.NoTests = orEmpty(tp.NoTests)
+		r.rep.Tests.Skipped = tp.Skipped
+		if r.rep.Tests.Skipped == nil {
+			r.rep.Tests.Skipped = []verify.ServiceSkip{}
+		}
+		r.rep.Tests.NotRun = orEmpty(tp.NotRun)
+		if len(tp.Runs) > 0 {
+			r.progress("tests", "running %d test runs", len(tp.Runs))
+			r.rep.Tests.Results = verify.RunTests(ctx, r.croot, r.env, tp, affected, r.o.TestTimeout,
+				func(line string) { r.progress("tests", "%s", line) })
+			if r.interrupted(ctx, "the tests") {
+				return
+			}
+		}
+	}
+	r.rep.Sites = sitesLeft(reports, r.rep.Types.New, r.rep.Patches, plan.added)
+	r.judge()
+}
+
+// judge sets the verdict of a run whose upgrade was committed.
+func (r *runner) judge() {
+	var why []string
+	if r.rep.Types.Status != model.StatusAnalyzed && r.rep.Types.Status != model.StatusSkipped {
+		why = append(why, "types were not verified ("+r.rep.Types.Reason+")")
+	}
+	if n := len(r.rep.Types.New); n > 0 {
+		why = append(why, plural(n, "new type error", "new type errors"))
+	}
+	if n := len(r.rep.Sites); n > 0 {
+		why = append(why, plural(n, "site left for you", "sites left for you"))
+	}
+	for _, t := range r.rep.Tests.Results {
+		if t.Status == "failed" || t.Status == "timed-out" || t.Status == "error" {
+			why = append(why, fmt.Sprintf("tests (%s): %s", t.Run.Scope, t.Status))
+		}
+	}
+	if n := len(r.rep.Style.NewFailures); n > 0 {
+		why = append(why, plural(n, "edited file with a new lint failure", "edited files with new lint failures"))
+	}
+	if len(why) == 0 {
+		r.rep.Status = StatusVerified
+		return
+	}
+	r.rep.Status = StatusFailed
+	r.rep.Reason = strings.Join(why, "; ")
+}
+
+// finish compares the checkout with its snapshot, publishes the branch,
+// stores the run and keeps or removes the clone. It runs whatever happened
+// before, on a fresh context: an interrupted run still has to say where
+// its clone is.
+func (r *runner) finish(runCtx context.Context) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if r.clone == nil {
+		r.rep.Risk = risk(r.rep)
+		return
+	}
+	after, err := isolate.Take(ctx, r.top)
+	if err != nil {
+		r.rep.Checkout.Changed = append(r.rep.Checkout.Changed, "the checkout could not be read after the run: "+err.Error())
+	} else {
+		r.rep.Checkout.Changed = append(r.rep.Checkout.Changed, r.before.Changes(after)...)
+	}
+	changed := len(r.rep.Checkout.Changed) > 0
+	if changed && r.rep.Status == StatusVerified {
+		r.rep.Status = StatusFailed
+		r.rep.Reason = "the checkout changed during the run: " + strings.Join(r.rep.Checkout.Changed, "; ")
+	}
+	committed := len(r.rep.Commits) > 0
+	switch {
+	case !committed:
+	case runCtx.Err() != nil:
+		r.rep.Checkout.BranchWhy = "the run was interrupted: the branch stays in the clone"
+	case changed:
+		r.rep.Checkout.BranchWhy = "the checkout changed during the run: the branch stays in the clone"
+	default:
+		r.progress("publish", "giving the checkout the branch %s", r.clone.Branch)
+		pub, err := isolate.Publish(ctx, r.clone)
+		switch {
+		case errors.Is(err, isolate.ErrCheckedOut):
+			r.rep.Checkout.BranchWhy = r.clone.Branch + " is checked out in your checkout, so it is not moved: the commits stay in the clone"
+		case errors.Is(err, isolate.ErrDiverged):
+			r.rep.Checkout.BranchWhy = r.clone.Branch + " already exists with commits this run does not have: it is not moved, the commits stay in the clone"
+		case err != nil:
+			r.rep.Checkout.BranchWhy = "the branch could not be created: " + err.Error()
+		default:
+			r.rep.Checkout.Branch, r.rep.Checkout.Sha, r.rep.Checkout.Created = pub.Branch, pub.Sha, pub.Created
+		}
+	}
+	published := r.rep.Checkout.Branch != ""
+	switch {
+	case r.o.Keep:
+		r.rep.Clone.Kept, r.rep.Clone.Why = true, "--keep was passed"
+	case runCtx.Err() != nil:
+		r.rep.Clone.Kept, r.rep.Clone.Why = true, "the run was interrupted"
+	case changed:
+		r.rep.Clone.Kept, r.rep.Clone.Why = true, "the checkout changed during the run"
+	case r.rep.Status != StatusVerified:
+		r.rep.Clone.Kept, r.rep.Clone.Why = true, "the run did not verify: look at it there"
+	case committed && !published:
+		r.rep.Clone.Kept, r.rep.Clone.Why = true, "its commits exist nowhere else"
+	}
+	r.rep.Risk = risk(r.rep)
+	if committed || r.rep.Clone.Kept {
+		if data, err := marshalRun(r.rep); err == nil {
+			if file, err := isolate.StoreRun(ctx, r.top, r.clone.Branch, data); err == nil {
+				r.rep.Checkout.RunFile = file
+			} else {
+				r.rep.NotRun = append(r.rep.NotRun, "storing the run: "+err.Error())
+			}
+		}
+	}
+	if final, err := isolate.Take(ctx, r.top); err == nil {
+		for _, c := range after.Changes(final) {
+			r.rep.Checkout.Changed = append(r.rep.Checkout.Changed, "while publishing: "+c)
+		}
+	}
+	if !r.rep.Clone.Kept {
+		if err := r.clone.Remove(); err != nil {
+			r.rep.Clone.Kept, r.rep.Clone.Why = true, "it could not be removed: "+err.Error()
+		} else {
+			r.rep.Clone.Removed = true
+		}
+	}
+}
+
+// commit stages exactly files (slash paths relative to the repository
+// root) and commits them; false when the run has to stop.
+func (r *runner) commit(ctx context.Context, subject string, files ...string) bool {
+	rel, _ := filepath.Rel(r.top, r.root)
+	var paths []string
+	for _, f := range files {
+		paths = append(paths, filepath.ToSlash(filepath.Join(rel, filepath.FromSlash(f))))
+	}
+	sha, err := r.clone.Commit(ctx, subject, paths...)
+	if err != nil {
+		if !r.interrupted(ctx, "a commit") {
+			r.stop("commit in the clone: %v", err)
+		}
+		return false
+	}
+	if sha == "" {
+		return true // nothing changed: no commit
+	}
+	r.rep.Commits = append(r.rep.Commits, Commit{Sha: sha, Subject: subject})
+	return true
+}
+
+// patchFiles are the files the accepted patches edit, sorted.
+func (r *runner) patchFiles() []string {
+	seen := map[string]bool{}
+	var out []string
+	if r.o.Patches != nil {
+		for _, p := range r.o.Patches.Patches {
+			if !seen[p.File] {
+				seen[p.File] = true
+				out = append(out, p.File)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// applyPatches applies each accepted patch exactly, in its own commit, and
+// returns the files edited.
+func (r *runner) applyPatches(ctx context.Context) []string {
+	if r.o.Patches == nil {
+		return nil
+	}
+	var edited []string
+	for _, p := range r.o.Patches.Patches {
+		res := PatchResult{File: p.File, Line: p.Line, Rule: p.Rule, Finding: p.Finding}
+		r.progress("edits", "%s:%d (%s)", p.File, p.Line, p.Rule)
+		if err := ApplyPatch(r.croot, p); err != nil {
+			res.Reason = err.Error()
+			r.rep.Patches = append(r.rep.Patches, res)
+			continue
+		}
+		if !r.commit(ctx, fmt.Sprintf("fix %s:%d (%s)", p.File, p.Line, p.Rule), p.File) {
+			res.Reason = r.rep.Reason
+			r.rep.Patches = append(r.rep.Patches, res)
+			return edited
+		}
+		res.Applied = true
+		r.rep.Patches = append(r.rep.Patches, res)
+		edited = appendUnique(edited, p.File)
+	}
+	sort.Strings(edited)
+	return edited
+}
+
+// fetcher fetches the pinned compiler when the repository installs none.
+func (r *runner) fetcher() func(ctx context.Context, name, version string) (string, error) {
+	return func(ctx context.Context, name, version string) (string, error) {
+		client := r.o.Client
+		if client == nil {
+			cfg, err := registry.LoadConfig(r.root, r.o.Env)
+			if err != nil {
+				return "", err
+			}
+			client = registry.New(registry.Options{Config: cfg})
+		}
+		p, err := client.Fetch(ctx, name, version)
+		if err != nil {
+			return "", err
+		}
+		r.clean = append(r.clean, func() { _ = p.Remove() })
+		return p.Dir, nil
+	}
+}
+
+func gitTop(ctx context.Context, dir string) (string, error) {
+	out, err := gitOutput(ctx, dir, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return "", err
+	}
+	return filepath.EvalSymlinks(out)
+}
+
+func orEmpty(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func appendUnique(s []string, v string) []string {
+	for _, x := range s {
+		if x == v {
+			return s
+		}
+	}
+	return append(s, v)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}

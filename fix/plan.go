@@ -1,0 +1,341 @@
+package fix
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os/exec"
+	"sort"
+	"strings"
+
+	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/fix/managers"
+)
+
+// upgradePlan is what one fix moves, from check's reports.
+type upgradePlan struct {
+	from, to     string
+	moves        []Move
+	managerMoves []managers.Move
+	conflicts    []string
+	// added are companions the repository did not declare (new peers).
+	added map[string]bool
+}
+
+// reportsOf are check's reports of the package: one per installed version
+// (workspaces apart), or the group it belongs to.
+func reportsOf(rep *model.CheckReport, name string) []model.PackageReport {
+	var out []model.PackageReport
+	for _, p := range rep.Packages {
+		if p.Package == name {
+			out = append(out, p)
+			continue
+		}
+		for _, m := range p.Members {
+			if m.Name == name {
+				out = append(out, p)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// planOf joins the reports into one upgrade: every member to its target,
+// the @types release typing it, every companion; conflicts stop it.
+func planOf(name string, reports []model.PackageReport, r *model.Repository) (*upgradePlan, error) {
+	if len(reports) == 0 {
+		return nil, fmt.Errorf("check has no report of %s: uptide list shows the dependencies this repository declares", name)
+	}
+	pl := &upgradePlan{added: map[string]bool{}}
+	byName := map[string]*Move{}
+	var order []string
+	var froms []string
+	add := func(m Move, mm managers.Move) {
+		if prev, ok := byName[m.Name]; ok {
+			if prev.To != m.To {
+				pl.conflicts = append(pl.conflicts, fmt.Sprintf("%s would move to both %s and %s", m.Name, prev.To, m.To))
+			}
+			return
+		}
+		byName[m.Name] = &m
+		order = append(order, m.Name)
+		pl.managerMoves = append(pl.managerMoves, mm)
+	}
+	for _, p := range reports {
+		if p.Target == "" {
+			reason := p.Reason
+			if reason == "" {
+				reason = "no target"
+			}
+			return nil, fmt.Errorf("%s: %s", p.Title, reason)
+		}
+		if pl.to != "" && pl.to != p.Target && p.Package == name {
+			return nil, fmt.Errorf("%s is checked against %s and %s in different workspaces: name one with --target %s@<version>", name, pl.to, p.Target, name)
+		}
+		if p.Package == name || pl.to == "" {
+			pl.to = p.Target
+		}
+		for _, m := range p.Members {
+			target := m.Target
+			if target == "" {
+				target = p.Target
+			}
+			if m.Name == name {
+				froms = appendUnique(froms, m.Installed)
+			}
+			why := "the upgrade"
+			if m.Name != name {
+				why = "released with " + name
+			}
+			add(Move{Name: m.Name, From: m.Installed, To: target, Why: why}, managers.Move{Name: m.Name, To: target})
+			if tv := m.TypesVia; tv != nil && tv.To != "" && declares(r, tv.Package) {
+				from := tv.Installed
+				if from == "" {
+					from = tv.From
+				}
+				add(Move{Name: tv.Package, From: from, To: tv.To, Why: "types of " + m.Name},
+					managers.Move{Name: tv.Package, To: tv.To})
+			}
+		}
+		for _, c := range p.Companions.Companions {
+			if c.To == "" {
+				continue
+			}
+			mm := managers.Move{Name: c.Name, To: c.To}
+			if c.From == "" && !declares(r, c.Name) {
+				mm.Add, mm.Workspaces = true, p.Workspaces
+				pl.added[c.Name] = true
+			}
+			add(Move{Name: c.Name, From: c.From, To: c.To, Why: c.Why}, mm)
+		}
+		for _, c := range p.Companions.Conflicts {
+			pl.conflicts = append(pl.conflicts, fmt.Sprintf("%s %s: %s", c.Name, c.From, c.Why))
+		}
+	}
+	if pl.to == "" {
+		return nil, fmt.Errorf("check found no target for %s", name)
+	}
+	sort.Strings(froms)
+	pl.from = strings.Join(froms, ", ")
+	for _, n := range order {
+		pl.moves = append(pl.moves, *byName[n])
+	}
+	sort.Strings(pl.conflicts)
+	return pl, nil
+}
+
+// declares is true when a workspace of the repository declares name.
+func declares(r *model.Repository, name string) bool {
+	for _, ws := range r.Workspaces {
+		for _, d := range ws.Declarations {
+			if d.Name == name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// upgradeSubject is the upgrade commit's subject: "upgrade react 18.3.1 →
+// 19.1.0 (+ react-dom, @types/react)".
+func upgradeSubject(name string, pl *upgradePlan) string {
+	s := fmt.Sprintf("upgrade %s %s → %s", name, pl.from, pl.to)
+	var others []string
+	for _, m := range pl.moves {
+		if m.Name != name {
+			others = append(others, m.Name)
+		}
+	}
+	if len(others) > 0 {
+		s += " (+ " + strings.Join(others, ", ") + ")"
+	}
+	return s
+}
+
+func moveList(moves []Move) string {
+	var parts []string
+	for _, m := range moves {
+		parts = append(parts, m.Name+"@"+m.To)
+	}
+	return strings.Join(parts, " ")
+}
+
+// affectedWorkspaces are the workspaces that declare or import the
+// package, sorted.
+func affectedWorkspaces(reports []model.PackageReport) []string {
+	seen := map[string]bool{}
+	for _, p := range reports {
+		for _, ws := range p.Workspaces {
+			seen[ws] = true
+		}
+		for _, imp := range p.Importers {
+			seen[imp.Workspace] = true
+		}
+	}
+	out := make([]string, 0, len(seen))
+	for ws := range seen {
+		out = append(out, ws)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// affectedFiles are the files the upgrade reaches: the importers of the
+// package, the files of its findings and the edited files, sorted.
+func affectedFiles(reports []model.PackageReport, edited []string) []string {
+	seen := map[string]bool{}
+	for _, f := range edited {
+		seen[f] = true
+	}
+	for _, p := range reports {
+		for _, imp := range p.Importers {
+			for _, f := range imp.Files {
+				seen[f] = true
+			}
+		}
+		for _, f := range p.Findings {
+			if f.File != "" && !strings.HasSuffix(f.File, "package.json") && !strings.HasSuffix(f.File, "tsconfig.json") {
+				seen[f.File] = true
+			}
+		}
+	}
+	out := make([]string, 0, len(seen))
+	for f := range seen {
+		out = append(out, f)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// sitesLeft are the places a person still has to edit: every new error of
+// the fresh compile (named by the check finding it confirms, when one
+// does), and every breaking finding no compiler can see (a module format,
+// a Node engine) that no applied patch addressed. A missing peer is not a
+// site when the upgrade added it.
+func sitesLeft(reports []model.PackageReport, newDiags []model.Diagnostic, patches []PatchResult, added map[string]bool) []Site {
+	type dkey struct {
+		file, message string
+		code          int
+	}
+	ruleOf := map[string]string{}
+	byDiag := map[dkey]model.Finding{}
+	var blind []model.Finding
+	for _, p := range reports {
+		for _, rule := range p.Plan.Rules {
+			for _, id := range rule.Findings {
+				ruleOf[id] = rule.Title
+			}
+		}
+		for _, f := range p.Findings {
+			for _, d := range append(append([]model.Diagnostic{}, f.Evidence...), f.Downstream...) {
+				byDiag[dkey{d.File, d.Message, d.Code}] = f
+			}
+			if f.Severity == model.Breaking && len(f.Evidence) == 0 && len(f.Downstream) == 0 {
+				blind = append(blind, f)
+			}
+		}
+	}
+	patched := map[string]bool{}
+	for _, p := range patches {
+		if p.Applied && p.Finding != "" {
+			patched[p.Finding] = true
+		}
+	}
+	out := []Site{}
+	for _, d := range newDiags {
+		s := Site{File: d.File, Line: d.Line, Rule: fmt.Sprintf("TS%d", d.Code), Message: d.Message}
+		if f, ok := byDiag[dkey{d.File, d.Message, d.Code}]; ok {
+			s.Finding = f.ID
+			if t := ruleOf[f.ID]; t != "" {
+				s.Rule = t
+			}
+		}
+		out = append(out, s)
+	}
+	for _, f := range blind {
+		if patched[f.ID] || (f.Change == "missing-peer" && added[f.Replacement]) {
+			continue
+		}
+		rule := ruleOf[f.ID]
+		if rule == "" {
+			rule = f.Change
+		}
+		out = append(out, Site{File: f.File, Line: f.Line, Rule: rule, Message: f.Reason, Finding: f.ID})
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].File != out[j].File {
+			return out[i].File < out[j].File
+		}
+		return out[i].Line < out[j].Line
+	})
+	return out
+}
+
+// risk says how much review the branch needs, and why.
+func risk(r *Report) Risk {
+	var high, medium []string
+	switch r.Status {
+	case StatusNotRun:
+		return Risk{Level: "high", Why: []string{"nothing was verified: " + r.Reason}}
+	case StatusFailed:
+		high = append(high, "verification failed: "+r.Reason)
+	}
+	if r.From != "" && r.To != "" && major(r.From) != major(r.To) {
+		medium = append(medium, fmt.Sprintf("a major upgrade (%s → %s): behaviour the compiler cannot see may change", r.From, r.To))
+	}
+	ran := 0
+	for _, t := range r.Tests.Results {
+		if t.Status == "passed" {
+			ran++
+		}
+	}
+	if ran == 0 {
+		medium = append(medium, "no test ran against the upgrade")
+	}
+	if n := len(r.Tests.Skipped); n > 0 {
+		medium = append(medium, plural(n, "test file needing services was not run", "test files needing services were not run"))
+	}
+	if r.Types.Status == model.StatusSkipped {
+		medium = append(medium, "nothing was type-checked: "+r.Types.Reason)
+	}
+	switch {
+	case len(high) > 0:
+		return Risk{Level: "high", Why: append(high, medium...)}
+	case len(medium) > 0:
+		return Risk{Level: "medium", Why: medium}
+	}
+	return Risk{Level: "low", Why: []string{"types and tests pass against the upgrade"}}
+}
+
+func major(v string) string {
+	v = strings.TrimSpace(strings.SplitN(v, ",", 2)[0])
+	parts := strings.SplitN(v, ".", 3)
+	if parts[0] == "0" && len(parts) > 1 {
+		return "0." + parts[1]
+	}
+	return parts[0]
+}
+
+// marshalRun is the stored run: the report as JSON.
+func marshalRun(r *Report) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(map[string]any{"schemaVersion": 1, "run": r}); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+func gitOutput(ctx context.Context, dir string, args ...string) (string, error) {
+	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("git %s: %v: %s", strings.Join(args, " "), err, strings.TrimSpace(errb.String()))
+	}
+	return strings.TrimSpace(out.String()), nil
+}

@@ -1,0 +1,115 @@
+package fix
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/uptide/uptide/engine/model"
+)
+
+func repoDeclaring(names ...string) *model.Repository {
+	ws := model.Workspace{Path: "."}
+	for _, n := range names {
+		ws.Declarations = append(ws.Declarations, model.Declaration{Name: n, Package: n})
+	}
+	return &model.Repository{Workspaces: []model.Workspace{ws}}
+}
+
+// react moves with react-dom (lockstep member), its @types and the
+// companions check planned; a new peer is added; a conflict stops fix.
+func TestPlanOfJoinsMembersTypesAndCompanions(t *testing.T) {
+	rep := model.PackageReport{Title: "react", Package: "react", Installed: "18.3.1", Target: "19.1.0", Workspaces: []string{"."},
+		Members: []model.MemberReport{
+			{Name: "react", Installed: "18.3.1", Target: "19.1.0", TypesVia: &model.TypesVia{Package: "@types/react", From: "18.3.12", To: "19.1.2"}},
+		},
+		Companions: model.CompanionPlan{Companions: []model.Companion{
+			{Name: "react-dom", From: "18.3.1", To: "19.1.0", Why: "released in lockstep"},
+			{Name: "@testing-library/dom", To: "10.4.0", Why: "add @testing-library/dom@^10.0.0 (new peer)"},
+		}}}
+	pl, err := planOf("react", []model.PackageReport{rep}, repoDeclaring("react", "react-dom", "@types/react"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, m := range pl.managerMoves {
+		s := m.Name + "@" + m.To
+		if m.Add {
+			s += " (add to " + strings.Join(m.Workspaces, ",") + ")"
+		}
+		got = append(got, s)
+	}
+	want := []string{"react@19.1.0", "@types/react@19.1.2", "react-dom@19.1.0", "@testing-library/dom@10.4.0 (add to .)"}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("moves (-want +got):\n%s", d)
+	}
+	if s := upgradeSubject("react", pl); s != "upgrade react 18.3.1 → 19.1.0 (+ @types/react, react-dom, @testing-library/dom)" {
+		t.Errorf("subject %q", s)
+	}
+	if len(pl.conflicts) != 0 || !pl.added["@testing-library/dom"] {
+		t.Errorf("conflicts %q added %v", pl.conflicts, pl.added)
+	}
+
+	rep.Companions.Conflicts = []model.Conflict{{Name: "@ai-sdk/react", From: "0.0.70", Why: "no release accepts react 19"}}
+	pl, err = planOf("react", []model.PackageReport{rep}, repoDeclaring("react"))
+	if err != nil || len(pl.conflicts) != 1 || !strings.Contains(pl.conflicts[0], "@ai-sdk/react 0.0.70: no release accepts react 19") {
+		t.Errorf("conflict: %v %q", err, pl.conflicts)
+	}
+	if _, err := planOf("zod", nil, repoDeclaring()); err == nil || !strings.Contains(err.Error(), "uptide list") {
+		t.Errorf("no report: %v", err)
+	}
+	if _, err := planOf("zod", []model.PackageReport{{Title: "zod", Package: "zod", Reason: "not installed: run npm install"}}, repoDeclaring()); err == nil || !strings.Contains(err.Error(), "not installed") {
+		t.Errorf("no target: %v", err)
+	}
+}
+
+// What is left: each new error, named by the finding it confirms, and the
+// breaking findings no compiler sees unless a patch addressed them.
+func TestSitesLeft(t *testing.T) {
+	ev := model.Diagnostic{File: "src/title.ts", Line: 4, Code: 2345, Message: "Argument of type … is not assignable"}
+	rep := model.PackageReport{
+		Findings: []model.Finding{
+			{ID: "f1", Severity: model.Breaking, File: "src/title.ts", Line: 4, Evidence: []model.Diagnostic{ev}},
+			{ID: "f2", Severity: model.Breaking, Change: "module-format", File: "src/legacy.js", Line: 1, Reason: "require() of an ESM-only package"},
+			{ID: "f3", Severity: model.Breaking, Change: "module-format", File: "src/old.js", Line: 2, Reason: "require()"},
+			{ID: "f4", Severity: model.Breaking, Change: "missing-peer", Replacement: "@testing-library/dom", File: "src/t.ts", Line: 1},
+			{ID: "f5", Severity: model.Unverified, Change: "removed", File: "src/x.ts", Line: 9},
+		},
+		Plan: model.Plan{Rules: []model.PlanRule{{Title: "options gain a required field", Findings: []string{"f1"}}, {Title: "ESM only", Findings: []string{"f2", "f3"}}}},
+	}
+	moved := ev
+	moved.Line = 6 // an edit above shifted it
+	got := sitesLeft([]model.PackageReport{rep}, []model.Diagnostic{moved, {File: "src/other.ts", Line: 2, Code: 2339, Message: "no such property"}},
+		[]PatchResult{{Finding: "f3", Applied: true}, {Finding: "f2", Applied: false}}, map[string]bool{"@testing-library/dom": true})
+	var lines []string
+	for _, s := range got {
+		lines = append(lines, s.File+":"+itoa(s.Line)+" "+s.Rule+" "+s.Finding)
+	}
+	want := []string{"src/legacy.js:1 ESM only f2", "src/other.ts:2 TS2339 ", "src/title.ts:6 options gain a required field f1"}
+	if d := cmp.Diff(want, lines); d != "" {
+		t.Errorf("sites (-want +got):\n%s", d)
+	}
+}
+
+func itoa(n int) string { return fmtInt(n) }
+
+func fmtInt(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	var b []byte
+	for ; n > 0; n /= 10 {
+		b = append([]byte{byte('0' + n%10)}, b...)
+	}
+	return string(b)
+}
+
+func TestNewDiagnosticsIgnoresPositions(t *testing.T) {
+	base := []model.Diagnostic{{File: "a.ts", Line: 1, Code: 1, Message: "m"}, {File: "a.ts", Line: 2, Code: 1, Message: "m"}}
+	after := []model.Diagnostic{{File: "a.ts", Line: 5, Code: 1, Message: "m"}, {File: "a.ts", Line: 6, Code: 1, Message: "m"}, {File: "a.ts", Line: 7, Code: 1, Message: "m"}, {File: "b.ts", Line: 1, Code: 1, Message: "m"}}
+	got := newDiagnostics(base, after)
+	if len(got) != 2 || got[0].Line != 7 || got[1].File != "b.ts" {
+		t.Errorf("%+v", got)
+	}
+}

@@ -1,0 +1,166 @@
+package fix
+
+import (
+	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/fix/managers"
+	"github.com/uptide/uptide/fix/verify"
+)
+
+// The statuses of a run.
+const (
+	// Verified: zero new diagnostics, no site left, no failing or timed-out
+	// test, no new lint failure, the checkout unchanged.
+	StatusVerified = "verified"
+	// Failed: the upgrade ran and verification did not pass.
+	StatusFailed = "failed"
+	// NotRun: fix stopped before or during the upgrade (a dirty checkout, a
+	// conflict, an install that failed, an interrupt); nothing was verified.
+	StatusNotRun = "not-run"
+)
+
+// Report is what one fix run did and found.
+type Report struct {
+	Package string `json:"package"`
+	From    string `json:"from,omitempty"`
+	To      string `json:"to,omitempty"`
+	Branch  string `json:"branch,omitempty"`
+	Status  string `json:"status"`
+	// Reason says why the run stopped or failed, in one line.
+	Reason string `json:"reason,omitempty"`
+	Risk   Risk   `json:"risk"`
+	// Moves are the packages the upgrade moves: the package, its release
+	// group, its companions.
+	Moves    []Move         `json:"moves"`
+	Install  *Install       `json:"install,omitempty"`
+	Commits  []Commit       `json:"commits"`
+	Patches  []PatchResult  `json:"patches"`
+	Types    TypesReport    `json:"types"`
+	Tests    TestsReport    `json:"tests"`
+	Style    StyleReport    `json:"style"`
+	Sites    []Site         `json:"sitesLeft"`
+	NotRun   []string       `json:"notRun"`
+	Clone    CloneReport    `json:"clone"`
+	Checkout CheckoutReport `json:"checkout"`
+}
+
+// Move is one package moved, and why it moves.
+type Move struct {
+	Name string `json:"name"`
+	From string `json:"from,omitempty"`
+	To   string `json:"to"`
+	Why  string `json:"why"`
+}
+
+// Install is the package manager's part.
+type Install struct {
+	Manager   string           `json:"manager"`
+	Version   string           `json:"version"`
+	Lockfile  string           `json:"lockfile"`
+	Manifests []string         `json:"manifests"`
+	Commands  []string         `json:"commands"`
+	Moved     []managers.Moved `json:"moved"`
+}
+
+// Risk is the run's risk level and its reasons.
+type Risk struct {
+	Level string   `json:"level"` // low, medium, high
+	Why   []string `json:"why"`
+}
+
+// Commit is one commit the run made on the branch.
+type Commit struct {
+	Sha     string `json:"sha"`
+	Subject string `json:"subject"`
+}
+
+// PatchResult is one accepted patch: applied in its own commit, or
+// rejected with the reason (its site stays manual).
+type PatchResult struct {
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Rule    string `json:"rule"`
+	Finding string `json:"finding,omitempty"`
+	Applied bool   `json:"applied"`
+	Reason  string `json:"reason,omitempty"`
+}
+
+// TypesReport is the fresh compile after the upgrade against the baseline.
+type TypesReport struct {
+	Status   string   `json:"status"` // analyzed, skipped, not-analyzed
+	Reason   string   `json:"reason,omitempty"`
+	Compiler string   `json:"compiler,omitempty"`
+	Projects []string `json:"projects"`
+	Files    int      `json:"files"`
+	// Baseline counts the errors the repository had before the upgrade.
+	Baseline int `json:"baseline"`
+	// New are the errors the upgraded branch has and the baseline does not
+	// (multisets on file, code and message), sorted by file and line.
+	New     []model.Diagnostic `json:"new"`
+	Untyped []string           `json:"untyped,omitempty"`
+}
+
+// TestsReport is what ran, what did not, and why.
+type TestsReport struct {
+	Results []verify.TestResult  `json:"results"`
+	NoTests []string             `json:"noTests"`
+	Skipped []verify.ServiceSkip `json:"skipped"`
+	NotRun  []string             `json:"notRun"`
+}
+
+// StyleReport is the repository's own formatter and linter on the edited
+// files.
+type StyleReport struct {
+	Formatter string `json:"formatter,omitempty"`
+	Linter    string `json:"linter,omitempty"`
+	// Formatted are the files the formatter changed (their own commit).
+	Formatted []string `json:"formatted"`
+	// NewFailures are lint failures the edited files did not have before.
+	NewFailures map[string][]string `json:"newFailures"`
+}
+
+// Site is a place left for a person: a new error no patch fixed, or a
+// breaking finding the compiler cannot see.
+type Site struct {
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Rule    string `json:"rule"`
+	Message string `json:"message"`
+	Finding string `json:"finding,omitempty"`
+}
+
+// CloneReport says where the private clone is and why it was kept, or
+// that it was removed.
+type CloneReport struct {
+	// Dir is the run directory; Repo the repository root inside the
+	// clone's work tree.
+	Dir     string `json:"dir,omitempty"`
+	Repo    string `json:"repo,omitempty"`
+	Kept    bool   `json:"kept"`
+	Why     string `json:"why,omitempty"`
+	Removed bool   `json:"removed"`
+}
+
+// CheckoutReport is what the user's checkout gained, and whether anything
+// else in it changed during the run.
+type CheckoutReport struct {
+	Changed []string `json:"changed"`
+	// Branch is the ref the checkout gained ("" when it gained none, and
+	// BranchWhy says why).
+	Branch    string `json:"branch,omitempty"`
+	Sha       string `json:"sha,omitempty"`
+	Created   bool   `json:"created,omitempty"`
+	BranchWhy string `json:"branchWhy,omitempty"`
+	// RunFile is the stored run (.git/uptide/<branch>/run.json).
+	RunFile string `json:"runFile,omitempty"`
+}
+
+// ExitCode is 0 verified, 1 verification failed or sites left, 2 not run.
+func (r *Report) ExitCode() int {
+	switch r.Status {
+	case StatusVerified:
+		return 0
+	case StatusFailed:
+		return 1
+	}
+	return 2
+}

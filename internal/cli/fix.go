@@ -1,0 +1,121 @@
+package cli
+
+import (
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/uptide/uptide/fix"
+	"github.com/uptide/uptide/internal/term"
+)
+
+// FixOptions are the inputs of `uptide fix`.
+type FixOptions struct {
+	*Globals
+	Package      string
+	Targets      map[string]string
+	Group        bool
+	PatchesFile  string
+	Keep         bool
+	WithServices bool
+	TestTimeout  time.Duration
+}
+
+func newFixCmd(g *Globals) *cobra.Command {
+	o := &FixOptions{Globals: g}
+	var targets []string
+	cmd := &cobra.Command{
+		Use:   "fix <package>",
+		Short: "Upgrade a dependency on a branch in a private clone, apply accepted patches, and verify",
+		Long: "fix checks the upgrade, clones the repository privately (never a worktree), bumps every workspace that\n" +
+			"declares the package (its release group and companions with it, range style kept), installs with the\n" +
+			"repository's own package manager with lifecycle scripts and hook installers off, applies the accepted\n" +
+			"patches exactly (one commit each), then verifies: the repository's own compiler against the pre-upgrade\n" +
+			"baseline, its tests, its formatter and linter on the edited files. Your checkout gains only the branch\n" +
+			"uptide/<package>-<version> and the stored run in .git/uptide/. Sites no patch fixed are listed for you.\n" +
+			"Exit code: 0 verified, 1 verification failed or sites left, 2 could not run.",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usageError("fix takes one package (uptide fix zod); uptide list shows this repository's dependencies")
+			}
+			parsed, err := parseTargets(targets)
+			if err != nil {
+				return err
+			}
+			o.Package, o.Targets = args[0], parsed
+			return runFix(cmd, o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringArrayVar(&targets, "target", nil, "upgrade to `pkg@version` (or pkg@dist-tag) instead of latest; repeatable")
+	f.BoolVar(&o.Group, "group", false, "also move packages linked by peer ranges or shared pins")
+	f.StringVar(&o.PatchesFile, "patches", "", "apply the accepted patches in `FILE` (JSON: the planner's accepted set)")
+	f.BoolVar(&o.Keep, "keep", false, "keep the private clone even when the run verified")
+	f.BoolVar(&o.WithServices, "with-services", false, "also run the tests that need services (databases, queues)")
+	f.DurationVar(&o.TestTimeout, "test-timeout", 10*time.Minute, "time limit of each test run")
+	return cmd
+}
+
+func runFix(cmd *cobra.Command, o *FixOptions) error {
+	opts := fix.Options{Cwd: o.Cwd, Env: o.Env, Package: o.Package, Targets: o.Targets, Group: o.Group,
+		Keep: o.Keep, WithServices: o.WithServices, TestTimeout: o.TestTimeout}
+	if f := cmd.Flags().Lookup("cwd"); f != nil && f.Changed {
+		opts.CwdArg = f.Value.String()
+	}
+	if o.PatchesFile != "" {
+		pf, err := fix.ReadPatches(o.PatchesFile)
+		if err != nil {
+			return usageError("%v", err)
+		}
+		if pf.Package != "" && pf.Package != o.Package {
+			return usageError("--patches %s holds patches for %s, not %s", o.PatchesFile, pf.Package, o.Package)
+		}
+		opts.Patches = pf
+	}
+	progress := term.NewProgress(o.Stderr, o.Term.Progress)
+	var mu sync.Mutex
+	phase := ""
+	opts.Progress = func(p, line string) {
+		mu.Lock()
+		defer mu.Unlock()
+		if p != phase {
+			phase = p
+			progress.Clear()
+			fmt.Fprintf(o.Stderr, "fix: %s: %s\n", p, line)
+			return
+		}
+		progress.Update(false, "  %s", clipLine(line, o.Term.Width-4))
+	}
+	rep, err := fix.Run(cmd.Context(), opts)
+	progress.Clear()
+	if err != nil {
+		return err
+	}
+	code := rep.ExitCode()
+	if o.JSON {
+		env := Envelope{SchemaVersion: SchemaVersion, Command: "fix", Data: rep, ExitCode: code, Warnings: []string{}}
+		if err := writeEnvelope(o.Stdout, env); err != nil {
+			return err
+		}
+	} else {
+		renderFix(o.Stdout, rep, palette{on: o.Term.Color})
+	}
+	if code != ExitOK {
+		return silentExit(code)
+	}
+	return nil
+}
+
+// clipLine keeps a progress line on one terminal row.
+func clipLine(s string, width int) string {
+	if width < 20 {
+		width = 76
+	}
+	r := []rune(s)
+	if len(r) <= width {
+		return s
+	}
+	return string(r[:width-1]) + "…"
+}

@@ -1,0 +1,219 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/uptide/uptide/fix"
+)
+
+// renderFix prints the fix report: the verdict, Risk, Changes, Types,
+// Tests, what was not run, the branch and the clone.
+func renderFix(w io.Writer, r *fix.Report, p palette) {
+	head := r.Package
+	if r.To != "" {
+		head = fmt.Sprintf("%s %s → %s", r.Package, r.From, r.To)
+	}
+	switch r.Status {
+	case fix.StatusVerified:
+		fmt.Fprintf(w, "%s  %s\n", p.green("✓ verified"), p.bold(head))
+	case fix.StatusFailed:
+		fmt.Fprintf(w, "%s  %s\n  %s\n", p.red("✗ not verified"), p.bold(head), r.Reason)
+	default:
+		fmt.Fprintf(w, "%s  %s\n  %s\n", p.red("✗ not run"), p.bold(head), r.Reason)
+	}
+	fmt.Fprintf(w, "\nRisk  %s\n", riskWord(r.Risk.Level, p))
+	for _, why := range r.Risk.Why {
+		fmt.Fprintf(w, "  %s\n", why)
+	}
+	if len(r.Moves) > 0 {
+		fmt.Fprintln(w, "\nMoves")
+		for _, m := range r.Moves {
+			from := m.From
+			if from == "" {
+				from = "(new)"
+			}
+			fmt.Fprintf(w, "  %-28s %s → %s  %s\n", m.Name, from, m.To, p.dim(m.Why))
+		}
+	}
+	if len(r.Commits) > 0 {
+		fmt.Fprintf(w, "\nChanges  %s\n", r.Branch)
+		for _, c := range r.Commits {
+			fmt.Fprintf(w, "  %s %s\n", short(c.Sha), c.Subject)
+		}
+	}
+	if r.Install != nil {
+		fmt.Fprintf(w, "  installed with %s %s (%s)\n", r.Install.Manager, r.Install.Version, r.Install.Lockfile)
+	}
+	for _, pr := range r.Patches {
+		if !pr.Applied {
+			fmt.Fprintf(w, "  %s %s:%d (%s): %s\n", p.red("✗ patch rejected"), pr.File, pr.Line, pr.Rule, pr.Reason)
+		}
+	}
+	renderFixTypes(w, r, p)
+	renderFixTests(w, r, p)
+	if r.Style.Formatter != "" || r.Style.Linter != "" {
+		fmt.Fprintln(w, "\nStyle")
+		if r.Style.Formatter != "" {
+			fmt.Fprintf(w, "  %s formatted %d of the edited files\n", r.Style.Formatter, len(r.Style.Formatted))
+		}
+		if r.Style.Linter != "" {
+			if len(r.Style.NewFailures) == 0 {
+				fmt.Fprintf(w, "  %s: no new lint failure in the edited files\n", r.Style.Linter)
+			}
+			for _, f := range sortedKeys(r.Style.NewFailures) {
+				for _, m := range r.Style.NewFailures[f] {
+					fmt.Fprintf(w, "  %s %s %s\n", p.red("✗"), f, m)
+				}
+			}
+		}
+	}
+	if len(r.Sites) > 0 {
+		fmt.Fprintf(w, "\nLeft for you  %d sites\n", len(r.Sites))
+		for _, s := range r.Sites {
+			fmt.Fprintf(w, "  %s:%d  %s  %s\n", s.File, s.Line, s.Rule, p.dim(indentMore(s.Message, "    ")))
+		}
+	}
+	if len(r.NotRun) > 0 || len(r.Tests.NotRun) > 0 {
+		fmt.Fprintln(w, "\nNot run")
+		for _, s := range append(append([]string{}, r.Tests.NotRun...), r.NotRun...) {
+			fmt.Fprintf(w, "  %s\n", s)
+		}
+	}
+	renderFixWhere(w, r, p)
+}
+
+func renderFixTypes(w io.Writer, r *fix.Report, p palette) {
+	if r.Install == nil {
+		return
+	}
+	fmt.Fprintln(w, "\nTypes")
+	if r.Types.Reason != "" && len(r.Types.Projects) == 0 {
+		fmt.Fprintf(w, "  %s\n", r.Types.Reason)
+		return
+	}
+	fmt.Fprintf(w, "  %s · %s · %s · %s before the upgrade\n", r.Types.Compiler, count(len(r.Types.Projects), "project"),
+		count(r.Types.Files, "file"), count(r.Types.Baseline, "error"))
+	if len(r.Types.New) == 0 {
+		fmt.Fprintf(w, "  %s\n", p.green("✓ no new errors"))
+		return
+	}
+	by := map[string][]string{}
+	for _, d := range r.Types.New {
+		by[d.File] = append(by[d.File], fmt.Sprintf("%d:%d TS%d %s", d.Line, d.Column, d.Code, indentMore(d.Message, "      ")))
+	}
+	fmt.Fprintf(w, "  %s\n", p.red(fmt.Sprintf("✗ %d new errors", len(r.Types.New))))
+	for _, f := range sortedKeys(by) {
+		fmt.Fprintf(w, "  %s\n", f)
+		for _, l := range by[f] {
+			fmt.Fprintf(w, "    %s\n", l)
+		}
+	}
+}
+
+func renderFixTests(w io.Writer, r *fix.Report, p palette) {
+	t := r.Tests
+	if len(t.Results) == 0 && len(t.NoTests) == 0 && len(t.Skipped) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "\nTests")
+	for _, res := range t.Results {
+		mark := p.green("✓")
+		if res.Status != "passed" {
+			mark = p.red("✗")
+		}
+		counts := ""
+		if res.Passed >= 0 || res.Failed >= 0 {
+			counts = fmt.Sprintf(" · %d passed, %d failed", max(res.Passed, 0), max(res.Failed, 0))
+		}
+		rerun := ""
+		if res.Rerun {
+			rerun = " · re-run once (an unrelated test failed the first time)"
+		}
+		fmt.Fprintf(w, "  %s %s  %s · %s%s%s\n", mark, res.Status, commandLine(res.Run.Command), res.Run.Scope, counts, rerun)
+	}
+	for _, ws := range t.NoTests {
+		fmt.Fprintf(w, "  – no tests cover %s\n", ws)
+	}
+	if len(t.Skipped) > 0 {
+		fmt.Fprintf(w, "  – %d test files need services and were not run (--with-services runs them):\n", len(t.Skipped))
+		for _, s := range t.Skipped {
+			fmt.Fprintf(w, "      %s  %s\n", s.File, s.Needs)
+		}
+	}
+}
+
+func renderFixWhere(w io.Writer, r *fix.Report, p palette) {
+	fmt.Fprintln(w)
+	for _, c := range r.Checkout.Changed {
+		fmt.Fprintf(w, "%s %s\n", p.red("✗ your checkout changed during the run:"), c)
+	}
+	switch {
+	case r.Checkout.Branch != "":
+		verb := "updated"
+		if r.Checkout.Created {
+			verb = "created"
+		}
+		fmt.Fprintf(w, "Branch  %s %s at %s in your checkout (nothing else in it changed)\n", r.Checkout.Branch, verb, short(r.Checkout.Sha))
+	case r.Checkout.BranchWhy != "":
+		fmt.Fprintf(w, "Branch  %s\n", r.Checkout.BranchWhy)
+	}
+	switch {
+	case r.Clone.Kept:
+		fmt.Fprintf(w, "Clone   kept at %s (%s)\n", r.Clone.Repo, r.Clone.Why)
+	case r.Clone.Removed:
+		fmt.Fprintln(w, "Clone   removed")
+	}
+	if r.Checkout.RunFile != "" {
+		fmt.Fprintf(w, "Run     %s\n", r.Checkout.RunFile)
+	}
+}
+
+func riskWord(level string, p palette) string {
+	switch level {
+	case "low":
+		return p.green("low")
+	case "medium":
+		return p.yellow("medium")
+	}
+	return p.red(level)
+}
+
+func short(sha string) string {
+	if len(sha) > 10 {
+		return sha[:10]
+	}
+	return sha
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// commandLine shows a test command as the user would type it: a script run
+// through sh -c is its script.
+func commandLine(argv []string) string {
+	if len(argv) == 3 && argv[0] == "sh" && argv[1] == "-c" {
+		return argv[2]
+	}
+	return strings.Join(argv, " ")
+}
+
+// indentMore indents the continuation lines of a multi-line message.
+func indentMore(s, indent string) string {
+	return strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n"+indent)
+}
+
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
