@@ -244,9 +244,14 @@ func sitesLeft(reports []model.PackageReport, newDiags []model.Diagnostic, patch
 		}
 	}
 	out := []Site{}
+	listed := map[string]bool{} // a finding's downstream errors are one edit with it
 	for _, d := range newDiags {
 		s := Site{File: d.File, Line: d.Line, Rule: fmt.Sprintf("TS%d", d.Code), Message: d.Message}
 		if f, ok := byDiag[dkey{d.File, d.Message, d.Code}]; ok {
+			if listed[f.ID] {
+				continue
+			}
+			listed[f.ID] = true
 			s.Finding = f.ID
 			if t := ruleOf[f.ID]; t != "" {
 				s.Rule = t

@@ -375,7 +375,7 @@ func TestCheckGroupsAndCompanions(t *testing.T) {
 	if !strings.HasPrefix(g.Summary, "✓ no impact in ") {
 		t.Errorf("group summary %q", g.Summary)
 	}
-	if n := g.Plan.Next; len(n) != 1 || !strings.Contains(n[0], "--target @aws-sdk/client-s3@3.600.0 --target @aws-sdk/s3-request-presigner@3.600.0") {
+	if n := g.Plan.Next; len(n) != 2 || !strings.Contains(n[0], "--target @aws-sdk/client-s3@3.600.0 --target @aws-sdk/s3-request-presigner@3.600.0") || !strings.HasPrefix(n[1], "uptide fix ") {
 		t.Errorf("group next %v: every member at its target", n)
 	}
 

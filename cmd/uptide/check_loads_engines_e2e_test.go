@@ -50,7 +50,7 @@ func TestCheckComputedLoadsAndEngines(t *testing.T) {
 		}
 		for _, cmd := range p.Plan.Next {
 			if strings.HasPrefix(cmd, "uptide fix") {
-				t.Errorf("next %v names a command that does not exist", p.Plan.Next)
+				t.Errorf("next %v offers fix, which cannot move the repository's Node", p.Plan.Next)
 			}
 		}
 		files := []string{}

@@ -85,8 +85,12 @@ type fixEnv struct {
 func newFixEnv(t testing.TB) fixEnv {
 	t.Helper()
 	reg := startRegistry(t)
-	if err := reg.AddDir(pinnedTool(t, "typescript", "5.8.3")); err != nil {
-		t.Fatal(err)
+	// 5.8.3 is what the fixtures install; 6.0.3, the pinned compiler, is
+	// the tsc of a repository that installs none.
+	for _, v := range []string{"5.8.3", "6.0.3"} {
+		if err := reg.AddDir(pinnedTool(t, "typescript", v)); err != nil {
+			t.Fatal(err)
+		}
 	}
 	e := newEnv(t, reg)
 	if err := os.Symlink(sharedCompilers(t), filepath.Join(e.cache, "compilers")); err != nil {
@@ -124,16 +128,22 @@ func fixRepo(t testing.TB, fe fixEnv, fixture, manager string) string {
 		pnpm := manager2(fe, "pnpm")
 		pnpm.run(t, fe.env, dir, "install", "--no-frozen-lockfile")
 	}
-	git(t, dir, "init", "-q", "-b", "main")
-	git(t, dir, "config", "user.name", "Ada Lovelace")
-	git(t, dir, "config", "user.email", "ada@example.invalid")
-	git(t, dir, "add", "-A")
-	git(t, dir, "commit", "-q", "-m", "the app")
+	commitAll(t, dir)
 	hook := fmt.Sprintf("#!/bin/sh\necho ran > %q\n", filepath.Join(fe.trap, "TRAP-user-hook"))
 	if err := os.WriteFile(filepath.Join(dir, ".git", "hooks", "pre-commit"), []byte(hook), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	return dir
+}
+
+// commitAll makes dir a git repository of one commit by Ada Lovelace.
+func commitAll(t testing.TB, dir string) {
+	t.Helper()
+	git(t, dir, "init", "-q", "-b", "main")
+	git(t, dir, "config", "user.name", "Ada Lovelace")
+	git(t, dir, "config", "user.email", "ada@example.invalid")
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-q", "-m", "the app")
 }
 
 // manager2 is a manager run through the PATH wrappers of fe.
@@ -483,11 +493,7 @@ func TestFixLockfileScopeGuard(t *testing.T) {
     "slugkit": "^1.0.0",`)
 	npmManager().install(t, fe.env, dir)
 	edit(`"is-number": "^6.0.0"`, `"is-number": "^7.0.0"`)
-	git(t, dir, "init", "-q", "-b", "main")
-	git(t, dir, "config", "user.name", "Ada Lovelace")
-	git(t, dir, "config", "user.email", "ada@example.invalid")
-	git(t, dir, "add", "-A")
-	git(t, dir, "commit", "-q", "-m", "the app")
+	commitAll(t, dir)
 	before := checkoutDigest(t, dir)
 	rep, r := runFix(t, fe, dir, "slugkit", "--target", "slugkit@2.0.0", "--keep")
 	if r.code != 2 || rep.Status != "not-run" {
@@ -519,4 +525,37 @@ func hasMarkerAbove(dir, root string) bool {
 		}
 	}
 	return false
+}
+
+// react moves with its lockstep react-dom and both @types in one install
+// and one commit, each declaration keeping its (exact) style.
+func TestFixMovesTheGroupAndCompanions(t *testing.T) {
+	fe := newFixEnv(t)
+	dir := copyFixture(t, "npm-group")
+	npmInstall(t, fe.env, dir)
+	if err := os.WriteFile(filepath.Join(dir, ".gitignore"), []byte("node_modules/\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	commitAll(t, dir)
+	before := checkoutDigest(t, dir)
+	rep, r := runFix(t, fe, dir, "react", "--target", "react@19.1.0")
+	if r.code != 1 || rep.Status != "failed" {
+		t.Fatalf("exit %d %s (%s), want 1 failed: react 19 breaks sites no patch fixed\n%s", r.code, rep.Status, rep.Reason, r.stderr)
+	}
+	want := "upgrade react 18.3.1 → 19.1.0 (+ @types/react, @types/react-dom, react-dom)"
+	if got := subjects(rep); len(got) != 1 || got[0] != want {
+		t.Errorf("commits %q, want %q", got, want)
+	}
+	manifest := git(t, dir, "show", "uptide/react-19.1.0:package.json")
+	for _, w := range []string{`"react": "19.1.0"`, `"react-dom": "19.1.0"`, `"@types/react": "19.1.2"`, `"@types/react-dom": "19.1.1"`, `"@aws-sdk/client-s3": "3.500.0"`} {
+		if !strings.Contains(manifest, w) {
+			t.Errorf("package.json on the branch lacks %s:\n%s", w, manifest)
+		}
+	}
+	if len(rep.Sites) == 0 {
+		t.Errorf("no site left, but nothing fixed react 19 (%s)", rep.Reason)
+	}
+	if after := checkoutDigest(t, dir); after != before {
+		t.Errorf("the checkout changed:\n%s", diffLines(before, after))
+	}
 }
