@@ -58,6 +58,9 @@ type runner struct {
 	before isolate.Snapshot
 	fetch  func(ctx context.Context, name, version string) (string, error)
 	clean  []func()
+	// installing: the upgrade reached the clone (a failure from here on
+	// keeps the clone for inspection).
+	installing bool
 }
 
 // Run upgrades the package on a branch in a private clone and verifies it.
@@ -128,16 +131,64 @@ func (r *runner) run(ctx context.Context) {
 		return
 	}
 
-	// What the upgrade is: check decides the target, the group, the
-	// companions and the sites.
-	r.progress("check", "checking %s", r.o.Package)
-	crep, err := engine.Check(ctx, engine.CheckOptions{Cwd: r.o.Cwd, CwdArg: r.o.CwdArg, Env: r.o.Env, Client: r.o.Client,
-		Packages: []string{r.o.Package}, Targets: r.o.Targets, Group: r.o.Group, Compile: true, Events: r.o.CheckEvents})
-	if err != nil {
-		r.stop("check: %v", err)
+	if _, err := managers.Detect(ctx, r.root, repository, r.o.Env); err != nil {
+		r.stop("%v", err)
 		return
 	}
-	if r.interrupted(ctx, "check") {
+	r.before, err = isolate.Take(ctx, top)
+	if err != nil {
+		r.stop("snapshot of the checkout: %v", err)
+		return
+	}
+
+	// What the upgrade is (check decides the target, the group, the
+	// companions and the sites) and the private clone with its baseline
+	// compile are independent: they run side by side.
+	workspaces, err := workspacesOf(repository, r.o.Package)
+	if err != nil {
+		r.stop("%v", err)
+		return
+	}
+	type baseline struct {
+		run *compileRun
+		err error
+	}
+	cloned := make(chan error, 1)
+	based := make(chan baseline, 1)
+	go func() {
+		r.progress("clone", "cloning %s into a private clone", top)
+		var err error
+		r.clone, err = isolate.New(ctx, isolate.Options{Checkout: top, Root: r.o.RunsRoot, Branch: pendingBranch(r.o.Package), Env: r.o.Env})
+		cloned <- err
+		if err != nil {
+			based <- baseline{err: err}
+			return
+		}
+		rel, _ := filepath.Rel(top, r.root)
+		r.croot = filepath.Join(r.clone.Work, rel)
+		r.env = r.clone.Env(r.o.Env)
+		r.fetch = r.fetcher()
+		r.progress("compile", "type-checking %s before the upgrade", strings.Join(workspaces, ", "))
+		run, err := compileWorkspaces(ctx, r.croot, workspaces, r.fetch, 10*time.Minute)
+		based <- baseline{run, err}
+	}()
+	r.progress("check", "checking %s", r.o.Package)
+	crep, checkErr := engine.Check(ctx, engine.CheckOptions{Cwd: r.o.Cwd, CwdArg: r.o.CwdArg, Env: r.o.Env, Client: r.o.Client,
+		Packages: []string{r.o.Package}, Targets: r.o.Targets, Group: r.o.Group, Compile: true, Events: r.o.CheckEvents})
+	cloneErr := <-cloned
+	if r.clone != nil {
+		r.rep.Clone.Dir, r.rep.Clone.Repo = r.clone.Dir, r.croot
+	}
+	b := <-based
+	base, baseErr := b.run, b.err
+	switch {
+	case r.interrupted(ctx, "check and the clone"):
+		return
+	case checkErr != nil:
+		r.stop("check: %v", checkErr)
+		return
+	case cloneErr != nil:
+		r.stop("clone: %v", cloneErr)
 		return
 	}
 	reports := reportsOf(crep, r.o.Package)
@@ -152,38 +203,11 @@ func (r *runner) run(ctx context.Context) {
 		r.stop("the companion plan has a conflict: %s; nothing was changed", strings.Join(plan.conflicts, "; "))
 		return
 	}
-	if _, err := managers.Detect(ctx, r.root, repository, r.o.Env); err != nil {
-		r.stop("%v", err)
+	if err := r.clone.Rename(ctx, r.rep.Branch); err != nil {
+		r.stop("naming the branch in the clone: %v", err)
 		return
 	}
-
-	// The private clone.
-	r.before, err = isolate.Take(ctx, top)
-	if err != nil {
-		r.stop("snapshot of the checkout: %v", err)
-		return
-	}
-	r.progress("clone", "cloning %s into a private clone", top)
-	r.clone, err = isolate.New(ctx, isolate.Options{Checkout: top, Root: r.o.RunsRoot, Branch: r.rep.Branch, Env: r.o.Env})
-	if err != nil {
-		if !r.interrupted(ctx, "the clone") {
-			r.stop("clone: %v", err)
-		}
-		return
-	}
-	r.rep.Clone.Dir = r.clone.Dir
-	rel, _ := filepath.Rel(top, r.root)
-	r.croot = filepath.Join(r.clone.Work, rel)
-	r.rep.Clone.Repo = r.croot
-	r.env = r.clone.Env(r.o.Env)
-	r.fetch = r.fetcher()
-
-	workspaces := affectedWorkspaces(reports)
-	r.progress("compile", "type-checking %s before the upgrade", strings.Join(workspaces, ", "))
-	base, baseErr := compileWorkspaces(ctx, r.croot, workspaces, r.fetch, 10*time.Minute)
-	if r.interrupted(ctx, "the baseline compile") {
-		return
-	}
+	r.installing = true
 
 	// Bump and install.
 	cloneRepo, err := repo.Load(r.croot)
@@ -384,7 +408,7 @@ func (r *runner) finish(runCtx context.Context) {
 		r.rep.Clone.Kept, r.rep.Clone.Why = true, "the run was interrupted"
 	case changed:
 		r.rep.Clone.Kept, r.rep.Clone.Why = true, "the checkout changed during the run"
-	case r.rep.Status != StatusVerified:
+	case r.rep.Status != StatusVerified && r.installing:
 		r.rep.Clone.Kept, r.rep.Clone.Why = true, "the run did not verify: look at it there"
 	case committed && !published:
 		r.rep.Clone.Kept, r.rep.Clone.Why = true, "its commits exist nowhere else"

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/engine/repo"
 	"github.com/uptide/uptide/fix/managers"
 )
 
@@ -138,6 +139,41 @@ func declares(r *model.Repository, name string) bool {
 	return false
 }
 
+// workspacesOf are the workspaces the upgrade of name affects, known
+// before check answers: those declaring it and those whose sources import
+// it, sorted.
+func workspacesOf(r *model.Repository, name string) ([]string, error) {
+	seen := map[string]bool{}
+	for _, ws := range r.Workspaces {
+		for _, d := range ws.Declarations {
+			if d.Name == name || d.Package == name {
+				seen[ws.Path] = true
+			}
+		}
+	}
+	importers, err := repo.ImportersByWorkspace(r, []string{name})
+	if err != nil {
+		return nil, err
+	}
+	for ws, byName := range importers {
+		if len(byName[name]) > 0 {
+			seen[ws] = true
+		}
+	}
+	if len(seen) == 0 {
+		return nil, fmt.Errorf("no workspace of %s declares or imports %s: uptide list shows the dependencies", r.Root, name)
+	}
+	out := make([]string, 0, len(seen))
+	for ws := range seen {
+		out = append(out, ws)
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// pendingBranch names the clone's branch until check says the target.
+func pendingBranch(name string) string { return "uptide/" + name + "-pending" }
+
 // upgradeSubject is the upgrade commit's subject: "upgrade react 18.3.1 →
 // 19.1.0 (+ react-dom, @types/react)".
 func upgradeSubject(name string, pl *upgradePlan) string {
@@ -160,26 +196,6 @@ func moveList(moves []Move) string {
 		parts = append(parts, m.Name+"@"+m.To)
 	}
 	return strings.Join(parts, " ")
-}
-
-// affectedWorkspaces are the workspaces that declare or import the
-// package, sorted.
-func affectedWorkspaces(reports []model.PackageReport) []string {
-	seen := map[string]bool{}
-	for _, p := range reports {
-		for _, ws := range p.Workspaces {
-			seen[ws] = true
-		}
-		for _, imp := range p.Importers {
-			seen[imp.Workspace] = true
-		}
-	}
-	out := make([]string, 0, len(seen))
-	for ws := range seen {
-		out = append(out, ws)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // affectedFiles are the files the upgrade reaches: the importers of the

@@ -433,10 +433,10 @@ func TestFixInterruptedKeepsTheClone(t *testing.T) {
 		for sc.Scan() {
 			line := sc.Text()
 			log.WriteString(line + "\n")
-			switch {
-			case strings.HasPrefix(line, "fix: clone:"):
-				fe.reg.Hang("slugkit") // check is over; the install will wait on the registry
-			case strings.HasPrefix(line, "fix: install:") && !signalled:
+			if strings.HasPrefix(line, "fix: install:") && !signalled {
+				// check is over and the manager not started: its
+				// requests for slugkit will wait on the registry.
+				fe.reg.Hang("slugkit")
 				signalled = true
 				time.Sleep(1500 * time.Millisecond)
 				_ = cmd.Process.Signal(syscall.SIGINT)

@@ -432,3 +432,19 @@ func (c *Clone) Remove() error {
 	}
 	return RemoveRun(root, c.Dir)
 }
+
+// Rename renames the clone's branch (named before the run knew its
+// target) to branch, which must be a valid branch name.
+func (c *Clone) Rename(ctx context.Context, branch string) error {
+	if branch == c.Branch {
+		return nil
+	}
+	if err := checkBranchName(ctx, c.Env(c.env), c.Work, branch); err != nil {
+		return err
+	}
+	if _, err := git(ctx, c.Env(c.env), c.Work, "branch", "-m", c.Branch, branch); err != nil {
+		return err
+	}
+	c.Branch = branch
+	return nil
+}

@@ -296,3 +296,16 @@ func TestNewFromLinkedWorktree(t *testing.T) {
 		t.Errorf("worktree changed: %q", changes)
 	}
 }
+
+func TestRenameBranch(t *testing.T) {
+	c := newClone(t, newFixture(t), "uptide/zod-pending")
+	if err := c.Rename(context.Background(), "uptide/zod-4.1.12"); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := c.Git(context.Background(), "rev-parse", "--abbrev-ref", "HEAD"); got != "uptide/zod-4.1.12" || c.Branch != got {
+		t.Fatalf("branch %q / %q after rename", got, c.Branch)
+	}
+	if err := c.Rename(context.Background(), "bad..name"); err == nil {
+		t.Fatal("an invalid name was taken")
+	}
+}
