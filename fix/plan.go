@@ -120,6 +120,9 @@ func planOf(name string, reports []model.PackageReport, r *model.Repository) (*u
 	}
 	sort.Strings(froms)
 	pl.from = strings.Join(froms, ", ")
+	if pl.from == pl.to {
+		return nil, fmt.Errorf("%s is at %s already: nothing to upgrade (name another version with --target %s@<version>)", name, pl.to, name)
+	}
 	for _, n := range order {
 		pl.moves = append(pl.moves, *byName[n])
 	}

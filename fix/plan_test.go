@@ -56,6 +56,10 @@ func TestPlanOfJoinsMembersTypesAndCompanions(t *testing.T) {
 	if err != nil || len(pl.conflicts) != 1 || !strings.Contains(pl.conflicts[0], "@ai-sdk/react 0.0.70: no release accepts react 19") {
 		t.Errorf("conflict: %v %q", err, pl.conflicts)
 	}
+	same := model.PackageReport{Title: "zod", Package: "zod", Installed: "4.1.12", Target: "4.1.12", Members: []model.MemberReport{{Name: "zod", Installed: "4.1.12", Target: "4.1.12"}}}
+	if _, err := planOf("zod", []model.PackageReport{same}, repoDeclaring("zod")); err == nil || !strings.Contains(err.Error(), "at 4.1.12 already") {
+		t.Errorf("no upgrade: %v", err)
+	}
 	if _, err := planOf("zod", nil, repoDeclaring()); err == nil || !strings.Contains(err.Error(), "uptide list") {
 		t.Errorf("no report: %v", err)
 	}

@@ -118,9 +118,9 @@ func Upgrade(ctx context.Context, opts Options) (res *Result, err error) {
 		// Put the installed dependencies back as the original lockfile
 		// says, so a failed upgrade leaves the clone as it found it.
 		if installed && hadModules {
-			if ferr := frozenInstall(ctx, m, opts, nil, lockPath); ferr != nil {
+			if ferr := runManager(ctx, m, opts, nil, restoreArgs(m.Name)); ferr != nil {
 				err = fmt.Errorf("%w; node_modules still holds the failed install (%v): run `%s` to reinstall from the restored lockfile",
-					err, ferr, binaryName(m.Name)+" "+strings.Join(frozenArgs(m.Name), " "))
+					err, ferr, binaryName(m.Name)+" "+strings.Join(restoreArgs(m.Name), " "))
 			}
 		}
 	}()
@@ -159,7 +159,7 @@ func Upgrade(ctx context.Context, opts Options) (res *Result, err error) {
 	if err = applyEdits(edits, originals, true); err != nil {
 		return nil, err
 	}
-	if err = install(ctx, m, opts, res); err != nil {
+	if err = runManager(ctx, m, opts, res, lockfileOnlyArgs(m.Name)); err != nil {
 		return nil, err
 	}
 	after, err := lockfile.LoadGraph(lockPath)
@@ -359,12 +359,27 @@ func installArgs(name string) []string {
 	return []string{"install"}
 }
 
+// lockfileOnlyArgs re-resolve the lockfile alone, where the manager can:
+// the range-style pass moves nothing, so node_modules need not be walked
+// twice (the frozen install reconciles it after).
+func lockfileOnlyArgs(name string) []string {
+	switch name {
+	case "npm":
+		return append(installArgs(name), "--package-lock-only")
+	case "pnpm":
+		return append(installArgs(name), "--lockfile-only")
+	}
+	return installArgs(name)
+}
+
 // frozenArgs install exactly what the lockfile says, failing rather than
-// changing it.
+// changing it. npm's is a plain install whose lockfile must come back
+// byte-identical (frozenInstall checks): npm ci would delete and rebuild
+// node_modules whole, and prunes nothing a plain install does not.
 func frozenArgs(name string) []string {
 	switch name {
 	case "npm":
-		return []string{"ci", "--ignore-scripts", "--no-audit", "--no-fund"}
+		return []string{"install", "--ignore-scripts", "--no-audit", "--no-fund"}
 	case "pnpm":
 		return []string{"install", "--ignore-scripts", "--frozen-lockfile", "--config.confirmModulesPurge=false"}
 	case "yarn":
@@ -375,6 +390,15 @@ func frozenArgs(name string) []string {
 		return []string{"install", "--ignore-scripts", "--frozen-lockfile"}
 	}
 	return []string{"install"}
+}
+
+// restoreArgs lay node_modules out again from the restored lockfile: npm
+// ci for npm (whatever the manifests say), the frozen install otherwise.
+func restoreArgs(name string) []string {
+	if name == "npm" {
+		return []string{"ci", "--ignore-scripts", "--no-audit", "--no-fund"}
+	}
+	return frozenArgs(name)
 }
 
 // frozenInstall runs the frozen install and insists the lockfile kept
