@@ -55,23 +55,6 @@ func TestApplyExact(t *testing.T) {
 	}
 }
 
-func TestApplyKeepsMissingFinalNewline(t *testing.T) {
-	next, err := applyExact("a\nb", []hunk{{oldStart: 2, old: []string{"b"}, new: []string{"c"}, oldNoEOL: true, newNoEOL: true}})
-	if err != nil || next != "a\nc" {
-		t.Fatalf("%q %v", next, err)
-	}
-	hunks, err := parseUnified("@@ -2 +2 @@\n-b\n\\ No newline at end of file\n+c\n\\ No newline at end of file\n", "f")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if next, err := applyExact("a\nb", hunks); err != nil || next != "a\nc" {
-		t.Fatalf("%q %v", next, err)
-	}
-	if _, err := applyExact("a\nb\n", hunks); err == nil {
-		t.Fatal("a patch that expects no final newline applied to a file that has one")
-	}
-}
-
 func TestReadPatches(t *testing.T) {
 	dir := t.TempDir()
 	write := func(body string) string {
@@ -94,17 +77,4 @@ func TestReadPatches(t *testing.T) {
 	if err != nil || len(pf.Patches) != 1 {
 		t.Fatalf("%v %+v", err, pf)
 	}
-}
-
-func FuzzApplyPatch(f *testing.F) {
-	f.Add("@@ -3,3 +3,3 @@\n export function titleSlug(t: string): string {\n-  return slugify(t, { lower: true });\n+  return 1;\n }\n")
-	f.Add("@@ -1,0 +2 @@\n+// added\n")
-	f.Add("--- a/f\n+++ b/f\n@@ -2 +2 @@\n-b\n\\ No newline at end of file\n+c\n")
-	f.Fuzz(func(t *testing.T, diff string) {
-		hunks, err := parseUnified(diff, "f")
-		if err != nil {
-			return
-		}
-		_, _ = applyExact(original, hunks)
-	})
 }
