@@ -18,6 +18,7 @@ import (
 	"github.com/uptide/uptide/tui/home"
 	"github.com/uptide/uptide/tui/keys"
 	"github.com/uptide/uptide/tui/picker"
+	"github.com/uptide/uptide/tui/review"
 	"github.com/uptide/uptide/tui/state"
 	"github.com/uptide/uptide/tui/status"
 	"github.com/uptide/uptide/tui/theme"
@@ -168,7 +169,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, a.companions(msg)
 	case state.CheckDoneMsg:
 		return a, a.checkDone(msg)
-	case state.OpenDetailsMsg, state.OpenPickerMsg, state.CheckMsg:
+	case state.OpenDetailsMsg, state.OpenPickerMsg, state.CheckMsg, state.OpenReviewMsg:
 		if a.s.Discovering {
 			// Dependency IDs change when the report replaces the early
 			// rows; these wait for it.
@@ -192,6 +193,14 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, a.enqueue(msg.IDs)
 	case state.ChooseTargetMsg:
 		return a, a.chooseTarget(msg)
+	case state.OpenReviewMsg:
+		return a, a.openReview(msg.ID)
+	case sessionMsg:
+		return a, a.sessionEvent(msg)
+	case review.HandOffMsg:
+		return a, a.handOff(msg)
+	case review.LeaveMsg:
+		return a, a.leaveReview()
 	}
 	return a, nil
 }

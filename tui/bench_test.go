@@ -10,6 +10,7 @@ import (
 
 	"github.com/uptide/uptide/engine"
 	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/fix"
 	"github.com/uptide/uptide/tui"
 	"github.com/uptide/uptide/tui/state"
 )
@@ -60,6 +61,9 @@ func (idleEngine) Plan(context.Context, model.DependencyRow, string) (*engine.Ta
 	return nil, nil
 }
 func (idleEngine) Check(context.Context, tui.CheckRequest, func(tui.CheckEvent)) (*tui.CheckResult, error) {
+	return nil, nil
+}
+func (idleEngine) Fix(context.Context, tui.CheckRequest, func(string, string), tui.Review) (*fix.Report, error) {
 	return nil, nil
 }
 

@@ -5,6 +5,8 @@ import (
 
 	"github.com/uptide/uptide/engine"
 	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/fix"
+	"github.com/uptide/uptide/tui/review"
 	"github.com/uptide/uptide/tui/state"
 )
 
@@ -31,4 +33,14 @@ type Engine interface {
 	Plan(ctx context.Context, row model.DependencyRow, target string) (*engine.TargetPlan, error)
 	// Check finds what the upgrade breaks in the repository.
 	Check(ctx context.Context, req CheckRequest, events func(CheckEvent)) (*CheckResult, error)
+	// Fix runs the fix runner on the upgrade of req in a private clone.
+	// Once the upgrade is installed there, review is given the queue of
+	// its sites (and how many patches a saved accepted set brought back)
+	// and blocks until the user hands off the accepted patches, which fix
+	// then applies and verifies. Progress lines go to progress.
+	Fix(ctx context.Context, req CheckRequest, progress func(phase, line string), review Review) (*fix.Report, error)
 }
+
+// Review is the planner's side of a fix run: it returns the patches the
+// user accepted, or an error when the user left.
+type Review func(ctx context.Context, src review.Source, resumed int) ([]fix.Patch, error)

@@ -2,6 +2,7 @@ package tui_test
 
 import (
 	"context"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -17,6 +18,7 @@ import (
 	"github.com/uptide/uptide/engine"
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/engine/registry"
+	"github.com/uptide/uptide/fix"
 	"github.com/uptide/uptide/fixtures"
 	"github.com/uptide/uptide/internal/testregistry"
 	"github.com/uptide/uptide/tui"
@@ -69,6 +71,9 @@ type fakeEngine struct {
 	// discover, when set, replaces the live discovery.
 	discover func(ctx context.Context, events func(engine.Event)) (*model.DiscoverReport, error)
 
+	// fix, when set, is the fix run.
+	fix func(ctx context.Context, req tui.CheckRequest, progress func(string, string), rv tui.Review) (*fix.Report, error)
+
 	started   chan tui.CheckRequest
 	cancelled chan string
 	mu        sync.Mutex
@@ -115,6 +120,14 @@ func (f *fakeEngine) Check(ctx context.Context, req tui.CheckRequest, events fun
 		f.cancelled <- req.Row.Package
 		return nil, ctx.Err()
 	}
+}
+
+// Fix runs the test's fix: fix, when set, else an error.
+func (f *fakeEngine) Fix(ctx context.Context, req tui.CheckRequest, progress func(string, string), rv tui.Review) (*fix.Report, error) {
+	if f.fix == nil {
+		return nil, errors.New("this test has no fix")
+	}
+	return f.fix(ctx, req, progress, rv)
 }
 
 // asciiRenderer pins the color profile, so views are plain text.

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -10,6 +11,8 @@ import (
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/engine/registry"
 	"github.com/uptide/uptide/engine/repo"
+	"github.com/uptide/uptide/fix"
+	"github.com/uptide/uptide/tui/review"
 	"github.com/uptide/uptide/tui/state"
 )
 
@@ -33,6 +36,13 @@ type Live struct {
 	// the first check: the demo installs a copy of its repository there.
 	// A failure is that check's and is tried again on the next.
 	Prepare func(ctx context.Context) (string, error)
+
+	// NewQueue builds the review queue of a fix run's sites (the assisted
+	// fixer behind it) and says how many patches a saved accepted set
+	// brought back.
+	NewQueue func(ctx context.Context, in fix.AssistInput) (review.Source, int, error)
+	// RunsRoot is where fix's clones live; "" is fix's default.
+	RunsRoot string
 
 	prepMu   sync.Mutex
 	checkCwd string
@@ -246,4 +256,36 @@ func sharesWorkspace(a, b []string) bool {
 		}
 	}
 	return false
+}
+
+// Fix runs fix.Run on the upgrade of req with the review queue as its
+// Assist hook.
+func (l *Live) Fix(ctx context.Context, req CheckRequest, progress func(phase, line string), rv Review) (*fix.Report, error) {
+	client, err := l.client()
+	if err != nil {
+		return nil, err
+	}
+	cwd, err := l.checkDir(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	opts := checkOptions(req)
+	o := fix.Options{Cwd: cwd, Env: l.Env, Client: client, Package: opts.Packages[0], Targets: opts.Targets,
+		Group: opts.Group, Progress: progress, RunsRoot: l.RunsRoot}
+	if l.NewQueue == nil {
+		return nil, errors.New("the planner was built without an assisted fixer")
+	}
+	o.Assist = func(ctx context.Context, in fix.AssistInput) (fix.AssistOutcome, error) {
+		src, resumed, err := l.NewQueue(ctx, in)
+		if err != nil {
+			return fix.AssistOutcome{}, err
+		}
+		patches, err := rv(ctx, src, resumed)
+		out := fix.AssistOutcome{Patches: patches, Provider: src.Provider(), Cost: src.Spent()}
+		if src.Provider() == "" {
+			out.Note = "no provider configured: every site was manual, no calls were made"
+		}
+		return out, err
+	}
+	return fix.Run(ctx, o)
 }

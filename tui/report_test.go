@@ -12,6 +12,7 @@ import (
 
 	"github.com/uptide/uptide/engine"
 	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/fix"
 	"github.com/uptide/uptide/tui"
 	"github.com/uptide/uptide/tui/state"
 )
@@ -163,5 +164,8 @@ func (scriptedEngine) Plan(context.Context, model.DependencyRow, string) (*engin
 	return nil, nil
 }
 func (scriptedEngine) Check(context.Context, tui.CheckRequest, func(tui.CheckEvent)) (*tui.CheckResult, error) {
+	return nil, nil
+}
+func (scriptedEngine) Fix(context.Context, tui.CheckRequest, func(string, string), tui.Review) (*fix.Report, error) {
 	return nil, nil
 }

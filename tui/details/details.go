@@ -88,6 +88,8 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			return m, send(state.CheckMsg{IDs: []int{m.id}})
 		case key.Matches(msg, k.Target):
 			return m, send(state.OpenPickerMsg{ID: m.id})
+		case key.Matches(msg, k.Review):
+			return m, send(state.OpenReviewMsg{ID: m.id})
 		case key.Matches(msg, k.Up) && len(rules) > 0:
 			m.rule = max(0, m.rule-1)
 			m.render()

@@ -13,6 +13,8 @@ type KeyMap struct {
 	Filter, Sort, Minor                     key.Binding
 	Choose, Back, Help, Quit, ForceQuit     key.Binding
 	ClearFilter, ApplyFilter                key.Binding
+	// The patch review.
+	Review, Accept, Reject, Skip, Retry, Edit, AcceptRule, HandOff key.Binding
 }
 
 // Default is the planner's key map.
@@ -40,6 +42,14 @@ func Default() KeyMap {
 		ForceQuit:   key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")),
 		ClearFilter: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
 		ApplyFilter: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
+		Review:      key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "fix")),
+		Accept:      key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "accept")),
+		Reject:      key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "reject")),
+		Skip:        key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "skip")),
+		Retry:       key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "retry with a hint")),
+		Edit:        key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit")),
+		AcceptRule:  key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "accept the rule")),
+		HandOff:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "hand off")),
 	}
 }
 
@@ -54,12 +64,13 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.Select, k.Check, k.Details, k.Target, k.Expand, k.Collapse},
 		{k.Filter, k.Sort, k.Minor, k.Back, k.Help, k.Quit},
+		{k.Review, k.Accept, k.Reject, k.Skip, k.Retry, k.Edit, k.AcceptRule, k.HandOff},
 	}
 }
 
 // DetailsHelp is the details screen's help line.
 func (k KeyMap) DetailsHelp() []key.Binding {
-	return []key.Binding{k.Up, k.Down, withHelp(k.Choose, "sites"), k.Check, k.Target, k.Back, k.Quit}
+	return []key.Binding{k.Up, k.Down, withHelp(k.Choose, "sites"), k.Check, k.Target, k.Review, k.Back, k.Quit}
 }
 
 // PickerHelp is the target picker's help line.

@@ -81,3 +81,7 @@ type RowsChangedMsg struct{ IDs []int }
 // spinner's frame) while the store's shape stayed: only live parts need
 // drawing again, nothing needs rebuilding.
 type TickMsg struct{}
+
+// OpenReviewMsg opens the patch review of a checked dependency: fix runs
+// in a private clone and the queue fills once the upgrade is installed.
+type OpenReviewMsg struct{ ID int }

@@ -1,0 +1,314 @@
+package review
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/uptide/uptide/fix/unidiff"
+)
+
+// sideBySide is the width from which a diff is shown in two columns.
+const sideBySide = 120
+
+func (m Model) counts() map[Status]int {
+	c := map[Status]int{}
+	for _, it := range m.items {
+		c[it.Status]++
+	}
+	return c
+}
+
+func (m Model) viewQueue() []string {
+	st := m.s.Styles
+	c := m.counts()
+	head := fmt.Sprintf("%d sites · %d accepted · %d validated · %d proposing", len(m.items), c[Accepted], c[Valid], c[Proposing]+c[Waiting])
+	if n := c[Resolved]; n > 0 {
+		head += fmt.Sprintf(" · %d resolved", n)
+	}
+	if n := c[Manual] + c[Invalid]; n > 0 {
+		head += fmt.Sprintf(" · %d manual", n)
+	}
+	prov := m.src.Provider()
+	if prov == "" {
+		prov = "no provider configured: every site is manual, no calls are made"
+	}
+	out := []string{head, st.Muted.Render(prov)}
+	if len(m.items) == 0 {
+		return append(out, "", "The upgraded code has no error a patch could fix.", st.Muted.Render("enter hands off to fix"))
+	}
+	// The list, windowed around the cursor.
+	listH := min(len(m.items), max(3, m.height/4))
+	first := min(max(0, m.cursor-listH/2), len(m.items)-listH)
+	for i := first; i < first+listH; i++ {
+		it := m.items[i]
+		mark := "  "
+		if i == m.cursor {
+			mark = st.Accent.Render("› ")
+		}
+		where := fmt.Sprintf("%s:%d", it.Site.File, it.Site.Line)
+		line := fmt.Sprintf("%s%s %-28s %s", mark, m.glyph(it.Status), where, it.Site.RuleTitle)
+		right := it.Status.String()
+		if it.Attempts > 0 {
+			right += fmt.Sprintf(" · %d/%d · $%.2f", it.Attempts, 3, it.Cost)
+		}
+		pad := m.width - ansi.StringWidth(line) - ansi.StringWidth(right) - 1
+		if pad < 1 {
+			line = ansi.Truncate(line, max(10, m.width-ansi.StringWidth(right)-2), "…")
+			pad = 1
+		}
+		if i == m.cursor {
+			line = st.Bold.Render(line)
+		}
+		out = append(out, line+strings.Repeat(" ", pad)+st.Muted.Render(right))
+	}
+	out = append(out, st.RuleLine(m.width))
+	it := m.items[m.cursor]
+	out = append(out, st.Bold.Render(it.Site.RuleTitle)+st.Muted.Render(fmt.Sprintf("  %s:%d", it.Site.File, it.Site.Line)))
+	if it.Site.Reason != "" && it.Site.Reason != it.Site.RuleTitle {
+		out = append(out, it.Site.Reason)
+	}
+	for i, d := range it.Site.Errors {
+		if i == 2 {
+			out = append(out, st.Muted.Render(fmt.Sprintf("  + %d more errors", len(it.Site.Errors)-2)))
+			break
+		}
+		out = append(out, st.Bad.Render(fmt.Sprintf("  TS%d", d.Code))+fmt.Sprintf(" %s:%d %s", d.File, d.Line, d.Message))
+	}
+	switch it.Status {
+	case Valid:
+		out = append(out, st.Good.Render("✓ validated")+st.Muted.Render(": applies exactly, no suppression, its errors are gone and no new one appears"))
+	case Accepted:
+		out = append(out, st.Good.Render("✓ accepted"))
+	case Invalid, Manual:
+		out = append(out, st.Warn.Render("✗ "+it.Status.String())+": "+it.Reason)
+	case Proposing, Waiting:
+		out = append(out, st.Muted.Render(m.s.Frame+" the fixer is on it"))
+	case Resolved:
+		out = append(out, st.Good.Render("✓ resolved")+st.Muted.Render(": an accepted patch already removed its errors"))
+	default:
+		out = append(out, st.Muted.Render(it.Status.String()))
+		if it.Reason != "" {
+			out = append(out, st.Muted.Render(it.Reason))
+		}
+	}
+	if it.Explanation != "" {
+		out = append(out, wrap(it.Explanation, m.width, 2)...)
+	}
+	if it.Diff == "" {
+		return out
+	}
+	diff := m.diffLines(it.Diff, it.Site.File)
+	room := m.height - len(out)
+	if room <= 0 {
+		return out
+	}
+	scroll := min(m.scroll, max(0, len(diff)-room))
+	return append(out, diff[scroll:min(len(diff), scroll+room)]...)
+}
+
+func (m Model) glyph(s Status) string {
+	st := m.s.Styles
+	switch s {
+	case Accepted, Resolved:
+		return st.Good.Render("✓")
+	case Valid:
+		return st.Good.Render("●")
+	case Rejected:
+		return st.Bad.Render("✗")
+	case Invalid, Manual:
+		return st.Warn.Render("!")
+	case Proposing:
+		return m.s.Frame
+	}
+	return st.Muted.Render("·")
+}
+
+// diffLines draws a diff colored: unified below sideBySide columns, two
+// columns (old left, new right) from there.
+func (m Model) diffLines(diff, file string) []string {
+	st := m.s.Styles
+	hunks, err := unidiff.Parse(diff, file)
+	if err != nil {
+		return []string{st.Warn.Render("the diff does not parse: " + err.Error())}
+	}
+	var out []string
+	if m.width < sideBySide {
+		for _, h := range hunks {
+			out = append(out, st.Accent.Render(fmt.Sprintf("@@ -%d +%d @@", h.OldStart, h.NewStart)))
+			for _, l := range h.Lines {
+				switch l.Op {
+				case '-':
+					out = append(out, st.Bad.Render("-"+l.Text))
+				case '+':
+					out = append(out, st.Good.Render("+"+l.Text))
+				default:
+					out = append(out, st.Faint.Render(" "+l.Text))
+				}
+			}
+		}
+		return out
+	}
+	col := (m.width - 3) / 2
+	cell := func(s string, style lipgloss.Style) string {
+		s = ansi.Truncate(s, col, "…")
+		return style.Render(s) + strings.Repeat(" ", max(0, col-ansi.StringWidth(s)))
+	}
+	for _, h := range hunks {
+		out = append(out, st.Accent.Render(fmt.Sprintf("@@ -%d +%d @@", h.OldStart, h.NewStart)))
+		oldN, newN := h.OldStart, h.NewStart
+		var dels, adds []string
+		flush := func() {
+			for i := 0; i < max(len(dels), len(adds)); i++ {
+				l, r := "", ""
+				if i < len(dels) {
+					l = dels[i]
+				}
+				if i < len(adds) {
+					r = adds[i]
+				}
+				out = append(out, cell(l, st.Bad)+" │ "+cell(r, st.Good))
+			}
+			dels, adds = nil, nil
+		}
+		for _, l := range h.Lines {
+			switch l.Op {
+			case '-':
+				dels = append(dels, fmt.Sprintf("%4d -%s", oldN, l.Text))
+				oldN++
+			case '+':
+				adds = append(adds, fmt.Sprintf("%4d +%s", newN, l.Text))
+				newN++
+			default:
+				flush()
+				out = append(out, cell(fmt.Sprintf("%4d  %s", oldN, l.Text), st.Faint)+" │ "+cell(fmt.Sprintf("%4d  %s", newN, l.Text), st.Faint))
+				oldN++
+				newN++
+			}
+		}
+		flush()
+	}
+	return out
+}
+
+func (m Model) viewSummary() []string {
+	st := m.s.Styles
+	out := []string{st.Section.Render("Hand off to fix"), ""}
+	up := "  Upgrade     " + m.pkg + " " + m.from + " → " + m.target
+	out = append(out, up)
+	if len(m.companions) > 0 {
+		out = append(out, "  Companions  "+strings.Join(m.companions, ", "))
+	}
+	byRule := map[string]int{}
+	for _, it := range m.items {
+		if it.Status == Accepted {
+			byRule[it.Site.RuleTitle]++
+		}
+	}
+	var rules []string
+	for r := range byRule {
+		rules = append(rules, r)
+	}
+	sort.Strings(rules)
+	out = append(out, "", st.Bold.Render(fmt.Sprintf("  Accepted patches (%d)", len(m.accepted()))))
+	for _, r := range rules {
+		out = append(out, fmt.Sprintf("    %-40s %d", r, byRule[r]))
+	}
+	if len(rules) == 0 {
+		out = append(out, st.Muted.Render("    none: fix upgrades and verifies, the sites stay yours"))
+	}
+	var left []string
+	for _, it := range m.items {
+		switch it.Status {
+		case Accepted, Resolved:
+		default:
+			left = append(left, fmt.Sprintf("    %-32s %-10s %s", fmt.Sprintf("%s:%d", it.Site.File, it.Site.Line), it.Status, it.Site.RuleTitle))
+		}
+	}
+	out = append(out, "", st.Bold.Render(fmt.Sprintf("  Left for you (%d)", len(left))))
+	out = append(out, left...)
+	spent := 0.0
+	if m.src != nil {
+		spent = m.src.Spent()
+	}
+	out = append(out, "", fmt.Sprintf("  Estimated cost spent  $%.2f", spent), "",
+		st.Muted.Render("  enter runs fix in a private clone with the accepted set; the branch is all your checkout gains"))
+	return out
+}
+
+func (m Model) viewDone() []string {
+	st := m.s.Styles
+	if m.err != nil {
+		return []string{st.Error.Render("fix could not run: " + m.err.Error())}
+	}
+	r := m.report
+	if r == nil {
+		return []string{st.Error.Render("fix ended without a report")}
+	}
+	var out []string
+	switch r.Status {
+	case "verified":
+		out = append(out, st.Good.Render("✓ verified")+"  "+r.Package+" "+r.From+" → "+r.To)
+	case "failed":
+		out = append(out, st.Bad.Render("✗ not verified")+"  "+r.Reason)
+	default:
+		out = append(out, st.Warn.Render("not run")+"  "+r.Reason)
+	}
+	out = append(out, "", st.Bold.Render("Changes"))
+	for _, c := range r.Commits {
+		out = append(out, fmt.Sprintf("  %s %s", short(c.Sha), c.Subject))
+	}
+	for _, p := range r.Patches {
+		if !p.Applied {
+			out = append(out, st.Warn.Render(fmt.Sprintf("  not applied %s:%d: %s", p.File, p.Line, p.Reason)))
+		}
+	}
+	out = append(out, "", st.Bold.Render("Types")+fmt.Sprintf("  %d new errors", len(r.Types.New)))
+	for _, s := range r.Sites {
+		out = append(out, fmt.Sprintf("  left for you %s:%d %s", s.File, s.Line, s.Rule))
+	}
+	out = append(out, "")
+	if r.Checkout.Branch != "" {
+		out = append(out, "Branch  "+r.Checkout.Branch+" in your checkout")
+	} else if r.Branch != "" {
+		out = append(out, "Branch  "+r.Branch+" (in the clone only)")
+	}
+	if r.Clone.Kept {
+		out = append(out, "Clone   kept at "+r.Clone.Repo)
+	}
+	return append(out, "", st.Muted.Render("esc back"))
+}
+
+func short(sha string) string {
+	if len(sha) > 7 {
+		return sha[:7]
+	}
+	return sha
+}
+
+// wrap breaks text into at most n lines of width.
+func wrap(text string, width, n int) []string {
+	var out []string
+	line := ""
+	for _, w := range strings.Fields(text) {
+		if line != "" && ansi.StringWidth(line)+1+ansi.StringWidth(w) > width {
+			out = append(out, line)
+			line = ""
+			if len(out) == n {
+				out[n-1] = ansi.Truncate(out[n-1]+" "+w, width, "…")
+				return out
+			}
+		}
+		if line != "" {
+			line += " "
+		}
+		line += w
+	}
+	if line != "" {
+		out = append(out, line)
+	}
+	return out
+}

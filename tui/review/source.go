@@ -1,0 +1,80 @@
+// Package review is the planner's patch review: the queue of one upgrade's
+// sites with the assisted fixer's proposals (the finding, the compiler
+// error, the diff, the explanation, attempts, cost and validation), the
+// keys that accept, reject, skip, retry with a hint, edit and accept a
+// whole rule, and the hand-off that runs the fix runner with the accepted
+// set and streams its phases to the report.
+package review
+
+import (
+	"github.com/uptide/uptide/fix/assist"
+)
+
+// Status is where one site of the queue is.
+type Status int
+
+// The statuses of a site.
+const (
+	// Waiting: no proposal asked yet.
+	Waiting Status = iota
+	// Proposing: the fixer is working on it.
+	Proposing
+	// Valid: a proposal passed validation and waits for the user.
+	Valid
+	// Invalid: every attempt failed validation (Reason says why); the site
+	// is the user's unless a retry with a hint does better.
+	Invalid
+	Accepted
+	Rejected
+	Skipped
+	// Resolved: an accepted patch already removed the site's errors.
+	Resolved
+	// Manual: no provider, or the budget is spent: nobody proposes.
+	Manual
+)
+
+func (s Status) String() string {
+	return [...]string{"waiting", "proposing", "validated", "not valid", "accepted", "rejected", "skipped", "resolved", "manual"}[s]
+}
+
+// Item is one site and what the fixer made of it.
+type Item struct {
+	Site        assist.Site
+	Status      Status
+	Diff        string
+	Explanation string
+	// Reason says why the last attempt was not kept, or why the site is
+	// manual.
+	Reason   string
+	Attempts int
+	Cost     float64
+}
+
+// Source is the queue behind the screen: the fixer working ahead of the
+// cursor, the accepted set. Every method returns at once; work happens in
+// the background and Changed tells the screen to look again.
+type Source interface {
+	Items() []Item
+	// Provider names the model ("" without one); Spent and Budget are
+	// dollars.
+	Provider() string
+	Spent() float64
+	Budget() float64
+	// Focus says which site the cursor is on: proposals are made ahead of
+	// it.
+	Focus(id string)
+	Accept(id string)
+	Reject(id string)
+	Skip(id string)
+	Retry(id, hint string)
+	// Replace re-validates an edited diff of the site.
+	Replace(id, diff string)
+	// AcceptRule accepts every validated proposal of the rule and says how
+	// many.
+	AcceptRule(rule string) int
+	// Files are the site's file before and after its proposal, for the
+	// editor.
+	Files(id string) (before, after string, err error)
+	// Changed receives a value whenever an item changes.
+	Changed() <-chan struct{}
+}
