@@ -79,8 +79,10 @@ func (s *tableSource) AcceptRule(rule string) int {
 	s.changed <- struct{}{}
 	return n
 }
-func (s *tableSource) Files(id string) (string, string, error) { return "", "", fmt.Errorf("no editor here") }
-func (s *tableSource) Changed() <-chan struct{}                { return s.changed }
+func (s *tableSource) Files(id string) (string, string, error) {
+	return "", "", fmt.Errorf("no editor here")
+}
+func (s *tableSource) Changed() <-chan struct{} { return s.changed }
 
 func reactSites() *tableSource {
 	site := func(id, rule, title, file string, line int, code int, msg string) assist.Site {
