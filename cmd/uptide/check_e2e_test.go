@@ -258,6 +258,15 @@ func TestCheckEndToEnd(t *testing.T) {
 		if slug.Plan.Totals.Sites != 3 || len(slug.Plan.Unverified) != 3 {
 			t.Errorf("slugkit plan totals %+v, %d unverified rules", slug.Plan.Totals, len(slug.Plan.Unverified))
 		}
+		// Every finding of a rule says who edits it; without a pack, a
+		// person.
+		for _, r := range append(append([]model.PlanRule{}, slug.Plan.Rules...), slug.Plan.Unverified...) {
+			for _, id := range r.Findings {
+				if r.Fix[id] != "manual" {
+					t.Errorf("slugkit rule %s: finding %s is fixed %q, want manual (no pack)", r.ID, id, r.Fix[id])
+				}
+			}
+		}
 
 		ex := packageReport(t, rep, "express")
 		if len(ex.Members) != 1 || ex.Members[0].TypesVia == nil ||

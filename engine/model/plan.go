@@ -52,6 +52,12 @@ type PlanRule struct {
 	Errors int `json:"errors,omitempty"`
 	// Findings are the ids of the findings in the rule, sorted.
 	Findings []string `json:"findings"`
+	// Fix says, per finding id, who makes its edit, as the counts split
+	// them: "rule" (the pack's transform takes it), "agent" (the pack
+	// covers the upgrade, the assisted fixer proposes) or "manual". A
+	// per-file rule's findings share their file's; a finding folded into
+	// another rule's file is under that rule.
+	Fix map[string]string `json:"fix"`
 	// Note is one line a pack adds under the rule.
 	Note string `json:"note,omitempty"`
 }

@@ -134,6 +134,8 @@ type fileAcc struct {
 	all bool
 	// own: a finding of the rule is in the file (not only folded errors).
 	own bool
+	// ids are the findings the file's edit stands for.
+	ids []string
 }
 
 func group(findings []model.Finding, pack Pack) []model.PlanRule {
@@ -164,7 +166,7 @@ func group(findings []model.Finding, pack Pack) []model.PlanRule {
 	acc := func(c claim) *ruleAcc {
 		r, ok := rules[c.ruleID]
 		if !ok {
-			r = &ruleAcc{rule: model.PlanRule{ID: c.ruleID, Title: c.title, Findings: []string{}}}
+			r = &ruleAcc{rule: model.PlanRule{ID: c.ruleID, Title: c.title, Findings: []string{}, Fix: map[string]string{}}}
 			rules[c.ruleID] = r
 		}
 		if c.title != "" && (r.rule.Title == "" || c.title < r.rule.Title) {
@@ -200,9 +202,11 @@ func group(findings []model.Finding, pack Pack) []model.PlanRule {
 		if c.f.Change == changeMissingPeer && !c.claimed {
 			// Adding the peer is the fix, made as a companion: by rule.
 			split(&r.rule, n, true, true)
+			r.rule.Fix[c.f.ID] = fixBy(true, true)
 			continue
 		}
 		split(&r.rule, n, c.takes, pack != nil)
+		r.rule.Fix[c.f.ID] = fixBy(c.takes, pack != nil)
 	}
 	out := make([]model.PlanRule, 0, len(rules))
 	for _, r := range rules {
@@ -229,6 +233,7 @@ func (r *ruleAcc) fold(k fileKey, f model.Finding) {
 	r.rule.Findings = append(r.rule.Findings, f.ID)
 	fa := r.file(k)
 	fa.errors += errorsOf(f)
+	fa.ids = append(fa.ids, f.ID)
 	r.hasFolded = true
 }
 
@@ -247,6 +252,7 @@ func (r *ruleAcc) file(k fileKey) *fileAcc {
 func (r *ruleAcc) addToFile(k fileKey, c claim) {
 	fa := r.file(k)
 	fa.errors += errorsOf(c.f)
+	fa.ids = append(fa.ids, c.f.ID)
 	fa.all = fa.all && c.takes
 	fa.own = true
 }
@@ -256,12 +262,27 @@ func (r *ruleAcc) settleFiles(hasPack bool) {
 	r.rule.Errors = 0
 	for _, fa := range r.perFile {
 		r.rule.Errors += fa.errors
-		if !fa.own {
-			continue
+		by := fixBy(false, false)
+		if fa.own {
+			r.rule.Sites++
+			split(&r.rule, 1, fa.all, hasPack)
+			by = fixBy(fa.all, hasPack)
 		}
-		r.rule.Sites++
-		split(&r.rule, 1, fa.all, hasPack)
+		for _, id := range fa.ids {
+			r.rule.Fix[id] = by
+		}
 	}
+}
+
+// fixBy is who makes a site's edit, as split counts it.
+func fixBy(takes, hasPack bool) string {
+	switch {
+	case !hasPack:
+		return "manual"
+	case takes:
+		return "rule"
+	}
+	return "agent"
 }
 
 func split(r *model.PlanRule, n int, takes, hasPack bool) {

@@ -223,6 +223,9 @@ func (m Model) plan(b *lines, d state.Dep) []int {
 		if m.expanded[i] {
 			for _, f := range rule.Findings {
 				site := fmt.Sprintf("%s:%d", f.File, f.Line)
+				if by := rule.Fix[f.ID]; by != "" {
+					site += "  [" + byWord(by) + "]"
+				}
 				b.wrapped("      ", site+"  "+f.Reason, lipgloss.Style{})
 				for _, e := range f.Evidence {
 					b.wrapped("        ", fmt.Sprintf("TS%d %s", e.Code, e.Message), st.Muted)
@@ -236,6 +239,17 @@ func (m Model) plan(b *lines, d state.Dep) []int {
 		}
 	}
 	return at
+}
+
+// byWord is a site's fix tag in the plan's column words.
+func byWord(by string) string {
+	switch by {
+	case "rule":
+		return "by rule"
+	case "agent":
+		return "by agent"
+	}
+	return "manual"
 }
 
 func outcomeStyle(s *state.Shared, o state.Outcome) lipgloss.Style {

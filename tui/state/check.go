@@ -77,6 +77,9 @@ type PlanRule struct {
 	ByAgent  int
 	Manual   int
 	Findings []model.Finding
+	// Fix is who edits each finding (by id): "rule", "agent" or
+	// "manual", as check --json says.
+	Fix map[string]string
 }
 
 // Status is where a dependency's check stands.
@@ -165,7 +168,7 @@ func ResultOf(p *model.PackageReport) *CheckResult {
 	}
 	add := func(rules []model.PlanRule, sev model.Severity) {
 		for _, pr := range rules {
-			rule := PlanRule{ID: pr.ID, Title: pr.Title, Severity: sev, Sites: pr.Sites, ByRule: pr.ByRule, ByAgent: pr.ByAgent, Manual: pr.Manual}
+			rule := PlanRule{ID: pr.ID, Title: pr.Title, Severity: sev, Sites: pr.Sites, ByRule: pr.ByRule, ByAgent: pr.ByAgent, Manual: pr.Manual, Fix: pr.Fix}
 			for _, id := range pr.Findings {
 				if f, ok := findings[id]; ok {
 					rule.Findings = append(rule.Findings, f)
