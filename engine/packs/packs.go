@@ -41,7 +41,8 @@ type Rule struct {
 	Change string
 	Path   string
 	// Token, for a rule keyed by a compiler code, is the identifier the
-	// site must be at ("useRef" for TS2554): one code has many causes.
+	// site must be at ("useRef" for TS2554; "a|b" for either): one code
+	// has many causes.
 	Token string
 	// Guide is what the assisted fixer is told about the rule.
 	Guide string
@@ -82,16 +83,38 @@ func (p *Pack) Rule(f model.Finding, content string) (Rule, bool) {
 		if r.Change != f.Change {
 			continue
 		}
-		if r.Token != "" {
-			if _, ok := tokenAt(Site{Finding: f, Content: content}, r.Token); !ok {
-				continue
-			}
+		if r.Token != "" && !atAnyToken(Site{Finding: f, Content: content}, r.Token) {
+			continue
 		}
-		if r.Path == "" || r.Path == f.Path || (strings.HasSuffix(r.Path, "*") && strings.HasPrefix(f.Path, strings.TrimSuffix(r.Path, "*"))) {
+		if pathMatches(r.Path, f.Path) {
 			return r, true
 		}
 	}
 	return Rule{}, false
+}
+
+// pathMatches: an empty pattern matches any path, "X*" a prefix, "*X" a
+// suffix.
+func pathMatches(pattern, p string) bool {
+	switch {
+	case pattern == "" || pattern == p:
+		return true
+	case strings.HasSuffix(pattern, "*"):
+		return strings.HasPrefix(p, strings.TrimSuffix(pattern, "*"))
+	case strings.HasPrefix(pattern, "*"):
+		return strings.HasSuffix(p, strings.TrimPrefix(pattern, "*"))
+	}
+	return false
+}
+
+// atAnyToken: the site is at one of the |-separated identifiers.
+func atAnyToken(s Site, tokens string) bool {
+	for _, t := range strings.Split(tokens, "|") {
+		if _, ok := tokenAt(s, t); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // Guide is the guide text of a rule id, empty when the pack has none.

@@ -119,6 +119,13 @@ func replaceTypeOutsideImport(old, repl string) Transform {
 		if strings.Contains(repl, "React.") && !importsReactNamespace(s.Content) {
 			return nil, false
 		}
-		return []Edit{{File: s.Finding.File, Start: at, End: at + len(old), New: repl}}, true
+		start := at
+		if strings.HasPrefix(repl, "React.") || strings.HasPrefix(repl, "Iterable<") {
+			// React.ReactFragment: the expansion replaces the qualifier too.
+			if q := "React."; start >= len(q) && s.Content[start-len(q):start] == q {
+				start -= len(q)
+			}
+		}
+		return []Edit{{File: s.Finding.File, Start: start, End: at + len(old), New: repl}}, true
 	}
 }

@@ -8,7 +8,7 @@ func zodPack() *Pack {
 		Package: "zod", From: ">=3.0.0 <4.0.0", To: ">=4.0.0 <5.0.0",
 		Rules: []Rule{
 			{
-				ID: "zod-error-params", Title: "required_error / invalid_type_error / errorMap become error", Change: "TS2353",
+				ID: "zod-error-params", Title: "required_error / invalid_type_error / errorMap become error", Change: "TS2353", Token: "required_error|invalid_type_error|errorMap",
 				Guide: "zod 4 replaces required_error, invalid_type_error and errorMap with one error param: error: (iss) => iss.input === undefined ? 'required message' : 'type message'.",
 				Notes: []string{"zod 4 words its default messages differently (\"Required\" became \"Invalid input: expected string, received undefined\"): tests asserting the old defaults need updating."},
 			},
