@@ -9,6 +9,7 @@ import (
 	"github.com/uptide/uptide/engine/groups"
 	"github.com/uptide/uptide/engine/match"
 	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/engine/packs"
 	"github.com/uptide/uptide/engine/plan"
 	"github.com/uptide/uptide/engine/semver"
 	"github.com/uptide/uptide/engine/typescript"
@@ -396,10 +397,25 @@ func (c *checker) finish(rep *model.PackageReport, u unit, runs []*memberRun, co
 		members = append(members, plan.Target{Name: m.name(), Version: m.target})
 	}
 	rep.Plan = plan.Build(visible, plan.Options{
-		Package: u.lead.name(), Target: u.lead.target,
+		Package: u.lead.name(), Target: u.lead.target, Pack: c.packFor(u),
 		Repo: plan.Repo{Cwd: c.opts.CwdArg, Group: u.group != nil && !oneScope(u.group.Kind)}, Members: members, Companions: rep.Companions,
 	})
 	sortStrings(rep)
+}
+
+// packFor is the migration pack of the unit's upgrade, bound to the
+// repository, when one covers a moving member's versions (react's is
+// @types/react's, a member of its group); nil leaves every site manual.
+func (c *checker) packFor(u unit) plan.Pack {
+	for _, m := range u.members {
+		if m.reason != "" || m.target == m.row.Installed {
+			continue
+		}
+		if p := packs.For(m.name(), m.row.Installed, m.target); p != nil {
+			return p.Planner(c.root)
+		}
+	}
+	return nil
 }
 
 // compileReport merges the workspaces' compiles into the report's coverage.

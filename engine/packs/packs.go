@@ -1,0 +1,165 @@
+// Package packs owns the migration packs: per package, the version ranges a
+// pack covers and its rules as data (id, title, guide text for the assisted
+// fixer, review notes, follow-ups) with a local transform that yields exact
+// text-range edits. Files are never reprinted: an edit replaces one byte
+// range, and Apply refuses edits that overlap.
+package packs
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/engine/semver"
+)
+
+// Edit replaces the bytes [Start, End) of File with New.
+type Edit struct {
+	File       string
+	Start, End int
+	New        string
+}
+
+// Site is what a transform sees: the finding and the file's text.
+type Site struct {
+	Finding model.Finding
+	Content string
+}
+
+// Transform returns the edits that fix one site, or ok=false when the site
+// is not the shape the rule knows (it then goes to the assisted fixer).
+type Transform func(s Site) (edits []Edit, ok bool)
+
+// Rule is one migration rule of a pack, as data.
+type Rule struct {
+	ID    string
+	Title string
+	// Change and Path key the rule: a change kind and canonical path
+	// ("removed", "ElementRef"), or Change alone for a compiler code
+	// ("TS2554"). Path may end in "*" to match a prefix.
+	Change string
+	Path   string
+	// Token, for a rule keyed by a compiler code, is the identifier the
+	// site must be at ("useRef" for TS2554; "a|b" for either): one code
+	// has many causes.
+	Token string
+	// Guide is what the assisted fixer is told about the rule.
+	Guide string
+	// Notes go under "Decisions for you" when the run has a site of it.
+	Notes []string
+	// FollowUps are checks after the edit no diagnostic points at.
+	FollowUps []string
+	PerFile   bool
+	// Transform is nil for a rule only the assisted fixer handles.
+	Transform Transform
+}
+
+// Pack is a migration pack for one package.
+type Pack struct {
+	Package string
+	// From and To are npm ranges the upgrade's versions must satisfy.
+	From, To string
+	Rules    []Rule
+}
+
+// Covers says whether the pack covers the upgrade from → to.
+func (p *Pack) Covers(from, to string) bool {
+	return satisfies(p.From, from) && satisfies(p.To, to)
+}
+
+func satisfies(rng, v string) bool {
+	c, err := semver.ParseRange(rng)
+	if err != nil {
+		return false
+	}
+	return c.Satisfies(v)
+}
+
+// Rule finds the rule that claims a finding; content is the site's file,
+// read for rules keyed by a compiler code and a token.
+func (p *Pack) Rule(f model.Finding, content string) (Rule, bool) {
+	for _, r := range p.Rules {
+		if r.Change != f.Change {
+			continue
+		}
+		if r.Token != "" && !atAnyToken(Site{Finding: f, Content: content}, r.Token) {
+			continue
+		}
+		if pathMatches(r.Path, f.Path) {
+			return r, true
+		}
+	}
+	return Rule{}, false
+}
+
+// pathMatches: an empty pattern matches any path, "X*" a prefix, "*X" a
+// suffix.
+func pathMatches(pattern, p string) bool {
+	switch {
+	case pattern == "" || pattern == p:
+		return true
+	case strings.HasSuffix(pattern, "*"):
+		return strings.HasPrefix(p, strings.TrimSuffix(pattern, "*"))
+	case strings.HasPrefix(pattern, "*"):
+		return strings.HasSuffix(p, strings.TrimPrefix(pattern, "*"))
+	}
+	return false
+}
+
+// atAnyToken: the site is at one of the |-separated identifiers.
+func atAnyToken(s Site, tokens string) bool {
+	for _, t := range strings.Split(tokens, "|") {
+		if _, ok := tokenAt(s, t); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// Guide is the guide text of a rule id, empty when the pack has none.
+func (p *Pack) Guide(ruleID string) string {
+	for _, r := range p.Rules {
+		if r.ID == ruleID {
+			return r.Guide
+		}
+	}
+	return ""
+}
+
+// Packs is every pack Uptide ships.
+func Packs() []*Pack { return []*Pack{reactPack(), zodPack()} }
+
+// For returns the pack for a package upgrade, or nil outside its versions.
+func For(pkg, from, to string) *Pack {
+	for _, p := range Packs() {
+		if p.Package == pkg && p.Covers(from, to) {
+			return p
+		}
+	}
+	return nil
+}
+
+// Apply applies edits to one file's content. Edits must lie inside the
+// content and must not overlap; otherwise nothing is applied.
+func Apply(edits []Edit, content string) (string, error) {
+	es := append([]Edit(nil), edits...)
+	sort.SliceStable(es, func(i, j int) bool { return es[i].Start < es[j].Start })
+	for i, e := range es {
+		if e.Start < 0 || e.End < e.Start || e.End > len(content) {
+			return "", fmt.Errorf("edit %d..%d of %s lies outside the file (%d bytes): re-run check", e.Start, e.End, e.File, len(content))
+		}
+		if i > 0 && e.Start < es[i-1].End {
+			return "", fmt.Errorf("edits %d..%d and %d..%d of %s overlap: refusing both", es[i-1].Start, es[i-1].End, e.Start, e.End, e.File)
+		}
+	}
+	var b strings.Builder
+	at := 0
+	for _, e := range es {
+		b.WriteString(content[at:e.Start])
+		b.WriteString(e.New)
+		at = e.End
+	}
+	b.WriteString(content[at:])
+	return b.String(), nil
+}

@@ -1,0 +1,266 @@
+package packs
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/engine/plan"
+)
+
+type fixtureSite struct {
+	Change string `json:"change"`
+	Path   string `json:"path"`
+	Line   int    `json:"line"`
+	Column int    `json:"column"`
+}
+
+func packByDir(t *testing.T, dir string) *Pack {
+	t.Helper()
+	for _, p := range Packs() {
+		if packDir(p) == dir {
+			return p
+		}
+	}
+	t.Fatalf("testdata/%s names no pack", dir)
+	return nil
+}
+
+// packDir is the fixture folder of a pack: its package without the scope.
+func packDir(p *Pack) string { return strings.TrimPrefix(p.Package, "@types/") }
+
+func ruleByID(p *Pack, id string) (Rule, bool) {
+	for _, r := range p.Rules {
+		if r.ID == id {
+			return r, true
+		}
+	}
+	return Rule{}, false
+}
+
+func readFixture(t *testing.T, dir string) (before, after string, sites []fixtureSite) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "before.ts"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := os.ReadFile(filepath.Join(dir, "after.ts"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, "sites.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &sites); err != nil {
+		t.Fatalf("%s/sites.json: %v", dir, err)
+	}
+	return string(b), string(a), sites
+}
+
+// TestFixtures: each rule's transform turns before.ts into after.ts at the
+// listed sites, the site is claimed by that rule, and the transform is
+// idempotent: at no position of after.ts does it change anything.
+func TestFixtures(t *testing.T) {
+	dirs, _ := filepath.Glob("testdata/*/*")
+	if len(dirs) == 0 {
+		t.Fatal("no fixtures under testdata")
+	}
+	for _, dir := range dirs {
+		pack := packByDir(t, filepath.Base(filepath.Dir(dir)))
+		id := filepath.Base(dir)
+		t.Run(pack.Package+"/"+id, func(t *testing.T) {
+			r, ok := ruleByID(pack, id)
+			if !ok {
+				t.Fatalf("%s names no rule of the %s pack", dir, pack.Package)
+			}
+			if r.Transform == nil {
+				t.Fatalf("rule %s has a fixture but no transform", id)
+			}
+			before, after, sites := readFixture(t, dir)
+			var edits []Edit
+			for _, s := range sites {
+				f := model.Finding{Change: s.Change, Path: s.Path, File: "a.ts", Line: s.Line, Column: s.Column}
+				got, ok := pack.Rule(f, before)
+				if !ok || got.ID != id {
+					t.Fatalf("site %+v is claimed by %q, want %s", s, got.ID, id)
+				}
+				es, ok := r.Transform(Site{Finding: f, Content: before})
+				if !ok {
+					t.Fatalf("transform does not take site %+v", s)
+				}
+				edits = append(edits, es...)
+			}
+			out, err := Apply(edits, before)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out != after {
+				t.Fatalf("after the edits:\n%s\nwant:\n%s", out, after)
+			}
+			lines := strings.Split(after, "\n")
+			for _, s := range sites {
+				for l := range lines {
+					for c := 1; c <= len(lines[l])+1; c++ {
+						f := model.Finding{Change: s.Change, Path: s.Path, File: "a.ts", Line: l + 1, Column: c}
+						es, ok := r.Transform(Site{Finding: f, Content: after})
+						if !ok {
+							continue
+						}
+						if again, err := Apply(es, after); err != nil || again != after {
+							t.Fatalf("not idempotent: at %d:%d of after.ts it edits %+v", l+1, c, es)
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestRegistry: every rule has an id, a title and a guide, ids are unique,
+// and every rule with a transform has a fixture.
+func TestRegistry(t *testing.T) {
+	for _, p := range Packs() {
+		seen := map[string]bool{}
+		for _, r := range p.Rules {
+			if r.ID == "" || r.Title == "" || r.Guide == "" || r.Change == "" {
+				t.Errorf("%s: rule %+v lacks an id, title, guide or change", p.Package, r.ID)
+			}
+			if seen[r.ID] {
+				t.Errorf("%s: rule id %s twice", p.Package, r.ID)
+			}
+			seen[r.ID] = true
+			if p.Guide(r.ID) != r.Guide {
+				t.Errorf("Guide(%s) is not the rule's guide", r.ID)
+			}
+			if r.Transform != nil {
+				if _, err := os.Stat(filepath.Join("testdata", packDir(p), r.ID, "before.ts")); err != nil {
+					t.Errorf("%s: rule %s has a transform and no fixture", p.Package, r.ID)
+				}
+			}
+			if strings.HasPrefix(r.Change, "TS") && r.Path == "" && r.Token == "" {
+				t.Errorf("%s: rule %s claims every %s", p.Package, r.ID, r.Change)
+			}
+		}
+	}
+}
+
+func TestFor(t *testing.T) {
+	cases := []struct {
+		pkg, from, to string
+		want          string
+	}{
+		{"zod", "3.22.4", "4.1.0", "zod"},
+		{"zod", "3.25.76", "3.25.76", ""},
+		{"zod", "4.0.0", "5.0.0", ""},
+		{"@types/react", "18.3.12", "19.1.2", "@types/react"},
+		{"react", "18.3.1", "19.0.0", ""},
+		{"zod", "not-a-version", "4.0.0", ""},
+	}
+	for _, c := range cases {
+		got := ""
+		if p := For(c.pkg, c.from, c.to); p != nil {
+			got = p.Package
+		}
+		if got != c.want {
+			t.Errorf("For(%s, %s, %s) = %q, want %q", c.pkg, c.from, c.to, got, c.want)
+		}
+	}
+}
+
+func TestApply(t *testing.T) {
+	content := "abcdef"
+	out, err := Apply([]Edit{{Start: 4, End: 5, New: "E"}, {Start: 0, End: 0, New: ">"}, {Start: 1, End: 3, New: ""}}, content)
+	if err != nil || out != ">adEf" {
+		t.Fatalf("Apply = %q, %v", out, err)
+	}
+	if _, err := Apply([]Edit{{File: "x.ts", Start: 1, End: 3}, {File: "x.ts", Start: 2, End: 4}}, content); err == nil || !strings.Contains(err.Error(), "overlap") || !strings.Contains(err.Error(), "x.ts") {
+		t.Fatalf("overlapping edits: err = %v", err)
+	}
+	if _, err := Apply([]Edit{{File: "x.ts", Start: 3, End: 9}}, content); err == nil {
+		t.Fatal("an edit past the end was applied")
+	}
+	// Two insertions at one offset are ambiguous in order: refused.
+	if _, err := Apply([]Edit{{Start: 2, End: 2, New: "a"}, {Start: 2, End: 2, New: "b"}}, content); err != nil {
+		// Insertions at one point do not overlap a range; both apply in
+		// the order given.
+		t.Fatalf("two insertions: %v", err)
+	}
+}
+
+// TestPlannerPlan: the plan's split comes from the dry run over the real
+// files: a site the transform takes is by rule, a pack site it does not
+// take is by agent; Edits makes exactly the by-rule edits.
+func TestPlannerPlan(t *testing.T) {
+	root := t.TempDir()
+	src := "import { z } from 'zod';\n" +
+		"export const e = z.string().email();\n" +
+		"export const t = z.string().trim().email();\n" +
+		"export const r = z.record(z.number());\n"
+	if err := os.MkdirAll(filepath.Join(root, "src"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "src/a.ts"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fs := []model.Finding{
+		{ID: "1", Change: "deprecated", Path: "ZodString#email", File: "src/a.ts", Line: 2, Column: 29, Severity: model.Breaking},
+		{ID: "2", Change: "deprecated", Path: "ZodString#email", File: "src/a.ts", Line: 3, Column: 36, Severity: model.Breaking},
+		{ID: "3", Change: "TS2554", File: "src/a.ts", Line: 4, Column: 18, Severity: model.Breaking},
+	}
+	pl := For("zod", "3.23.8", "4.1.5").Planner(root)
+	p := plan.Build(fs, plan.Options{Package: "zod", Pack: pl})
+	if p.Pack != "zod" || p.Totals.ByRule != 2 || p.Totals.ByAgent != 1 || p.Totals.Manual != 0 {
+		t.Fatalf("plan totals %+v (pack %q), want 2 by rule, 1 by agent", p.Totals, p.Pack)
+	}
+	edits, err := pl.Edits(fs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(edits) != 1 || edits[0].File != "src/a.ts" || len(edits[0].Edits) != 2 {
+		t.Fatalf("edits %+v", edits)
+	}
+	out, err := Apply(edits[0].Edits, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "import { z } from 'zod';\n" +
+		"export const e = z.email();\n" +
+		"export const t = z.string().trim().email();\n" +
+		"export const r = z.record(z.string(), z.number());\n"
+	if out != want {
+		t.Fatalf("edited:\n%s", out)
+	}
+	if _, err := For("zod", "3.23.8", "4.1.5").Planner(root).Edits([]model.Finding{{Change: "TS2554", File: "src/missing.ts", Line: 1, Column: 1}}); err == nil || !strings.Contains(err.Error(), "src/missing.ts") {
+		t.Fatalf("missing file: err = %v", err)
+	}
+}
+
+// FuzzTransforms: repository files are outside input; no transform may
+// panic on them, and every edit a transform returns must apply.
+func FuzzTransforms(f *testing.F) {
+	dirs, _ := filepath.Glob("testdata/*/*/before.ts")
+	for _, d := range dirs {
+		b, _ := os.ReadFile(d)
+		f.Add(string(b), 2, 17)
+	}
+	f.Fuzz(func(t *testing.T, content string, line, col int) {
+		for _, p := range Packs() {
+			for _, r := range p.Rules {
+				if r.Transform == nil {
+					continue
+				}
+				fd := model.Finding{Change: r.Change, Path: strings.ReplaceAll(r.Path, "*", "email"), File: "a.ts", Line: line, Column: col}
+				p.Rule(fd, content)
+				if es, ok := r.Transform(Site{Finding: fd, Content: content}); ok {
+					if _, err := Apply(es, content); err != nil {
+						t.Fatalf("%s: %v", r.ID, err)
+					}
+				}
+			}
+		}
+	})
+}

@@ -1,0 +1,126 @@
+package packs
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/engine/plan"
+)
+
+// Planner is a pack bound to a repository's files: the plan's dry run and
+// fix's edits read the same files through it. It implements plan.Pack.
+type Planner struct {
+	pack  *Pack
+	root  string
+	files map[string]string
+	errs  map[string]error
+}
+
+var _ plan.Pack = (*Planner)(nil)
+
+// Planner binds the pack to the repository at root.
+func (p *Pack) Planner(root string) *Planner {
+	return &Planner{pack: p, root: root, files: map[string]string{}, errs: map[string]error{}}
+}
+
+// Name names the pack.
+func (pl *Planner) Name() string { return pl.pack.Package }
+
+func (pl *Planner) read(file string) (string, error) {
+	if c, ok := pl.files[file]; ok {
+		return c, nil
+	}
+	if err, ok := pl.errs[file]; ok {
+		return "", err
+	}
+	b, err := os.ReadFile(filepath.Join(pl.root, filepath.FromSlash(file)))
+	if err != nil {
+		err = fmt.Errorf("reading %s for the %s pack: %w", file, pl.pack.Package, err)
+		pl.errs[file] = err
+		return "", err
+	}
+	pl.files[file] = string(b)
+	return string(b), nil
+}
+
+// RuleFor files a finding under a pack rule; transformTakes is the dry run
+// of the rule's transform over the site.
+func (pl *Planner) RuleFor(f model.Finding) (id, title string, transformTakes, perFile bool) {
+	content, _ := pl.read(f.File) // an unreadable file is a site no transform takes
+	r, ok := pl.pack.Rule(f, content)
+	if !ok {
+		return "", "", false, false
+	}
+	takes := false
+	if r.Transform != nil && content != "" {
+		if es, ok := r.Transform(Site{Finding: f, Content: content}); ok {
+			_, err := Apply(es, content)
+			takes = err == nil
+		}
+	}
+	return r.ID, r.Title, takes, r.PerFile
+}
+
+// FileEdit is every rule edit of one file, and the rules they come from.
+type FileEdit struct {
+	File  string
+	Edits []Edit
+	Rules []string
+}
+
+// Edits are the rule edits over findings, grouped per file: the sites the
+// plan counted by rule. The same edit from two findings is made once; a
+// file whose edits overlap is an error naming it (nothing of it is edited).
+func (pl *Planner) Edits(findings []model.Finding) ([]FileEdit, error) {
+	byFile := map[string]*FileEdit{}
+	seen := map[Edit]bool{}
+	for _, f := range findings {
+		content, err := pl.read(f.File)
+		if err != nil {
+			return nil, err
+		}
+		r, ok := pl.pack.Rule(f, content)
+		if !ok || r.Transform == nil {
+			continue
+		}
+		es, ok := r.Transform(Site{Finding: f, Content: content})
+		if !ok {
+			continue
+		}
+		fe := byFile[f.File]
+		if fe == nil {
+			fe = &FileEdit{File: f.File}
+			byFile[f.File] = fe
+		}
+		for _, e := range es {
+			if !seen[e] {
+				seen[e] = true
+				fe.Edits = append(fe.Edits, e)
+			}
+		}
+		fe.Rules = appendOnce(fe.Rules, r.ID)
+	}
+	out := make([]FileEdit, 0, len(byFile))
+	for _, fe := range byFile {
+		if _, err := Apply(fe.Edits, pl.files[fe.File]); err != nil {
+			return nil, err
+		}
+		sort.Slice(fe.Edits, func(i, j int) bool { return fe.Edits[i].Start < fe.Edits[j].Start })
+		sort.Strings(fe.Rules)
+		out = append(out, *fe)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].File < out[j].File })
+	return out, nil
+}
+
+func appendOnce(s []string, v string) []string {
+	for _, x := range s {
+		if x == v {
+			return s
+		}
+	}
+	return append(s, v)
+}

@@ -1,0 +1,131 @@
+package packs
+
+import "strings"
+
+// reactPack: @types/react 18 → 19 (the types carry the breaking changes;
+// react itself is a companion moved with them).
+func reactPack() *Pack {
+	return &Pack{
+		Package: "@types/react", From: ">=18.0.0 <19.0.0", To: ">=19.0.0 <20.0.0",
+		Rules: []Rule{
+			{
+				ID: "react-useref-argument", Title: "useRef needs an argument", Change: "TS2554", Token: "useRef",
+				Guide:     "In @types/react 19 useRef requires its initial value: write useRef<T>(undefined) for a ref you assign later, useRef<T>(null) for a DOM ref. The returned RefObject's current may be null.",
+				Notes:     []string{"useRef(undefined) keeps the 18 behaviour; a DOM ref you pass to an element reads better as useRef<HTMLElement>(null). RefObject<T>#current is now T | null: code that assumed non-null needs a check."},
+				Transform: useRefArgument,
+			},
+			{
+				ID: "react-global-jsx", Title: "global JSX namespace removed", Change: "TS2503", Token: "JSX",
+				Guide:     "@types/react 19 no longer declares the global JSX namespace: write React.JSX.Element (import React) or import type { JSX } from 'react'.",
+				Transform: globalJSX,
+			},
+			{
+				ID: "react-reactchild", Title: "ReactChild removed", Change: "removed", Path: "ReactChild",
+				Guide: "ReactChild was removed in @types/react 19: use React.ReactElement | number | string, or ReactNode where any renderable child is fine.",
+				Notes: []string{"ReactChild never included null, undefined or booleans; ReactNode does. Choose ReactNode only where the wider type is intended."},
+			},
+			{
+				ID: "react-reacttext", Title: "ReactText removed", Change: "removed", Path: "ReactText",
+				Guide:     "ReactText was removed in @types/react 19: it was string | number.",
+				Transform: replaceTypeOutsideImport("ReactText", "string | number"),
+			},
+			{
+				ID: "react-vfc", Title: "VFC removed", Change: "removed", Path: "VFC",
+				Guide:     "VFC was removed in @types/react 19: FC no longer adds children, so FC is the same type.",
+				Transform: renameType("VFC", "FC"),
+			},
+			{
+				ID: "react-reactfragment", Title: "ReactFragment removed", Change: "removed", Path: "ReactFragment",
+				Guide:     "ReactFragment was removed in @types/react 19: use Iterable<ReactNode>.",
+				Transform: replaceTypeOutsideImport("ReactFragment", "Iterable<React.ReactNode>"),
+			},
+			{
+				ID: "react-elementref", Title: "ElementRef deprecated for ComponentRef", Change: "deprecated", Path: "ElementRef",
+				Guide:     "ElementRef is deprecated in @types/react 19: ComponentRef takes the same argument.",
+				Transform: renameType("ElementRef", "ComponentRef"),
+			},
+			{
+				ID: "react-forwardref", Title: "forwardRef no longer needed", Change: "deprecated", Path: "forwardRef",
+				Guide: "React 19 passes ref as a prop to function components; forwardRef still works.",
+				Notes: []string{"forwardRef still works in 19; moving ref into props is a refactor to schedule, not part of this upgrade."},
+			},
+			{
+				ID: "react-proptypes-defaultprops", Title: "propTypes and defaultProps on function components ignored", Change: "removed", Path: "FunctionComponent#defaultProps",
+				Guide: "React 19 ignores propTypes and defaultProps on function components: use default parameter values and TypeScript types.",
+				Notes: []string{"defaultProps on a function component silently stop applying at runtime in React 19: move each default into the destructured parameter; propTypes checks are gone."},
+			},
+		},
+	}
+}
+
+// useRefArgument: useRef() / useRef<T>() → useRef(undefined) /
+// useRef<T>(undefined). Only an empty argument list after a type argument
+// list without parentheses is taken.
+func useRefArgument(s Site) ([]Edit, bool) {
+	at, ok := tokenAt(s, "useRef")
+	if !ok {
+		return nil, false
+	}
+	i := at + len("useRef")
+	rest := s.Content[i:]
+	if strings.HasPrefix(rest, "<") {
+		depth := 0
+		j := 0
+		for ; j < len(rest); j++ {
+			c := rest[j]
+			if c == '<' {
+				depth++
+			} else if c == '>' {
+				depth--
+				if depth == 0 {
+					break
+				}
+			} else if c == '(' || c == ')' || c == ';' || c == '\n' {
+				return nil, false
+			}
+		}
+		if depth != 0 || j == len(rest) {
+			return nil, false
+		}
+		i += j + 1
+	}
+	if !strings.HasPrefix(s.Content[i:], "()") {
+		return nil, false
+	}
+	return []Edit{{File: s.Finding.File, Start: i + 1, End: i + 1, New: "undefined"}}, true
+}
+
+// globalJSX: JSX.X → React.JSX.X where React is in scope as a value.
+func globalJSX(s Site) ([]Edit, bool) {
+	at, ok := tokenAt(s, "JSX")
+	if !ok || at+3 >= len(s.Content) || s.Content[at+3] != '.' || !importsReactNamespace(s.Content) {
+		return nil, false
+	}
+	if at > 0 && s.Content[at-1] == '.' {
+		return nil, false // already qualified
+	}
+	return []Edit{{File: s.Finding.File, Start: at, End: at, New: "React."}}, true
+}
+
+// replaceTypeOutsideImport replaces a removed type alias with its
+// expansion at a type reference; the import specifier is left for the
+// assisted fixer, since removing it means editing the list around it.
+func replaceTypeOutsideImport(old, repl string) Transform {
+	return func(s Site) ([]Edit, bool) {
+		at, ok := tokenAt(s, old)
+		if !ok || inImport(s.Content, at) {
+			return nil, false
+		}
+		if strings.Contains(repl, "React.") && !importsReactNamespace(s.Content) {
+			return nil, false
+		}
+		start := at
+		if strings.HasPrefix(repl, "React.") || strings.HasPrefix(repl, "Iterable<") {
+			// React.ReactFragment: the expansion replaces the qualifier too.
+			if q := "React."; start >= len(q) && s.Content[start-len(q):start] == q {
+				start -= len(q)
+			}
+		}
+		return []Edit{{File: s.Finding.File, Start: start, End: at + len(old), New: repl}}, true
+	}
+}

@@ -1,0 +1,3 @@
+import { ComponentRef } from 'react';
+import type { Button } from './button';
+export type R = ComponentRef<typeof Button>;

@@ -1,0 +1,2 @@
+import * as React from 'react';
+export type F = React.ReactFragment;

@@ -1,0 +1,2 @@
+import type { ReactText } from 'react';
+export type T = string | number[];

@@ -1,0 +1,2 @@
+import { FC } from 'react';
+export const A: FC = () => null;

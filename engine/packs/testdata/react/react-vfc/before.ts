@@ -1,0 +1,2 @@
+import { VFC } from 'react';
+export const A: VFC = () => null;

@@ -1,0 +1,4 @@
+import { z } from 'zod';
+export function n(err: z.ZodError) {
+  return err.errors.length;
+}

@@ -1,0 +1,118 @@
+package packs
+
+import "strings"
+
+// zodPack: zod 3 → 4, after zod's own migration guide.
+func zodPack() *Pack {
+	return &Pack{
+		Package: "zod", From: ">=3.0.0 <4.0.0", To: ">=4.0.0 <5.0.0",
+		Rules: []Rule{
+			{
+				ID: "zod-error-params", Title: "required_error / invalid_type_error / errorMap become error", Change: "TS2353", Token: "required_error|invalid_type_error|errorMap",
+				Guide: "zod 4 replaces required_error, invalid_type_error and errorMap with one error param: error: (iss) => iss.input === undefined ? 'required message' : 'type message'.",
+				Notes: []string{"zod 4 words its default messages differently (\"Required\" became \"Invalid input: expected string, received undefined\"): tests asserting the old defaults need updating."},
+			},
+			{
+				ID: "zod-message-param", Title: "message param becomes error", Change: "deprecated", Path: "*#message",
+				Guide:     "zod 4 deprecates the message param in favour of error, which takes the same string.",
+				Transform: renameKey("message", "error"),
+			},
+			{
+				ID: "zod-string-formats", Title: "string formats are top-level", Change: "deprecated", Path: "ZodString#*",
+				Guide:     "zod 4 moves string formats to the top level: z.string().email() → z.email(), likewise url, uuid, ipv4/ipv6 (ip is gone: choose one).",
+				Transform: topLevelFormat,
+			},
+			{
+				ID: "zod-record-key", Title: "z.record needs a key schema", Change: "TS2554", Token: "record",
+				Guide:     "zod 4's z.record takes a key schema first: z.record(v) → z.record(z.string(), v).",
+				Transform: recordKey,
+			},
+			{
+				ID: "zod-strict-passthrough", Title: "strict / passthrough become strictObject / looseObject", Change: "deprecated", Path: "ZodObject#strict",
+				Guide: "zod 4: z.object(shape).strict() → z.strictObject(shape), .passthrough() → z.looseObject(shape).",
+			},
+			{
+				ID: "zod-passthrough", Title: "strict / passthrough become strictObject / looseObject", Change: "deprecated", Path: "ZodObject#passthrough",
+				Guide: "zod 4: z.object(shape).passthrough() → z.looseObject(shape).",
+			},
+			{
+				ID: "zod-error-issues", Title: "ZodError#errors is ZodError#issues", Change: "removed", Path: "ZodError#errors",
+				Guide:     "zod 4 removed ZodError#errors; #issues holds the same list.",
+				Transform: rename("errors", "issues"),
+			},
+			{
+				ID: "zod-native-enum", Title: "z.nativeEnum is z.enum", Change: "deprecated", Path: "nativeEnum",
+				Guide:     "zod 4's z.enum accepts TypeScript enums; z.nativeEnum is deprecated.",
+				Transform: rename("nativeEnum", "enum"),
+			},
+			{
+				ID: "zod-deep-partial", Title: "deepPartial removed", Change: "removed", Path: "ZodObject#deepPartial",
+				Guide: "zod 4 removed .deepPartial(): write the partial schema explicitly (nested .partial()).",
+				Notes: []string{"deepPartial has no one-line replacement: each nested object needs its own .partial()."},
+			},
+			{
+				ID: "zod-flatten", Title: "flatten / formErrors deprecated", Change: "deprecated", Path: "ZodError#flatten",
+				Guide: "zod 4 deprecates error.flatten() and formErrors for z.flattenError(error) / z.treeifyError(error).",
+			},
+			{
+				ID: "zod-types", Title: "ZodEffects / ZodTypeAny types", Change: "removed", Path: "ZodEffects", PerFile: true,
+				Guide: "zod 4 removed ZodEffects (refinements live on the schema, transforms are ZodPipe) and ZodTypeAny is ZodType.",
+			},
+			{
+				ID: "zod-superrefine-ctx", Title: "superRefine ctx.path removed", Change: "removed", Path: "RefinementCtx#path",
+				Guide: "zod 4's superRefine ctx has no path; addIssue takes its path relative to the schema.",
+			},
+		},
+	}
+}
+
+// renameKey renames an object-literal key at the site (key followed by a
+// colon).
+func renameKey(old, repl string) Transform {
+	return func(s Site) ([]Edit, bool) {
+		at, ok := tokenAt(s, old)
+		if !ok {
+			return nil, false
+		}
+		rest := strings.TrimLeft(s.Content[at+len(old):], " \t")
+		if !strings.HasPrefix(rest, ":") {
+			return nil, false
+		}
+		return []Edit{{File: s.Finding.File, Start: at, End: at + len(old), New: repl}}, true
+	}
+}
+
+var zodFormats = map[string]string{"email": "email", "url": "url", "uuid": "uuid", "cuid": "cuid", "cuid2": "cuid2", "ulid": "ulid", "base64": "base64", "nanoid": "nanoid"}
+
+// topLevelFormat: z.string().email(args) → z.email(args), only on a direct
+// z.string() receiver; later chain operations and arguments survive.
+func topLevelFormat(s Site) ([]Edit, bool) {
+	name := strings.TrimPrefix(s.Finding.Path, "ZodString#")
+	top, ok := zodFormats[name]
+	if !ok {
+		return nil, false
+	}
+	at, ok := tokenAt(s, name)
+	if !ok || !strings.HasPrefix(s.Content[at+len(name):], "(") {
+		return nil, false
+	}
+	const recv = "z.string()."
+	if at < len(recv) || s.Content[at-len(recv):at] != recv || (at > len(recv) && isIdent(s.Content[at-len(recv)-1])) {
+		return nil, false
+	}
+	return []Edit{{File: s.Finding.File, Start: at - len(recv), End: at + len(name), New: "z." + top}}, true
+}
+
+// recordKey: z.record(v) → z.record(z.string(), v). The compiler already
+// said the call has too few arguments.
+func recordKey(s Site) ([]Edit, bool) {
+	at, ok := tokenAt(s, "record")
+	if !ok || !strings.HasPrefix(s.Content[at+len("record"):], "(") {
+		return nil, false
+	}
+	open := at + len("record") + 1
+	if arg := strings.TrimSpace(s.Content[open:]); strings.HasPrefix(arg, ")") || strings.HasPrefix(arg, "z.string(),") {
+		return nil, false
+	}
+	return []Edit{{File: s.Finding.File, Start: open, End: open, New: "z.string(), "}}, true
+}
