@@ -44,6 +44,10 @@ type Options struct {
 	Progress func(phase, line string)
 	// CheckEvents receives check's own progress.
 	CheckEvents engine.Sink
+	// Assist, when set, is given the sites of the upgraded clone and a
+	// validator over it after the upgrade commit; the patches it accepts
+	// are applied with Patches (the planner's review queue, fix --assist).
+	Assist func(ctx context.Context, in AssistInput) (AssistOutcome, error)
 }
 
 // runner is one run's state.
@@ -232,6 +236,11 @@ func (r *runner) run(ctx context.Context) {
 
 	// The rest is verification: from here the run is failed, not not-run.
 	r.rep.Status = StatusFailed
+	if r.o.Assist != nil && baseErr == nil {
+		if !r.assistStep(ctx, reports, workspaces, base, plan.from, plan.to) {
+			return
+		}
+	}
 	style := verify.DetectStyle(r.croot)
 	patchFiles := r.patchFiles()
 	var lintBefore verify.LintRun

@@ -62,8 +62,9 @@ func ReadPatches(file string) (*PatchFile, error) {
 	return &pf, nil
 }
 
-// ApplyPatch applies p to the repository at root, exactly, or changes
-// nothing and says why.
+// ApplyPatch applies p to the repository at root, exactly (a hunk moved by
+// an earlier patch is placed only where its old block is unique), or
+// changes nothing and says why.
 func ApplyPatch(root string, p Patch) error {
 	hunks, err := unidiff.Parse(p.Diff, p.File)
 	if err != nil {
@@ -83,7 +84,17 @@ func ApplyPatch(root string, p Patch) error {
 	}
 	next, err := unidiff.Apply(string(data), hunks)
 	if err != nil {
-		return fmt.Errorf("%s: %w", p.File, err)
+		// Patches reviewed one by one were each written against the
+		// upgraded file; an earlier one in the same file moves the lines of
+		// the next. Its hunks move only to the one place their old block
+		// occurs exactly.
+		repaired, rerr := unidiff.Repair(string(data), hunks)
+		if rerr != nil {
+			return fmt.Errorf("%s: %w", p.File, err)
+		}
+		if next, err = unidiff.Apply(string(data), repaired); err != nil {
+			return fmt.Errorf("%s: %w", p.File, err)
+		}
 	}
 	return os.WriteFile(file, []byte(next), info.Mode().Perm())
 }

@@ -17,7 +17,10 @@ func TestApplyExact(t *testing.T) {
 		{"exact", good, strings.Replace(original, "{ lower: true }", "{ lower: true, locale: \"en\" }", 1), ""},
 		{"no headers", good[strings.Index(good, "@@"):], strings.Replace(original, "{ lower: true }", "{ lower: true, locale: \"en\" }", 1), ""},
 		{"context differs", strings.Replace(good, " export function titleSlug(t: string)", " export function titleSlug(s: string)", 1), "", "does not match line 3 exactly"},
-		{"wrong line is not fuzzed", strings.Replace(good, "@@ -3,3 +3,3 @@", "@@ -2,3 +2,3 @@", 1), "", "does not match line 2 exactly"},
+		// An earlier patch of the same file moved the lines: the hunk goes
+		// to the one place its old block is, exactly.
+		{"moved lines, unique block", strings.Replace(good, "@@ -3,3 +3,3 @@", "@@ -2,3 +2,3 @@", 1), strings.Replace(original, "{ lower: true }", "{ lower: true, locale: \"en\" }", 1), ""},
+		{"moved lines, context differs", strings.Replace(strings.Replace(good, "@@ -3,3 +3,3 @@", "@@ -2,3 +2,3 @@", 1), " }\n", " };\n", 1), "", "does not match line 2 exactly"},
 		{"other file", strings.Replace(good, "+++ b/src/title.ts", "+++ b/src/other.ts", 1), "", "edits its own file"},
 		{"creates a file", "--- /dev/null\n+++ b/src/new.ts\n@@ -0,0 +1 @@\n+x\n", "", "creates or deletes"},
 		{"short hunk", "@@ -3,3 +3,3 @@\n export function titleSlug(t: string): string {\n", "", "shorter than its header"},
@@ -52,6 +55,22 @@ func TestApplyExact(t *testing.T) {
 				t.Fatalf("got\n%s\nwant\n%s", got, c.want)
 			}
 		})
+	}
+}
+
+// A block that occurs twice is never placed by guessing.
+func TestApplyAmbiguousBlock(t *testing.T) {
+	dir := t.TempDir()
+	twice := "a();\nb();\na();\nb();\n"
+	if err := os.WriteFile(filepath.Join(dir, "x.ts"), []byte(twice), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err := ApplyPatch(dir, Patch{File: "x.ts", Rule: "r", Diff: "@@ -2,2 +2,2 @@\n a();\n-b();\n+c();\n"})
+	if err == nil || !strings.Contains(err.Error(), "does not match line 2 exactly") {
+		t.Fatalf("err %v", err)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "x.ts")); string(got) != twice {
+		t.Fatalf("changed: %q", got)
 	}
 }
 

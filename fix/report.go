@@ -38,6 +38,7 @@ type Report struct {
 	Tests    TestsReport    `json:"tests"`
 	Style    StyleReport    `json:"style"`
 	Sites    []Site         `json:"sitesLeft"`
+	Assist   *AssistReport  `json:"assist,omitempty"`
 	NotRun   []string       `json:"notRun"`
 	Clone    CloneReport    `json:"clone"`
 	Checkout CheckoutReport `json:"checkout"`

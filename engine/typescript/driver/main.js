@@ -33,6 +33,7 @@ function main() {
     compile: (params) => require('./compile').compile(ts, params),
     usages: (params) => require('./usages').findUsages(ts, params),
     native: (params) => require('./native').nativePlan(ts, params),
+    enclosing: (params) => require('./scopes').enclosing(ts, params),
   };
   protocol.serve(process.stdin, process.stdout, methods);
 }
