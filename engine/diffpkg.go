@@ -157,6 +157,11 @@ func fetchBoth(ctx context.Context, c *registry.Client, name, from, to string) (
 		}(i, v)
 	}
 	wg.Wait()
+	// Both versions come from one packument, so a missing package fails
+	// both fetches with the same error: say it once.
+	if errs[0] != nil && errs[1] != nil && errs[0].Error() == errs[1].Error() {
+		errs[1] = nil
+	}
 	if err := errors.Join(errs[0], errs[1]); err != nil {
 		for _, p := range out {
 			if p != nil {
