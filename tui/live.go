@@ -2,7 +2,6 @@ package tui
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -39,7 +38,7 @@ type Live struct {
 
 	// NewQueue builds the review queue of a fix run's sites (the assisted
 	// fixer behind it) and says how many patches a saved accepted set
-	// brought back.
+	// brought back; nil is no provider: every site is manual.
 	NewQueue func(ctx context.Context, in fix.AssistInput) (review.Source, int, error)
 	// RunsRoot is where fix's clones live; "" is fix's default.
 	RunsRoot string
@@ -272,13 +271,13 @@ func (l *Live) Fix(ctx context.Context, req CheckRequest, progress func(phase, l
 	opts := checkOptions(req)
 	o := fix.Options{Cwd: cwd, Env: l.Env, Client: client, Package: opts.Packages[0], Targets: opts.Targets,
 		Group: opts.Group, Progress: progress, RunsRoot: l.RunsRoot}
-	if l.NewQueue == nil {
-		return nil, errors.New("the planner was built without an assisted fixer")
-	}
 	o.Assist = func(ctx context.Context, in fix.AssistInput) (fix.AssistOutcome, error) {
-		src, resumed, err := l.NewQueue(ctx, in)
-		if err != nil {
-			return fix.AssistOutcome{}, err
+		src, resumed := review.NoProvider(in.Sites), 0
+		if l.NewQueue != nil {
+			var err error
+			if src, resumed, err = l.NewQueue(ctx, in); err != nil {
+				return fix.AssistOutcome{}, err
+			}
 		}
 		patches, err := rv(ctx, src, resumed)
 		out := fix.AssistOutcome{Patches: patches, Provider: src.Provider(), Cost: src.Spent()}

@@ -312,7 +312,7 @@ func TestCheckEndToEnd(t *testing.T) {
 		for _, want := range []string{
 			"uptide check · check-app (npm, 1 workspace) · ",
 			"zod      (root)  3.25.76 → 4.1.12    major  ✗ 2 breaking",
-			"✗ ZodError#errors removed",
+			"✗ ZodError#errors is ZodError#issues", // the zod pack names the rule and its transform takes it
 			"src/user.ts:9 TS2339 Property 'errors' does not exist on type 'ZodError'.",
 			"compiled 1 of 1 file with the bundled TypeScript",
 			"1 computed load cannot load a checked package, not counted: src/dynamic.js:3 require(which)",
