@@ -425,7 +425,7 @@ func (r *runner) finish(runCtx context.Context) {
 	r.rep.Risk = risk(r.rep)
 	if committed || r.rep.Clone.Kept {
 		if data, err := marshalRun(r.rep); err == nil {
-			if file, err := isolate.StoreRun(ctx, r.top, r.clone.Branch, data); err == nil {
+			if file, err := isolate.StoreRun(ctx, r.top, r.clone.Branch, r.clone.ID, data, published); err == nil {
 				r.rep.Checkout.RunFile = file
 			} else {
 				r.rep.NotRun = append(r.rep.NotRun, "storing the run: "+err.Error())

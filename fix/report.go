@@ -151,7 +151,8 @@ type CheckoutReport struct {
 	Sha       string `json:"sha,omitempty"`
 	Created   bool   `json:"created,omitempty"`
 	BranchWhy string `json:"branchWhy,omitempty"`
-	// RunFile is the stored run (.git/uptide/<branch>/run.json).
+	// RunFile is this run's stored record: .git/uptide/<branch>/run.json
+	// when the branch is at its commits, else runs/<run-id>.json beside it.
 	RunFile string `json:"runFile,omitempty"`
 }
 

@@ -125,10 +125,17 @@ func checkedOutAt(ctx context.Context, env []string, checkout, ref string) (stri
 	return "", nil
 }
 
-// StoreRun writes data to <common git dir of checkout>/uptide/<branch>/run.json
-// (branch slashes kept as directories), where git status never looks, and
-// returns the path.
-func StoreRun(ctx context.Context, checkout, branch string, data []byte) (string, error) {
+// StoreRun keeps the record of one run in <common git dir of
+// checkout>/uptide/<branch>/ (branch slashes kept as directories), where
+// git status never looks: every run as runs/<runID>.json, so a second run
+// on the same branch never erases the first, and, when head is true (the
+// branch ref in the checkout is this run's last commit), as run.json too:
+// the run behind the branch as it stands. It returns the path of the record
+// that describes this run (run.json when head).
+func StoreRun(ctx context.Context, checkout, branch, runID string, data []byte, head bool) (string, error) {
+	if runID == "" || strings.ContainsAny(runID, `/\`) || strings.HasPrefix(runID, ".") {
+		return "", fmt.Errorf("storing the run: %q is not a run id", runID)
+	}
 	hooks, done, err := emptyDir()
 	if err != nil {
 		return "", err
@@ -143,6 +150,17 @@ func StoreRun(ctx context.Context, checkout, branch string, data []byte) (string
 		return "", err
 	}
 	dir := filepath.Join(repo.commonDir, "uptide", filepath.FromSlash(branch))
+	file, err := writeAtomic(filepath.Join(dir, "runs"), runID+".json", data)
+	if err != nil || !head {
+		return file, err
+	}
+	return writeAtomic(dir, "run.json", data)
+}
+
+// writeAtomic writes data to dir/name through a temporary file and a
+// rename, so a reader never sees half a record.
+func writeAtomic(dir, name string, data []byte) (string, error) {
+	final := filepath.Join(dir, name)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", fmt.Errorf("storing the run in %s: %w", dir, err)
 	}
@@ -152,7 +170,6 @@ func StoreRun(ctx context.Context, checkout, branch string, data []byte) (string
 	}
 	_, werr := tmp.Write(data)
 	cerr := tmp.Close()
-	final := filepath.Join(dir, "run.json")
 	if err := errors.Join(werr, cerr); err != nil {
 		os.Remove(tmp.Name())
 		return "", fmt.Errorf("storing the run in %s: %w", final, err)

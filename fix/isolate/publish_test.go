@@ -115,34 +115,51 @@ func TestPublishCheckedOut(t *testing.T) {
 func TestStoreRun(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t)
-	p, err := StoreRun(ctx, filepath.Join(f.checkout, "src"), "uptide/zod-4.1.12", []byte(`{"ok":true}`))
+	dir := filepath.Join(f.checkout, ".git/uptide/uptide/zod-4.1.12")
+	p, err := StoreRun(ctx, filepath.Join(f.checkout, "src"), "uptide/zod-4.1.12", "r1", []byte(`{"run":1}`), true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := filepath.Join(f.checkout, ".git/uptide/uptide/zod-4.1.12/run.json"); p != want {
+	if want := filepath.Join(dir, "run.json"); p != want {
 		t.Errorf("stored at %s, want %s", p, want)
 	}
-	if data, _ := os.ReadFile(p); string(data) != `{"ok":true}` {
-		t.Errorf("stored %q", data)
-	}
-	if _, err := StoreRun(ctx, f.checkout, "uptide/zod-4.1.12", []byte(`{"ok":false}`)); err != nil {
+	// A second run whose commits did not reach the branch keeps its own
+	// record and leaves run.json describing the branch head.
+	p2, err := StoreRun(ctx, f.checkout, "uptide/zod-4.1.12", "r2", []byte(`{"run":2}`), false)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if data, _ := os.ReadFile(p); string(data) != `{"ok":false}` {
-		t.Errorf("restored %q", data)
+	if want := filepath.Join(dir, "runs", "r2.json"); p2 != want {
+		t.Errorf("a run off the branch head stored at %s, want %s", p2, want)
+	}
+	// A third run that moved the branch replaces run.json; every run's
+	// record stays.
+	if _, err := StoreRun(ctx, f.checkout, "uptide/zod-4.1.12", "r3", []byte(`{"run":3}`), true); err != nil {
+		t.Fatal(err)
+	}
+	for file, want := range map[string]string{"run.json": `{"run":3}`, "runs/r1.json": `{"run":1}`,
+		"runs/r2.json": `{"run":2}`, "runs/r3.json": `{"run":3}`} {
+		if data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(file))); string(data) != want {
+			t.Errorf("%s holds %q (%v), want %s", file, data, err, want)
+		}
 	}
 	if st := run(t, f.checkout, "status", "--porcelain", "--untracked-files=all"); st != "" {
 		t.Errorf("the stored run shows in git status: %s", st)
 	}
 	for _, bad := range []string{"../escape", "a/../../b", "", "-x"} {
-		if _, err := StoreRun(ctx, f.checkout, bad, nil); err == nil {
+		if _, err := StoreRun(ctx, f.checkout, bad, "r", nil, true); err == nil {
 			t.Errorf("branch %q stored", bad)
+		}
+	}
+	for _, bad := range []string{"", "../r", "a/b", ".hidden"} {
+		if _, err := StoreRun(ctx, f.checkout, "uptide/a-1.0.0", bad, nil, true); err == nil {
+			t.Errorf("run id %q stored", bad)
 		}
 	}
 	// A linked worktree stores in the repository's common git dir.
 	wt := filepath.Join(t.TempDir(), "wt")
 	run(t, f.checkout, "worktree", "add", "-q", "--detach", wt)
-	p, err = StoreRun(ctx, wt, "uptide/a-1.0.0", []byte("{}"))
+	p, err = StoreRun(ctx, wt, "uptide/a-1.0.0", "r1", []byte("{}"), true)
 	if err != nil || p != filepath.Join(f.checkout, ".git/uptide/uptide/a-1.0.0/run.json") {
 		t.Errorf("from a worktree: %s %v", p, err)
 	}
