@@ -32,9 +32,11 @@ type Options struct {
 	Targets map[string]string
 	Group   bool
 	// Patches is the accepted set (--patches), nil for none.
-	Patches      *PatchFile
-	Keep         bool
-	WithServices bool
+	Patches *PatchFile
+	Keep    bool
+	// WithServices also runs the tests that need services; it runs only
+	// with Yes, once the report listed them and their connection targets.
+	WithServices, Yes bool
 	// RunsRoot is where clones live; "" is isolate.Root().
 	RunsRoot string
 	// TestTimeout bounds each test run; 0 is 10 minutes.
@@ -151,6 +153,9 @@ func (r *runner) run(ctx context.Context) {
 	workspaces, err := workspacesOf(repository, r.o.Package)
 	if err != nil {
 		r.stop("%v", err)
+		return
+	}
+	if r.o.WithServices && !r.confirmServices(repository, workspaces) {
 		return
 	}
 	type baseline struct {
@@ -336,6 +341,27 @@ func (r *runner) run(ctx context.Context) {
 	}
 	r.rep.Sites = sitesLeft(reports, r.rep.Types.New, r.rep.Patches, plan.added)
 	r.judge()
+}
+
+// confirmServices lists what --with-services would run and where it
+// connects, and stops the run unless --yes confirmed it.
+func (r *runner) confirmServices(repository *model.Repository, workspaces []string) bool {
+	sv, err := verify.FindServices(r.root, repository, workspaces, r.o.Env)
+	if err != nil {
+		r.stop("finding the tests that need services: %v", err)
+		return false
+	}
+	r.rep.Services = &sv
+	if sv.Empty() {
+		r.progress("tests", "nothing in %s needs a service: --with-services changes nothing", strings.Join(workspaces, ", "))
+		return true
+	}
+	if !r.o.Yes {
+		r.stop("--with-services runs %s that connect to services (listed under Services): confirm with --yes; nothing was changed",
+			plural(len(sv.Needs)+len(sv.Runs), "test file or run", "test files and runs"))
+		return false
+	}
+	return true
 }
 
 // judge sets the verdict of a run whose upgrade was committed.

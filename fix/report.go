@@ -30,18 +30,21 @@ type Report struct {
 	Risk   Risk   `json:"risk"`
 	// Moves are the packages the upgrade moves: the package, its release
 	// group, its companions.
-	Moves    []Move         `json:"moves"`
-	Install  *Install       `json:"install,omitempty"`
-	Commits  []Commit       `json:"commits"`
-	Patches  []PatchResult  `json:"patches"`
-	Types    TypesReport    `json:"types"`
-	Tests    TestsReport    `json:"tests"`
-	Style    StyleReport    `json:"style"`
-	Sites    []Site         `json:"sitesLeft"`
-	Assist   *AssistReport  `json:"assist,omitempty"`
-	NotRun   []string       `json:"notRun"`
-	Clone    CloneReport    `json:"clone"`
-	Checkout CheckoutReport `json:"checkout"`
+	Moves   []Move        `json:"moves"`
+	Install *Install      `json:"install,omitempty"`
+	Commits []Commit      `json:"commits"`
+	Patches []PatchResult `json:"patches"`
+	Types   TypesReport   `json:"types"`
+	Tests   TestsReport   `json:"tests"`
+	Style   StyleReport   `json:"style"`
+	Sites   []Site        `json:"sitesLeft"`
+	Assist  *AssistReport `json:"assist,omitempty"`
+	// Services is what --with-services runs and where it connects
+	// (credentials masked); absent without the flag.
+	Services *verify.Services `json:"services,omitempty"`
+	NotRun   []string         `json:"notRun"`
+	Clone    CloneReport      `json:"clone"`
+	Checkout CheckoutReport   `json:"checkout"`
 }
 
 // Move is one package moved, and why it moves.

@@ -405,6 +405,43 @@ func TestFixRefusesADirtyCheckout(t *testing.T) {
 	}
 }
 
+// --with-services lists the tests that need services and where they
+// connect, credentials masked, and changes nothing until --yes.
+func TestFixWithServicesNeedsYes(t *testing.T) {
+	fe := newFixEnv(t)
+	dir := copyDir(t, filepath.Join("../../fixtures/fix", "npm-app"))
+	for name, body := range map[string]string{
+		"test/db.integration.test.js": "import pg from 'pg';\n",
+		".env.test":                   "DATABASE_URL=postgres://app:s3cret@db.internal:5432/app_test\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(name)), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	npmManager().install(t, fe.env, dir)
+	commitAll(t, dir)
+	before := checkoutDigest(t, dir)
+	text := run(t, fe.env, dir, "fix", "slugkit", "--target", "slugkit@2.0.0", "--with-services", "--ci")
+	if text.code != 2 || !strings.Contains(text.stdout, "--yes") ||
+		!strings.Contains(text.stdout, "test/db.integration.test.js") ||
+		!strings.Contains(text.stdout, "DATABASE_URL=postgres://app:***@db.internal:5432/app_test (.env.test)") {
+		t.Fatalf("exit %d, want 2 listing the integration test and the masked target:\n%s\n%s", text.code, text.stdout, text.stderr)
+	}
+	if strings.Contains(text.stdout+text.stderr, "s3cret") {
+		t.Errorf("the database password was printed:\n%s\n%s", text.stdout, text.stderr)
+	}
+	rep, r := runFix(t, fe, dir, "slugkit", "--target", "slugkit@2.0.0", "--with-services")
+	if r.code != 2 || rep.Status != "not-run" || rep.Clone.Dir != "" {
+		t.Errorf("exit %d %s clone %q, want 2 not-run before any clone", r.code, rep.Status, rep.Clone.Dir)
+	}
+	if after := checkoutDigest(t, dir); after != before {
+		t.Errorf("the checkout changed:\n%s", diffLines(before, after))
+	}
+	if refs := git(t, dir, "for-each-ref", "refs/heads/uptide"); refs != "" {
+		t.Errorf("a branch was created: %s", refs)
+	}
+}
+
 // SIGINT in the middle of the install: the checkout is untouched and the
 // clone kept and named.
 func TestFixInterruptedKeepsTheClone(t *testing.T) {

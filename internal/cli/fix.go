@@ -20,6 +20,7 @@ type FixOptions struct {
 	PatchesFile  string
 	Keep         bool
 	WithServices bool
+	Yes          bool
 	TestTimeout  time.Duration
 }
 
@@ -53,14 +54,15 @@ func newFixCmd(g *Globals) *cobra.Command {
 	f.BoolVar(&o.Group, "group", false, "also move packages linked by peer ranges or shared pins")
 	f.StringVar(&o.PatchesFile, "patches", "", "apply the accepted patches in `FILE` (JSON: the planner's accepted set)")
 	f.BoolVar(&o.Keep, "keep", false, "keep the private clone even when the run verified")
-	f.BoolVar(&o.WithServices, "with-services", false, "also run the tests that need services (databases, queues)")
+	f.BoolVar(&o.WithServices, "with-services", false, "also run the tests that need services (databases, queues); lists them and their connection targets, and runs them only with --yes")
+	f.BoolVar(&o.Yes, "yes", false, "confirm what --with-services listed")
 	f.DurationVar(&o.TestTimeout, "test-timeout", 10*time.Minute, "time limit of each test run")
 	return cmd
 }
 
 func runFix(cmd *cobra.Command, o *FixOptions) error {
 	opts := fix.Options{Cwd: o.Cwd, Env: o.Env, Package: o.Package, Targets: o.Targets, Group: o.Group,
-		Keep: o.Keep, WithServices: o.WithServices, TestTimeout: o.TestTimeout}
+		Keep: o.Keep, WithServices: o.WithServices, Yes: o.Yes, TestTimeout: o.TestTimeout}
 	if f := cmd.Flags().Lookup("cwd"); f != nil && f.Changed {
 		opts.CwdArg = f.Value.String()
 	}

@@ -52,6 +52,7 @@ func renderFix(w io.Writer, r *fix.Report, p palette) {
 			fmt.Fprintf(w, "  %s %s:%d (%s): %s\n", p.red("✗ patch rejected"), pr.File, pr.Line, pr.Rule, pr.Reason)
 		}
 	}
+	renderFixServices(w, r)
 	renderFixTypes(w, r, p)
 	renderFixTests(w, r, p)
 	if r.Style.Formatter != "" || r.Style.Linter != "" {
@@ -83,6 +84,28 @@ func renderFix(w io.Writer, r *fix.Report, p palette) {
 		}
 	}
 	renderFixWhere(w, r, p)
+}
+
+// renderFixServices lists what --with-services runs and where it
+// connects, credentials masked: what --yes confirms.
+func renderFixServices(w io.Writer, r *fix.Report) {
+	sv := r.Services
+	if sv == nil || sv.Empty() {
+		return
+	}
+	fmt.Fprintln(w, "\nServices  what --with-services runs")
+	for _, n := range sv.Needs {
+		fmt.Fprintf(w, "  %-40s %s\n", n.File, n.Needs)
+	}
+	for _, run := range sv.Runs {
+		fmt.Fprintf(w, "  %s\n", run)
+	}
+	if len(sv.Targets) == 0 {
+		fmt.Fprintln(w, "  connection targets: none found in the environment or the dotenv files")
+	}
+	for _, t := range sv.Targets {
+		fmt.Fprintf(w, "  connects to %s=%s (%s)\n", t.Name, t.Value, t.From)
+	}
 }
 
 func renderFixTypes(w io.Writer, r *fix.Report, p palette) {
