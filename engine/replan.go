@@ -99,14 +99,15 @@ func PlanTarget(ctx context.Context, opts PlanTargetOptions, row model.Dependenc
 	}
 	sort.Slice(tp.Companions.Companions, func(i, j int) bool { return tp.Companions.Companions[i].Name < tp.Companions.Companions[j].Name })
 	sort.Slice(tp.Companions.Conflicts, func(i, j int) bool { return tp.Companions.Conflicts[i].Name < tp.Companions.Conflicts[j].Name })
-	tp.Next = NextCommands(opts.CwdArg, row.Name, target, tp.Members)
+	tp.Next = NextCommands(opts.CwdArg, row.Name, target, tp.Members, len(tp.Companions.Conflicts)+len(tp.MemberConflicts) > 0)
 	return tp, nil
 }
 
 // NextCommands are the `uptide check … --details` and `uptide fix` commands moving name to
 // target with the members that move along (a member whose To equals its
-// From stays and is not named).
-func NextCommands(cwdArg, name, target string, members []model.Companion) []string {
+// From stays and is not named); with a companion conflict, which fix
+// refuses, only the check command.
+func NextCommands(cwdArg, name, target string, members []model.Companion, conflict bool) []string {
 	var ms []plan.Target
 	for _, m := range members {
 		if m.To != "" && m.To != m.From {
@@ -119,7 +120,7 @@ func NextCommands(cwdArg, name, target string, members []model.Companion) []stri
 	for _, m := range ms {
 		group = group || scopeOf(m.Name) == "" || scopeOf(m.Name) != scopeOf(name)
 	}
-	return plan.Next(plan.Repo{Cwd: cwdArg, Group: group}, name, target, ms)
+	return plan.Next(plan.Repo{Cwd: cwdArg, Group: group, Conflict: conflict}, name, target, ms)
 }
 
 // groupOfRow is the release group holding row's package at its installed

@@ -114,12 +114,17 @@ func TestPlanTargetErrors(t *testing.T) {
 func TestNextCommandsNameMovingMembersOnly(t *testing.T) {
 	got := NextCommands("", "react", "19.0.0", []model.Companion{
 		{Name: "react-dom", From: "18.2.0", To: "19.0.0"}, {Name: "scheduler", From: "0.23.0", To: "0.23.0"},
-	})
+	}, false)
 	want := []string{
 		"uptide check react --target react@19.0.0 --target react-dom@19.0.0 --group --details",
 		"uptide fix react --target react@19.0.0 --target react-dom@19.0.0 --group",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
+	}
+	// fix refuses a companion plan with a conflict: only check is offered.
+	got = NextCommands("", "react", "19.0.0", []model.Companion{{Name: "react-dom", From: "18.2.0", To: "19.0.0"}}, true)
+	if diff := cmp.Diff(want[:1], got); diff != "" {
+		t.Errorf("with a conflict (-want +got):\n%s", diff)
 	}
 }

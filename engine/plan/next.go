@@ -13,6 +13,9 @@ type Repo struct {
 	// Group: the members move as one release group that check takes only
 	// with --group (peer ranges, shared pins), so the commands carry it.
 	Group bool
+	// Conflict: the companion plan has a conflict, which fix refuses, so
+	// only the check command is offered.
+	Conflict bool
 }
 
 // Target is one package moving to one version.
@@ -61,6 +64,9 @@ func Next(repo Repo, pkg, target string, members []Target) []string {
 	var group []string
 	if repo.Group {
 		group = []string{"--group"}
+	}
+	if repo.Conflict {
+		return []string{cmd("check", append(group, "--details")...)}
 	}
 	return []string{cmd("check", append(group, "--details")...), cmd("fix", group...)}
 }

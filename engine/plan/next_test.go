@@ -51,6 +51,10 @@ func TestNext(t *testing.T) {
 				"uptide fix --cwd apps/web zod --target zod@4.1.12",
 			},
 		},
+		{
+			name: "a companion conflict: fix would refuse, only check", repo: Repo{Conflict: true}, pkg: "react", tgt: "19.3.1",
+			want: []string{"uptide check react --target react@19.3.1 --details"},
+		},
 		{name: "no target", pkg: "zod", want: []string{}},
 	}
 	for _, tt := range tests {

@@ -87,7 +87,9 @@ func Build(findings []model.Finding, opts Options) model.Plan {
 		p.Totals.Errors += r.Errors
 	}
 	if opts.Target != "" {
-		p.Next = Next(opts.Repo, opts.Package, opts.Target, opts.Members)
+		repo := opts.Repo
+		repo.Conflict = repo.Conflict || len(opts.Companions.Conflicts) > 0
+		p.Next = Next(repo, opts.Package, opts.Target, opts.Members)
 		if needsNode(breaking) {
 			// Moving the repository to another Node is beyond any command
 			// Uptide has: only the detailed check stays.

@@ -99,6 +99,9 @@ func (m Model) content() (string, []int) {
 		}
 	}
 	if next != "" {
+		if s.Conflicted(m.id) {
+			next += "  (a conflict stops fix)"
+		}
 		// Wrapped, never cut: the command is meant to be copied whole.
 		b.blank()
 		b.wrapped("", st.Section.Render("Next  ")+next, lipgloss.Style{})

@@ -535,7 +535,23 @@ func (s *Store) Next(id int) []string {
 	if d.Target == "" || d.Target == d.Row.Installed {
 		return nil
 	}
-	return engine.NextCommands("", d.Row.Name, d.Target, s.GroupMoves(id))
+	return engine.NextCommands("", d.Row.Name, d.Target, s.GroupMoves(id), s.Conflicted(id))
+}
+
+// Conflicted: id's upgrade at its target has a companion or group member
+// no release agrees with, which fix refuses.
+func (s *Store) Conflicted(id int) bool {
+	d := &s.Deps[id]
+	if d.Picked != nil && d.Picked.To == d.Target {
+		return len(d.Picked.Companions.Conflicts) > 0 || len(d.Picked.MemberConflicts) > 0
+	}
+	conflict := d.Plan != nil && len(d.Plan.Conflicts) > 0
+	if g := s.GroupOf(id); g != nil {
+		for _, m := range g.Members {
+			conflict = conflict || s.Deps[m].Conflict != ""
+		}
+	}
+	return conflict
 }
 
 // With lists what moves along with dependency id: its group's other
