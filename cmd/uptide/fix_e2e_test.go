@@ -10,7 +10,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -98,11 +100,13 @@ func newFixEnv(t testing.TB) fixEnv {
 	}
 	bin := t.TempDir()
 	wrappers := map[string]string{
-		"pnpm": filepath.Join(pinnedTool(t, "pnpm", "9.15.9"), "bin", "pnpm.cjs"),
-		"yarn": filepath.Join(pinnedTool(t, "yarn", "1.22.22"), "bin", "yarn.js"),
+		"pnpm": "node " + strconv.Quote(filepath.Join(pinnedTool(t, "pnpm", "9.15.9"), "bin", "pnpm.cjs")),
+		"yarn": "node " + strconv.Quote(filepath.Join(pinnedTool(t, "yarn", "1.22.22"), "bin", "yarn.js")),
+		// bun is one native binary, published for each platform.
+		"bun": strconv.Quote(filepath.Join(pinnedTool(t, "@oven/bun-"+runtime.GOOS+"-"+bunArch(t), bunVersion), "bin", "bun")),
 	}
-	for name, script := range wrappers {
-		body := fmt.Sprintf("#!/bin/sh\nexec node %q \"$@\"\n", script)
+	for name, command := range wrappers {
+		body := fmt.Sprintf("#!/bin/sh\nexec %s \"$@\"\n", command)
 		if err := os.WriteFile(filepath.Join(bin, name), []byte(body), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -110,8 +114,23 @@ func newFixEnv(t testing.TB) fixEnv {
 	fe := fixEnv{env: e, reg: reg, trap: t.TempDir(), runs: t.TempDir()}
 	fe.extra = []string{"PATH=" + bin + string(os.PathListSeparator) + os.Getenv("PATH"), "UPTIDE_TRAP_DIR=" + fe.trap,
 		"TMPDIR=" + fe.runs, "npm_config_cache=" + filepath.Join(e.home, ".npm"),
-		"YARN_CACHE_FOLDER=" + filepath.Join(e.home, ".yarn-cache"), "npm_config_store_dir=" + filepath.Join(e.home, ".pnpm-store")}
+		"YARN_CACHE_FOLDER=" + filepath.Join(e.home, ".yarn-cache"), "BUN_INSTALL_CACHE_DIR=" + filepath.Join(e.home, ".bun-cache"), "npm_config_store_dir=" + filepath.Join(e.home, ".pnpm-store")}
 	return fe
+}
+
+// bunVersion is the bun the bun fixture names in packageManager.
+const bunVersion = "1.3.5"
+
+// bunArch is the architecture in the name of bun's platform package.
+func bunArch(t testing.TB) string {
+	switch runtime.GOARCH {
+	case "amd64":
+		return "x64"
+	case "arm64":
+		return "aarch64"
+	}
+	t.Fatalf("bun publishes no binary for %s", runtime.GOARCH)
+	return ""
 }
 
 // fixRepo installs the fixture with its manager (scripts off) and commits
@@ -127,6 +146,8 @@ func fixRepo(t testing.TB, fe fixEnv, fixture, manager string) string {
 	case "pnpm":
 		pnpm := manager2(fe, "pnpm")
 		pnpm.run(t, fe.env, dir, "install", "--no-frozen-lockfile")
+	case "bun":
+		manager2(fe, "bun").install(t, fe.env, dir)
 	}
 	commitAll(t, dir)
 	hook := fmt.Sprintf("#!/bin/sh\necho ran > %q\n", filepath.Join(fe.trap, "TRAP-user-hook"))
@@ -252,6 +273,8 @@ func TestFixVerifiedWithPatches(t *testing.T) {
 		{"npm-app", "npm", "package-lock.json", "package.json", `"slugkit": "^2.0.0"`, "npm-app.patches.json",
 			[]string{"upgrade slugkit 1.0.0 → 2.0.0", "fix src/title.ts:4 (slugify's options gain a required locale)", "fix src/short.ts:1 (truncate removed)"}},
 		{"yarn-app", "yarn", "yarn.lock", "package.json", `"slugkit": "^2.0.0"`, "npm-app.patches.json",
+			[]string{"upgrade slugkit 1.0.0 → 2.0.0", "fix src/title.ts:4 (slugify's options gain a required locale)", "fix src/short.ts:1 (truncate removed)"}},
+		{"bun-app", "bun", "bun.lock", "package.json", `"slugkit": "^2.0.0"`, "npm-app.patches.json",
 			[]string{"upgrade slugkit 1.0.0 → 2.0.0", "fix src/title.ts:4 (slugify's options gain a required locale)", "fix src/short.ts:1 (truncate removed)"}},
 		{"pnpm-catalog", "pnpm", "pnpm-lock.yaml", "pnpm-workspace.yaml", "slugkit: ^2.0.0", "pnpm-catalog.patches.json",
 			[]string{"upgrade slugkit 1.0.0 → 2.0.0", "fix packages/app/src/title.ts:4 (slugify's options gain a required locale)"}},

@@ -111,6 +111,9 @@ func (m manager) run(t testing.TB, e env, dir string, args ...string) {
 		argv = append(append(argv, m.argv0...), args...)
 		argv = append(argv, "--ignore-scripts", "--registry", e.registry, "--store-dir", filepath.Join(e.home, ".pnpm-store"),
 			"--config.confirmModulesPurge=false")
+	case "bun":
+		argv = append(append(argv, m.argv0...), args...)
+		argv = append(argv, "--ignore-scripts", "--registry", e.registry, "--cache-dir", filepath.Join(e.home, ".bun-cache"))
 	default:
 		t.Fatalf("no manager %q", m.name)
 	}
