@@ -67,9 +67,10 @@ type declared struct {
 	ws, name, spec, styledSpec, exactSpec string
 }
 
-// Upgrade = Detect + bump manifests/catalogs (exact first) + install +
-// restore range style + install again + scope guard. On any error the
-// original manifests and lockfile are restored byte-identical.
+// Upgrade = Detect + bump manifests/catalogs + install (styled ranges, or
+// exact first when a range would not settle on its target; see resolve) +
+// scope guard + frozen install. On any error the original manifests and
+// lockfile are restored byte-identical.
 func Upgrade(ctx context.Context, opts Options) (res *Result, err error) {
 	if len(opts.Moves) == 0 {
 		return nil, errors.New("managers: nothing to move")
@@ -131,44 +132,10 @@ func Upgrade(ctx context.Context, opts Options) (res *Result, err error) {
 	}
 	sort.Strings(res.Manifests)
 
-	// Exact first, so the manager resolves exactly the target.
-	if err = applyEdits(edits, originals, false); err != nil {
-		return nil, err
-	}
 	installed = true
-	if err = install(ctx, m, opts, res); err != nil {
-		return nil, err
-	}
-	exactGraph, err := lockfile.LoadGraph(lockPath)
+	after, err := resolve(ctx, m, opts, res, edits, decls, originals, lockPath)
 	if err != nil {
-		return nil, fmt.Errorf("after the install: %w", err)
-	}
-	exactLock, err := lockfile.Load(lockPath)
-	if err != nil {
-		return nil, fmt.Errorf("after the install: %w", err)
-	}
-	for _, d := range decls {
-		want := wantVersion(opts.Moves, d.name)
-		if got, ok := exactLock.Installed(d.ws, d.name, d.exactSpec); !ok || got != want {
-			return nil, fmt.Errorf("%s: after %s, workspace %s has %s %s, not %s: the install did not move it; check that %s@%s is published on the configured registry",
-				m.Lockfile, strings.Join(res.Commands, " && "), d.ws, d.name, orNone(got), want, d.name, want)
-		}
-	}
-	// Then the styled ranges, so the lockfile's importer ranges match the
-	// manifests; this install must not move anything.
-	if err = applyEdits(edits, originals, true); err != nil {
 		return nil, err
-	}
-	if err = runManager(ctx, m, opts, res, lockfileOnlyArgs(m.Name)); err != nil {
-		return nil, err
-	}
-	after, err := lockfile.LoadGraph(lockPath)
-	if err != nil {
-		return nil, fmt.Errorf("after the install: %w", err)
-	}
-	if diff := versionsMoved(exactGraph, after); len(diff) > 0 {
-		return nil, fmt.Errorf("%s: restoring the range style moved packages the exact install had settled (%s): the lockfile was restored; report this with the lockfile attached",
-			m.Lockfile, strings.Join(diff, "; "))
 	}
 	if bad := scopeViolations(before, after, moved); len(bad) > 0 {
 		return nil, &ScopeError{Lockfile: m.Lockfile, Entries: bad}
@@ -186,6 +153,87 @@ func Upgrade(ctx context.Context, opts Options) (res *Result, err error) {
 	}
 	res.Moved = movedVersions(opts.Moves, decls, beforeLock, afterLock)
 	return res, nil
+}
+
+// resolve installs the moves and returns the lockfile graph they settle
+// in. The styled ranges go first: when each resolves to exactly its
+// target (the common case: the target is the newest release its range
+// admits), one install did it. Otherwise the manifests and lockfile are
+// put back and the exact specifiers go first, so the manager resolves
+// exactly the target, then the styled ranges with a lockfile-only pass
+// that must not move anything.
+func resolve(ctx context.Context, m *Manager, opts Options, res *Result, edits []edit, decls []declared,
+	originals map[string][]byte, lockPath string) (*lockfile.Graph, error) {
+	if err := applyEdits(edits, originals, true); err != nil {
+		return nil, err
+	}
+	if err := install(ctx, m, opts, res); err != nil {
+		return nil, err
+	}
+	styled, err := lockfile.Load(lockPath)
+	if err != nil {
+		return nil, fmt.Errorf("after the install: %w", err)
+	}
+	if unsettled(opts.Moves, decls, styled, func(d declared) string { return d.styledSpec }) == nil {
+		g, err := lockfile.LoadGraph(lockPath)
+		if err != nil {
+			return nil, fmt.Errorf("after the install: %w", err)
+		}
+		return g, nil
+	}
+	if err := os.WriteFile(lockPath, originals[lockPath], 0o644); err != nil {
+		return nil, err
+	}
+	if err := applyEdits(edits, originals, false); err != nil {
+		return nil, err
+	}
+	if err := install(ctx, m, opts, res); err != nil {
+		return nil, err
+	}
+	exactGraph, err := lockfile.LoadGraph(lockPath)
+	if err != nil {
+		return nil, fmt.Errorf("after the install: %w", err)
+	}
+	exactLock, err := lockfile.Load(lockPath)
+	if err != nil {
+		return nil, fmt.Errorf("after the install: %w", err)
+	}
+	if u := unsettled(opts.Moves, decls, exactLock, func(d declared) string { return d.exactSpec }); u != nil {
+		return nil, fmt.Errorf("%s: after %s, workspace %s has %s %s, not %s: the install did not move it; check that %s@%s is published on the configured registry",
+			m.Lockfile, strings.Join(res.Commands, " && "), u.ws, u.name, orNone(u.got), u.want, u.name, u.want)
+	}
+	// Then the styled ranges, so the lockfile's importer ranges match the
+	// manifests; this install must not move anything.
+	if err := applyEdits(edits, originals, true); err != nil {
+		return nil, err
+	}
+	if err := runManager(ctx, m, opts, res, lockfileOnlyArgs(m.Name)); err != nil {
+		return nil, err
+	}
+	after, err := lockfile.LoadGraph(lockPath)
+	if err != nil {
+		return nil, fmt.Errorf("after the install: %w", err)
+	}
+	if diff := versionsMoved(exactGraph, after); len(diff) > 0 {
+		return nil, fmt.Errorf("%s: restoring the range style moved packages the exact install had settled (%s): the lockfile was restored; report this with the lockfile attached",
+			m.Lockfile, strings.Join(diff, "; "))
+	}
+	return after, nil
+}
+
+// unsettledDecl is a declaration the install left off its target.
+type unsettledDecl struct{ ws, name, got, want string }
+
+// unsettled is the first declaration whose installed version (read with
+// the spec spec gives) is not its move's target, nil when all are.
+func unsettled(moves []Move, decls []declared, lock lockfile.Lockfile, spec func(declared) string) *unsettledDecl {
+	for _, d := range decls {
+		want := wantVersion(moves, d.name)
+		if got, ok := lock.Installed(d.ws, d.name, spec(d)); !ok || got != want {
+			return &unsettledDecl{ws: d.ws, name: d.name, got: got, want: want}
+		}
+	}
+	return nil
 }
 
 func wantVersion(moves []Move, name string) string {

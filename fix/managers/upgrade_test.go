@@ -108,8 +108,9 @@ func TestUpgradeNPMWorkspaces(t *testing.T) {
 	want := &Result{Manager: "npm", Version: res.Version, Lockfile: "package-lock.json",
 		Manifests: []string{"package.json", "packages/a/package.json", "packages/b/package.json"},
 		Moved:     []Moved{{Name: "slugkit", From: "1.0.0", To: "2.0.0"}, {Name: "zod", From: "3.22.4", To: "3.25.76"}},
-		Commands: []string{"npm install --ignore-scripts --no-audit --no-fund", "npm install --ignore-scripts --no-audit --no-fund --package-lock-only",
-			"npm install --ignore-scripts --no-audit --no-fund"}}
+		// Each styled range settles on its target: one install, then the
+		// frozen one.
+		Commands: []string{"npm install --ignore-scripts --no-audit --no-fund", "npm install --ignore-scripts --no-audit --no-fund"}}
 	if diff := cmp.Diff(want, res); diff != "" {
 		t.Errorf("result (-want +got):\n%s", diff)
 	}
@@ -117,6 +118,40 @@ func TestUpgradeNPMWorkspaces(t *testing.T) {
 		t.Error("no manager version")
 	}
 	e.assertNoTraps(t, dir)
+}
+
+// A target older than the newest release its range admits: the styled
+// install overshoots, so the manifests and lockfile go back and the exact
+// specifier goes first; the range style comes back in a lockfile-only
+// pass that keeps the target.
+func TestUpgradeToATargetItsRangeOvershoots(t *testing.T) {
+	reg := startRegistry(t)
+	e := newEnv(t, reg, "")
+	dir := copyFixture(t, "npm-ws")
+	e.sh(t, dir, "npm", "install", "--ignore-scripts")
+	for _, v := range []string{"4.2.0", "4.3.0"} {
+		if err := reg.Add(map[string]any{"name": "kleur", "version": v}, map[string]string{"index.js": "module.exports = {};\n"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err, _ := upgrade(t, e, dir, Move{Name: "kleur", To: "4.2.0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := specOf(t, filepath.Join(dir, "packages/a/package.json"), "dependencies", "kleur"); got != "^4.2.0" {
+		t.Errorf("packages/a kleur = %q, want ^4.2.0", got)
+	}
+	if v := installed(t, dir, "package-lock.json", "packages/a", "kleur", ""); v != "4.2.0" {
+		t.Errorf("kleur locked at %q, want the target 4.2.0, not the newest 4.3.0", v)
+	}
+	want := []string{"npm install --ignore-scripts --no-audit --no-fund", "npm install --ignore-scripts --no-audit --no-fund",
+		"npm install --ignore-scripts --no-audit --no-fund --package-lock-only", "npm install --ignore-scripts --no-audit --no-fund"}
+	if diff := cmp.Diff(want, res.Commands); diff != "" {
+		t.Errorf("commands (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]Moved{{Name: "kleur", From: "4.1.5", To: "4.2.0"}}, res.Moved); diff != "" {
+		t.Errorf("moved (-want +got):\n%s", diff)
+	}
 }
 
 // A lockfile pinning a package its manifest range no longer accepts: the

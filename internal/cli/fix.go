@@ -79,9 +79,15 @@ func runFix(cmd *cobra.Command, o *FixOptions) error {
 	progress := term.NewProgress(o.Stderr, o.Term.Progress)
 	var mu sync.Mutex
 	phase := ""
+	start := time.Now()
 	opts.Progress = func(p, line string) {
 		mu.Lock()
 		defer mu.Unlock()
+		if o.Verbose {
+			// Every line, stamped: check and the clone run side by side.
+			fmt.Fprintf(o.Stderr, "%7.2fs fix: %s: %s\n", time.Since(start).Seconds(), p, line)
+			return
+		}
 		if p != phase {
 			phase = p
 			progress.Clear()
@@ -92,6 +98,9 @@ func runFix(cmd *cobra.Command, o *FixOptions) error {
 	}
 	rep, err := fix.Run(cmd.Context(), opts)
 	progress.Clear()
+	if o.Verbose {
+		fmt.Fprintf(o.Stderr, "%7.2fs fix: done\n", time.Since(start).Seconds())
+	}
 	if err != nil {
 		return err
 	}
