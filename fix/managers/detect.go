@@ -91,7 +91,7 @@ func Detect(ctx context.Context, root string, repo *model.Repository, env []stri
 	}
 	vctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
-	res, err := proc.Run(vctx, proc.Cmd{Argv: []string{bin, "--version"}, Dir: root, Env: managerEnv(env)})
+	res, err := proc.Run(vctx, proc.Cmd{Argv: []string{bin, "--version"}, Dir: root, Env: managerEnv(name, env)})
 	if err != nil || res.ExitCode != 0 {
 		return nil, &InstallError{Command: bin + " --version", Output: res.Output + errText(err)}
 	}
@@ -209,8 +209,19 @@ var forcedVars = []string{
 	"LEFTHOOK=0",
 }
 
-func managerEnv(env []string) []string {
+// pnpmOnly are quiet settings only pnpm reads (through npm_config_*):
+// npm 11 warns about each one it does not know on every run.
+var pnpmOnly = []string{"npm_config_verify_deps_before_run"}
+
+// managerEnv is env for the manager name: forcedVars set, and pnpm's own
+// settings left out for the others.
+func managerEnv(name string, env []string) []string {
 	drop := map[string]bool{}
+	if name != "pnpm" {
+		for _, k := range pnpmOnly {
+			drop[k] = true
+		}
+	}
 	for _, kv := range forcedVars {
 		k, _, _ := strings.Cut(kv, "=")
 		drop[k] = true

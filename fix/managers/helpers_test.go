@@ -233,7 +233,7 @@ func (e testEnv) sh(t testing.TB, dir string, argv ...string) string {
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	cmd := append([]string{filepath.Join(e.bin, argv[0])}, argv[1:]...)
-	res, err := proc.Run(ctx, proc.Cmd{Argv: cmd, Dir: dir, Env: managerEnv(e.vars)})
+	res, err := proc.Run(ctx, proc.Cmd{Argv: cmd, Dir: dir, Env: managerEnv(argv[0], e.vars)})
 	if err != nil || res.ExitCode != 0 {
 		t.Fatalf("%s in %s: %v (exit %d)\n%s", strings.Join(argv, " "), dir, err, res.ExitCode, res.Output)
 	}

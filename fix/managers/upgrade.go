@@ -480,7 +480,7 @@ func runManager(ctx context.Context, m *Manager, opts Options, res *Result, args
 	if res != nil {
 		res.Commands = append(res.Commands, label)
 	}
-	out, err := proc.Run(ctx, proc.Cmd{Argv: argv, Dir: opts.Root, Env: managerEnv(opts.Env), Timeout: opts.Timeout, Progress: opts.Progress})
+	out, err := proc.Run(ctx, proc.Cmd{Argv: argv, Dir: opts.Root, Env: managerEnv(m.Name, opts.Env), Timeout: opts.Timeout, Progress: opts.Progress})
 	if err != nil {
 		return &InstallError{Command: label, Output: out.Output + "\n" + err.Error()}
 	}

@@ -449,3 +449,18 @@ func TestFailureAfterAnInstallRestoresNodeModules(t *testing.T) {
 	}
 	e.assertNoTraps(t, dir)
 }
+
+// npm is not handed pnpm's settings: npm 11 warns about each unknown one
+// on every run, and the warnings reach the user's progress lines.
+func TestManagerEnvKeepsPnpmSettingsForPnpm(t *testing.T) {
+	env := []string{"PATH=/bin", "npm_config_verify_deps_before_run=false"}
+	for name, want := range map[string]bool{"npm": false, "yarn": false, "bun": false, "pnpm": true} {
+		has := false
+		for _, kv := range managerEnv(name, env) {
+			has = has || strings.HasPrefix(kv, "npm_config_verify_deps_before_run=")
+		}
+		if has != want {
+			t.Errorf("%s: verify_deps_before_run passed = %v, want %v", name, has, want)
+		}
+	}
+}
