@@ -63,3 +63,40 @@ type Compiled struct {
 	Gone []model.Diagnostic `json:"gone"`
 	New  []model.Diagnostic `json:"new"`
 }
+
+// Request is one call to a provider: the prompt for one site.
+type Request struct {
+	// System and User are the prompt's texts; MaxTokens bounds the reply.
+	System    string `json:"system"`
+	User      string `json:"user"`
+	MaxTokens int    `json:"maxTokens"`
+	// Site is what the prompt was built from; Attempt counts from 1, and
+	// Hint is what the user typed on a retry.
+	Site    Site   `json:"site"`
+	Attempt int    `json:"attempt"`
+	Hint    string `json:"hint,omitempty"`
+}
+
+// Reply is a provider's answer: the model's text (the structured reply:
+// a JSON object with "diff" and "explanation") and what the call used.
+type Reply struct {
+	Text         string  `json:"text"`
+	InputTokens  int     `json:"inputTokens"`
+	OutputTokens int     `json:"outputTokens"`
+	Cost         float64 `json:"cost"`
+}
+
+// Provider is one way to reach a model: the Anthropic Messages API, an
+// OpenAI-compatible chat-completions endpoint, a command, or the demo's
+// scripted replies.
+type Provider interface {
+	// Name says which provider and model, for the screen and the report
+	// ("anthropic claude-sonnet-4-5"); never a key.
+	Name() string
+	// Reserve is the most the request may cost in dollars: what the
+	// budget holds back before the call.
+	Reserve(req Request) float64
+	// Complete makes the call. A *RetryError asks to be tried again after
+	// its delay (429, 5xx with Retry-After).
+	Complete(ctx context.Context, req Request) (Reply, error)
+}
