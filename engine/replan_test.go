@@ -31,12 +31,20 @@ func TestPlanTargetMovesTheGroup(t *testing.T) {
 		check             string
 	}{
 		{
-			name: "react to 19.0.0 takes react-dom and the types to 19.0",
+			// @ai-sdk/react 1.0.0 accepts react ~19.0.0: the conflict-free target.
+			name: "react to 19.0.0 takes react-dom, the types and @ai-sdk/react 1.0.0",
 			pkg:  "react", target: "19.0.0",
 			members:    []string{"react-dom@19.0.0"},
-			companions: []string{"@types/react@19.0.0", "@types/react-dom@19.0.0"},
-			conflicts:  []string{"@ai-sdk/react"},
+			companions: []string{"@ai-sdk/react@1.0.0", "@types/react@19.0.0", "@types/react-dom@19.0.0"},
 			check:      "uptide check react --target react@19.0.0 --target react-dom@19.0.0 --group --details",
+		},
+		{
+			name: "react to 19.1.0 conflicts: no @ai-sdk/react accepts it",
+			pkg:  "react", target: "19.1.0",
+			members:    []string{"react-dom@19.1.0"},
+			companions: []string{"@types/react@19.1.2", "@types/react-dom@19.1.1"},
+			conflicts:  []string{"@ai-sdk/react"},
+			check:      "uptide check react --target react@19.1.0 --target react-dom@19.1.0 --group --details",
 		},
 		{
 			name: "ai to 4.0.0 moves the providers and zod by the rules",
