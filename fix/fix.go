@@ -25,8 +25,11 @@ type Options struct {
 	Env         []string
 	// Client is the registry client of check and of the pinned compiler;
 	// nil reads the repository's .npmrc.
-	Client  *registry.Client
-	Package string
+	Client *registry.Client
+	// CompilerClient, when set, fetches the pinned TypeScript instead of
+	// Client: the demo's registry serves only its own packages.
+	CompilerClient *registry.Client
+	Package        string
 	// Targets maps a package to the version (or dist-tag) to upgrade to;
 	// without one the package moves to its latest release.
 	Targets map[string]string
@@ -182,7 +185,7 @@ func (r *runner) run(ctx context.Context) {
 		based <- baseline{run, err}
 	}()
 	r.progress("check", "checking %s", r.o.Package)
-	crep, checkErr := engine.Check(ctx, engine.CheckOptions{Cwd: r.o.Cwd, CwdArg: r.o.CwdArg, Env: r.o.Env, Client: r.o.Client,
+	crep, checkErr := engine.Check(ctx, engine.CheckOptions{Cwd: r.o.Cwd, CwdArg: r.o.CwdArg, Env: r.o.Env, Client: r.o.Client, CompilerClient: r.o.CompilerClient,
 		Packages: []string{r.o.Package}, Targets: r.o.Targets, Group: r.o.Group, Compile: true, Events: r.o.CheckEvents})
 	cloneErr := <-cloned
 	if r.clone != nil {
@@ -542,6 +545,9 @@ func (r *runner) applyPatches(ctx context.Context) []string {
 func (r *runner) fetcher() func(ctx context.Context, name, version string) (string, error) {
 	return func(ctx context.Context, name, version string) (string, error) {
 		client := r.o.Client
+		if r.o.CompilerClient != nil {
+			client = r.o.CompilerClient
+		}
 		if client == nil {
 			cfg, err := registry.LoadConfig(r.root, r.o.Env)
 			if err != nil {

@@ -269,7 +269,7 @@ func (l *Live) Fix(ctx context.Context, req CheckRequest, progress func(phase, l
 		return nil, err
 	}
 	opts := checkOptions(req)
-	o := fix.Options{Cwd: cwd, Env: l.Env, Client: client, Package: opts.Packages[0], Targets: opts.Targets,
+	o := fix.Options{Cwd: cwd, Env: l.Env, Client: client, CompilerClient: l.compilerClient(), Package: opts.Packages[0], Targets: opts.Targets,
 		Group: opts.Group, Progress: progress, RunsRoot: l.RunsRoot}
 	o.Assist = func(ctx context.Context, in fix.AssistInput) (fix.AssistOutcome, error) {
 		src, resumed := review.NoProvider(in.Sites), 0

@@ -72,9 +72,14 @@ func runDemo(cmd *cobra.Command, o *DemoOptions) error {
 	}
 	client := registry.New(registry.Options{Config: cfg, CacheDir: filepath.Join(tmp, "cache")})
 	if ok, _ := interactive(o.Globals); ok {
-		live := &tui.Live{Cwd: dir, Client: client, Compiler: func() *registry.Client { return compilerClient(o.Globals) }, Prepare: func(ctx context.Context) (string, error) {
-			return installDemo(ctx, tmp, url, userrc)
-		}}
+		live := &tui.Live{Cwd: dir, Env: demoEnv(o.Env, tmp, url, userrc), Client: client,
+			Compiler: func() *registry.Client { return compilerClient(o.Globals) },
+			Prepare: func(ctx context.Context) (string, error) {
+				return installDemo(ctx, tmp, url, userrc)
+			},
+			// fix's clones stay in the demo's temporary directory too.
+			RunsRoot: filepath.Join(tmp, "runs"),
+		}
 		return runTUI(cmd.Context(), o.Globals, live)
 	}
 	lo := &ListOptions{Globals: o.Globals, All: o.All}
@@ -82,7 +87,36 @@ func runDemo(cmd *cobra.Command, o *DemoOptions) error {
 	return list(cmd.Context(), lo, client, "demo")
 }
 
-// installDemo copies the demo repository to a directory of its own and
+// demoEnv is the environment of the demo's checks and fix runs: the
+// user's, with npm's configuration replaced by the demo's (its registry,
+// an empty user .npmrc, a cache in tmp), so the npm fix runs in its clone
+// asks only the demo registry, as installDemo's does.
+func demoEnv(base []string, tmp, url, userrc string) []string {
+	var env []string
+	for _, kv := range base {
+		name, _, _ := strings.Cut(kv, "=")
+		if !strings.HasPrefix(strings.ToLower(name), "npm_config_") {
+			env = append(env, kv)
+		}
+	}
+	return append(env, npmDemoVars(tmp, url, userrc)...)
+}
+
+func npmDemoVars(tmp, url, userrc string) []string {
+	return []string{
+		"npm_config_registry=" + url,
+		"npm_config_userconfig=" + userrc,
+		"npm_config_cache=" + filepath.Join(tmp, "npm-cache"),
+		"npm_config_replace_registry_host=always",
+		"npm_config_update_notifier=false",
+		"npm_config_fetch_retries=0",
+		"npm_config_loglevel=error",
+	}
+}
+
+// installDemo copies the demo repository to a directory of its own, makes
+// it a git repository with one commit (fix branches from a commit; the
+// branch it publishes lands here, never in the user's repositories), and
 // installs it there from the in-process registry with the real npm, as a
 // check needs node_modules. Lifecycle scripts are off, and HOME, npm's
 // configuration and cache point into tmp, so only the demo registry is
@@ -105,19 +139,12 @@ func installDemo(ctx context.Context, tmp, url, userrc string) (string, error) {
 	if err := os.MkdirAll(home, 0o755); err != nil {
 		return "", err
 	}
+	if err := commitDemo(ctx, dir, home); err != nil {
+		return "", err
+	}
 	cmd := exec.CommandContext(ctx, npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund")
 	cmd.Dir = dir
-	cmd.Env = []string{
-		"PATH=" + os.Getenv("PATH"),
-		"HOME=" + home,
-		"npm_config_registry=" + url,
-		"npm_config_userconfig=" + userrc,
-		"npm_config_cache=" + filepath.Join(tmp, "npm-cache"),
-		"npm_config_replace_registry_host=always",
-		"npm_config_update_notifier=false",
-		"npm_config_fetch_retries=0",
-		"npm_config_loglevel=error",
-	}
+	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + home}, npmDemoVars(tmp, url, userrc)...)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		msg := strings.TrimSpace(string(out))
@@ -127,6 +154,53 @@ func installDemo(ctx context.Context, tmp, url, userrc string) (string, error) {
 		return "", fmt.Errorf("installing the demo repository with npm ci: %v: %s", err, msg)
 	}
 	return dir, nil
+}
+
+// commitDemo makes dir a git repository on main with everything in it
+// committed by a demo identity, node_modules ignored through
+// .git/info/exclude (the tree stays the fixture's). No configuration of
+// the user's takes part: no global or system config, no hooks.
+func commitDemo(ctx context.Context, dir, home string) error {
+	gitBin, err := exec.LookPath("git")
+	if err != nil {
+		return fmt.Errorf("the demo's fix works on a git branch, and git is not on PATH: install git")
+	}
+	hooks := filepath.Join(home, "no-hooks")
+	if err := os.MkdirAll(hooks, 0o755); err != nil {
+		return err
+	}
+	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=" + os.DevNull,
+		"GIT_AUTHOR_DATE=2026-01-01T00:00:00Z", "GIT_COMMITTER_DATE=2026-01-01T00:00:00Z"}
+	for _, args := range [][]string{
+		{"init", "-q", "-b", "main"},
+		{"config", "user.name", "Uptide demo"},
+		{"config", "user.email", "demo@uptide.invalid"},
+		{"config", "core.hooksPath", hooks},
+		{"config", "commit.gpgsign", "false"},
+	} {
+		if err := runGit(ctx, gitBin, dir, env, args...); err != nil {
+			return err
+		}
+	}
+	if err := os.MkdirAll(filepath.Join(dir, ".git", "info"), 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".git", "info", "exclude"), []byte("node_modules/\n"), 0o644); err != nil {
+		return err
+	}
+	if err := runGit(ctx, gitBin, dir, env, "add", "-A"); err != nil {
+		return err
+	}
+	return runGit(ctx, gitBin, dir, env, "commit", "-q", "-m", "the demo repository")
+}
+
+func runGit(ctx context.Context, gitBin, dir string, env []string, args ...string) error {
+	cmd := exec.CommandContext(ctx, gitBin, args...)
+	cmd.Dir, cmd.Env = dir, env
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("preparing the demo repository: git %s: %v: %s", strings.Join(args, " "), err, strings.TrimSpace(string(out)))
+	}
+	return nil
 }
 
 // compilerClient reaches the user's own registry, for the one package the
