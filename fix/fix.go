@@ -281,14 +281,32 @@ func (r *runner) run(ctx context.Context) {
 		}
 	}
 
-	// Types.
+	// Types, beside the lint and the tests: none of them writes what the
+	// others read.
 	r.progress("compile", "type-checking after the upgrade")
+	typed := make(chan struct{})
+	go func() {
+		defer close(typed)
+		r.typesAfter(ctx, workspaces, base, baseErr)
+	}()
+	r.lintAndTest(ctx, workspaces, reports, edited, patchFiles, style, cloneRepo, lintBefore, lintBeforeOK)
+	<-typed
+	if r.interrupted(ctx, "the compile and the tests") {
+		return
+	}
+	r.rep.Sites = sitesLeft(reports, r.rep.Types.New, r.rep.Patches, plan.added)
+	r.judge()
+}
+
+// typesAfter type-checks the upgraded clone against the baseline. It
+// writes only the report's Types, so it runs beside lintAndTest.
+func (r *runner) typesAfter(ctx context.Context, workspaces []string, base *compileRun, baseErr error) {
 	switch {
 	case baseErr != nil:
 		r.rep.Types.Reason = "the baseline compile failed: " + baseErr.Error()
 	default:
 		after, err := compileWorkspaces(ctx, r.croot, workspaces, r.fetch, 10*time.Minute)
-		if r.interrupted(ctx, "the compile") {
+		if ctx.Err() != nil {
 			return
 		}
 		if err != nil {
@@ -303,7 +321,12 @@ func (r *runner) run(ctx context.Context) {
 			r.rep.Types.Reason = "no tsconfig.json in " + strings.Join(workspaces, ", ") + ": nothing to type-check"
 		}
 	}
+}
 
+// lintAndTest lints the edited files and runs the affected tests. It
+// writes the report's NotRun, Style and Tests, never Types.
+func (r *runner) lintAndTest(ctx context.Context, workspaces []string, reports []model.PackageReport, edited, patchFiles []string,
+	style verify.Style, cloneRepo *model.Repository, lintBefore verify.LintRun, lintBeforeOK bool) {
 	// Lint the edited files.
 	if style.Linter != nil && len(patchFiles) > 0 {
 		r.rep.Style.Linter = style.Linter.Name
@@ -337,13 +360,8 @@ func (r *runner) run(ctx context.Context) {
 			r.progress("tests", "running %d test runs", len(tp.Runs))
 			r.rep.Tests.Results = verify.RunTests(ctx, r.croot, r.env, tp, affected, r.o.TestTimeout,
 				func(line string) { r.progress("tests", "%s", line) })
-			if r.interrupted(ctx, "the tests") {
-				return
-			}
 		}
 	}
-	r.rep.Sites = sitesLeft(reports, r.rep.Types.New, r.rep.Patches, plan.added)
-	r.judge()
 }
 
 // confirmServices lists what --with-services would run and where it
