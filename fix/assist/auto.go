@@ -38,7 +38,7 @@ func AcceptValidated(ctx context.Context, q *Queue) ([]Item, error) {
 // Summary counts a finished queue for a report.
 type Summary struct {
 	Sites, Accepted, Resolved, Manual, Invalid, Calls int
-	Cost                                             float64
+	Cost                                              float64
 }
 
 // Summarize counts the items of q.
