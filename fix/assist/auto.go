@@ -1,0 +1,62 @@
+package assist
+
+import "context"
+
+// AcceptValidated is the queue without a person: every proposal that
+// validates is accepted as soon as it does (so the sites its patch
+// resolves get no call), until no site is waiting or being proposed.
+// It returns the accepted items in the queue's order.
+func AcceptValidated(ctx context.Context, q *Queue) ([]Item, error) {
+	for {
+		busy := false
+		for _, it := range q.Items() {
+			switch it.Status {
+			case Valid:
+				q.Accept(it.Site.ID)
+			case Waiting, Proposing:
+				busy = true
+			}
+		}
+		if !busy {
+			break
+		}
+		select {
+		case <-q.Changed():
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	var out []Item
+	for _, it := range q.Items() {
+		if it.Status == Accepted {
+			out = append(out, it)
+		}
+	}
+	return out, nil
+}
+
+// Summary counts a finished queue for a report.
+type Summary struct {
+	Sites, Accepted, Resolved, Manual, Invalid, Calls int
+	Cost                                              float64
+}
+
+// Summarize counts the items of q.
+func Summarize(items []Item) Summary {
+	s := Summary{Sites: len(items)}
+	for _, it := range items {
+		s.Calls += it.Attempts
+		s.Cost += it.Cost
+		switch it.Status {
+		case Accepted:
+			s.Accepted++
+		case Resolved:
+			s.Resolved++
+		case Manual:
+			s.Manual++
+		case Invalid:
+			s.Invalid++
+		}
+	}
+	return s
+}
