@@ -35,7 +35,7 @@ func TestPlanTargetMovesTheGroup(t *testing.T) {
 			name: "react to 19.0.0 takes react-dom, the types and @ai-sdk/react 1.0.0",
 			pkg:  "react", target: "19.0.0",
 			members:    []string{"react-dom@19.0.0"},
-			companions: []string{"@ai-sdk/react@1.0.0", "@types/react@19.0.0", "@types/react-dom@19.0.0"},
+			companions: []string{"@ai-sdk/react@1.0.0", "@types/react@19.0.0", "@types/react-dom@19.0.1"},
 			check:      "uptide check react --target react@19.0.0 --target react-dom@19.0.0 --group --details",
 		},
 		{

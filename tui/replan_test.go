@@ -48,7 +48,7 @@ func TestTargetPickMovesTheGroup(t *testing.T) {
 			name: "react back a minor", group: "react (2 packages)", pick: "19.0.0",
 			member: "react-dom", memberTo: "18.3.1 → 19.0.0", why: "with react 19.0.0: released in lockstep",
 			// @ai-sdk/react 1.0.0 accepts react ~19.0.0, so 19.0.0 has no conflict.
-			with: []string{"react-dom@19.0.0", "@ai-sdk/react@1.0.0", "@types/react@19.0.0", "@types/react-dom@19.0.0"},
+			with: []string{"react-dom@19.0.0", "@ai-sdk/react@1.0.0", "@types/react@19.0.0", "@types/react-dom@19.0.1"},
 			next: "uptide check react --target react@19.0.0 --target react-dom@19.0.0 --group --details",
 		},
 		{
