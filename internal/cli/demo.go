@@ -12,9 +12,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/uptide/uptide/engine/registry"
+	"github.com/uptide/uptide/fix"
+	"github.com/uptide/uptide/fix/assist"
 	"github.com/uptide/uptide/fixtures"
+	"github.com/uptide/uptide/internal/demoprovider"
 	"github.com/uptide/uptide/internal/testregistry"
 	"github.com/uptide/uptide/tui"
+	"github.com/uptide/uptide/tui/review"
 )
 
 // DemoOptions are the inputs of `uptide demo`.
@@ -79,12 +83,25 @@ func runDemo(cmd *cobra.Command, o *DemoOptions) error {
 			},
 			// fix's clones stay in the demo's temporary directory too.
 			RunsRoot: filepath.Join(tmp, "runs"),
+			NewQueue: demoQueue,
 		}
 		return runTUI(cmd.Context(), o.Globals, live)
 	}
 	lo := &ListOptions{Globals: o.Globals, All: o.All}
 	lo.Cwd = dir
 	return list(cmd.Context(), lo, client, "demo")
+}
+
+// demoBudget is the demo's nominal budget: its scripted replies cost
+// nothing, so the meter stays at $0.00 of it.
+const demoBudget = 1.0
+
+// demoQueue is the review queue of a demo fix run: the assisted fixer's
+// queue over the scripted provider, validating each reply on the upgraded
+// clone like a model's.
+func demoQueue(ctx context.Context, in fix.AssistInput) (review.Source, int, error) {
+	f := &assist.Fixer{Provider: demoprovider.New(), Validator: in.Validator, Read: in.Read, Budget: assist.NewBudget(demoBudget)}
+	return review.FromQueue(assist.NewQueue(ctx, in.Sites, f)), 0, nil
 }
 
 // demoEnv is the environment of the demo's checks and fix runs: the

@@ -107,7 +107,8 @@ func (m Model) Title() string {
 	return "review patches · " + m.pkg + " → " + m.target
 }
 
-// Right is the cost meter, always in the title line.
+// Right is the cost meter, always in the title line, led by the
+// provider's name when the line has room for it beside the title.
 func (m Model) Right() string {
 	if m.src == nil {
 		return ""
@@ -115,7 +116,12 @@ func (m Model) Right() string {
 	if m.src.Provider() == "" {
 		return "no provider · $0.00"
 	}
-	return fmt.Sprintf("spent $%.2f of $%.2f", m.src.Spent(), m.src.Budget())
+	meter := fmt.Sprintf("spent $%.2f of $%.2f", m.src.Spent(), m.src.Budget())
+	named := m.src.Provider() + " · " + meter
+	if ansi.StringWidth(m.Title())+ansi.StringWidth(named)+4 <= m.width {
+		return named
+	}
+	return meter
 }
 
 // Capturing: the hint input has the keyboard.
