@@ -75,7 +75,7 @@ func (r *runner) assistStep(ctx context.Context, reports []model.PackageReport, 
 	r.progress("assist", "%s for the assisted fixer", plural(len(sites), "site", "sites"))
 	v := &cloneValidator{root: r.croot, workspaces: workspaces, fetch: r.fetch, up: up.Diagnostics}
 	out, err := r.o.Assist(ctx, AssistInput{Package: r.o.Package, From: from, To: to, Sites: sites, Validator: v,
-		Read: func(file string) (string, error) { return readInside(r.croot, file) }})
+		Read: v.read})
 	if r.interrupted(ctx, "the assisted fixes") {
 		return false
 	}
@@ -235,6 +235,16 @@ type cloneValidator struct {
 	fetch      typescript.FetchFunc
 	// up are the diagnostics of the upgraded clone without any patch.
 	up []model.Diagnostic
+}
+
+// read is a file of the upgraded clone as the upgrade left it: under the
+// validator's lock, so a read never sees a patch another site's
+// validation has written there for its compile (the queue validates two
+// sites at a time).
+func (v *cloneValidator) read(file string) (string, error) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return readInside(v.root, file)
 }
 
 // Validate implements assist.Validator.

@@ -73,9 +73,8 @@ var Scripts = []Script{
 				Old: "export function App(props: { upload?: Upload }): JSX.Element {\n  const input = useRef<HTMLInputElement>();",
 				New: "export function App(props: { upload?: Upload }): React.JSX.Element {\n  const input = useRef<HTMLInputElement>(null);",
 			}},
-			Explanation: "useRef needs its initial value in React 19: the ref starts as null, as React sets it on mount. " +
-				"The declaration's return type named the global JSX namespace, which React 19 removed, so it becomes " +
-				"React.JSX.Element too (that also clears line 9).",
+			Explanation: "useRef needs an initial value in React 19: the ref starts as null. The return type named " +
+				"the global JSX namespace React 19 removed: React.JSX.Element also clears line 9.",
 		},
 	},
 	{
