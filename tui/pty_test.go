@@ -36,6 +36,9 @@ type ptyTerm struct {
 	// exited is closed when the program has exited; waitErr is then set.
 	exited  chan struct{}
 	waitErr error
+	// limit, when set, replaces waitLimit: a wait that spans a whole fix
+	// run needs longer.
+	limit time.Duration
 }
 
 // startPTY starts bin on a width×height terminal with only env as its
@@ -163,7 +166,11 @@ func (p *ptyTerm) waitFor(text string) []string {
 // accepts it; it fails at once if the program exits first.
 func (p *ptyTerm) waitUntil(what string, done func(screen []string) bool) []string {
 	p.t.Helper()
-	deadline := time.NewTimer(waitLimit)
+	limit := waitLimit
+	if p.limit > 0 {
+		limit = p.limit
+	}
+	deadline := time.NewTimer(limit)
 	defer deadline.Stop()
 	for {
 		screen := p.screen()
@@ -182,7 +189,7 @@ func (p *ptyTerm) waitUntil(what string, done func(screen []string) bool) []stri
 			}
 			p.t.Fatalf("waiting for %s, the program exited (%v); the screen is:\n%s", what, p.waitErr, strings.Join(p.screen(), "\n"))
 		case <-deadline.C:
-			p.t.Fatalf("waiting for %s, nothing came within %v; the screen is:\n%s", what, waitLimit, strings.Join(p.screen(), "\n"))
+			p.t.Fatalf("waiting for %s, nothing came within %v; the screen is:\n%s", what, limit, strings.Join(p.screen(), "\n"))
 		}
 	}
 }

@@ -1,0 +1,196 @@
+package tui_test
+
+import (
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/uptide/uptide/fixtures"
+)
+
+// TestEndToEndDemoReview runs the whole review flow of `uptide demo` as a
+// user would, with no key: react to 19.0.0 in the target picker (19.1.0
+// has a companion conflict, 19.0.0 takes @ai-sdk/react 1.0.0 along), a
+// check, f on its details, then in the review the demo's scripted
+// provider proposes patches for the three react 19 sites, each validated
+// by the real compiler in fix's private clone; the weak one is rejected,
+// two are accepted, and the hand-off runs fix with them to a verified
+// branch in the demo's own git copy, whose checkout stays as it was.
+func TestEndToEndDemoReview(t *testing.T) {
+	for _, tool := range []string{"npm", "git"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Fatalf("the demo's review flow needs %s on PATH (its check installs with npm, fix branches with git): %v", tool, err)
+		}
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "uptide")
+	build := exec.Command("go", "build", "-o", bin, "github.com/uptide/uptide/cmd/uptide")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	home := filepath.Join(dir, "home")
+	tmp := filepath.Join(dir, "tmp")
+	for _, d := range []string{home, tmp} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := []string{
+		"PATH=" + os.Getenv("PATH"),
+		"TERM=xterm-256color",
+		"HOME=" + home,
+		"UPTIDE_CACHE_DIR=" + filepath.Join(dir, "cache"),
+		"TMPDIR=" + tmp,
+	}
+	term := startPTY(t, 120, 36, env, bin, "demo")
+	// The check installs and compiles; fix clones, installs, compiles
+	// each proposal and verifies: generous, never a timing assertion.
+	term.limit = 6 * time.Minute
+	term.waitFor(" behind, ")
+	joined := func(s []string) string { return strings.Join(s, "\n") }
+
+	// The cursor starts on the react group; its picker offers 19.0.0.
+	if r := cursorRow(term.screen()); r < 0 || !strings.Contains(term.screen()[r], "react (2 packages)") {
+		t.Fatalf("the cursor should start on the react group:\n%s", joined(term.screen()))
+	}
+	term.press("t", "the target picker", func(s []string) bool { return strings.Contains(joined(s), "VERSION") })
+	for i := 0; i < 5 && !strings.Contains(term.screen()[max(0, cursorRow(term.screen()))], "19.0.0"); i++ {
+		from := cursorRow(term.screen())
+		term.press("j", "the picker's cursor one row down", func(s []string) bool { return cursorRow(s) == from+1 })
+	}
+	term.press("Enter", "react planned at 19.0.0", func(s []string) bool {
+		return strings.Contains(rowOf(s, "react (2 packages)"), "18.3.1 → 19.0.0")
+	})
+	screen := term.press("c", "the check's outcome", func(s []string) bool {
+		r := rowOf(s, "react (2 packages)")
+		return strings.Contains(r, "breaking") || strings.Contains(r, "not analyzed") || strings.Contains(r, "safe") || strings.Contains(r, "✗ ")
+	})
+	if r := rowOf(screen, "react (2 packages)"); !strings.Contains(r, "✗ 3 breaking") {
+		t.Fatalf("react 19.0.0 should break three sites of the demo:\n%s", joined(screen))
+	}
+	screen = term.press("Enter", "the details", func(s []string) bool { return strings.Contains(joined(s), "Companions") })
+	if !strings.Contains(joined(screen), "@ai-sdk/react     0.0.70 → 1.0.0") {
+		t.Fatalf("at react 19.0.0 @ai-sdk/react should move to 1.0.0, not conflict:\n%s", joined(screen))
+	}
+
+	// f: fix installs the upgrade in its clone, then the queue; the
+	// scripted provider's proposals validate one after the other.
+	validated := func(site string) func([]string) bool {
+		return func(s []string) bool { return strings.Contains(rowOf(s, site), "validated") }
+	}
+	screen = term.press("f", "the JSX site's proposal validated", validated("App.tsx:9 "))
+	if !strings.Contains(joined(screen), "scripted demo provider") {
+		t.Fatalf("the review should name the scripted provider:\n%s", joined(screen))
+	}
+	if !strings.Contains(joined(screen), "return type becomes any") {
+		t.Fatalf("the cursor should be on the JSX site with its weak proposal:\n%s", joined(screen))
+	}
+	term.press("x", "the weak proposal rejected", func(s []string) bool {
+		return strings.Contains(rowOf(s, "App.tsx:9 "), "rejected")
+	})
+	term.waitUntil("the useRef proposal validated", validated("App.tsx:10 "))
+	term.press("a", "the useRef patch accepted", func(s []string) bool {
+		return strings.Contains(rowOf(s, "App.tsx:10 "), "accepted")
+	})
+	term.waitUntil("the render proposal validated", validated("main.tsx:1 "))
+	term.press("a", "the render patch accepted", func(s []string) bool {
+		return strings.Contains(rowOf(s, "main.tsx:1 "), "accepted")
+	})
+	screen = term.press("Enter", "the hand-off summary", func(s []string) bool { return strings.Contains(joined(s), "Hand off to fix") })
+	for _, want := range []string{"react 18.3.1 → 19.0.0", "@ai-sdk/react@1.0.0", "Accepted patches (2)", "Left for you (1)", "Estimated cost spent  $0.00"} {
+		if !strings.Contains(joined(screen), want) {
+			t.Fatalf("the hand-off summary lacks %q:\n%s", want, joined(screen))
+		}
+	}
+	// The report: a verdict line ends the streamed phases.
+	screen = term.press("Enter", "the fix report", func(s []string) bool {
+		j := joined(s)
+		return strings.Contains(j, "verified  ") || strings.Contains(j, "not run  ") || strings.Contains(j, "fix could not run") ||
+			strings.Contains(j, "fix ended without a report")
+	})
+	report := joined(screen)
+	for _, want := range []string{"✓ verified  react 18.3.1 → 19.0.0", "Types  0 new errors", "Branch  uptide/react-19.0.0 in your checkout"} {
+		if !strings.Contains(report, want) {
+			t.Fatalf("the fix report lacks %q:\n%s", want, report)
+		}
+	}
+
+	// The demo's copy (its checkout, a git repository the demo made) has
+	// the branch: the upgrade and one commit per accepted patch, none for
+	// the rejected site; the checkout itself is as the demo made it.
+	copies, err := filepath.Glob(filepath.Join(tmp, "uptide-demo-*", "installed", "acme"))
+	if err != nil || len(copies) != 1 {
+		t.Fatalf("the demo's copy: %v %v", copies, err)
+	}
+	checkout := copies[0]
+	git := func(args ...string) string {
+		t.Helper()
+		out, err := exec.Command("git", append([]string{"-C", checkout}, args...)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	subjects := git("log", "--format=%s", "main..uptide/react-19.0.0")
+	wantSubjects := []string{
+		"fix packages/web/src/main.tsx:1 (render removed)",
+		"fix packages/web/src/App.tsx:10 (React.MutableRefObject removed)",
+		"upgrade react 18.3.1 → 19.0.0",
+	}
+	lines := strings.Split(subjects, "\n")
+	if len(lines) != len(wantSubjects) {
+		t.Fatalf("the branch's commits:\n%s\nwant the upgrade and the two accepted patches", subjects)
+	}
+	for i, want := range wantSubjects {
+		if !strings.HasPrefix(lines[i], want) {
+			t.Errorf("commit %d is %q, want %q…", i+1, lines[i], want)
+		}
+	}
+	if strings.Contains(subjects, "App.tsx:9") {
+		t.Errorf("the rejected site got a commit:\n%s", subjects)
+	}
+	branchApp := git("show", "uptide/react-19.0.0:packages/web/src/App.tsx")
+	if !strings.Contains(branchApp, "useRef<HTMLInputElement>(null)") || !strings.Contains(branchApp, "React.JSX.Element") || strings.Contains(branchApp, "): any") {
+		t.Errorf("the branch's App.tsx should have the accepted useRef patch, not the rejected one:\n%s", branchApp)
+	}
+	if head := git("rev-parse", "--abbrev-ref", "HEAD"); head != "main" {
+		t.Errorf("the checkout is on %s, want main", head)
+	}
+	if st := git("status", "--porcelain"); st != "" {
+		t.Errorf("the checkout changed:\n%s", st)
+	}
+	if n := git("rev-list", "--count", "main"); n != "1" {
+		t.Errorf("main has %s commits, want the demo's one", n)
+	}
+	err = fs.WalkDir(fixtures.DemoRepo(), ".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		want, _ := fs.ReadFile(fixtures.DemoRepo(), path)
+		got, rerr := os.ReadFile(filepath.Join(checkout, filepath.FromSlash(path)))
+		if rerr != nil || string(got) != string(want) {
+			t.Errorf("the checkout's %s is not the demo's (%v)", path, rerr)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	term.press("Escape", "the details again", func(s []string) bool { return strings.Contains(joined(s), "Companions") })
+	if _, err := term.ptmx.WriteString("q"); err != nil {
+		t.Fatalf("typing q: %v", err)
+	}
+	if code := term.exitCode(); code != 0 {
+		t.Fatalf("uptide demo exited %d after q, want 0; the screen is:\n%s", code, joined(term.screen()))
+	}
+	// Everything the demo wrote was in its temporary directory, and it is
+	// gone.
+	if left, _ := filepath.Glob(filepath.Join(tmp, "uptide-demo-*")); len(left) != 0 {
+		t.Errorf("the demo left %v behind", left)
+	}
+}
