@@ -136,7 +136,7 @@ func (m Model) diffLines(diff, file string) []string {
 		return []string{st.Warn.Render("the diff does not parse: " + err.Error())}
 	}
 	var out []string
-	if m.width < sideBySide {
+	if m.width < sideBySide || !changesFit(hunks, (m.width-3)/2) {
 		for _, h := range hunks {
 			out = append(out, st.Accent.Render(fmt.Sprintf("@@ -%d +%d @@", h.OldStart, h.NewStart)))
 			for _, l := range h.Lines {
@@ -192,6 +192,21 @@ func (m Model) diffLines(diff, file string) []string {
 		flush()
 	}
 	return out
+}
+
+// changesFit: every added and removed line fits its column whole (with
+// its line number), so two columns hide nothing of the change; a cut
+// context line is fine.
+func changesFit(hunks []unidiff.Hunk, col int) bool {
+	for _, h := range hunks {
+		for _, l := range h.Lines {
+			// The widest line number is the hunk's last.
+			if l.Op != ' ' && ansi.StringWidth(fmt.Sprintf("%4d -%s", h.OldStart+len(h.Lines), l.Text)) > col {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func (m Model) viewSummary() []string {
