@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"sync"
 
@@ -42,6 +43,10 @@ type Live struct {
 	NewQueue func(ctx context.Context, in fix.AssistInput) (review.Source, int, error)
 	// RunsRoot is where fix's clones live; "" is fix's default.
 	RunsRoot string
+	// PatchesDir, when set, keeps each upgrade's accepted set there as a
+	// --patches file, saved after every decision and taken up again by the
+	// next review of the same upgrade; "" keeps none.
+	PatchesDir string
 
 	prepMu   sync.Mutex
 	checkCwd string
@@ -279,6 +284,14 @@ func (l *Live) Fix(ctx context.Context, req CheckRequest, progress func(phase, l
 				return fix.AssistOutcome{}, err
 			}
 		}
+		if l.PatchesDir != "" {
+			file := filepath.Join(l.PatchesDir, patchesName(in.Package, in.To))
+			saved, n, err := review.Saved(ctx, src, file, in.Package, in.To)
+			if err != nil {
+				return fix.AssistOutcome{}, err
+			}
+			src, resumed = saved, resumed+n
+		}
 		patches, err := rv(ctx, src, resumed)
 		out := fix.AssistOutcome{Patches: patches, Provider: src.Provider(), Cost: src.Spent()}
 		if src.Provider() == "" {
@@ -287,4 +300,10 @@ func (l *Live) Fix(ctx context.Context, req CheckRequest, progress func(phase, l
 		return out, err
 	}
 	return fix.Run(ctx, o)
+}
+
+// patchesName is the file of an upgrade's accepted set: a scoped name's
+// slash is not a directory.
+func patchesName(pkg, to string) string {
+	return strings.ReplaceAll(pkg, "/", "__") + "@" + to + ".patches.json"
 }

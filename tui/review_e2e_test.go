@@ -1,6 +1,7 @@
 package tui_test
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -9,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/uptide/uptide/fix"
 	"github.com/uptide/uptide/fixtures"
 )
 
@@ -18,8 +20,10 @@ import (
 // check, f on its details, then in the review the demo's scripted
 // provider proposes patches for the three react 19 sites, each validated
 // by the real compiler in fix's private clone; the weak one is rejected,
-// two are accepted, and the hand-off runs fix with them to a verified
-// branch in the demo's own git copy, whose checkout stays as it was.
+// two are accepted; leaving the queue from the hand-off summary and
+// coming back takes the saved set up again, and the hand-off runs fix
+// with it to a verified branch in the demo's own git copy, whose checkout
+// stays as it was.
 func TestEndToEndDemoReview(t *testing.T) {
 	for _, tool := range []string{"npm", "git"} {
 		if _, err := exec.LookPath(tool); err != nil {
@@ -96,15 +100,53 @@ func TestEndToEndDemoReview(t *testing.T) {
 	term.press("a", "the useRef patch accepted", func(s []string) bool {
 		return strings.Contains(rowOf(s, "App.tsx:10 "), "accepted")
 	})
+
 	term.waitUntil("the render proposal validated", validated("main.tsx:1 "))
 	term.press("a", "the render patch accepted", func(s []string) bool {
 		return strings.Contains(rowOf(s, "main.tsx:1 "), "accepted")
 	})
 	screen = term.press("Enter", "the hand-off summary", func(s []string) bool { return strings.Contains(joined(s), "Hand off to fix") })
-	for _, want := range []string{"react 18.3.1 → 19.0.0", "@ai-sdk/react@1.0.0", "Accepted patches (2)", "Left for you (1)", "Estimated cost spent  $0.00"} {
+	for _, want := range []string{"react 18.3.1 → 19.0.0", "@ai-sdk/react@1.0.0", "Accepted patches (2)", "Left for you (1)", "Estimated cost spent  $0.00",
+		"Patches file", "as uptide fix --patches reads it"} {
 		if !strings.Contains(joined(screen), want) {
 			t.Fatalf("the hand-off summary lacks %q:\n%s", want, joined(screen))
 		}
+	}
+	// Back to the queue, and out of it: the run stops, the accepted set
+	// stays on disk, and the next f takes it up (each patch validated
+	// again, no call). In the new queue nobody rejected the JSX site, so
+	// the accepted useRef patch resolves it.
+	term.press("Escape", "the queue again", func(s []string) bool { return strings.Contains(rowOf(s, "main.tsx:1 "), "accepted") })
+	term.press("Escape", "the details, the run stopped", func(s []string) bool {
+		return strings.Contains(joined(s), "Companions") && strings.Contains(joined(s), "kept for the next review")
+	})
+	term.press("f", "the saved patches taken up", func(s []string) bool {
+		return strings.Contains(joined(s), "resumed: 2 patches accepted earlier") &&
+			strings.Contains(rowOf(s, "App.tsx:10 "), "accepted") && strings.Contains(rowOf(s, "main.tsx:1 "), "accepted") &&
+			strings.Contains(rowOf(s, "App.tsx:9 "), "resolved")
+	})
+	screen = term.press("Enter", "the hand-off summary", func(s []string) bool { return strings.Contains(joined(s), "Hand off to fix") })
+	for _, want := range []string{"Accepted patches (2)", "Left for you (0)", "Patches file"} {
+		if !strings.Contains(joined(screen), want) {
+			t.Fatalf("the hand-off summary after the take-up lacks %q:\n%s", want, joined(screen))
+		}
+	}
+
+	// The accepted set on disk is the patch file uptide fix --patches reads.
+	saved, err := filepath.Glob(filepath.Join(tmp, "uptide-demo-*", "patches", "react@19.0.0.patches.json"))
+	if err != nil || len(saved) != 1 {
+		t.Fatalf("the saved accepted set: %v %v", saved, err)
+	}
+	pf, err := fix.ReadPatches(saved[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []string
+	for _, p := range pf.Patches {
+		files = append(files, fmt.Sprintf("%s:%d", p.File, p.Line))
+	}
+	if pf.Package != "react" || pf.Target != "19.0.0" || strings.Join(files, " ") != "packages/web/src/App.tsx:10 packages/web/src/main.tsx:1" {
+		t.Fatalf("the saved patch file holds %s %s %v, want react 19.0.0 with the two accepted patches", pf.Package, pf.Target, files)
 	}
 	// The report: a verdict line ends the streamed phases.
 	screen = term.press("Enter", "the fix report", func(s []string) bool {

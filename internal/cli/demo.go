@@ -84,6 +84,9 @@ func runDemo(cmd *cobra.Command, o *DemoOptions) error {
 			// fix's clones stay in the demo's temporary directory too.
 			RunsRoot: filepath.Join(tmp, "runs"),
 			NewQueue: demoQueue,
+			// The accepted set of a review left mid-queue is taken up by
+			// the next f, for as long as the demo runs.
+			PatchesDir: filepath.Join(tmp, "patches"),
 		}
 		return runTUI(cmd.Context(), o.Globals, live)
 	}
