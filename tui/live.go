@@ -293,7 +293,16 @@ func (l *Live) Fix(ctx context.Context, req CheckRequest, progress func(phase, l
 			src, resumed = saved, resumed+n
 		}
 		patches, err := rv(ctx, src, resumed)
+		// The queue's work in the background (a validation writes its
+		// patched file into the clone for the compile) must be over before
+		// fix applies the accepted set there.
+		if c, ok := src.(interface{ Close() }); ok {
+			c.Close()
+		}
 		out := fix.AssistOutcome{Patches: patches, Provider: src.Provider(), Cost: src.Spent()}
+		for _, it := range src.Items() {
+			out.Calls += it.Attempts
+		}
 		if src.Provider() == "" {
 			out.Note = "no provider configured: every site was manual, no calls were made"
 		}

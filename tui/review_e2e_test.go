@@ -155,7 +155,8 @@ func TestEndToEndDemoReview(t *testing.T) {
 			strings.Contains(j, "fix ended without a report")
 	})
 	report := joined(screen)
-	for _, want := range []string{"✓ verified  react 18.3.1 → 19.0.0", "Types  0 new errors", "Branch  uptide/react-19.0.0 in your checkout"} {
+	for _, want := range []string{"✓ verified  react 18.3.1 → 19.0.0", "Types  0 new errors", "Branch  uptide/react-19.0.0 in your checkout",
+		"Assisted  scripted demo provider (no model, no key) · 2 of 3 sites accepted"} {
 		if !strings.Contains(report, want) {
 			t.Fatalf("the fix report lacks %q:\n%s", want, report)
 		}

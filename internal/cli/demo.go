@@ -104,8 +104,19 @@ const demoBudget = 1.0
 // clone like a model's.
 func demoQueue(ctx context.Context, in fix.AssistInput) (review.Source, int, error) {
 	f := &assist.Fixer{Provider: demoprovider.New(), Validator: in.Validator, Read: in.Read, Budget: assist.NewBudget(demoBudget)}
-	return review.FromQueue(assist.NewQueue(ctx, in.Sites, f)), 0, nil
+	q := assist.NewQueue(ctx, in.Sites, f)
+	return closingSource{review.FromQueue(q), q}, 0, nil
 }
+
+// closingSource lets the planner stop the queue at the hand-off (tui.Live
+// closes a Source that has Close), before fix applies the accepted set
+// in the clone the queue validates in.
+type closingSource struct {
+	review.Source
+	q *assist.Queue
+}
+
+func (s closingSource) Close() { s.q.Close() }
 
 // demoEnv is the environment of the demo's checks and fix runs: the
 // user's, with npm's configuration replaced by the demo's (its registry,

@@ -292,6 +292,10 @@ func (m Model) viewDone() []string {
 			out = append(out, st.Warn.Render(fmt.Sprintf("  not applied %s:%d: %s", p.File, p.Line, p.Reason)))
 		}
 	}
+	if a := r.Assist; a != nil && a.Provider != "" {
+		out = append(out, "", st.Bold.Render("Assisted")+fmt.Sprintf("  %s · %d of %d sites accepted · %d calls · $%.2f",
+			a.Provider, a.Accepted, a.Sites, a.Calls, a.Cost))
+	}
 	out = append(out, "", st.Bold.Render("Types")+fmt.Sprintf("  %d new errors", len(r.Types.New)))
 	for _, s := range r.Sites {
 		out = append(out, fmt.Sprintf("  left for you %s:%d %s", s.File, s.Line, s.Rule))

@@ -62,6 +62,13 @@ type savedSource struct {
 	err     error
 }
 
+// Close stops the queue's work, when it has a Close.
+func (s *savedSource) Close() {
+	if c, ok := s.Source.(interface{ Close() }); ok {
+		c.Close()
+	}
+}
+
 // PatchesFile is where the accepted set is kept.
 func (s *savedSource) PatchesFile() string { return s.file }
 

@@ -209,3 +209,29 @@ func TestSavedRefusesABrokenFile(t *testing.T) {
 		t.Fatalf("error %v, want one naming %s", err, file)
 	}
 }
+
+type closingFake struct {
+	*fakeSource
+	closed bool
+}
+
+func (c *closingFake) Close() { c.closed = true }
+
+// The planner closes the queue at the hand-off through the saved source.
+func TestSavedClosesTheQueue(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	inner := &closingFake{fakeSource: newFake("a")}
+	src, _, err := Saved(ctx, inner, filepath.Join(t.TempDir(), "p.json"), "zod", "4.0.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, ok := src.(interface{ Close() })
+	if !ok {
+		t.Fatal("the saved source has no Close")
+	}
+	c.Close()
+	if !inner.closed {
+		t.Error("Close did not reach the queue")
+	}
+}
