@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/engine/packs"
 	"github.com/uptide/uptide/engine/typescript"
 	"github.com/uptide/uptide/fix/assist"
 )
@@ -69,8 +70,12 @@ func (r *runner) assistStep(ctx context.Context, reports []model.PackageReport, 
 		r.rep.NotRun = append(r.rep.NotRun, "assisted fixes: "+err.Error())
 		return true
 	}
+	pack := packs.For(r.o.Package, from, to)
 	for i := range sites {
 		sites[i].Package, sites[i].From, sites[i].To = r.o.Package, from, to
+		if pack != nil {
+			sites[i].Guide = pack.Guide(sites[i].Rule)
+		}
 	}
 	r.progress("assist", "%s for the assisted fixer", plural(len(sites), "site", "sites"))
 	v := &cloneValidator{root: r.croot, workspaces: workspaces, fetch: r.fetch, up: up.Diagnostics}

@@ -280,7 +280,16 @@ func (l *Live) Fix(ctx context.Context, req CheckRequest, progress func(phase, l
 			}
 		}
 		patches, err := rv(ctx, src, resumed)
-		out := fix.AssistOutcome{Patches: patches, Provider: src.Provider(), Cost: src.Spent()}
+		// The hand-off ends the proposals: what is left is the user's.
+		calls := 0
+		if q, ok := src.(interface {
+			Close()
+			Calls() int
+		}); ok {
+			q.Close()
+			calls = q.Calls()
+		}
+		out := fix.AssistOutcome{Patches: patches, Provider: src.Provider(), Cost: src.Spent(), Calls: calls}
 		if src.Provider() == "" {
 			out.Note = "no provider configured: every site was manual, no calls were made"
 		}

@@ -237,7 +237,7 @@ func TestAcceptValidated(t *testing.T) {
 	q, _ := newTestQueue(t, p, 1, site("one", "src/a.ts", 4, errOne), site("b", "src/b.ts", 3, errB))
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	acc, err := AcceptValidated(ctx, q)
+	acc, err := AcceptValidated(ctx, q, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
