@@ -1,0 +1,64 @@
+package cli
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/uptide/uptide/fix"
+	"github.com/uptide/uptide/fix/assist"
+)
+
+func TestAssistFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"fix", "zod", "--llm-url", "http://localhost:11434/v1"}, "--llm-url chooses the assisted fixer's provider: add --assist"},
+		{[]string{"fix", "zod", "--max-cost", "3"}, "--max-cost chooses"},
+		{[]string{"fix", "zod", "--assist", "--llm-url", "http://x", "--llm-cmd", "tool"}, "give one"},
+		{[]string{"fix", "zod", "--assist", "--llm-url", "localhost:11434"}, "give the http(s) URL"},
+		{[]string{"fix", "zod", "--assist", "--max-cost", "-1"}, "--max-cost -1"},
+	} {
+		_, stderr, code := runCLI(t, tc.args...)
+		if code != ExitIncomplete || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", tc.args, code, stderr, tc.want)
+		}
+	}
+	out, _, _ := runCLI(t, "fix", "--help")
+	for _, want := range []string{"--assist", "--llm-url", "--llm-cmd", "--model", "--max-cost"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("fix --help lacks %s", want)
+		}
+	}
+}
+
+// The planner gets a queue only when a provider is configured; the
+// hook's queue is the assisted fixer's.
+func TestPlannerQueueFollowsTheFlags(t *testing.T) {
+	g := &Globals{Cwd: t.TempDir()}
+	live, err := newLive(g, &LLMFlags{MaxCost: 1})
+	if err != nil || live.NewQueue != nil {
+		t.Fatalf("without a provider: %v, hook set %v", err, live.NewQueue != nil)
+	}
+	g.Env = []string{"ANTHROPIC_API_KEY=sk-test"}
+	live, err = newLive(g, &LLMFlags{MaxCost: 2})
+	if err != nil || live.NewQueue == nil {
+		t.Fatalf("with ANTHROPIC_API_KEY: %v, hook set %v", err, live.NewQueue != nil)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	src, resumed, err := live.NewQueue(ctx, fix.AssistInput{})
+	if err != nil || resumed != 0 || src.Provider() != "anthropic "+assist.DefaultAnthropicModel || src.Budget() != 2 {
+		t.Fatalf("queue: %v %d %q %v", err, resumed, src.Provider(), src.Budget())
+	}
+}
+
+// fix --assist without a provider makes no call and says so.
+func TestAutoAssistWithoutProvider(t *testing.T) {
+	hook := autoAssist(nil, 1, nil)
+	out, err := hook(context.Background(), fix.AssistInput{Sites: []assist.Site{{ID: "a", File: "src/a.ts", Line: 1}}})
+	if err != nil || out.Provider != "" || out.Calls != 0 || len(out.Patches) != 0 || out.Note != assist.NoProviderNote {
+		t.Fatalf("%+v %v", out, err)
+	}
+}
