@@ -40,6 +40,8 @@ type AssistOutcome struct {
 	// Note is one line for the report ("no provider configured: every
 	// site is manual").
 	Note string
+	// Sites are the sites' histories: attempts, tokens, cost, validation.
+	Sites []assist.Record
 }
 
 // AssistReport is the assisted fixer's part of a run.
@@ -50,6 +52,9 @@ type AssistReport struct {
 	Calls    int     `json:"calls"`
 	Cost     float64 `json:"cost"`
 	Note     string  `json:"note,omitempty"`
+	// Items are the sites' histories (attempts with tokens, cost, the
+	// validation's verdict, kept or not).
+	Items []assist.Record `json:"items,omitempty"`
 }
 
 // assistStep finds the sites of the upgraded clone, hands them to the
@@ -85,7 +90,7 @@ func (r *runner) assistStep(ctx context.Context, reports []model.PackageReport, 
 		return false
 	}
 	r.rep.Assist = &AssistReport{Provider: out.Provider, Sites: len(sites), Accepted: len(out.Patches), Calls: out.Calls,
-		Cost: out.Cost, Note: out.Note}
+		Cost: out.Cost, Note: out.Note, Items: out.Sites}
 	if err != nil {
 		r.stop("assisted fixes: %v", err)
 		return false

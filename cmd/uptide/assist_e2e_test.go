@@ -37,6 +37,15 @@ type assistReport struct {
 		Calls    int     `json:"calls"`
 		Cost     float64 `json:"cost"`
 		Note     string  `json:"note"`
+		Items    []struct {
+			File     string `json:"file"`
+			Status   string `json:"status"`
+			Attempts []struct {
+				InputTokens int    `json:"inputTokens"`
+				Kept        bool   `json:"kept"`
+				Reason      string `json:"reason"`
+			} `json:"attempts"`
+		} `json:"items"`
 	} `json:"assist"`
 }
 
@@ -85,6 +94,11 @@ func TestFixAssistVerifiesWithAcceptedPatches(t *testing.T) {
 	a := rep.Assist
 	if a == nil || a.Provider != "anthropic claude-sonnet-4-6" || a.Accepted != 2 || a.Calls < 2 || a.Cost <= 0 || a.Cost > 0.5 {
 		t.Fatalf("assist report %+v", a)
+	}
+	for _, it := range a.Items {
+		if it.File == "src/title.ts" && (it.Status != "accepted" || len(it.Attempts) != 1 || !it.Attempts[0].Kept || it.Attempts[0].InputTokens != 900) {
+			t.Errorf("title.ts's record %+v", it)
+		}
 	}
 	if show := git(t, dir, "show", "uptide/slugkit-2.0.0:src/title.ts"); !strings.Contains(show, `locale: "en"`) {
 		t.Errorf("the branch's title.ts:\n%s", show)

@@ -67,3 +67,29 @@ func Summarize(items []Item) Summary {
 	}
 	return s
 }
+
+// Record is one site's history for the report and the stored run: each
+// attempt with its tokens, cost, diff, validation (the compiler's
+// verdict included) and whether it was kept.
+type Record struct {
+	ID         string    `json:"id"`
+	Rule       string    `json:"rule"`
+	File       string    `json:"file"`
+	Line       int       `json:"line"`
+	Status     string    `json:"status"`
+	Reason     string    `json:"reason,omitempty"`
+	ResolvedBy string    `json:"resolvedBy,omitempty"`
+	Cost       float64   `json:"cost"`
+	Attempts   []Attempt `json:"attempts"`
+}
+
+// Records are the items' histories, in queue order.
+func Records(items []Item) []Record {
+	out := make([]Record, 0, len(items))
+	for _, it := range items {
+		out = append(out, Record{ID: it.Site.ID, Rule: it.Site.RuleTitle, File: it.Site.File, Line: it.Site.Line,
+			Status: it.Status.String(), Reason: it.Reason, ResolvedBy: it.ResolvedBy, Cost: it.Cost,
+			Attempts: append([]Attempt{}, it.History...)})
+	}
+	return out
+}

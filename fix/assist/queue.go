@@ -196,12 +196,67 @@ func (q *Queue) Focus(id string) {
 func (q *Queue) Accept(id string) {
 	q.mu.Lock()
 	if e := q.byID[id]; e != nil && e.Status == Valid {
-		e.Status = Accepted
-		e.gen++
+		q.take(e)
 		q.resolve()
 	}
 	q.mu.Unlock()
 	q.notify()
+}
+
+// take accepts e when its patch still applies after the accepted ones
+// of its file, in the order fix applies them (the queue's); otherwise e
+// is not valid and says which patch it conflicts with. q.mu is held.
+func (q *Queue) take(e *entry) bool {
+	e.gen++
+	if err := q.stacks(e); err != nil {
+		e.Status, e.Reason = Invalid, err.Error()
+		return false
+	}
+	e.Status = Accepted
+	return true
+}
+
+// stacks applies the accepted patches of e's file and e's, in queue
+// order, as fix will: exactly, or moved to the one place a hunk's old
+// block occurs.
+func (q *Queue) stacks(e *entry) error {
+	if q.f == nil || q.f.Read == nil {
+		return nil
+	}
+	content, err := q.f.Read(e.Site.File)
+	if err != nil {
+		return err
+	}
+	for _, o := range q.entries {
+		if o.Site.File != e.Site.File || (o != e && o.Status != Accepted) {
+			continue
+		}
+		next, err := applyMoved(content, o.Diff, o.Site.File)
+		if err != nil {
+			if o == e {
+				return fmt.Errorf("it no longer applies with the accepted patches of %s: %v", e.Site.File, err)
+			}
+			return fmt.Errorf("the accepted patch of %s:%d no longer applies with this one: %v", o.Site.File, o.Site.Line, err)
+		}
+		content = next
+	}
+	return nil
+}
+
+func applyMoved(content, diff, file string) (string, error) {
+	hunks, err := unidiff.Parse(diff, file)
+	if err != nil {
+		return "", err
+	}
+	next, err := unidiff.Apply(content, hunks)
+	if err == nil {
+		return next, nil
+	}
+	repaired, rerr := unidiff.Repair(content, hunks)
+	if rerr != nil {
+		return "", rerr
+	}
+	return unidiff.Apply(content, repaired)
 }
 
 // AcceptRule accepts every validated proposal of rule and says how many.
@@ -209,14 +264,11 @@ func (q *Queue) AcceptRule(rule string) int {
 	q.mu.Lock()
 	n := 0
 	for _, e := range q.entries {
-		if e.Site.Rule == rule && e.Status == Valid {
-			e.Status = Accepted
-			e.gen++
+		// A site an earlier patch of the rule resolved is no longer valid.
+		if e.Site.Rule == rule && e.Status == Valid && q.take(e) {
 			n++
+			q.resolve()
 		}
-	}
-	if n > 0 {
-		q.resolve()
 	}
 	q.mu.Unlock()
 	q.notify()

@@ -249,3 +249,25 @@ func TestAcceptValidated(t *testing.T) {
 		t.Fatalf("summary %+v", s)
 	}
 }
+
+// Two patches of one file, each valid alone, that cannot both apply:
+// the second is refused at acceptance, naming the first.
+func TestQueueRefusesAConflictingAccept(t *testing.T) {
+	// twoToo fixes line 8 but also rewrites line 4, as "one" does
+	// differently.
+	twoToo := reply(diffOf("src/a.ts", "  return make();\n}\n\nexport function two() {\n  return make();", "  return make(1);\n}\n\nexport function two() {\n  return make(2);"), "both, differently")
+	p := &scripted{replies: map[string][]string{"one": {goodOne}, "two": {twoToo}}}
+	q, _ := newTestQueue(t, p, 1, site("one", "src/a.ts", 4, errOne), site("two", "src/a.ts", 8, errTwo))
+	waitFor(t, q, "both proposals", func(items []Item) bool { return items[0].Status == Valid && items[1].Status == Valid })
+	q.Accept("one")
+	q.Accept("two")
+	it := q.Items()[1]
+	if it.Status != Invalid || !strings.Contains(it.Reason, "no longer applies") {
+		t.Fatalf("two: %v (%s), want refused", it.Status, it.Reason)
+	}
+	r := Records(q.Items())
+	if r[0].Status != "accepted" || len(r[0].Attempts) != 1 || !r[0].Attempts[0].Kept || r[0].Attempts[0].InputTokens != 100 ||
+		r[0].Attempts[0].Validation == nil || r[0].Attempts[0].Validation.Compiled == nil {
+		t.Fatalf("record %+v", r[0])
+	}
+}

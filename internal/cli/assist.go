@@ -68,7 +68,7 @@ func autoAssist(p assist.Provider, maxCost float64, progress func(phase, line st
 		})
 		items := q.Items()
 		s := assist.Summarize(items)
-		out.Calls, out.Cost = s.Calls, q.Spent()
+		out.Calls, out.Cost, out.Sites = s.Calls, q.Spent(), assist.Records(items)
 		out.Note = assistNote(s, items)
 		if err != nil {
 			return out, err

@@ -56,6 +56,9 @@ func (s queueSource) Changed() <-chan struct{}   { return s.q.Changed() }
 // Close stops the proposals still under way (the hand-off).
 func (s queueSource) Close() { s.q.Close() }
 
+// Records are the sites' histories, for the report.
+func (s queueSource) Records() []assist.Record { return assist.Records(s.q.Items()) }
+
 // Calls counts the calls made.
 func (s queueSource) Calls() int { return assist.Summarize(s.q.Items()).Calls }
 
