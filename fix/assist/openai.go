@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 )
@@ -24,11 +25,16 @@ type OpenAI struct {
 }
 
 func (o *OpenAI) endpoint() string {
-	u := strings.TrimRight(o.URL, "/")
-	if strings.HasSuffix(u, "/chat/completions") {
-		return u
+	u, err := url.Parse(o.URL)
+	if err != nil {
+		return o.URL // NewProvider refused it already
 	}
-	return u + "/chat/completions"
+	p := strings.TrimRight(u.Path, "/")
+	if !strings.HasSuffix(p, "/chat/completions") {
+		p += "/chat/completions"
+	}
+	u.Path, u.RawPath = p, ""
+	return u.String()
 }
 
 // Name implements Provider.

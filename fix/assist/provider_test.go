@@ -258,3 +258,16 @@ func TestNewProvider(t *testing.T) {
 		}
 	}
 }
+
+// A server that cannot be reached is an error naming it without the
+// secrets a URL may carry.
+func TestUnreachableProviderHidesSecrets(t *testing.T) {
+	srv := fakellm.New("")
+	url := srv.URL
+	srv.Close()
+	o := &OpenAI{URL: strings.Replace(url, "http://", "http://user:pw-secret@", 1) + "/v1?api_key=q-secret", Key: "sk-secret"}
+	_, err := o.Complete(context.Background(), NewRequest(site("b", "src/b.ts", 3, errB), 1, "", nil))
+	if err == nil || strings.Contains(err.Error(), "secret") || !strings.Contains(err.Error(), "refused") {
+		t.Fatalf("%v", err)
+	}
+}
