@@ -82,6 +82,9 @@ type Queue struct {
 
 	changed chan struct{}
 	wake    chan struct{}
+
+	persist   func([]Item)
+	persistMu sync.Mutex
 }
 
 type entry struct {
@@ -111,8 +114,32 @@ const (
 // NewQueue starts the queue of sites; f nil (or without a Provider)
 // makes every site manual. The queue works until ctx ends or Close.
 func NewQueue(ctx context.Context, sites []Site, f *Fixer) *Queue {
+	q, _ := NewQueueWith(ctx, sites, f, Options{})
+	return q
+}
+
+// Saved is a patch accepted in an earlier review of the same upgrade.
+type Saved struct {
+	ID          string `json:"id"`
+	Diff        string `json:"diff"`
+	Explanation string `json:"explanation,omitempty"`
+}
+
+// Options are a queue's memory of earlier reviews.
+type Options struct {
+	// Saved patches are validated again (no call) before any proposal is
+	// asked; those that still validate and apply are accepted.
+	Saved []Saved
+	// Persist, when set, is given the accepted items after every
+	// decision, so a review left before its hand-off can resume.
+	Persist func(accepted []Item)
+}
+
+// NewQueueWith is NewQueue with the saved patches of an earlier review
+// restored first; it says how many were accepted again.
+func NewQueueWith(ctx context.Context, sites []Site, f *Fixer, o Options) (*Queue, int) {
 	ctx, cancel := context.WithCancel(ctx)
-	q := &Queue{f: f, ctx: ctx, cancel: cancel, byID: map[string]*entry{},
+	q := &Queue{f: f, ctx: ctx, cancel: cancel, byID: map[string]*entry{}, persist: o.Persist,
 		changed: make(chan struct{}, 1), wake: make(chan struct{}, 1)}
 	for _, s := range sites {
 		e := &entry{Item: Item{Site: s}}
@@ -122,11 +149,61 @@ func NewQueue(ctx context.Context, sites []Site, f *Fixer) *Queue {
 		q.entries = append(q.entries, e)
 		q.byID[s.ID] = e
 	}
+	restored := q.restore(o.Saved)
 	if q.hasProvider() {
 		q.wg.Add(1)
 		go q.dispatch()
 	}
-	return q
+	return q, restored
+}
+
+// restore accepts the saved patches that still validate, in queue
+// order, without a call.
+func (q *Queue) restore(saved []Saved) int {
+	if q.f == nil || q.f.Validator == nil || q.f.Read == nil || len(saved) == 0 {
+		return 0
+	}
+	byID := map[string]Saved{}
+	for _, s := range saved {
+		byID[s.ID] = s
+	}
+	n := 0
+	for _, e := range q.entries {
+		s, ok := byID[e.Site.ID]
+		if !ok || q.ctx.Err() != nil {
+			continue
+		}
+		v, err := Validate(q.ctx, e.Site, s.Diff, q.f.Read, q.f.Validator)
+		if err != nil || !v.OK {
+			continue
+		}
+		q.mu.Lock()
+		if e.Status != Resolved {
+			e.Diff, e.Explanation, e.after, e.gone, e.Status = v.Diff, s.Explanation, v.After, v.Compiled.Gone, Valid
+			if q.take(e) {
+				n++
+			}
+			q.resolve()
+		}
+		q.mu.Unlock()
+	}
+	return n
+}
+
+// save hands the accepted items to Persist, one save at a time.
+func (q *Queue) save() {
+	if q.persist == nil {
+		return
+	}
+	q.persistMu.Lock()
+	defer q.persistMu.Unlock()
+	var acc []Item
+	for _, it := range q.Items() {
+		if it.Status == Accepted {
+			acc = append(acc, it)
+		}
+	}
+	q.persist(acc)
 }
 
 func (q *Queue) hasProvider() bool { return q.f != nil && q.f.Provider != nil }
@@ -201,6 +278,7 @@ func (q *Queue) Accept(id string) {
 	}
 	q.mu.Unlock()
 	q.notify()
+	q.save()
 }
 
 // take accepts e when its patch still applies after the accepted ones
@@ -272,6 +350,7 @@ func (q *Queue) AcceptRule(rule string) int {
 	}
 	q.mu.Unlock()
 	q.notify()
+	q.save()
 	return n
 }
 
@@ -294,6 +373,7 @@ func (q *Queue) decide(id string, s Status) {
 	q.mu.Unlock()
 	q.notify()
 	q.poke()
+	q.save()
 }
 
 // Retry asks once more for the site, with the user's hint and why the
@@ -341,6 +421,9 @@ func (q *Queue) enqueue(id string, j *job) {
 	q.mu.Unlock()
 	q.notify()
 	q.poke()
+	if was == Accepted {
+		q.save()
+	}
 }
 
 // Files are the site's file before and after its current diff.

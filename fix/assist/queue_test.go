@@ -271,3 +271,38 @@ func TestQueueRefusesAConflictingAccept(t *testing.T) {
 		t.Fatalf("record %+v", r[0])
 	}
 }
+
+// An earlier review's accepted set comes back without a call when it
+// still validates; a saved patch that no longer does is proposed again.
+func TestQueueRestoresSavedPatches(t *testing.T) {
+	p := &scripted{replies: map[string][]string{"b": {goodB}}}
+	var saved [][]Item
+	var mu sync.Mutex
+	f := &Fixer{Provider: p, Validator: &ruleValidator{}, Read: readTest, Budget: NewBudget(1)}
+	q, n := NewQueueWith(context.Background(), []Site{site("one", "src/a.ts", 4, errOne), site("b", "src/b.ts", 3, errB)}, f, Options{
+		Saved: []Saved{
+			{ID: "one", Diff: diffOf("src/a.ts", "  return make();\n}\n\nexport function two", "  return make(0);\n}\n\nexport function two"), Explanation: "earlier"},
+			{ID: "b", Diff: diffOf("src/b.ts", "make()", "make() as any")},
+			{ID: "gone", Diff: "x"},
+		},
+		Persist: func(acc []Item) { mu.Lock(); saved = append(saved, acc); mu.Unlock() },
+	})
+	defer q.Close()
+	if n != 1 {
+		t.Fatalf("restored %d, want 1", n)
+	}
+	items := waitFor(t, q, "b proposed", settled)
+	if items[0].Status != Accepted || items[0].Explanation != "earlier" || len(p.callsFor("one")) != 0 {
+		t.Fatalf("one: %v, %d calls", items[0].Status, len(p.callsFor("one")))
+	}
+	if items[1].Status != Valid || len(p.callsFor("b")) != 1 {
+		t.Fatalf("b: %v (%s)", items[1].Status, items[1].Reason)
+	}
+	q.Accept("b")
+	mu.Lock()
+	last := saved[len(saved)-1]
+	mu.Unlock()
+	if len(last) != 2 || last[1].Site.ID != "b" {
+		t.Fatalf("persisted %+v", last)
+	}
+}

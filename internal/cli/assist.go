@@ -2,13 +2,21 @@ package cli
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/pflag"
 
 	"github.com/uptide/uptide/fix"
 	"github.com/uptide/uptide/fix/assist"
+	"github.com/uptide/uptide/internal/cache"
 	"github.com/uptide/uptide/tui/review"
 )
 
@@ -101,11 +109,75 @@ func assistNote(s assist.Summary, items []assist.Item) string {
 // queueHook is the planner's Live.NewQueue: the review screen's queue
 // over the configured provider, nil without one (the screen then says
 // every site is manual).
-func queueHook(p assist.Provider, maxCost float64) func(context.Context, fix.AssistInput) (review.Source, int, error) {
+func queueHook(p assist.Provider, maxCost float64, cwd string) func(context.Context, fix.AssistInput) (review.Source, int, error) {
 	if p == nil {
 		return nil
 	}
 	return func(ctx context.Context, in fix.AssistInput) (review.Source, int, error) {
-		return review.FromQueue(newQueue(ctx, p, maxCost, in)), 0, nil
+		file, saved, err := loadReview(cwd, in.Package, in.To)
+		if err != nil {
+			return nil, 0, err
+		}
+		f := &assist.Fixer{Provider: p, Validator: in.Validator, Read: in.Read, Budget: assist.NewBudget(maxCost)}
+		q, resumed := assist.NewQueueWith(ctx, in.Sites, f, assist.Options{Saved: saved, Persist: func(acc []assist.Item) {
+			saveReview(file, in.Package, in.To, acc)
+		}})
+		return review.FromQueue(q), resumed, nil
+	}
+}
+
+// savedReview is a review's accepted set, kept in the cache until the
+// next review of the same upgrade in the same repository.
+type savedReview struct {
+	SchemaVersion int            `json:"schemaVersion"`
+	Package       string         `json:"package"`
+	Target        string         `json:"target"`
+	Patches       []assist.Saved `json:"patches"`
+}
+
+// reviewFile is where the accepted set of pkg's upgrade to target in the
+// repository at cwd is kept.
+func reviewFile(cwd, pkg, target string) (string, error) {
+	dir, err := cache.Dir("reviews")
+	if err != nil {
+		return "", err
+	}
+	abs, _ := filepath.Abs(cwd)
+	sum := sha256.Sum256([]byte(abs + "\x00" + pkg + "\x00" + target))
+	return filepath.Join(dir, hex.EncodeToString(sum[:12])+".json"), nil
+}
+
+func loadReview(cwd, pkg, target string) (string, []assist.Saved, error) {
+	file, err := reviewFile(cwd, pkg, target)
+	if err != nil {
+		return "", nil, err
+	}
+	data, err := os.ReadFile(file)
+	if errors.Is(err, fs.ErrNotExist) {
+		return file, nil, nil
+	}
+	if err != nil {
+		return "", nil, err
+	}
+	var sr savedReview
+	if err := json.Unmarshal(data, &sr); err != nil || sr.SchemaVersion != 1 || sr.Package != pkg || sr.Target != target {
+		return "", nil, fmt.Errorf("the saved review %s is not one of %s → %s (%v): remove it to start the review afresh", file, pkg, target, err)
+	}
+	return file, sr.Patches, nil
+}
+
+// saveReview writes the accepted set; a failure only loses the resume.
+func saveReview(file, pkg, target string, acc []assist.Item) {
+	sr := savedReview{SchemaVersion: 1, Package: pkg, Target: target, Patches: []assist.Saved{}}
+	for _, it := range acc {
+		sr.Patches = append(sr.Patches, assist.Saved{ID: it.Site.ID, Diff: it.Diff, Explanation: it.Explanation})
+	}
+	data, err := json.MarshalIndent(sr, "", "  ")
+	if err != nil {
+		return
+	}
+	tmp := file + ".tmp"
+	if os.WriteFile(tmp, data, 0o600) == nil {
+		_ = os.Rename(tmp, file)
 	}
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"os"
 	"strings"
 	"testing"
 
@@ -36,6 +37,7 @@ func TestAssistFlags(t *testing.T) {
 // The planner gets a queue only when a provider is configured; the
 // hook's queue is the assisted fixer's.
 func TestPlannerQueueFollowsTheFlags(t *testing.T) {
+	t.Setenv("UPTIDE_CACHE_DIR", t.TempDir())
 	g := &Globals{Cwd: t.TempDir()}
 	live, err := newLive(g, &LLMFlags{MaxCost: 1})
 	if err != nil || live.NewQueue != nil {
@@ -60,5 +62,30 @@ func TestAutoAssistWithoutProvider(t *testing.T) {
 	out, err := hook(context.Background(), fix.AssistInput{Sites: []assist.Site{{ID: "a", File: "src/a.ts", Line: 1}}})
 	if err != nil || out.Provider != "" || out.Calls != 0 || len(out.Patches) != 0 || out.Note != assist.NoProviderNote {
 		t.Fatalf("%+v %v", out, err)
+	}
+}
+
+// The review's accepted set round-trips through the cache, per
+// repository and upgrade; a damaged file is named.
+func TestSavedReview(t *testing.T) {
+	t.Setenv("UPTIDE_CACHE_DIR", t.TempDir())
+	cwd := t.TempDir()
+	file, saved, err := loadReview(cwd, "zod", "4.0.0")
+	if err != nil || saved != nil {
+		t.Fatalf("%v %v", saved, err)
+	}
+	saveReview(file, "zod", "4.0.0", []assist.Item{{Site: assist.Site{ID: "f1"}, Diff: "d", Explanation: "e"}})
+	_, saved, err = loadReview(cwd, "zod", "4.0.0")
+	if err != nil || len(saved) != 1 || saved[0] != (assist.Saved{ID: "f1", Diff: "d", Explanation: "e"}) {
+		t.Fatalf("%+v %v", saved, err)
+	}
+	if _, other, _ := loadReview(cwd, "zod", "4.1.0"); other != nil {
+		t.Fatal("another target's review was loaded")
+	}
+	if err := os.WriteFile(file, []byte("{"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := loadReview(cwd, "zod", "4.0.0"); err == nil || !strings.Contains(err.Error(), file) || !strings.Contains(err.Error(), "remove it") {
+		t.Fatalf("a damaged file: %v", err)
 	}
 }

@@ -51,7 +51,7 @@ func newLive(g *Globals, llm *LLMFlags) (*tui.Live, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &tui.Live{Cwd: g.Cwd, Env: g.Env, NewQueue: queueHook(p, llm.MaxCost)}, nil
+	return &tui.Live{Cwd: g.Cwd, Env: g.Env, NewQueue: queueHook(p, llm.MaxCost, g.Cwd)}, nil
 }
 
 // runDefault is `uptide` without a command: the planner in a terminal,
