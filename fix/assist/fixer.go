@@ -35,7 +35,10 @@ type Proposal struct {
 	Compiled *Compiled
 	Reason   string
 	// Manual: no call was made or may be made (the budget is spent).
-	Manual   bool
+	Manual bool
+	// Refused: the provider refused the key, the model or the URL; no
+	// other site will fare better.
+	Refused  bool
 	Attempts []Attempt
 	Cost     float64
 }
@@ -86,6 +89,8 @@ func (f *Fixer) Propose(ctx context.Context, site Site, first, calls int, hint s
 			p.Attempts = append(p.Attempts, at)
 			p.Cost += at.Cost
 			p.Reason = at.Reason
+			var se *StatusError
+			p.Refused = errors.As(err, &se)
 			return p, nil
 		}
 		s, perr := ParseReply(reply.Text)

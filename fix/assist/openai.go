@@ -110,7 +110,7 @@ func (o *OpenAI) Complete(ctx context.Context, req Request) (Reply, error) {
 			}
 			return Reply{}, &RetryError{After: retryAfter(h, now), Status: status, Err: err}
 		}
-		return Reply{}, err
+		return Reply{}, refusal(status, err)
 	}
 	if jerr != nil || len(r.Choices) == 0 {
 		return Reply{}, fmt.Errorf("%s: the answer has no choices (%v)", redactURL(o.endpoint()), jerr)

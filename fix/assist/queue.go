@@ -85,6 +85,8 @@ type Queue struct {
 
 	persist   func([]Item)
 	persistMu sync.Mutex
+	// refused is why the provider is not asked again ("" while it is).
+	refused string
 }
 
 type entry struct {
@@ -573,6 +575,9 @@ func (q *Queue) next() *job {
 			return j
 		}
 	}
+	if q.refused != "" {
+		return nil
+	}
 	n := len(q.entries)
 	for k := 0; k < n; k++ {
 		e := q.entries[(q.focus+k)%n]
@@ -630,6 +635,9 @@ func (q *Queue) work(j *job) {
 		e.Status, e.Reason = Invalid, "the validation could not run: "+err.Error()
 	case p.Manual:
 		e.Status, e.Reason = Manual, p.Reason
+	case p.Refused:
+		e.Status, e.Reason = Manual, p.Reason
+		q.refuse(p.Reason)
 	default:
 		e.Diff, e.Explanation, e.Reason, e.after = p.Diff, p.Explanation, p.Reason, p.After
 		e.gone = nil
@@ -644,4 +652,19 @@ func (q *Queue) work(j *job) {
 	q.mu.Unlock()
 	q.notify()
 	q.poke()
+}
+
+// refuse stops the proposals: the provider refused what every call
+// sends (the key, the model, the URL), so the waiting sites are manual
+// and no further call is made. q.mu is held.
+func (q *Queue) refuse(reason string) {
+	if q.refused != "" {
+		return
+	}
+	q.refused = reason
+	for _, e := range q.entries {
+		if e.Status == Waiting {
+			e.Status, e.Reason = Manual, "no call was made: "+reason
+		}
+	}
 }
