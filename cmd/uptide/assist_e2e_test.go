@@ -49,10 +49,20 @@ type assistReport struct {
 	} `json:"assist"`
 }
 
+// runAssist runs fix --assist against srv: the Anthropic API when srv
+// expects a key (ANTHROPIC_BASE_URL points the real client at it), else
+// an OpenAI-compatible local server given by --llm-url.
 func runAssist(t *testing.T, srv *fakellm.Server, fe fixEnv, dir string) (assistReport, result) {
 	t.Helper()
-	fe.extra = append(append([]string{}, fe.extra...), "ANTHROPIC_API_KEY="+assistKey, "ANTHROPIC_BASE_URL="+srv.URL)
-	r := run(t, fe.env, dir, "fix", "slugkit", "--target", "slugkit@2.0.0", "--assist", "--max-cost", "0.5", "--json", "--verbose")
+	args := []string{"fix", "slugkit", "--target", "slugkit@2.0.0", "--assist", "--max-cost", "0.5", "--json", "--verbose"}
+	fe.extra = append(append([]string{}, fe.extra...), "OPENAI_API_KEY=")
+	if srv.Key != "" {
+		fe.extra = append(fe.extra, "ANTHROPIC_API_KEY="+srv.Key, "ANTHROPIC_BASE_URL="+srv.URL)
+	} else {
+		fe.extra = append(fe.extra, "ANTHROPIC_API_KEY=")
+		args = append(args, "--llm-url", srv.URL+"/v1", "--model", "qwen2.5-coder")
+	}
+	r := run(t, fe.env, dir, args...)
 	var rep assistReport
 	t.Logf("stderr:\n%s", r.stderr)
 	decode(t, r, &rep)
@@ -60,8 +70,15 @@ func runAssist(t *testing.T, srv *fakellm.Server, fe fixEnv, dir string) (assist
 		t.Errorf("the API key was printed")
 	}
 	for _, req := range srv.Requests() {
-		if req.Header.Get("x-api-key") != assistKey || req.Model != "claude-sonnet-4-6" {
-			t.Errorf("request without the key header or the default model: %+v", req.Header)
+		switch req.API {
+		case "anthropic":
+			if req.Header.Get("x-api-key") != assistKey || req.Model != "claude-sonnet-4-6" {
+				t.Errorf("request without the key header or the default model: %+v", req.Header)
+			}
+		case "openai":
+			if req.Header.Get("authorization") != "" || req.Model != "qwen2.5-coder" || req.Path != "/v1/chat/completions" {
+				t.Errorf("local request: %s %s %v", req.Path, req.Model, req.Header)
+			}
 		}
 		// Only the site's scope goes out: src/count.ts is never sent.
 		if strings.Contains(req.User, "three") {
@@ -114,10 +131,12 @@ func TestFixAssistVerifiesWithAcceptedPatches(t *testing.T) {
 	}
 }
 
+// A local model behind --llm-url (no key) answers title.ts with a
+// suppression three times: never accepted, the site stays the user's.
 func TestFixAssistRejectsASuppressingReply(t *testing.T) {
 	fe := newFixEnv(t)
 	dir := fixRepo(t, fe, "npm-app", "npm")
-	srv := fakellm.New(assistKey)
+	srv := fakellm.New("")
 	defer srv.Close()
 	srv.For("File: src/title.ts", structured(suppressing, "ignore it"), structured(suppressing, "ignore it"), structured(suppressing, "ignore it"))
 	srv.For("File: src/short.ts", structured(shortPatch, "slice"), structured(shortPatch, "slice"))
@@ -137,7 +156,7 @@ func TestFixAssistRejectsASuppressingReply(t *testing.T) {
 			t.Errorf("a suppressing patch was committed: %s", c.Subject)
 		}
 	}
-	if rep.Assist == nil || rep.Assist.Accepted != 1 || !strings.Contains(rep.Assist.Note, "src/title.ts:4 not valid after 3 attempts") ||
+	if rep.Assist == nil || rep.Assist.Accepted != 1 || rep.Assist.Cost != 0 || !strings.HasPrefix(rep.Assist.Provider, "openai-compatible qwen2.5-coder") || !strings.Contains(rep.Assist.Note, "src/title.ts:4 not valid after 3 attempts") ||
 		!strings.Contains(rep.Assist.Note, "@ts-ignore") {
 		t.Fatalf("assist report %+v", rep.Assist)
 	}
