@@ -49,7 +49,9 @@ type Fixer struct {
 	Provider  Provider
 	Validator Validator
 	// Read is a file of the upgraded code (slash path from the root).
-	Read   func(file string) (string, error)
+	Read func(file string) (string, error)
+	// Budget bounds the calls; a queue gives a Fixer without one the
+	// default ($1).
 	Budget *Budget
 	// Sleep waits d or until ctx ends; nil is a timer. Tests inject it.
 	Sleep func(ctx context.Context, d time.Duration) error

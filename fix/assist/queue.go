@@ -140,6 +140,9 @@ type Options struct {
 // NewQueueWith is NewQueue with the saved patches of an earlier review
 // restored first; it says how many were accepted again.
 func NewQueueWith(ctx context.Context, sites []Site, f *Fixer, o Options) (*Queue, int) {
+	if f != nil && f.Budget == nil {
+		f.Budget = NewBudget(DefaultMaxCost)
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	q := &Queue{f: f, ctx: ctx, cancel: cancel, byID: map[string]*entry{}, persist: o.Persist,
 		changed: make(chan struct{}, 1), wake: make(chan struct{}, 1)}

@@ -98,7 +98,7 @@ func assistNote(s assist.Summary, items []assist.Item) string {
 	for _, it := range items {
 		switch it.Status {
 		case assist.Invalid:
-			parts = append(parts, fmt.Sprintf("%s:%d not valid after %d attempts (%s)", it.Site.File, it.Site.Line, it.Attempts, it.Reason))
+			parts = append(parts, fmt.Sprintf("%s:%d not valid after %s (%s)", it.Site.File, it.Site.Line, count(it.Attempts, "attempt"), it.Reason))
 		case assist.Manual:
 			parts = append(parts, fmt.Sprintf("%s:%d manual (%s)", it.Site.File, it.Site.Line, it.Reason))
 		}
