@@ -6,6 +6,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/uptide/uptide/internal/fakellm"
 )
 
 // scripted answers each site's calls in turn from a table; a site with a
@@ -103,12 +105,16 @@ func TestQueueProposesValidatesAndAccepts(t *testing.T) {
 	}
 }
 
+// The replies that must never be accepted, each three times, over the
+// fake API's two wire formats in turn: the site ends not valid, saying
+// why, after exactly three calls.
 func TestQueueRejectsWhatDoesNotValidate(t *testing.T) {
 	suppress := reply(diffOf("src/b.ts", "export const b = make();", "// @ts-ignore\nexport const b = make();"), "silence it")
 	cast := reply(diffOf("src/b.ts", "make()", "(make as any)()"), "cast it")
 	other := reply(diffOf("src/a.ts", "  return make();\n}\n\nexport function two", "  return make(0);\n}\n\nexport function two"), "wrong file")
+	both := reply(diffOf("src/b.ts", "make()", "make(0)")+strings.TrimPrefix(diffOf("src/a.ts", "  return make();\n}\n\nexport function two", "  return make(0);\n}\n\nexport function two"), ""), "two files")
 	nope := reply(diffOf("src/b.ts", "import { make }", "import { make, nope }"), "import more")
-	for _, tc := range []struct {
+	for i, tc := range []struct {
 		name    string
 		replies []string
 		reason  string
@@ -116,18 +122,33 @@ func TestQueueRejectsWhatDoesNotValidate(t *testing.T) {
 		{"suppressing", []string{suppress, suppress, suppress}, "adds @ts-ignore"},
 		{"cast", []string{suppress, cast, cast}, `adds "as any"`},
 		{"other file", []string{other, other, other}, "edits src/a.ts"},
+		{"multi-file", []string{both, both, both}, "edits src/a.ts"},
 		{"not compiling", []string{nope, nope, nope}, "still reports"},
-		{"empty", []string{"", "{}", `{"explanation": "none"}`}, `no "diff"`},
+		{"malformed", []string{"", "{}", "Sure, change make() to make(0)."}, "not the JSON object"},
+		{"no diff", []string{`{"explanation": "none"}`, `{"explanation": "none"}`, `{"explanation": "none"}`}, `no "diff"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p := &scripted{replies: map[string][]string{"b": tc.replies}}
+			srv := fakellm.New("")
+			defer srv.Close()
+			for _, r := range tc.replies {
+				srv.Script(fakellm.Step{Text: r})
+			}
+			var p Provider = &OpenAI{URL: srv.URL + "/v1", Model: "qwen2.5-coder"}
+			if i%2 == 0 {
+				srv.Key = testKey
+				p = &Anthropic{Key: testKey, BaseURL: srv.URL}
+			}
 			q, _ := newTestQueue(t, p, 1, site("b", "src/b.ts", 3, errB))
 			it := waitFor(t, q, "the proposal", settled)[0]
 			if it.Status != Invalid || !strings.Contains(it.Reason, tc.reason) {
 				t.Fatalf("status %v, reason %q; want not valid, %q", it.Status, it.Reason, tc.reason)
 			}
-			if it.Attempts != MaxAttempts || len(p.callsFor("b")) != MaxAttempts {
-				t.Fatalf("%d attempts, %d calls; want %d", it.Attempts, len(p.callsFor("b")), MaxAttempts)
+			reqs := srv.Requests()
+			if it.Attempts != MaxAttempts || len(reqs) != MaxAttempts {
+				t.Fatalf("%d attempts, %d calls; want %d", it.Attempts, len(reqs), MaxAttempts)
+			}
+			if !strings.Contains(reqs[2].User, "Attempt 3 of 3. Your previous reply was not kept: ") {
+				t.Fatalf("the last call was not told why:\n%s", reqs[2].User)
 			}
 			q.Accept("b")
 			if q.Items()[0].Status == Accepted {
