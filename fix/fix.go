@@ -167,6 +167,13 @@ func (r *runner) run(ctx context.Context) {
 	}
 	cloned := make(chan error, 1)
 	based := make(chan baseline, 1)
+	// The install starts on check's first plan of the package once the
+	// baseline is compiled, while check goes on.
+	plans := make(chan model.PackageReport, 16)
+	checked := make(chan struct{})
+	spec := make(chan *earlyInstall, 1)
+	specCtx, specCancel := context.WithCancel(ctx)
+	defer specCancel()
 	go func() {
 		r.progress("clone", "cloning %s into a private clone", top)
 		var err error
@@ -174,6 +181,7 @@ func (r *runner) run(ctx context.Context) {
 		cloned <- err
 		if err != nil {
 			based <- baseline{err: err}
+			spec <- nil
 			return
 		}
 		rel, _ := filepath.Rel(top, r.root)
@@ -183,18 +191,38 @@ func (r *runner) run(ctx context.Context) {
 		r.progress("compile", "type-checking %s before the upgrade", strings.Join(workspaces, ", "))
 		run, err := compileWorkspaces(ctx, r.croot, workspaces, r.fetch, 10*time.Minute)
 		based <- baseline{run, err}
+		spec <- r.installEarly(specCtx, repository, plans, checked)
 	}()
 	r.progress("check", "checking %s", r.o.Package)
 	crep, checkErr := engine.Check(ctx, engine.CheckOptions{Cwd: r.o.Cwd, CwdArg: r.o.CwdArg, Env: r.o.Env, Client: r.o.Client, CompilerClient: r.o.CompilerClient,
-		Packages: []string{r.o.Package}, Targets: r.o.Targets, Group: r.o.Group, Compile: true, Events: r.o.CheckEvents})
+		Packages: []string{r.o.Package}, Targets: r.o.Targets, Group: r.o.Group, Compile: true, Events: r.o.CheckEvents,
+		Planned: func(p model.PackageReport) {
+			if concerns(p, r.o.Package) {
+				select {
+				case plans <- p:
+				default:
+				}
+			}
+		}})
+	close(checked)
+	if checkErr != nil {
+		specCancel()
+	}
 	cloneErr := <-cloned
 	if r.clone != nil {
 		r.rep.Clone.Dir, r.rep.Clone.Repo = r.clone.Dir, r.croot
 	}
 	b := <-based
 	base, baseErr := b.run, b.err
+	early := <-spec
+	during := "check and the clone"
+	if early != nil {
+		// The clone holds an install: from here a failed run keeps it.
+		r.installing = true
+		during = "check and the install"
+	}
 	switch {
-	case r.interrupted(ctx, "check and the clone"):
+	case r.interrupted(ctx, during):
 		return
 	case checkErr != nil:
 		r.stop("check: %v", checkErr)
@@ -222,14 +250,7 @@ func (r *runner) run(ctx context.Context) {
 	r.installing = true
 
 	// Bump and install.
-	cloneRepo, err := repo.Load(r.croot)
-	if err != nil {
-		r.stop("the clone's manifests: %v", err)
-		return
-	}
-	r.progress("install", "installing %s", moveList(plan.moves))
-	res, err := managers.Upgrade(ctx, managers.Options{Root: r.croot, Repo: cloneRepo, Moves: plan.managerMoves, Env: r.env,
-		Progress: func(line string) { r.progress("install", "%s", line) }})
+	res, cloneRepo, err := r.install(ctx, plan, early)
 	if err != nil {
 		if !r.interrupted(ctx, "install") {
 			r.stop("install: %v", err)

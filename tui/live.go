@@ -3,7 +3,6 @@ package tui
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"sync"
 
@@ -12,6 +11,7 @@ import (
 	"github.com/uptide/uptide/engine/registry"
 	"github.com/uptide/uptide/engine/repo"
 	"github.com/uptide/uptide/fix"
+	"github.com/uptide/uptide/fix/assist"
 	"github.com/uptide/uptide/tui/review"
 	"github.com/uptide/uptide/tui/state"
 )
@@ -43,10 +43,6 @@ type Live struct {
 	NewQueue func(ctx context.Context, in fix.AssistInput) (review.Source, int, error)
 	// RunsRoot is where fix's clones live; "" is fix's default.
 	RunsRoot string
-	// PatchesDir, when set, keeps each upgrade's accepted set there as a
-	// --patches file, saved after every decision and taken up again by the
-	// next review of the same upgrade; "" keeps none.
-	PatchesDir string
 
 	prepMu   sync.Mutex
 	checkCwd string
@@ -284,24 +280,16 @@ func (l *Live) Fix(ctx context.Context, req CheckRequest, progress func(phase, l
 				return fix.AssistOutcome{}, err
 			}
 		}
-		if l.PatchesDir != "" {
-			file := filepath.Join(l.PatchesDir, patchesName(in.Package, in.To))
-			saved, n, err := review.Saved(ctx, src, file, in.Package, in.To)
-			if err != nil {
-				return fix.AssistOutcome{}, err
-			}
-			src, resumed = saved, resumed+n
-		}
 		patches, err := rv(ctx, src, resumed)
-		// The queue's work in the background (a validation writes its
-		// patched file into the clone for the compile) must be over before
-		// fix applies the accepted set there.
-		if c, ok := src.(interface{ Close() }); ok {
-			c.Close()
-		}
+		// The hand-off ends the proposals: what is left is the user's.
 		out := fix.AssistOutcome{Patches: patches, Provider: src.Provider(), Cost: src.Spent()}
-		for _, it := range src.Items() {
-			out.Calls += it.Attempts
+		if q, ok := src.(interface {
+			Close()
+			Calls() int
+			Records() []assist.Record
+		}); ok {
+			q.Close()
+			out.Calls, out.Sites = q.Calls(), q.Records()
 		}
 		if src.Provider() == "" {
 			out.Note = "no provider configured: every site was manual, no calls were made"
@@ -309,10 +297,4 @@ func (l *Live) Fix(ctx context.Context, req CheckRequest, progress func(phase, l
 		return out, err
 	}
 	return fix.Run(ctx, o)
-}
-
-// patchesName is the file of an upgrade's accepted set: a scoped name's
-// slash is not a directory.
-func patchesName(pkg, to string) string {
-	return strings.ReplaceAll(pkg, "/", "__") + "@" + to + ".patches.json"
 }

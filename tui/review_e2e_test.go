@@ -1,7 +1,7 @@
 package tui_test
 
 import (
-	"fmt"
+	"encoding/json"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/uptide/uptide/fix"
 	"github.com/uptide/uptide/fixtures"
 )
 
@@ -106,8 +105,7 @@ func TestEndToEndDemoReview(t *testing.T) {
 		return strings.Contains(rowOf(s, "main.tsx:1 "), "accepted")
 	})
 	screen = term.press("Enter", "the hand-off summary", func(s []string) bool { return strings.Contains(joined(s), "Hand off to fix") })
-	for _, want := range []string{"react 18.3.1 → 19.0.0", "@ai-sdk/react@1.0.0", "Accepted patches (2)", "Left for you (1)", "Estimated cost spent  $0.00",
-		"Patches file", "as uptide fix --patches reads it"} {
+	for _, want := range []string{"react 18.3.1 → 19.0.0", "@ai-sdk/react@1.0.0", "Accepted patches (2)", "Left for you (1)", "Estimated cost spent  $0.00"} {
 		if !strings.Contains(joined(screen), want) {
 			t.Fatalf("the hand-off summary lacks %q:\n%s", want, joined(screen))
 		}
@@ -126,27 +124,35 @@ func TestEndToEndDemoReview(t *testing.T) {
 			strings.Contains(rowOf(s, "App.tsx:9 "), "resolved")
 	})
 	screen = term.press("Enter", "the hand-off summary", func(s []string) bool { return strings.Contains(joined(s), "Hand off to fix") })
-	for _, want := range []string{"Accepted patches (2)", "Left for you (0)", "Patches file"} {
+	for _, want := range []string{"Accepted patches (2)", "Left for you (0)"} {
 		if !strings.Contains(joined(screen), want) {
 			t.Fatalf("the hand-off summary after the take-up lacks %q:\n%s", want, joined(screen))
 		}
 	}
 
-	// The accepted set on disk is the patch file uptide fix --patches reads.
-	saved, err := filepath.Glob(filepath.Join(tmp, "uptide-demo-*", "patches", "react@19.0.0.patches.json"))
+	// The accepted set the demo kept on disk: the two accepted patches.
+	saved, err := filepath.Glob(filepath.Join(tmp, "uptide-demo-*", "reviews", "react@19.0.0.json"))
 	if err != nil || len(saved) != 1 {
 		t.Fatalf("the saved accepted set: %v %v", saved, err)
 	}
-	pf, err := fix.ReadPatches(saved[0])
+	data, err := os.ReadFile(saved[0])
 	if err != nil {
 		t.Fatal(err)
 	}
-	var files []string
-	for _, p := range pf.Patches {
-		files = append(files, fmt.Sprintf("%s:%d", p.File, p.Line))
+	var kept struct {
+		Package, Target string
+		Patches         []struct{ Diff string }
 	}
-	if pf.Package != "react" || pf.Target != "19.0.0" || strings.Join(files, " ") != "packages/web/src/App.tsx:10 packages/web/src/main.tsx:1" {
-		t.Fatalf("the saved patch file holds %s %s %v, want react 19.0.0 with the two accepted patches", pf.Package, pf.Target, files)
+	if err := json.Unmarshal(data, &kept); err != nil {
+		t.Fatal(err)
+	}
+	var diffs []string
+	for _, p := range kept.Patches {
+		diffs = append(diffs, p.Diff)
+	}
+	if kept.Package != "react" || kept.Target != "19.0.0" || len(kept.Patches) != 2 ||
+		!strings.Contains(strings.Join(diffs, ""), "useRef<HTMLInputElement>(null)") || !strings.Contains(strings.Join(diffs, ""), "createRoot") {
+		t.Fatalf("the saved accepted set is %s, want react 19.0.0 with the useRef and render patches", data)
 	}
 	// The report: a verdict line ends the streamed phases.
 	screen = term.press("Enter", "the fix report", func(s []string) bool {

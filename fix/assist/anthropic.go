@@ -102,7 +102,7 @@ func (a *Anthropic) Complete(ctx context.Context, req Request) (Reply, error) {
 		if retryable(status) {
 			return Reply{}, &RetryError{After: retryAfter(h, a.now), Status: status, Err: err}
 		}
-		return Reply{}, err
+		return Reply{}, refusal(status, err)
 	}
 	if jerr != nil {
 		return Reply{}, fmt.Errorf("anthropic: the answer is not a message: %v", jerr)

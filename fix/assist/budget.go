@@ -22,6 +22,27 @@ func (e *RetryError) Error() string {
 
 func (e *RetryError) Unwrap() error { return e.Err }
 
+// StatusError is a provider's refusal that no other site would fare
+// better with: a key it does not take (401, 403) or a model or URL it
+// does not have (404). The queue stops asking after one.
+type StatusError struct {
+	Status int
+	Err    error
+}
+
+func (e *StatusError) Error() string { return e.Err.Error() }
+
+func (e *StatusError) Unwrap() error { return e.Err }
+
+// refusal wraps err as a StatusError when status is one.
+func refusal(status int, err error) error {
+	switch status {
+	case 401, 403, 404:
+		return &StatusError{Status: status, Err: err}
+	}
+	return err
+}
+
 // Budget is the dollars the fixer may spend on one package: every call
 // reserves its most expensive outcome first and is refused when the
 // reservation would pass the limit; the reply's actual cost is charged

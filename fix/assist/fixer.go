@@ -35,7 +35,10 @@ type Proposal struct {
 	Compiled *Compiled
 	Reason   string
 	// Manual: no call was made or may be made (the budget is spent).
-	Manual   bool
+	Manual bool
+	// Refused: the provider refused the key, the model or the URL; no
+	// other site will fare better.
+	Refused  bool
 	Attempts []Attempt
 	Cost     float64
 }
@@ -46,7 +49,9 @@ type Fixer struct {
 	Provider  Provider
 	Validator Validator
 	// Read is a file of the upgraded code (slash path from the root).
-	Read   func(file string) (string, error)
+	Read func(file string) (string, error)
+	// Budget bounds the calls; a queue gives a Fixer without one the
+	// default ($1).
 	Budget *Budget
 	// Sleep waits d or until ctx ends; nil is a timer. Tests inject it.
 	Sleep func(ctx context.Context, d time.Duration) error
@@ -86,6 +91,8 @@ func (f *Fixer) Propose(ctx context.Context, site Site, first, calls int, hint s
 			p.Attempts = append(p.Attempts, at)
 			p.Cost += at.Cost
 			p.Reason = at.Reason
+			var se *StatusError
+			p.Refused = errors.As(err, &se)
 			return p, nil
 		}
 		s, perr := ParseReply(reply.Text)

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	neturl "net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -48,7 +50,12 @@ func post(ctx context.Context, client *http.Client, url string, headers map[stri
 		if ctx.Err() != nil && errorsIsDeadline(ctx) {
 			return 0, nil, nil, &RetryError{After: defaultBackoff, Err: fmt.Errorf("%s did not answer within %v", redactURL(url), callTimeout)}
 		}
-		// *url.Error names the URL and the cause, no header.
+		// The cause without the URL's query or user info, where keys
+		// may hide; never a header.
+		var ue *neturl.Error
+		if errors.As(err, &ue) {
+			return 0, nil, nil, fmt.Errorf("%s %s: %v", ue.Op, redactURL(url), ue.Err)
+		}
 		return 0, nil, nil, err
 	}
 	defer resp.Body.Close()

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 )
@@ -24,11 +25,16 @@ type OpenAI struct {
 }
 
 func (o *OpenAI) endpoint() string {
-	u := strings.TrimRight(o.URL, "/")
-	if strings.HasSuffix(u, "/chat/completions") {
-		return u
+	u, err := url.Parse(o.URL)
+	if err != nil {
+		return o.URL // NewProvider refused it already
 	}
-	return u + "/chat/completions"
+	p := strings.TrimRight(u.Path, "/")
+	if !strings.HasSuffix(p, "/chat/completions") {
+		p += "/chat/completions"
+	}
+	u.Path, u.RawPath = p, ""
+	return u.String()
 }
 
 // Name implements Provider.
@@ -104,7 +110,7 @@ func (o *OpenAI) Complete(ctx context.Context, req Request) (Reply, error) {
 			}
 			return Reply{}, &RetryError{After: retryAfter(h, now), Status: status, Err: err}
 		}
-		return Reply{}, err
+		return Reply{}, refusal(status, err)
 	}
 	if jerr != nil || len(r.Choices) == 0 {
 		return Reply{}, fmt.Errorf("%s: the answer has no choices (%v)", redactURL(o.endpoint()), jerr)

@@ -258,3 +258,41 @@ func TestNewProvider(t *testing.T) {
 		}
 	}
 }
+
+// A server that cannot be reached is an error naming it without the
+// secrets a URL may carry.
+func TestUnreachableProviderHidesSecrets(t *testing.T) {
+	srv := fakellm.New("")
+	url := srv.URL
+	srv.Close()
+	o := &OpenAI{URL: strings.Replace(url, "http://", "http://user:pw-secret@", 1) + "/v1?api_key=q-secret", Key: "sk-secret"}
+	_, err := o.Complete(context.Background(), NewRequest(site("b", "src/b.ts", 3, errB), 1, "", nil))
+	if err == nil || strings.Contains(err.Error(), "secret") || !strings.Contains(err.Error(), "refused") {
+		t.Fatalf("%v", err)
+	}
+}
+
+// A key the API refuses stops the queue: the sites not yet asked are
+// manual without a call.
+func TestRefusedKeyStopsTheQueue(t *testing.T) {
+	srv := fakellm.New(testKey)
+	defer srv.Close()
+	f := &Fixer{Provider: &Anthropic{Key: "sk-wrong", BaseURL: srv.URL}, Validator: &ruleValidator{}, Read: readTest, Budget: NewBudget(1)}
+	q := NewQueue(context.Background(), []Site{site("one", "src/a.ts", 4, errOne), site("two", "src/a.ts", 8, errTwo), site("b", "src/b.ts", 3, errB)}, f)
+	defer q.Close()
+	items := waitFor(t, q, "all settled", settled)
+	calls := len(srv.Requests())
+	if calls > Concurrency {
+		t.Fatalf("%d calls after a refused key, want at most the %d under way", calls, Concurrency)
+	}
+	asked := 0
+	for _, it := range items {
+		if it.Status != Manual || !strings.Contains(it.Reason, "401 authentication_error") {
+			t.Fatalf("%s: %v (%s)", it.Site.ID, it.Status, it.Reason)
+		}
+		asked += it.Attempts
+	}
+	if asked != calls || !strings.Contains(items[2].Reason, "no call was made") {
+		t.Fatalf("attempts %d, calls %d; b: %s", asked, calls, items[2].Reason)
+	}
+}

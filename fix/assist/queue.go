@@ -82,6 +82,11 @@ type Queue struct {
 
 	changed chan struct{}
 	wake    chan struct{}
+
+	persist   func([]Item)
+	persistMu sync.Mutex
+	// refused is why the provider is not asked again ("" while it is).
+	refused string
 }
 
 type entry struct {
@@ -111,8 +116,35 @@ const (
 // NewQueue starts the queue of sites; f nil (or without a Provider)
 // makes every site manual. The queue works until ctx ends or Close.
 func NewQueue(ctx context.Context, sites []Site, f *Fixer) *Queue {
+	q, _ := NewQueueWith(ctx, sites, f, Options{})
+	return q
+}
+
+// Saved is a patch accepted in an earlier review of the same upgrade.
+type Saved struct {
+	ID          string `json:"id"`
+	Diff        string `json:"diff"`
+	Explanation string `json:"explanation,omitempty"`
+}
+
+// Options are a queue's memory of earlier reviews.
+type Options struct {
+	// Saved patches are validated again (no call) before any proposal is
+	// asked; those that still validate and apply are accepted.
+	Saved []Saved
+	// Persist, when set, is given the accepted items after every
+	// decision, so a review left before its hand-off can resume.
+	Persist func(accepted []Item)
+}
+
+// NewQueueWith is NewQueue with the saved patches of an earlier review
+// restored first; it says how many were accepted again.
+func NewQueueWith(ctx context.Context, sites []Site, f *Fixer, o Options) (*Queue, int) {
+	if f != nil && f.Budget == nil {
+		f.Budget = NewBudget(DefaultMaxCost)
+	}
 	ctx, cancel := context.WithCancel(ctx)
-	q := &Queue{f: f, ctx: ctx, cancel: cancel, byID: map[string]*entry{},
+	q := &Queue{f: f, ctx: ctx, cancel: cancel, byID: map[string]*entry{}, persist: o.Persist,
 		changed: make(chan struct{}, 1), wake: make(chan struct{}, 1)}
 	for _, s := range sites {
 		e := &entry{Item: Item{Site: s}}
@@ -122,11 +154,61 @@ func NewQueue(ctx context.Context, sites []Site, f *Fixer) *Queue {
 		q.entries = append(q.entries, e)
 		q.byID[s.ID] = e
 	}
+	restored := q.restore(o.Saved)
 	if q.hasProvider() {
 		q.wg.Add(1)
 		go q.dispatch()
 	}
-	return q
+	return q, restored
+}
+
+// restore accepts the saved patches that still validate, in queue
+// order, without a call.
+func (q *Queue) restore(saved []Saved) int {
+	if q.f == nil || q.f.Validator == nil || q.f.Read == nil || len(saved) == 0 {
+		return 0
+	}
+	byID := map[string]Saved{}
+	for _, s := range saved {
+		byID[s.ID] = s
+	}
+	n := 0
+	for _, e := range q.entries {
+		s, ok := byID[e.Site.ID]
+		if !ok || q.ctx.Err() != nil {
+			continue
+		}
+		v, err := Validate(q.ctx, e.Site, s.Diff, q.f.Read, q.f.Validator)
+		if err != nil || !v.OK {
+			continue
+		}
+		q.mu.Lock()
+		if e.Status != Resolved {
+			e.Diff, e.Explanation, e.after, e.gone, e.Status = v.Diff, s.Explanation, v.After, v.Compiled.Gone, Valid
+			if q.take(e) {
+				n++
+			}
+			q.resolve()
+		}
+		q.mu.Unlock()
+	}
+	return n
+}
+
+// save hands the accepted items to Persist, one save at a time.
+func (q *Queue) save() {
+	if q.persist == nil {
+		return
+	}
+	q.persistMu.Lock()
+	defer q.persistMu.Unlock()
+	var acc []Item
+	for _, it := range q.Items() {
+		if it.Status == Accepted {
+			acc = append(acc, it)
+		}
+	}
+	q.persist(acc)
 }
 
 func (q *Queue) hasProvider() bool { return q.f != nil && q.f.Provider != nil }
@@ -196,12 +278,68 @@ func (q *Queue) Focus(id string) {
 func (q *Queue) Accept(id string) {
 	q.mu.Lock()
 	if e := q.byID[id]; e != nil && e.Status == Valid {
-		e.Status = Accepted
-		e.gen++
+		q.take(e)
 		q.resolve()
 	}
 	q.mu.Unlock()
 	q.notify()
+	q.save()
+}
+
+// take accepts e when its patch still applies after the accepted ones
+// of its file, in the order fix applies them (the queue's); otherwise e
+// is not valid and says which patch it conflicts with. q.mu is held.
+func (q *Queue) take(e *entry) bool {
+	e.gen++
+	if err := q.stacks(e); err != nil {
+		e.Status, e.Reason = Invalid, err.Error()
+		return false
+	}
+	e.Status = Accepted
+	return true
+}
+
+// stacks applies the accepted patches of e's file and e's, in queue
+// order, as fix will: exactly, or moved to the one place a hunk's old
+// block occurs.
+func (q *Queue) stacks(e *entry) error {
+	if q.f == nil || q.f.Read == nil {
+		return nil
+	}
+	content, err := q.f.Read(e.Site.File)
+	if err != nil {
+		return err
+	}
+	for _, o := range q.entries {
+		if o.Site.File != e.Site.File || (o != e && o.Status != Accepted) {
+			continue
+		}
+		next, err := applyMoved(content, o.Diff, o.Site.File)
+		if err != nil {
+			if o == e {
+				return fmt.Errorf("it no longer applies with the accepted patches of %s: %v", e.Site.File, err)
+			}
+			return fmt.Errorf("the accepted patch of %s:%d no longer applies with this one: %v", o.Site.File, o.Site.Line, err)
+		}
+		content = next
+	}
+	return nil
+}
+
+func applyMoved(content, diff, file string) (string, error) {
+	hunks, err := unidiff.Parse(diff, file)
+	if err != nil {
+		return "", err
+	}
+	next, err := unidiff.Apply(content, hunks)
+	if err == nil {
+		return next, nil
+	}
+	repaired, rerr := unidiff.Repair(content, hunks)
+	if rerr != nil {
+		return "", rerr
+	}
+	return unidiff.Apply(content, repaired)
 }
 
 // AcceptRule accepts every validated proposal of rule and says how many.
@@ -209,17 +347,15 @@ func (q *Queue) AcceptRule(rule string) int {
 	q.mu.Lock()
 	n := 0
 	for _, e := range q.entries {
-		if e.Site.Rule == rule && e.Status == Valid {
-			e.Status = Accepted
-			e.gen++
+		// A site an earlier patch of the rule resolved is no longer valid.
+		if e.Site.Rule == rule && e.Status == Valid && q.take(e) {
 			n++
+			q.resolve()
 		}
-	}
-	if n > 0 {
-		q.resolve()
 	}
 	q.mu.Unlock()
 	q.notify()
+	q.save()
 	return n
 }
 
@@ -242,6 +378,7 @@ func (q *Queue) decide(id string, s Status) {
 	q.mu.Unlock()
 	q.notify()
 	q.poke()
+	q.save()
 }
 
 // Retry asks once more for the site, with the user's hint and why the
@@ -289,6 +426,9 @@ func (q *Queue) enqueue(id string, j *job) {
 	q.mu.Unlock()
 	q.notify()
 	q.poke()
+	if was == Accepted {
+		q.save()
+	}
 }
 
 // Files are the site's file before and after its current diff.
@@ -438,6 +578,9 @@ func (q *Queue) next() *job {
 			return j
 		}
 	}
+	if q.refused != "" {
+		return nil
+	}
 	n := len(q.entries)
 	for k := 0; k < n; k++ {
 		e := q.entries[(q.focus+k)%n]
@@ -495,6 +638,9 @@ func (q *Queue) work(j *job) {
 		e.Status, e.Reason = Invalid, "the validation could not run: "+err.Error()
 	case p.Manual:
 		e.Status, e.Reason = Manual, p.Reason
+	case p.Refused:
+		e.Status, e.Reason = Manual, p.Reason
+		q.refuse(p.Reason)
 	default:
 		e.Diff, e.Explanation, e.Reason, e.after = p.Diff, p.Explanation, p.Reason, p.After
 		e.gone = nil
@@ -509,4 +655,19 @@ func (q *Queue) work(j *job) {
 	q.mu.Unlock()
 	q.notify()
 	q.poke()
+}
+
+// refuse stops the proposals: the provider refused what every call
+// sends (the key, the model, the URL), so the waiting sites are manual
+// and no further call is made. q.mu is held.
+func (q *Queue) refuse(reason string) {
+	if q.refused != "" {
+		return
+	}
+	q.refused = reason
+	for _, e := range q.entries {
+		if e.Status == Waiting {
+			e.Status, e.Reason = Manual, "no call was made: "+reason
+		}
+	}
 }

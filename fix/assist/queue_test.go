@@ -6,6 +6,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/uptide/uptide/internal/fakellm"
 )
 
 // scripted answers each site's calls in turn from a table; a site with a
@@ -103,12 +105,16 @@ func TestQueueProposesValidatesAndAccepts(t *testing.T) {
 	}
 }
 
+// The replies that must never be accepted, each three times, over the
+// fake API's two wire formats in turn: the site ends not valid, saying
+// why, after exactly three calls.
 func TestQueueRejectsWhatDoesNotValidate(t *testing.T) {
 	suppress := reply(diffOf("src/b.ts", "export const b = make();", "// @ts-ignore\nexport const b = make();"), "silence it")
 	cast := reply(diffOf("src/b.ts", "make()", "(make as any)()"), "cast it")
 	other := reply(diffOf("src/a.ts", "  return make();\n}\n\nexport function two", "  return make(0);\n}\n\nexport function two"), "wrong file")
+	both := reply(diffOf("src/b.ts", "make()", "make(0)")+strings.TrimPrefix(diffOf("src/a.ts", "  return make();\n}\n\nexport function two", "  return make(0);\n}\n\nexport function two"), ""), "two files")
 	nope := reply(diffOf("src/b.ts", "import { make }", "import { make, nope }"), "import more")
-	for _, tc := range []struct {
+	for i, tc := range []struct {
 		name    string
 		replies []string
 		reason  string
@@ -116,18 +122,33 @@ func TestQueueRejectsWhatDoesNotValidate(t *testing.T) {
 		{"suppressing", []string{suppress, suppress, suppress}, "adds @ts-ignore"},
 		{"cast", []string{suppress, cast, cast}, `adds "as any"`},
 		{"other file", []string{other, other, other}, "edits src/a.ts"},
+		{"multi-file", []string{both, both, both}, "edits src/a.ts"},
 		{"not compiling", []string{nope, nope, nope}, "still reports"},
-		{"empty", []string{"", "{}", `{"explanation": "none"}`}, `no "diff"`},
+		{"malformed", []string{"", "{}", "Sure, change make() to make(0)."}, "not the JSON object"},
+		{"no diff", []string{`{"explanation": "none"}`, `{"explanation": "none"}`, `{"explanation": "none"}`}, `no "diff"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p := &scripted{replies: map[string][]string{"b": tc.replies}}
+			srv := fakellm.New("")
+			defer srv.Close()
+			for _, r := range tc.replies {
+				srv.Script(fakellm.Step{Text: r})
+			}
+			var p Provider = &OpenAI{URL: srv.URL + "/v1", Model: "qwen2.5-coder"}
+			if i%2 == 0 {
+				srv.Key = testKey
+				p = &Anthropic{Key: testKey, BaseURL: srv.URL}
+			}
 			q, _ := newTestQueue(t, p, 1, site("b", "src/b.ts", 3, errB))
 			it := waitFor(t, q, "the proposal", settled)[0]
 			if it.Status != Invalid || !strings.Contains(it.Reason, tc.reason) {
 				t.Fatalf("status %v, reason %q; want not valid, %q", it.Status, it.Reason, tc.reason)
 			}
-			if it.Attempts != MaxAttempts || len(p.callsFor("b")) != MaxAttempts {
-				t.Fatalf("%d attempts, %d calls; want %d", it.Attempts, len(p.callsFor("b")), MaxAttempts)
+			reqs := srv.Requests()
+			if it.Attempts != MaxAttempts || len(reqs) != MaxAttempts {
+				t.Fatalf("%d attempts, %d calls; want %d", it.Attempts, len(reqs), MaxAttempts)
+			}
+			if !strings.Contains(reqs[2].User, "Attempt 3 of 3. Your previous reply was not kept: ") {
+				t.Fatalf("the last call was not told why:\n%s", reqs[2].User)
 			}
 			q.Accept("b")
 			if q.Items()[0].Status == Accepted {
@@ -237,7 +258,7 @@ func TestAcceptValidated(t *testing.T) {
 	q, _ := newTestQueue(t, p, 1, site("one", "src/a.ts", 4, errOne), site("b", "src/b.ts", 3, errB))
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	acc, err := AcceptValidated(ctx, q)
+	acc, err := AcceptValidated(ctx, q, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -247,5 +268,62 @@ func TestAcceptValidated(t *testing.T) {
 	s := Summarize(q.Items())
 	if s.Accepted != 1 || s.Invalid != 1 || s.Calls != 4 {
 		t.Fatalf("summary %+v", s)
+	}
+}
+
+// Two patches of one file, each valid alone, that cannot both apply:
+// the second is refused at acceptance, naming the first.
+func TestQueueRefusesAConflictingAccept(t *testing.T) {
+	// twoToo fixes line 8 but also rewrites line 4, as "one" does
+	// differently.
+	twoToo := reply(diffOf("src/a.ts", "  return make();\n}\n\nexport function two() {\n  return make();", "  return make(1);\n}\n\nexport function two() {\n  return make(2);"), "both, differently")
+	p := &scripted{replies: map[string][]string{"one": {goodOne}, "two": {twoToo}}}
+	q, _ := newTestQueue(t, p, 1, site("one", "src/a.ts", 4, errOne), site("two", "src/a.ts", 8, errTwo))
+	waitFor(t, q, "both proposals", func(items []Item) bool { return items[0].Status == Valid && items[1].Status == Valid })
+	q.Accept("one")
+	q.Accept("two")
+	it := q.Items()[1]
+	if it.Status != Invalid || !strings.Contains(it.Reason, "no longer applies") {
+		t.Fatalf("two: %v (%s), want refused", it.Status, it.Reason)
+	}
+	r := Records(q.Items())
+	if r[0].Status != "accepted" || len(r[0].Attempts) != 1 || !r[0].Attempts[0].Kept || r[0].Attempts[0].InputTokens != 100 ||
+		r[0].Attempts[0].Validation == nil || r[0].Attempts[0].Validation.Compiled == nil {
+		t.Fatalf("record %+v", r[0])
+	}
+}
+
+// An earlier review's accepted set comes back without a call when it
+// still validates; a saved patch that no longer does is proposed again.
+func TestQueueRestoresSavedPatches(t *testing.T) {
+	p := &scripted{replies: map[string][]string{"b": {goodB}}}
+	var saved [][]Item
+	var mu sync.Mutex
+	f := &Fixer{Provider: p, Validator: &ruleValidator{}, Read: readTest, Budget: NewBudget(1)}
+	q, n := NewQueueWith(context.Background(), []Site{site("one", "src/a.ts", 4, errOne), site("b", "src/b.ts", 3, errB)}, f, Options{
+		Saved: []Saved{
+			{ID: "one", Diff: diffOf("src/a.ts", "  return make();\n}\n\nexport function two", "  return make(0);\n}\n\nexport function two"), Explanation: "earlier"},
+			{ID: "b", Diff: diffOf("src/b.ts", "make()", "make() as any")},
+			{ID: "gone", Diff: "x"},
+		},
+		Persist: func(acc []Item) { mu.Lock(); saved = append(saved, acc); mu.Unlock() },
+	})
+	defer q.Close()
+	if n != 1 {
+		t.Fatalf("restored %d, want 1", n)
+	}
+	items := waitFor(t, q, "b proposed", settled)
+	if items[0].Status != Accepted || items[0].Explanation != "earlier" || len(p.callsFor("one")) != 0 {
+		t.Fatalf("one: %v, %d calls", items[0].Status, len(p.callsFor("one")))
+	}
+	if items[1].Status != Valid || len(p.callsFor("b")) != 1 {
+		t.Fatalf("b: %v (%s)", items[1].Status, items[1].Reason)
+	}
+	q.Accept("b")
+	mu.Lock()
+	last := saved[len(saved)-1]
+	mu.Unlock()
+	if len(last) != 2 || last[1].Site.ID != "b" {
+		t.Fatalf("persisted %+v", last)
 	}
 }

@@ -121,7 +121,8 @@ var suppressions = []struct {
 	{"eslint-disable", regexp.MustCompile(`eslint-disable`)},
 	{`"as any"`, regexp.MustCompile(`\bas\s+any\b`)},
 	{`"as unknown as"`, regexp.MustCompile(`\bas\s+unknown\s+as\b`)},
-	{`"<any>"`, regexp.MustCompile(`<any>\s*[\w(]`)},
+	// The angle-bracket cast, not a type argument (useState<any>()).
+	{`"<any>"`, regexp.MustCompile(`(^|[=(,:?!&|{\[]|\breturn)\s*<any>\s*[\w$(]`)},
 }
 
 // Suppression names the first suppression the hunks add ("" when none).

@@ -87,6 +87,23 @@ func TestValidateTable(t *testing.T) {
 	}
 }
 
+func TestSuppressionAngleCast(t *testing.T) {
+	for text, want := range map[string]string{
+		"const x = <any>y;":                  `"<any>"`,
+		"return <any>(y);":                   `"<any>"`,
+		"f(<any>y)":                          `"<any>"`,
+		"const [s] = useState<any>(null);":   "",
+		"const a = new Array<any>();":        "",
+		"type T = Promise<any>;":             "",
+		"const z = y as unknown as Foo<Bar>": `"as unknown as"`,
+	} {
+		got := Suppression([]unidiff.Hunk{{Lines: []unidiff.Line{{Op: '+', Text: text}}}})
+		if got != want {
+			t.Errorf("%q: %q, want %q", text, got, want)
+		}
+	}
+}
+
 // A line that keeps a cast it already had adds none.
 func TestSuppressionCountsNewOnes(t *testing.T) {
 	hunks := []unidiff.Hunk{{Lines: []unidiff.Line{{Op: '-', Text: "f(x as any)"}, {Op: '+', Text: "g(x as any)"}}}}

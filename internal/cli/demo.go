@@ -2,6 +2,8 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -83,10 +85,7 @@ func runDemo(cmd *cobra.Command, o *DemoOptions) error {
 			},
 			// fix's clones stay in the demo's temporary directory too.
 			RunsRoot: filepath.Join(tmp, "runs"),
-			NewQueue: demoQueue,
-			// The accepted set of a review left mid-queue is taken up by
-			// the next f, for as long as the demo runs.
-			PatchesDir: filepath.Join(tmp, "patches"),
+			NewQueue: demoQueue(filepath.Join(tmp, "reviews")),
 		}
 		return runTUI(cmd.Context(), o.Globals, live)
 	}
@@ -101,22 +100,43 @@ const demoBudget = 1.0
 
 // demoQueue is the review queue of a demo fix run: the assisted fixer's
 // queue over the scripted provider, validating each reply on the upgraded
-// clone like a model's.
-func demoQueue(ctx context.Context, in fix.AssistInput) (review.Source, int, error) {
-	f := &assist.Fixer{Provider: demoprovider.New(), Validator: in.Validator, Read: in.Read, Budget: assist.NewBudget(demoBudget)}
-	q := assist.NewQueue(ctx, in.Sites, f)
-	return closingSource{review.FromQueue(q), q}, 0, nil
+// clone like a model's. The accepted set is kept in dir (the demo's
+// temporary directory) after every decision, so a review left before its
+// hand-off is taken up again by the next f, for as long as the demo runs.
+func demoQueue(dir string) func(ctx context.Context, in fix.AssistInput) (review.Source, int, error) {
+	return func(ctx context.Context, in fix.AssistInput) (review.Source, int, error) {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, 0, err
+		}
+		file := filepath.Join(dir, strings.ReplaceAll(in.Package, "/", "__")+"@"+in.To+".json")
+		saved, err := readDemoReview(file, in.Package, in.To)
+		if err != nil {
+			return nil, 0, err
+		}
+		f := &assist.Fixer{Provider: demoprovider.New(), Validator: in.Validator, Read: in.Read, Budget: assist.NewBudget(demoBudget)}
+		q, resumed := assist.NewQueueWith(ctx, in.Sites, f, assist.Options{Saved: saved, Persist: func(acc []assist.Item) {
+			saveReview(file, in.Package, in.To, acc)
+		}})
+		return review.FromQueue(q), resumed, nil
+	}
 }
 
-// closingSource lets the planner stop the queue at the hand-off (tui.Live
-// closes a Source that has Close), before fix applies the accepted set
-// in the clone the queue validates in.
-type closingSource struct {
-	review.Source
-	q *assist.Queue
+// readDemoReview is the accepted set saveReview kept in file, none when
+// there is no file yet.
+func readDemoReview(file, pkg, target string) ([]assist.Saved, error) {
+	data, err := os.ReadFile(file)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var sr savedReview
+	if err := json.Unmarshal(data, &sr); err != nil || sr.SchemaVersion != 1 || sr.Package != pkg || sr.Target != target {
+		return nil, fmt.Errorf("the demo's saved review %s is not one of %s → %s (%v)", file, pkg, target, err)
+	}
+	return sr.Patches, nil
 }
-
-func (s closingSource) Close() { s.q.Close() }
 
 // demoEnv is the environment of the demo's checks and fix runs: the
 // user's, with npm's configuration replaced by the demo's (its registry,

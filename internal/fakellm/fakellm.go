@@ -99,11 +99,17 @@ func (s *Server) Requests() []Request {
 	return append([]Request(nil), s.requests...)
 }
 
-// next records req and picks its answer.
-func (s *Server) next(req Request) Step {
+// record keeps req, answered or refused.
+func (s *Server) record(req Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.requests = append(s.requests, req)
+}
+
+// next picks req's answer.
+func (s *Server) next(req Request) Step {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	longest := ""
 	for m, steps := range s.bySite {
 		if len(steps) > 0 && strings.Contains(req.User, m) && len(m) > len(longest) {
@@ -155,6 +161,13 @@ func (s *Server) anthropic(w http.ResponseWriter, r *http.Request) {
 			Content string `json:"content"`
 		} `json:"messages"`
 	}
+	jerr := json.Unmarshal(body, &in)
+	req := Request{API: "anthropic", Path: r.URL.Path, Header: r.Header.Clone(), Body: body, Model: in.Model,
+		System: in.System, MaxTokens: in.MaxTokens}
+	if len(in.Messages) > 0 {
+		req.User = in.Messages[len(in.Messages)-1].Content
+	}
+	s.record(req)
 	switch {
 	case r.Header.Get("x-api-key") == "":
 		anthropicError(w, 401, "authentication_error", "x-api-key header is required")
@@ -169,8 +182,8 @@ func (s *Server) anthropic(w http.ResponseWriter, r *http.Request) {
 		anthropicError(w, 400, "invalid_request_error", "content-type must be application/json")
 		return
 	}
-	if err := json.Unmarshal(body, &in); err != nil {
-		anthropicError(w, 400, "invalid_request_error", "the body is not JSON: "+err.Error())
+	if jerr != nil {
+		anthropicError(w, 400, "invalid_request_error", "the body is not JSON: "+jerr.Error())
 		return
 	}
 	switch {
@@ -184,8 +197,6 @@ func (s *Server) anthropic(w http.ResponseWriter, r *http.Request) {
 		anthropicError(w, 400, "invalid_request_error", "messages: the first message must use the user role")
 		return
 	}
-	req := Request{API: "anthropic", Path: r.URL.Path, Header: r.Header.Clone(), Body: body, Model: in.Model,
-		System: in.System, User: in.Messages[len(in.Messages)-1].Content, MaxTokens: in.MaxTokens}
 	st := s.next(req)
 	if st.Raw != "" {
 		w.Header().Set("content-type", "application/json")
@@ -224,14 +235,7 @@ func (s *Server) openai(w http.ResponseWriter, r *http.Request) {
 			Content string `json:"content"`
 		} `json:"messages"`
 	}
-	if s.Key != "" && r.Header.Get("authorization") != "Bearer "+s.Key {
-		openAIError(w, 401, "invalid_request_error", "Incorrect API key provided.")
-		return
-	}
-	if err := json.Unmarshal(body, &in); err != nil || len(in.Messages) == 0 {
-		openAIError(w, 400, "invalid_request_error", "'messages' is a required property")
-		return
-	}
+	jerr := json.Unmarshal(body, &in)
 	req := Request{API: "openai", Path: r.URL.Path, Header: r.Header.Clone(), Body: body, Model: in.Model, MaxTokens: in.MaxTokens}
 	for _, m := range in.Messages {
 		switch m.Role {
@@ -240,6 +244,15 @@ func (s *Server) openai(w http.ResponseWriter, r *http.Request) {
 		case "user":
 			req.User = m.Content
 		}
+	}
+	s.record(req)
+	if s.Key != "" && r.Header.Get("authorization") != "Bearer "+s.Key {
+		openAIError(w, 401, "invalid_request_error", "Incorrect API key provided.")
+		return
+	}
+	if jerr != nil || len(in.Messages) == 0 {
+		openAIError(w, 400, "invalid_request_error", "'messages' is a required property")
+		return
 	}
 	st := s.next(req)
 	if st.Raw != "" {

@@ -52,6 +52,16 @@ func (s queueSource) Retry(id, hint string)      { s.q.Retry(id, hint) }
 func (s queueSource) Replace(id, diff string)    { s.q.Replace(id, diff) }
 func (s queueSource) AcceptRule(rule string) int { return s.q.AcceptRule(rule) }
 func (s queueSource) Changed() <-chan struct{}   { return s.q.Changed() }
+
+// Close stops the proposals still under way (the hand-off).
+func (s queueSource) Close() { s.q.Close() }
+
+// Records are the sites' histories, for the report.
+func (s queueSource) Records() []assist.Record { return assist.Records(s.q.Items()) }
+
+// Calls counts the calls made.
+func (s queueSource) Calls() int { return assist.Summarize(s.q.Items()).Calls }
+
 func (s queueSource) Files(id string) (string, string, error) {
 	return s.q.Files(id)
 }

@@ -249,18 +249,7 @@ func (m Model) viewSummary() []string {
 	if m.src != nil {
 		spent = m.src.Spent()
 	}
-	out = append(out, "", fmt.Sprintf("  Estimated cost spent  $%.2f", spent))
-	if pf, ok := m.src.(interface {
-		PatchesFile() string
-		SaveErr() error
-	}); ok {
-		out = append(out, "  Patches file          "+pf.PatchesFile(),
-			st.Muted.Render("                        the accepted set, as uptide fix --patches reads it; kept for the next review"))
-		if err := pf.SaveErr(); err != nil {
-			out = append(out, st.Warn.Render("  the accepted set could not be saved: "+err.Error()))
-		}
-	}
-	out = append(out, "",
+	out = append(out, "", fmt.Sprintf("  Estimated cost spent  $%.2f", spent), "",
 		st.Muted.Render("  enter runs fix in a private clone with the accepted set; the branch is all your checkout gains"))
 	return out
 }
