@@ -397,22 +397,35 @@ func (c *checker) finish(rep *model.PackageReport, u unit, runs []*memberRun, co
 		members = append(members, plan.Target{Name: m.name(), Version: m.target})
 	}
 	rep.Plan = plan.Build(visible, plan.Options{
-		Package: u.lead.name(), Target: u.lead.target, Pack: c.packFor(u),
+		Package: u.lead.name(), Target: u.lead.target, Pack: c.packFor(u, runs),
 		Repo: plan.Repo{Cwd: c.opts.CwdArg, Group: u.group != nil && !oneScope(u.group.Kind)}, Members: members, Companions: rep.Companions,
 	})
 	sortStrings(rep)
 }
 
 // packFor is the migration pack of the unit's upgrade, bound to the
-// repository, when one covers a moving member's versions (react's is
-// @types/react's, a member of its group); nil leaves every site manual.
-func (c *checker) packFor(u unit) plan.Pack {
+// repository, when one covers a moving member's versions, or the versions
+// of the @types release typing it (react's pack is @types/react's, whether
+// @types/react is a member of its group or only types it); nil leaves
+// every site manual.
+func (c *checker) packFor(u unit, runs []*memberRun) plan.Pack {
 	for _, m := range u.members {
 		if m.reason != "" || m.target == m.row.Installed {
 			continue
 		}
 		if p := packs.For(m.name(), m.row.Installed, m.target); p != nil {
 			return p.Planner(c.root)
+		}
+	}
+	for _, r := range runs {
+		if r == nil || r.rep.TypesVia == nil {
+			continue
+		}
+		// From is the release the findings were diffed from.
+		if tv := r.rep.TypesVia; tv.To != tv.From {
+			if p := packs.For(tv.Package, tv.From, tv.To); p != nil {
+				return p.Planner(c.root)
+			}
 		}
 	}
 	return nil

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -88,11 +89,17 @@ func TestFixtures(t *testing.T) {
 				if !ok || got.ID != id {
 					t.Fatalf("site %+v is claimed by %q, want %s", s, got.ID, id)
 				}
-				es, ok := r.Transform(Site{Finding: f, Content: before})
+				es, ok := r.Edits(Site{Finding: f, Content: before})
 				if !ok {
 					t.Fatalf("transform does not take site %+v", s)
 				}
-				edits = append(edits, es...)
+				// Two sites of one edit (two keys of one object) make it
+				// once, as Planner.Edits does.
+				for _, e := range es {
+					if !slices.Contains(edits, e) {
+						edits = append(edits, e)
+					}
+				}
 			}
 			out, err := Apply(edits, before)
 			if err != nil {
@@ -263,4 +270,37 @@ func FuzzTransforms(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestEditsSimilar: a compiler-code finding stands for its similar
+// diagnostics (check folds them into it): the rule edits each of them, and
+// takes the site only when it takes every one.
+func TestEditsSimilar(t *testing.T) {
+	content := "import * as React from 'react';\n" +
+		"export function f(): JSX.Element { return null as unknown as JSX.Element; }\n"
+	pack := For("@types/react", "18.3.3", "19.1.2")
+	f := model.Finding{Change: "TS2503", File: "a.tsx", Line: 2, Column: 22, Evidence: []model.Diagnostic{
+		{File: "a.tsx", Line: 2, Column: 22, Code: 2503},
+		{File: "a.tsx", Line: 2, Column: 62, Code: 2503},
+		{File: "a.tsx", Line: 1, Column: 1, Code: 7006}, // another code: a consequence, not a site
+	}}
+	r, ok := pack.Rule(f, content)
+	if !ok || r.ID != "react-global-jsx" {
+		t.Fatalf("rule %q", r.ID)
+	}
+	es, ok := r.Edits(Site{Finding: f, Content: content})
+	if !ok {
+		t.Fatal("the site is not taken")
+	}
+	out, err := Apply(es, content)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "export function f(): React.JSX.Element { return null as unknown as React.JSX.Element; }\n"; !strings.HasSuffix(out, want) {
+		t.Fatalf("edited:\n%s", out)
+	}
+	f.Evidence = append(f.Evidence, model.Diagnostic{File: "a.tsx", Line: 1, Column: 1, Code: 2503})
+	if _, ok := r.Edits(Site{Finding: f, Content: content}); ok {
+		t.Fatal("a similar diagnostic the transform cannot take: the site was taken anyway")
+	}
 }

@@ -56,7 +56,7 @@ func (pl *Planner) RuleFor(f model.Finding) (id, title string, transformTakes, p
 	}
 	takes := false
 	if r.Transform != nil && content != "" {
-		if es, ok := r.Transform(Site{Finding: f, Content: content}); ok {
+		if es, ok := r.Edits(Site{Finding: f, Content: content}); ok {
 			_, err := Apply(es, content)
 			takes = err == nil
 		}
@@ -86,7 +86,7 @@ func (pl *Planner) Edits(findings []model.Finding) ([]FileEdit, error) {
 		if !ok || r.Transform == nil {
 			continue
 		}
-		es, ok := r.Transform(Site{Finding: f, Content: content})
+		es, ok := r.Edits(Site{Finding: f, Content: content})
 		if !ok {
 			continue
 		}

@@ -9,8 +9,9 @@ func zodPack() *Pack {
 		Rules: []Rule{
 			{
 				ID: "zod-error-params", Title: "required_error / invalid_type_error / errorMap become error", Change: "TS2353", Token: "required_error|invalid_type_error|errorMap",
-				Guide: "zod 4 replaces required_error, invalid_type_error and errorMap with one error param: error: (iss) => iss.input === undefined ? 'required message' : 'type message'.",
-				Notes: []string{"zod 4 words its default messages differently (\"Required\" became \"Invalid input: expected string, received undefined\"): tests asserting the old defaults need updating."},
+				Guide:     "zod 4 replaces required_error, invalid_type_error and errorMap with one error param: error: (iss) => iss.input === undefined ? 'required message' : 'type message'.",
+				Notes:     []string{"zod 4 words its default messages differently (\"Required\" became \"Invalid input: expected string, received undefined\"): tests asserting the old defaults need updating."},
+				Transform: errorParams,
 			},
 			{
 				ID: "zod-message-param", Title: "message param becomes error", Change: "deprecated", Path: "*#message",
@@ -23,7 +24,11 @@ func zodPack() *Pack {
 				Transform: topLevelFormat,
 			},
 			{
-				ID: "zod-record-key", Title: "z.record needs a key schema", Change: "TS2554", Token: "record",
+				ID: "zod-record-key", Title: "z.record needs a key schema", Change: "removed", Path: "ZodRecord.create", Token: "record",
+				// z.record is zod 3's ZodRecord.create, which zod 4 does not
+				// have; a zod whose record survives with a new arity is a
+				// TS2554 at the call.
+				Also:      []Key{{Change: "TS2554", Token: "record"}},
 				Guide:     "zod 4's z.record takes a key schema first: z.record(v) → z.record(z.string(), v).",
 				Transform: recordKey,
 			},
@@ -115,4 +120,144 @@ func recordKey(s Site) ([]Edit, bool) {
 		return nil, false
 	}
 	return []Edit{{File: s.Finding.File, Start: open, End: open, New: "z.string(), "}}, true
+}
+
+// errorParams: zod 3's required_error / invalid_type_error in a schema's
+// params object become zod 4's one error callback, input-sensitive:
+// { required_error: 'A', invalid_type_error: 'B' } →
+// { error: (iss) => iss.input === undefined ? 'A' : 'B' }. Only a flat
+// object literal whose values are string literals is taken (other entries
+// keep their text); errorMap, message beside them, spreads, computed keys
+// and non-literal messages go to the assisted fixer.
+func errorParams(s Site) ([]Edit, bool) {
+	at := -1
+	for _, tok := range []string{"required_error", "invalid_type_error"} {
+		if a, ok := tokenAt(s, tok); ok {
+			at = a
+			break
+		}
+	}
+	if at < 0 {
+		return nil, false
+	}
+	open := strings.LastIndexByte(s.Content[:at], '{')
+	if open < 0 {
+		return nil, false
+	}
+	entries, ok := flatObject(s.Content, open)
+	if !ok {
+		return nil, false
+	}
+	var required, invalid string
+	var errs []int
+	for i, e := range entries {
+		switch e.key {
+		case "required_error":
+			required = e.value
+			errs = append(errs, i)
+		case "invalid_type_error":
+			invalid = e.value
+			errs = append(errs, i)
+		case "description":
+		default: // errorMap, message: two sources of one message
+			return nil, false
+		}
+	}
+	if len(errs) == 0 || !containsEntry(entries, errs, at) {
+		return nil, false
+	}
+	if required == "" {
+		required = "undefined"
+	}
+	if invalid == "" {
+		invalid = "undefined"
+	}
+	first := entries[errs[0]]
+	edits := []Edit{{File: s.Finding.File, Start: first.keyStart, End: first.valueEnd,
+		New: "error: (iss) => iss.input === undefined ? " + required + " : " + invalid}}
+	for _, i := range errs[1:] {
+		// ", invalid_type_error: 'B'": from the end of the entry before it.
+		edits = append(edits, Edit{File: s.Finding.File, Start: entries[i-1].valueEnd, End: entries[i].valueEnd})
+	}
+	return edits, true
+}
+
+// objectEntry is one key: 'string literal' entry of a flat object literal.
+type objectEntry struct {
+	key                string
+	keyStart, valueEnd int
+	value              string // the literal as written, quotes included
+}
+
+// containsEntry: the site's token is the key of one of the entries.
+func containsEntry(entries []objectEntry, idx []int, at int) bool {
+	for _, i := range idx {
+		if entries[i].keyStart == at {
+			return true
+		}
+	}
+	return false
+}
+
+// flatObject reads the object literal opening at content[open] whose
+// entries are all identifier: 'string' or identifier: "string" (no
+// escapes across lines, no comments, no nesting, no spreads); ok=false for
+// anything else.
+func flatObject(content string, open int) ([]objectEntry, bool) {
+	i := open + 1
+	skip := func() {
+		for i < len(content) && strings.IndexByte(" \t\r\n", content[i]) >= 0 {
+			i++
+		}
+	}
+	var out []objectEntry
+	for {
+		skip()
+		if i >= len(content) {
+			return nil, false
+		}
+		if content[i] == '}' {
+			return out, len(out) > 0
+		}
+		start := i
+		for i < len(content) && isIdent(content[i]) {
+			i++
+		}
+		if i == start {
+			return nil, false
+		}
+		e := objectEntry{key: content[start:i], keyStart: start}
+		skip()
+		if i >= len(content) || content[i] != ':' {
+			return nil, false
+		}
+		i++
+		skip()
+		if i >= len(content) || (content[i] != '\'' && content[i] != '"') {
+			return nil, false
+		}
+		q := content[i]
+		vs := i
+		for i++; i < len(content) && content[i] != q; i++ {
+			if content[i] == '\\' {
+				i++
+			} else if content[i] == '\n' {
+				return nil, false
+			}
+		}
+		if i >= len(content) {
+			return nil, false
+		}
+		i++
+		e.value, e.valueEnd = content[vs:i], i
+		out = append(out, e)
+		skip()
+		switch {
+		case i < len(content) && content[i] == ',':
+			i++
+		case i < len(content) && content[i] == '}':
+		default:
+			return nil, false
+		}
+	}
 }
