@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -241,21 +242,36 @@ func (r *runner) run(ctx context.Context) {
 
 	// The rest is verification: from here the run is failed, not not-run.
 	r.rep.Status = StatusFailed
+	style := verify.DetectStyle(r.croot)
+	lintBefore := verify.LintRun{Failures: map[string][]string{}}
+	lintBeforeOK := true
+	// The pack's rule edits come first, as one commit: the assisted fixer
+	// then sees the clone they left, and is not handed their sites.
+	ruleFiles, ruled, ok := r.applyRules(ctx, reports, style, &lintBefore, &lintBeforeOK)
+	if !ok || r.interrupted(ctx, "the rule edits") {
+		return
+	}
 	if r.o.Assist != nil && baseErr == nil {
-		if !r.assistStep(ctx, reports, workspaces, base, plan.from, plan.to) {
+		if !r.assistStep(ctx, reports, workspaces, base, plan.from, plan.to, ruled) {
 			return
 		}
 	}
-	style := verify.DetectStyle(r.croot)
 	patchFiles := r.patchFiles()
-	var lintBefore verify.LintRun
-	lintBeforeOK := false
-	if style.Linter != nil && len(patchFiles) > 0 {
-		r.progress("lint", "linting %d files before the edits (%s)", len(patchFiles), style.Linter.Name)
-		lintBefore, err = style.Lint(ctx, r.croot, r.env, patchFiles)
-		lintBeforeOK = err == nil
+	var unlinted []string
+	for _, f := range patchFiles {
+		if !slices.Contains(ruleFiles, f) {
+			unlinted = append(unlinted, f)
+		}
+	}
+	if style.Linter != nil && len(unlinted) > 0 {
+		r.progress("lint", "linting %d files before the edits (%s)", len(unlinted), style.Linter.Name)
+		run, err := style.Lint(ctx, r.croot, r.env, unlinted)
 		if err != nil {
+			lintBeforeOK = false
 			r.rep.NotRun = append(r.rep.NotRun, fmt.Sprintf("lint (%s) before the edits: %v", style.Linter.Name, err))
+		}
+		for f, msgs := range run.Failures {
+			lintBefore.Failures[f] = msgs
 		}
 	}
 	edited := r.applyPatches(ctx)
@@ -263,6 +279,11 @@ func (r *runner) run(ctx context.Context) {
 		r.interrupted(ctx, "the edits")
 		return
 	}
+	for _, f := range ruleFiles {
+		edited = appendUnique(edited, f)
+	}
+	sort.Strings(edited)
+	lintFiles := append([]string(nil), edited...)
 	if style.Formatter != nil && len(edited) > 0 {
 		r.rep.Style.Formatter = style.Formatter.Name
 		r.progress("format", "formatting %d edited files (%s)", len(edited), style.Formatter.Name)
@@ -302,10 +323,13 @@ func (r *runner) run(ctx context.Context) {
 	}
 
 	// Lint the edited files.
-	if style.Linter != nil && len(patchFiles) > 0 {
+	for _, f := range patchFiles {
+		lintFiles = appendUnique(lintFiles, f)
+	}
+	if style.Linter != nil && len(lintFiles) > 0 {
 		r.rep.Style.Linter = style.Linter.Name
-		r.progress("lint", "linting the %d edited files (%s)", len(patchFiles), style.Linter.Name)
-		after, err := style.Lint(ctx, r.croot, r.env, patchFiles)
+		r.progress("lint", "linting the %d edited files (%s)", len(lintFiles), style.Linter.Name)
+		after, err := style.Lint(ctx, r.croot, r.env, lintFiles)
 		switch {
 		case err != nil:
 			r.rep.NotRun = append(r.rep.NotRun, fmt.Sprintf("lint (%s): %v", style.Linter.Name, err))
@@ -339,7 +363,7 @@ func (r *runner) run(ctx context.Context) {
 			}
 		}
 	}
-	r.rep.Sites = sitesLeft(reports, r.rep.Types.New, r.rep.Patches, plan.added)
+	r.rep.Sites = sitesLeft(reports, r.rep.Types.New, r.rep.Patches, plan.added, ruled)
 	r.judge()
 }
 

@@ -188,6 +188,16 @@ func (p *Pack) Guide(ruleID string) string {
 // Packs is every pack Uptide ships.
 func Packs() []*Pack { return []*Pack{reactPack(), zodPack()} }
 
+// Named is the pack of the package name (what a plan's Pack says), or nil.
+func Named(name string) *Pack {
+	for _, p := range Packs() {
+		if p.Package == name {
+			return p
+		}
+	}
+	return nil
+}
+
 // For returns the pack for a package upgrade, or nil outside its versions.
 func For(pkg, from, to string) *Pack {
 	for _, p := range Packs() {

@@ -1,0 +1,161 @@
+package fix
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/engine/packs"
+	"github.com/uptide/uptide/fix/verify"
+)
+
+// RulesReport is the migration pack's part of a run: the sites its rules'
+// transforms edited, in one commit after the upgrade's.
+type RulesReport struct {
+	Pack string `json:"pack"`
+	// Commit is the rules' commit ("" when it was not made).
+	Commit string     `json:"commit,omitempty"`
+	Sites  []RuleSite `json:"sites"`
+	// Reason says why no edit was made although the plan had sites by rule.
+	Reason string `json:"reason,omitempty"`
+}
+
+// RuleSite is one site a pack rule edited.
+type RuleSite struct {
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Rule    string `json:"rule"`
+	Finding string `json:"finding"`
+}
+
+// byRule are the findings check's plan counted by rule, per pack: the
+// sites the pack's transforms take, exactly as the plan's dry run took them.
+func byRule(reports []model.PackageReport) (pack string, findings []model.Finding, sites int) {
+	for _, p := range reports {
+		if p.Plan.Pack == "" {
+			continue
+		}
+		ruled := map[string]bool{}
+		for _, rule := range p.Plan.Rules {
+			sites += rule.ByRule
+			for id, by := range rule.Fix {
+				if by == "rule" {
+					ruled[id] = true
+				}
+			}
+		}
+		if len(ruled) == 0 {
+			continue
+		}
+		pack = p.Plan.Pack
+		for _, f := range p.Findings {
+			if ruled[f.ID] {
+				findings = append(findings, f)
+			}
+		}
+	}
+	sort.SliceStable(findings, func(i, j int) bool { return findings[i].ID < findings[j].ID })
+	return pack, findings, sites
+}
+
+// applyRules makes the covering pack's rule edits in the clone, over the
+// sites check's plan counted by rule, as one commit. Before writing, the
+// linter (when the repository has one) reads the files as the upgrade left
+// them, into lintBefore. It returns the files edited and the ids of the
+// findings the rules took; false when the run has to stop.
+func (r *runner) applyRules(ctx context.Context, reports []model.PackageReport, style verify.Style, lintBefore *verify.LintRun, lintOK *bool) ([]string, map[string]bool, bool) {
+	name, findings, sites := byRule(reports)
+	if name == "" {
+		return nil, nil, true
+	}
+	pack := packs.Named(name)
+	if pack == nil {
+		r.rep.NotRun = append(r.rep.NotRun, fmt.Sprintf("rule edits: check planned the %s pack, which this build does not have", name))
+		return nil, nil, true
+	}
+	rep := &RulesReport{Pack: name, Sites: []RuleSite{}}
+	r.rep.Rules = rep
+	planner := pack.Planner(r.croot)
+	edits, err := planner.Edits(findings)
+	if err != nil {
+		rep.Reason = err.Error()
+		r.rep.NotRun = append(r.rep.NotRun, "rule edits: "+err.Error())
+		return nil, nil, true
+	}
+	taken := map[string]bool{}
+	var ids []string
+	for _, f := range findings {
+		id, _, takes, _ := planner.RuleFor(f)
+		if !takes {
+			continue
+		}
+		taken[f.ID] = true
+		rep.Sites = append(rep.Sites, RuleSite{File: f.File, Line: f.Line, Rule: id, Finding: f.ID})
+		ids = appendUnique(ids, id)
+	}
+	sort.Strings(ids)
+	sort.SliceStable(rep.Sites, func(i, j int) bool {
+		if rep.Sites[i].File != rep.Sites[j].File {
+			return rep.Sites[i].File < rep.Sites[j].File
+		}
+		return rep.Sites[i].Line < rep.Sites[j].Line
+	})
+	var files []string
+	for _, fe := range edits {
+		files = append(files, fe.File)
+	}
+	if len(files) == 0 {
+		return nil, taken, true
+	}
+	if style.Linter != nil {
+		r.progress("lint", "linting %d files before the rule edits (%s)", len(files), style.Linter.Name)
+		run, err := style.Lint(ctx, r.croot, r.env, files)
+		if err != nil {
+			*lintOK = false
+			r.rep.NotRun = append(r.rep.NotRun, fmt.Sprintf("lint (%s) before the rule edits: %v", style.Linter.Name, err))
+		}
+		for f, msgs := range run.Failures {
+			lintBefore.Failures[f] = msgs
+		}
+	}
+	r.progress("edits", "%s rules: %s in %s", name, plural(sites, "site", "sites"), plural(len(files), "file", "files"))
+	for _, fe := range edits {
+		if err := writeEdits(r.croot, fe); err != nil {
+			r.stop("rule edits: %v", err)
+			return nil, nil, false
+		}
+	}
+	subject := fmt.Sprintf("apply %s rules: %s (%s)", name, plural(sites, "site", "sites"), strings.Join(ids, ", "))
+	before := len(r.rep.Commits)
+	if !r.commit(ctx, subject, files...) {
+		return nil, nil, false
+	}
+	if len(r.rep.Commits) > before {
+		rep.Commit = r.rep.Commits[len(r.rep.Commits)-1].Sha
+	}
+	return files, taken, true
+}
+
+// writeEdits applies one file's rule edits in the clone, keeping its mode.
+func writeEdits(root string, fe packs.FileEdit) error {
+	p, err := insidePath(root, fe.File)
+	if err != nil {
+		return err
+	}
+	info, err := os.Stat(p)
+	if err != nil {
+		return err
+	}
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return err
+	}
+	out, err := packs.Apply(fe.Edits, string(data))
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(p, []byte(out), info.Mode().Perm())
+}
