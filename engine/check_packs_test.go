@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"testing"
 
 	"github.com/uptide/uptide/engine/model"
@@ -26,7 +27,7 @@ func TestPackFor(t *testing.T) {
 	}
 	for _, tc := range cases {
 		got := ""
-		if p := c.packFor(unit{lead: tc.members[0], members: tc.members}, nil); p != nil {
+		if p := c.packFor(context.Background(), unit{lead: tc.members[0], members: tc.members}, nil); p != nil {
 			got = p.Name()
 		}
 		if got != tc.want {
@@ -38,11 +39,11 @@ func TestPackFor(t *testing.T) {
 	react := member{row: model.DependencyRow{Name: "react", Installed: "18.3.1"}, target: "19.1.0"}
 	run := &memberRun{m: react}
 	run.rep.TypesVia = &model.TypesVia{Package: "@types/react", From: "18.3.3", To: "19.1.2"}
-	if p := c.packFor(unit{lead: react, members: []member{react}}, []*memberRun{run}); p == nil || p.Name() != "@types/react" {
+	if p := c.packFor(context.Background(), unit{lead: react, members: []member{react}}, []*memberRun{run}); p == nil || p.Name() != "@types/react" {
 		t.Errorf("react typed by @types/react 18.3.3 → 19.1.2: pack %v, want @types/react", p)
 	}
 	run.rep.TypesVia.To = "18.3.3"
-	if p := c.packFor(unit{lead: react, members: []member{react}}, []*memberRun{run}); p != nil {
+	if p := c.packFor(context.Background(), unit{lead: react, members: []member{react}}, []*memberRun{run}); p != nil {
 		t.Errorf("types not moving: pack %s, want none", p.Name())
 	}
 }

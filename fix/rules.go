@@ -7,8 +7,10 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/uptide/uptide/engine"
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/engine/packs"
+	"github.com/uptide/uptide/engine/typescript"
 	"github.com/uptide/uptide/fix/verify"
 )
 
@@ -79,6 +81,16 @@ func (r *runner) applyRules(ctx context.Context, reports []model.PackageReport, 
 	rep := &RulesReport{Pack: name, Sites: []RuleSite{}}
 	r.rep.Rules = rep
 	planner := pack.Planner(r.croot)
+	// The transforms that need syntax parse with the compiler the
+	// enclosing declarations use; without one they take no site, and the
+	// plan's dry run (which had one) said by rule: the report says so.
+	if compiler, err := typescript.ResolveCompiler(ctx, r.croot, r.fetch, nil); err == nil {
+		a := typescript.New(compiler, typescript.Options{NoSurfaceCache: true})
+		defer a.Close()
+		planner.WithSyntax(engine.SyntaxOf(ctx, a))
+	} else {
+		r.rep.NotRun = append(r.rep.NotRun, "rule edits that need syntax: "+err.Error())
+	}
 	edits, err := planner.Edits(findings)
 	if err != nil {
 		rep.Reason = err.Error()

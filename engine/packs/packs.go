@@ -22,11 +22,27 @@ type Edit struct {
 	New        string
 }
 
-// Site is what a transform sees: the finding and the file's text.
+// Site is what a transform sees: the finding, the file's text and, when
+// the caller has a parser, its syntax.
 type Site struct {
 	Finding model.Finding
 	Content string
+	// Syntax is nil without a parser; a transform that needs it then does
+	// not take the site.
+	Syntax Syntax
 }
+
+// Node is one syntax node: the parser's kind name ("CallExpression") and
+// its byte range, first token to end.
+type Node struct {
+	Kind       string
+	Start, End int
+}
+
+// Syntax answers what the compiler's parser sees at a byte offset of a
+// file's text: the nodes holding it, innermost first (the TypeScript
+// driver's ancestors query).
+type Syntax func(file, text string, offset int) ([]Node, error)
 
 // Transform returns the edits that fix one site, or ok=false when the site
 // is not the shape the rule knows (it then goes to the assisted fixer).

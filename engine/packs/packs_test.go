@@ -1,16 +1,78 @@
 package packs
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/engine/plan"
+	"github.com/uptide/uptide/engine/registry"
+	"github.com/uptide/uptide/engine/typescript"
 )
+
+// The transforms that need syntax ask the real parser: the TypeScript
+// driver over the pinned compiler, fetched once into the shared cache.
+var (
+	syntaxOnce    sync.Once
+	syntaxAdapter *typescript.Adapter
+	syntaxErr     error
+	fetched       []*registry.Package
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if syntaxAdapter != nil {
+		syntaxAdapter.Close()
+	}
+	for _, p := range fetched {
+		_ = p.Remove()
+	}
+	os.Exit(code)
+}
+
+func testSyntax(t testing.TB) Syntax {
+	t.Helper()
+	syntaxOnce.Do(func() {
+		fetch := func(ctx context.Context, name, version string) (string, error) {
+			cfg, err := registry.LoadConfig(os.TempDir(), nil)
+			if err != nil {
+				return "", err
+			}
+			p, err := registry.New(registry.Options{Config: cfg}).Fetch(ctx, name, version)
+			if err != nil {
+				return "", err
+			}
+			fetched = append(fetched, p)
+			return p.Dir, nil
+		}
+		c, err := typescript.PinnedCompiler(context.Background(), fetch, nil)
+		if err != nil {
+			syntaxErr = err
+			return
+		}
+		syntaxAdapter = typescript.New(c, typescript.Options{NoSurfaceCache: true})
+	})
+	if syntaxErr != nil {
+		t.Fatalf("the pinned TypeScript compiler (node and the compiler, fetched once): %v", syntaxErr)
+	}
+	return func(file, text string, offset int) ([]Node, error) {
+		chains, err := syntaxAdapter.Ancestors(context.Background(), file, text, []int{offset})
+		if err != nil {
+			return nil, err
+		}
+		out := make([]Node, 0, len(chains[0]))
+		for _, n := range chains[0] {
+			out = append(out, Node{Kind: n.Kind, Start: n.Start, End: n.End})
+		}
+		return out, nil
+	}
+}
 
 type fixtureSite struct {
 	Change string `json:"change"`
@@ -82,6 +144,7 @@ func TestFixtures(t *testing.T) {
 				t.Fatalf("rule %s has a fixture but no transform", id)
 			}
 			before, after, sites := readFixture(t, dir)
+			syntax := testSyntax(t)
 			var edits []Edit
 			for _, s := range sites {
 				f := model.Finding{Change: s.Change, Path: s.Path, File: "a.ts", Line: s.Line, Column: s.Column}
@@ -89,7 +152,7 @@ func TestFixtures(t *testing.T) {
 				if !ok || got.ID != id {
 					t.Fatalf("site %+v is claimed by %q, want %s", s, got.ID, id)
 				}
-				es, ok := r.Edits(Site{Finding: f, Content: before})
+				es, ok := r.Edits(Site{Finding: f, Content: before, Syntax: syntax})
 				if !ok {
 					t.Fatalf("transform does not take site %+v", s)
 				}
@@ -113,7 +176,7 @@ func TestFixtures(t *testing.T) {
 				for l := range lines {
 					for c := 1; c <= len(lines[l])+1; c++ {
 						f := model.Finding{Change: s.Change, Path: s.Path, File: "a.ts", Line: l + 1, Column: c}
-						es, ok := r.Transform(Site{Finding: f, Content: after})
+						es, ok := r.Transform(Site{Finding: f, Content: after, Syntax: syntax})
 						if !ok {
 							continue
 						}
@@ -302,5 +365,29 @@ func TestEditsSimilar(t *testing.T) {
 	f.Evidence = append(f.Evidence, model.Diagnostic{File: "a.tsx", Line: 1, Column: 1, Code: 2503})
 	if _, ok := r.Edits(Site{Finding: f, Content: content}); ok {
 		t.Fatal("a similar diagnostic the transform cannot take: the site was taken anyway")
+	}
+}
+
+// TestObjectFactoryRefuses: strict() on anything but the z.object call
+// itself, with a message, or without a parser goes to the assisted fixer.
+func TestObjectFactoryRefuses(t *testing.T) {
+	before, _, _ := readFixture(t, "testdata/zod/zod-strict-passthrough")
+	r, _ := ruleByID(For("zod", "3.23.8", "4.0.17"), "zod-strict-passthrough")
+	lines := strings.Split(before, "\n")
+	site := func(line int, syntax Syntax) Site {
+		col := strings.Index(lines[line-1], ".strict(") + 2
+		return Site{Finding: model.Finding{Change: "deprecated", Path: "ZodObject#strict", File: "a.ts", Line: line, Column: col}, Content: before, Syntax: syntax}
+	}
+	syntax := testSyntax(t)
+	for _, line := range []int{11, 12} {
+		if es, ok := r.Edits(site(line, syntax)); ok {
+			t.Errorf("line %d (%s): edits %+v", line, lines[line-1], es)
+		}
+	}
+	if es, ok := r.Edits(site(6, nil)); ok {
+		t.Errorf("without a parser: edits %+v", es)
+	}
+	if _, ok := r.Edits(site(6, syntax)); !ok {
+		t.Error("line 6 with a parser is not taken")
 	}
 }

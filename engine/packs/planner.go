@@ -13,10 +13,18 @@ import (
 // Planner is a pack bound to a repository's files: the plan's dry run and
 // fix's edits read the same files through it. It implements plan.Pack.
 type Planner struct {
-	pack  *Pack
-	root  string
-	files map[string]string
-	errs  map[string]error
+	pack   *Pack
+	root   string
+	files  map[string]string
+	errs   map[string]error
+	syntax Syntax
+}
+
+// WithSyntax gives the transforms that need syntax a parser; without one
+// they take no site.
+func (pl *Planner) WithSyntax(s Syntax) *Planner {
+	pl.syntax = s
+	return pl
 }
 
 var _ plan.Pack = (*Planner)(nil)
@@ -56,7 +64,7 @@ func (pl *Planner) RuleFor(f model.Finding) (id, title string, transformTakes, p
 	}
 	takes := false
 	if r.Transform != nil && content != "" {
-		if es, ok := r.Edits(Site{Finding: f, Content: content}); ok {
+		if es, ok := r.Edits(Site{Finding: f, Content: content, Syntax: pl.syntax}); ok {
 			_, err := Apply(es, content)
 			takes = err == nil
 		}
@@ -86,7 +94,7 @@ func (pl *Planner) Edits(findings []model.Finding) ([]FileEdit, error) {
 		if !ok || r.Transform == nil {
 			continue
 		}
-		es, ok := r.Edits(Site{Finding: f, Content: content})
+		es, ok := r.Edits(Site{Finding: f, Content: content, Syntax: pl.syntax})
 		if !ok {
 			continue
 		}

@@ -34,11 +34,13 @@ func zodPack() *Pack {
 			},
 			{
 				ID: "zod-strict-passthrough", Title: "strict / passthrough become strictObject / looseObject", Change: "deprecated", Path: "ZodObject#strict",
-				Guide: "zod 4: z.object(shape).strict() → z.strictObject(shape), .passthrough() → z.looseObject(shape).",
+				Guide:     "zod 4: z.object(shape).strict() → z.strictObject(shape), .passthrough() → z.looseObject(shape).",
+				Transform: objectFactory("strict", "strictObject"),
 			},
 			{
 				ID: "zod-passthrough", Title: "strict / passthrough become strictObject / looseObject", Change: "deprecated", Path: "ZodObject#passthrough",
-				Guide: "zod 4: z.object(shape).passthrough() → z.looseObject(shape).",
+				Guide:     "zod 4: z.object(shape).passthrough() → z.looseObject(shape).",
+				Transform: objectFactory("passthrough", "looseObject"),
 			},
 			{
 				ID: "zod-error-issues", Title: "ZodError#errors is ZodError#issues", Change: "removed", Path: "ZodError#errors",
@@ -260,4 +262,86 @@ func flatObject(content string, open int) ([]objectEntry, bool) {
 			return nil, false
 		}
 	}
+}
+
+// objectFactory: z.object(shape).strict() → z.strictObject(shape) (and
+// passthrough → looseObject), where the receiver is the z.object call
+// itself. Where the call ends is syntax (a shape holds calls, strings,
+// comments), so the parser says: the method call must be an argument-less
+// call of a property of exactly the z.object(...) call expression, on the
+// z the file imports from zod. Anything else (a schema variable, a
+// message argument, an optional chain) is the assisted fixer's.
+func objectFactory(method, factory string) Transform {
+	return func(s Site) ([]Edit, bool) {
+		if s.Syntax == nil || !importsZod(s.Content) {
+			return nil, false
+		}
+		at, ok := tokenAt(s, method)
+		if !ok {
+			return nil, false
+		}
+		chain, err := s.Syntax(s.Finding.File, s.Content, at)
+		if err != nil || len(chain) < 3 || chain[0].Kind != "Identifier" || chain[0].Start != at ||
+			chain[1].Kind != "PropertyAccessExpression" || chain[2].Kind != "CallExpression" || chain[2].Start != chain[1].Start {
+			return nil, false
+		}
+		access, call := chain[1], chain[2]
+		if strings.TrimSpace(s.Content[access.End:call.End]) != "()" {
+			return nil, false
+		}
+		// The receiver ends where the dot before the name begins; only
+		// blanks may surround the dot.
+		dot := strings.TrimRight(s.Content[access.Start:at], " \t\r\n")
+		if !strings.HasSuffix(dot, ".") || strings.HasSuffix(dot, "?.") {
+			return nil, false
+		}
+		recvEnd := access.Start + len(strings.TrimRight(strings.TrimSuffix(dot, "."), " \t\r\n"))
+		const callee = "z.object"
+		if !strings.HasPrefix(s.Content[access.Start:], callee+"(") {
+			return nil, false
+		}
+		// The receiver is one call expression, z.object(...), from the z
+		// to just before the dot.
+		inner, err := s.Syntax(s.Finding.File, s.Content, access.Start+len("z."))
+		if err != nil {
+			return nil, false
+		}
+		isCall := false
+		for i, n := range inner {
+			if n.Kind == "CallExpression" && n.Start == access.Start && n.End == recvEnd && i > 0 &&
+				inner[i-1].Kind == "PropertyAccessExpression" && inner[i-1].Start == access.Start && inner[i-1].End == access.Start+len(callee) {
+				isCall = true
+				break
+			}
+		}
+		if !isCall {
+			return nil, false
+		}
+		return []Edit{
+			{File: s.Finding.File, Start: access.Start + len("z."), End: access.Start + len(callee), New: factory},
+			{File: s.Finding.File, Start: recvEnd, End: call.End},
+		}, true
+	}
+}
+
+// importsZod: the file binds z to zod (import { z } from 'zod', or
+// import * as z / import z from it).
+func importsZod(content string) bool {
+	for _, l := range strings.Split(content, "\n") {
+		t := strings.TrimSpace(l)
+		if !strings.HasPrefix(t, "import ") || !(strings.Contains(t, `from "zod"`) || strings.Contains(t, "from 'zod'")) {
+			continue
+		}
+		if strings.Contains(t, "* as z ") || strings.HasPrefix(t, "import z ") || strings.HasPrefix(t, "import z,") {
+			return true
+		}
+		if i, j := strings.IndexByte(t, '{'), strings.IndexByte(t, '}'); i >= 0 && j > i {
+			for _, spec := range strings.Split(t[i+1:j], ",") {
+				if strings.TrimSpace(spec) == "z" {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
