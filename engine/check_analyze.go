@@ -410,11 +410,20 @@ func (c *checker) finish(ctx context.Context, rep *model.PackageReport, u unit, 
 // every site manual.
 func (c *checker) packFor(ctx context.Context, u unit, runs []*memberRun) plan.Pack {
 	var pack *packs.Pack
+	var facts packs.Facts
 	for _, m := range u.members {
 		if m.reason != "" || m.target == m.row.Installed {
 			continue
 		}
 		if pack = packs.For(m.name(), m.row.Installed, m.target); pack != nil {
+			// The pack reads what its rules need from the two versions'
+			// declarations (stripe's pinned API versions); without them
+			// those rules take no site.
+			for _, r := range runs {
+				if r != nil && r.m.name() == m.name() && pack.Facts != nil && r.runtimeInst != "" && r.runtimeTgt != "" {
+					facts, _ = pack.Facts(r.runtimeInst, r.runtimeTgt)
+				}
+			}
 			break
 		}
 	}
@@ -433,7 +442,7 @@ func (c *checker) packFor(ctx context.Context, u unit, runs []*memberRun) plan.P
 	if pack == nil {
 		return nil
 	}
-	pl := pack.Planner(c.root)
+	pl := pack.Planner(c.root).WithFacts(facts)
 	// The transforms that need syntax parse with the pinned compiler
 	// (surfaces are extracted with it, so it is there); without it they
 	// take no site and the plan says by agent.

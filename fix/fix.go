@@ -81,7 +81,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		o.TestTimeout = 10 * time.Minute
 	}
 	r := &runner{o: o, rep: &Report{Package: o.Package, Status: StatusNotRun, Moves: []Move{}, Commits: []Commit{},
-		Patches: []PatchResult{}, Sites: []Site{}, NotRun: []string{},
+		Patches: []PatchResult{}, Sites: []Site{}, NotRun: []string{}, Decisions: []string{},
 		Types:    TypesReport{Status: model.StatusNotAnalyzed, Projects: []string{}, New: []model.Diagnostic{}},
 		Tests:    TestsReport{Results: []verify.TestResult{}, NoTests: []string{}, Skipped: []verify.ServiceSkip{}, NotRun: []string{}},
 		Style:    StyleReport{Formatted: []string{}, NewFailures: map[string][]string{}},
@@ -247,7 +247,7 @@ func (r *runner) run(ctx context.Context) {
 	lintBeforeOK := true
 	// The pack's rule edits come first, as one commit: the assisted fixer
 	// then sees the clone they left, and is not handed their sites.
-	ruleFiles, ruled, ok := r.applyRules(ctx, reports, style, &lintBefore, &lintBeforeOK)
+	ruleFiles, ruled, ok := r.applyRules(ctx, reports, workspaces, style, &lintBefore, &lintBeforeOK)
 	if !ok || r.interrupted(ctx, "the rule edits") {
 		return
 	}

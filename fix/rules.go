@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -35,24 +36,24 @@ type RuleSite struct {
 
 // byRule are the findings check's plan counted by rule, per pack: the
 // sites the pack's transforms take, exactly as the plan's dry run took them.
-func byRule(reports []model.PackageReport) (pack string, findings []model.Finding, sites int) {
+// pack is the plan's pack, set whenever one covers the upgrade; rules are
+// the ids of the plan's rules (the run's own, for the review notes).
+func byRule(reports []model.PackageReport) (pack string, findings []model.Finding, sites int, rules []string) {
 	for _, p := range reports {
 		if p.Plan.Pack == "" {
 			continue
 		}
+		pack = p.Plan.Pack
 		ruled := map[string]bool{}
 		for _, rule := range p.Plan.Rules {
 			sites += rule.ByRule
+			rules = appendUnique(rules, rule.ID)
 			for id, by := range rule.Fix {
 				if by == "rule" {
 					ruled[id] = true
 				}
 			}
 		}
-		if len(ruled) == 0 {
-			continue
-		}
-		pack = p.Plan.Pack
 		for _, f := range p.Findings {
 			if ruled[f.ID] {
 				findings = append(findings, f)
@@ -60,7 +61,8 @@ func byRule(reports []model.PackageReport) (pack string, findings []model.Findin
 		}
 	}
 	sort.SliceStable(findings, func(i, j int) bool { return findings[i].ID < findings[j].ID })
-	return pack, findings, sites
+	sort.Strings(rules)
+	return pack, findings, sites, rules
 }
 
 // applyRules makes the covering pack's rule edits in the clone, over the
@@ -68,8 +70,8 @@ func byRule(reports []model.PackageReport) (pack string, findings []model.Findin
 // linter (when the repository has one) reads the files as the upgrade left
 // them, into lintBefore. It returns the files edited and the ids of the
 // findings the rules took; false when the run has to stop.
-func (r *runner) applyRules(ctx context.Context, reports []model.PackageReport, style verify.Style, lintBefore *verify.LintRun, lintOK *bool) ([]string, map[string]bool, bool) {
-	name, findings, sites := byRule(reports)
+func (r *runner) applyRules(ctx context.Context, reports []model.PackageReport, workspaces []string, style verify.Style, lintBefore *verify.LintRun, lintOK *bool) ([]string, map[string]bool, bool) {
+	name, findings, sites, ruleIDs := byRule(reports)
 	if name == "" {
 		return nil, nil, true
 	}
@@ -78,9 +80,23 @@ func (r *runner) applyRules(ctx context.Context, reports []model.PackageReport, 
 		r.rep.NotRun = append(r.rep.NotRun, fmt.Sprintf("rule edits: check planned the %s pack, which this build does not have", name))
 		return nil, nil, true
 	}
+	// What the pack reads from the two versions: the installed one as the
+	// checkout has it, the target as the upgrade installed it in the clone.
+	var facts packs.Facts
+	if pack.Facts != nil {
+		from, to := packageDir(r.root, workspaces, pack.Package), packageDir(r.croot, workspaces, pack.Package)
+		var err error
+		if facts, err = pack.Facts(from, to); err != nil {
+			r.rep.NotRun = append(r.rep.NotRun, fmt.Sprintf("the %s pack's reading of the two versions: %v", name, err))
+		}
+	}
+	r.rep.Decisions = append(r.rep.Decisions, pack.Review(ruleIDs, facts)...)
+	if len(findings) == 0 {
+		return nil, nil, true
+	}
 	rep := &RulesReport{Pack: name, Sites: []RuleSite{}}
 	r.rep.Rules = rep
-	planner := pack.Planner(r.croot)
+	planner := pack.Planner(r.croot).WithFacts(facts)
 	// The transforms that need syntax parse with the compiler the
 	// enclosing declarations use; without one they take no site, and the
 	// plan's dry run (which had one) said by rule: the report says so.
@@ -170,4 +186,16 @@ func writeEdits(root string, fe packs.FileEdit) error {
 		return err
 	}
 	return os.WriteFile(p, []byte(out), info.Mode().Perm())
+}
+
+// packageDir is where a workspace of root installs the package (its own
+// node_modules, else the root's).
+func packageDir(root string, workspaces []string, name string) string {
+	for _, ws := range workspaces {
+		p := filepath.Join(root, filepath.FromSlash(ws), "node_modules", filepath.FromSlash(name))
+		if _, err := os.Stat(filepath.Join(p, "package.json")); err == nil {
+			return p
+		}
+	}
+	return filepath.Join(root, "node_modules", filepath.FromSlash(name))
 }

@@ -47,10 +47,8 @@ type packFix struct {
 			Rule string `json:"rule"`
 		} `json:"sites"`
 	} `json:"rules"`
-	Assist *struct {
-		Sites int `json:"sites"`
-	} `json:"assist"`
-	Types struct {
+	Decisions []string `json:"decisions"`
+	Types     struct {
 		New []struct {
 			File string `json:"file"`
 			Line int    `json:"line"`
@@ -227,5 +225,48 @@ func TestPacksReactApp(t *testing.T) {
 	}
 	if after := checkoutDigest(t, dir); after != before {
 		t.Errorf("the checkout changed:\n%s", diffLines(before, after))
+	}
+}
+
+func TestPacksStripeApp(t *testing.T) {
+	fe := newFixEnv(t)
+	dir := packApp(t, fe, "stripe-app")
+	const target = "stripe@15.0.0"
+
+	r := run(t, fe.env, dir, "check", "stripe", "--target", target, "--json")
+	var rep packCheck
+	decode(t, r, &rep)
+	got := planSites(t, rep, "stripe", "stripe")
+	want := []string{
+		"src/billing.ts:10 stripe-product-marketing-features rule",
+		"src/billing.ts:4 stripe-api-version rule",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("plan sites:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+
+	res, out := runFix(t, fe, dir, "stripe", "--target", target)
+	var pf packFix
+	decode(t, out, &pf)
+	if out.code != 0 || res.Status != "verified" {
+		t.Fatalf("exit %d status %s (%s), want 0 verified\n%s", out.code, res.Status, res.Reason, out.stderr)
+	}
+	wantSubjects := []string{"upgrade stripe 14.25.0 → 15.0.0", "apply stripe rules: 2 sites (stripe-api-version, stripe-product-marketing-features)"}
+	if s := subjects(res); strings.Join(s, "\n") != strings.Join(wantSubjects, "\n") {
+		t.Errorf("commits %q, want %q", s, wantSubjects)
+	}
+	billing := git(t, dir, "show", "uptide/stripe-15.0.0:src/billing.ts")
+	for _, s := range []string{`apiVersion: "2024-04-10"`, `marketing_features: [{ name: "Unlimited projects" }`} {
+		if !strings.Contains(billing, s) {
+			t.Errorf("src/billing.ts on the branch lacks %s:\n%s", s, billing)
+		}
+	}
+	// The pins were read from both SDKs' declarations, and the changelog
+	// between them is the user's to review.
+	decisions := strings.Join(pf.Decisions, "\n")
+	for _, s := range []string{"Stripe API 2023-10-16 → 2024-04-10: 11 changelog entries", "Product: features is renamed marketing_features", "Webhook endpoints keep the API version"} {
+		if !strings.Contains(decisions, s) {
+			t.Errorf("decisions lack %q:\n%s", s, decisions)
+		}
 	}
 }

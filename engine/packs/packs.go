@@ -30,6 +30,9 @@ type Site struct {
 	// Syntax is nil without a parser; a transform that needs it then does
 	// not take the site.
 	Syntax Syntax
+	// Facts are what the pack read from the two versions (nil when it
+	// reads none, or could not).
+	Facts Facts
 }
 
 // Node is one syntax node: the parser's kind name ("CallExpression") and
@@ -88,6 +91,36 @@ type Pack struct {
 	// From and To are npm ranges the upgrade's versions must satisfy.
 	From, To string
 	Rules    []Rule
+	// Facts, when set, reads what the rules need from the two versions'
+	// declarations (the installed and the target package's directories):
+	// stripe's pinned API versions.
+	Facts func(fromDir, toDir string) (Facts, error)
+	// Decisions, when set, are the pack's own review items for an upgrade
+	// between those facts, beside its rules' notes.
+	Decisions func(f Facts) []string
+}
+
+// Facts are named values a pack read from the upgrade's two versions.
+type Facts map[string]string
+
+// Review is what goes under "Decisions for you" for a run whose sites
+// fall under the rule ids: each such rule's notes, then the pack's own
+// decisions over the facts. Notes are scoped to the run: a rule without a
+// site says nothing.
+func (p *Pack) Review(ruleIDs []string, f Facts) []string {
+	var out []string
+	for _, r := range p.Rules {
+		for _, id := range ruleIDs {
+			if id == r.ID {
+				out = append(out, r.Notes...)
+				break
+			}
+		}
+	}
+	if p.Decisions != nil && f != nil {
+		out = append(out, p.Decisions(f)...)
+	}
+	return out
 }
 
 // Covers says whether the pack covers the upgrade from → to.
@@ -202,7 +235,7 @@ func (p *Pack) Guide(ruleID string) string {
 }
 
 // Packs is every pack Uptide ships.
-func Packs() []*Pack { return []*Pack{reactPack(), zodPack()} }
+func Packs() []*Pack { return []*Pack{reactPack(), stripePack(), zodPack()} }
 
 // Named is the pack of the package name (what a plan's Pack says), or nil.
 func Named(name string) *Pack {

@@ -104,6 +104,24 @@ func ruleByID(p *Pack, id string) (Rule, bool) {
 	return Rule{}, false
 }
 
+// readFacts is a fixture's facts.json: what its pack would read from the
+// two versions' declarations; nil without one.
+func readFacts(t *testing.T, dir string) Facts {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(dir, "facts.json"))
+	if os.IsNotExist(err) {
+		return nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f Facts
+	if err := json.Unmarshal(raw, &f); err != nil {
+		t.Fatalf("%s/facts.json: %v", dir, err)
+	}
+	return f
+}
+
 func readFixture(t *testing.T, dir string) (before, after string, sites []fixtureSite) {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(dir, "before.ts"))
@@ -145,6 +163,7 @@ func TestFixtures(t *testing.T) {
 			}
 			before, after, sites := readFixture(t, dir)
 			syntax := testSyntax(t)
+			facts := readFacts(t, dir)
 			var edits []Edit
 			for _, s := range sites {
 				f := model.Finding{Change: s.Change, Path: s.Path, File: "a.ts", Line: s.Line, Column: s.Column}
@@ -152,7 +171,7 @@ func TestFixtures(t *testing.T) {
 				if !ok || got.ID != id {
 					t.Fatalf("site %+v is claimed by %q, want %s", s, got.ID, id)
 				}
-				es, ok := r.Edits(Site{Finding: f, Content: before, Syntax: syntax})
+				es, ok := r.Edits(Site{Finding: f, Content: before, Syntax: syntax, Facts: facts})
 				if !ok {
 					t.Fatalf("transform does not take site %+v", s)
 				}
@@ -176,7 +195,7 @@ func TestFixtures(t *testing.T) {
 				for l := range lines {
 					for c := 1; c <= len(lines[l])+1; c++ {
 						f := model.Finding{Change: s.Change, Path: s.Path, File: "a.ts", Line: l + 1, Column: c}
-						es, ok := r.Transform(Site{Finding: f, Content: after, Syntax: syntax})
+						es, ok := r.Transform(Site{Finding: f, Content: after, Syntax: syntax, Facts: facts})
 						if !ok {
 							continue
 						}
@@ -229,6 +248,7 @@ func TestFor(t *testing.T) {
 		{"@types/react", "18.3.12", "19.1.2", "@types/react"},
 		{"react", "18.3.1", "19.0.0", ""},
 		{"zod", "not-a-version", "4.0.0", ""},
+		{"stripe", "14.25.0", "15.0.0", "stripe"},
 	}
 	for _, c := range cases {
 		got := ""
@@ -389,5 +409,45 @@ func TestObjectFactoryRefuses(t *testing.T) {
 	}
 	if _, ok := r.Edits(site(6, syntax)); !ok {
 		t.Error("line 6 with a parser is not taken")
+	}
+}
+
+// TestStripeFacts: the pins are read from the SDKs' own declarations (the
+// test registry's stripe 14 and 15), and the changelog between them is
+// listed from the snapshot in the tree, with its source; a pin the
+// snapshot does not know is said, not passed over.
+func TestStripeFacts(t *testing.T) {
+	p := For("stripe", "14.25.0", "15.0.0")
+	if p == nil {
+		t.Fatal("no stripe pack for 14 → 15")
+	}
+	f, err := p.Facts("../../fixtures/registry/stripe/14.25.0", "../../fixtures/registry/stripe/15.0.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f["apiVersion.from"] != "2023-10-16" || f["apiVersion.to"] != "2024-04-10" {
+		t.Fatalf("facts %v", f)
+	}
+	review := p.Review([]string{"stripe-api-version"}, f)
+	if len(review) < 3 || !strings.Contains(review[0], "Webhook endpoints") {
+		t.Fatalf("review %q: want the rule's note first", review)
+	}
+	head := review[1]
+	if !strings.HasPrefix(head, "Stripe API 2023-10-16 → 2024-04-10: 11 changelog entries") || !strings.Contains(head, "stripe-node CHANGELOG.md") {
+		t.Errorf("decision head %q", head)
+	}
+	if !strings.Contains(strings.Join(review, "\n"), "2024-04-10 · breaking · Product: features is renamed marketing_features") {
+		t.Errorf("review lacks the product rename:\n%s", strings.Join(review, "\n"))
+	}
+	if r := p.Review(nil, Facts{"apiVersion.from": "2023-10-16", "apiVersion.to": "2024-06-20"}); len(r) != 1 || !strings.Contains(r[0], "review the API changelog between the two versions yourself") {
+		t.Errorf("a pin the snapshot does not know: %q", r)
+	}
+	if _, err := p.Facts("../../fixtures/registry/stripe/14.25.0", t.TempDir()); err == nil || !strings.Contains(err.Error(), "pin 0 API versions") {
+		t.Errorf("no declarations: %v", err)
+	}
+	// The snapshot in the tree says where it comes from.
+	var cl changelog
+	if err := json.Unmarshal(stripeChangelogJSON, &cl); err != nil || cl.Source == "" || len(cl.Entries) == 0 {
+		t.Fatalf("stripe/changelog.json: %v (%d entries, source %q)", err, len(cl.Entries), cl.Source)
 	}
 }

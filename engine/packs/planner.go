@@ -18,6 +18,14 @@ type Planner struct {
 	files  map[string]string
 	errs   map[string]error
 	syntax Syntax
+	facts  Facts
+}
+
+// WithFacts gives the transforms what the pack read from the upgrade's
+// two versions.
+func (pl *Planner) WithFacts(f Facts) *Planner {
+	pl.facts = f
+	return pl
 }
 
 // WithSyntax gives the transforms that need syntax a parser; without one
@@ -64,7 +72,7 @@ func (pl *Planner) RuleFor(f model.Finding) (id, title string, transformTakes, p
 	}
 	takes := false
 	if r.Transform != nil && content != "" {
-		if es, ok := r.Edits(Site{Finding: f, Content: content, Syntax: pl.syntax}); ok {
+		if es, ok := r.Edits(Site{Finding: f, Content: content, Syntax: pl.syntax, Facts: pl.facts}); ok {
 			_, err := Apply(es, content)
 			takes = err == nil
 		}
@@ -94,7 +102,7 @@ func (pl *Planner) Edits(findings []model.Finding) ([]FileEdit, error) {
 		if !ok || r.Transform == nil {
 			continue
 		}
-		es, ok := r.Edits(Site{Finding: f, Content: content, Syntax: pl.syntax})
+		es, ok := r.Edits(Site{Finding: f, Content: content, Syntax: pl.syntax, Facts: pl.facts})
 		if !ok {
 			continue
 		}

@@ -56,6 +56,12 @@ func renderFix(w io.Writer, r *fix.Report, p palette) {
 			fmt.Fprintf(w, "  %s %s\n", p.red("✗ no rule edit made:"), r.Rules.Reason)
 		}
 	}
+	if len(r.Decisions) > 0 {
+		fmt.Fprintln(w, "\nDecisions for you")
+		for _, d := range r.Decisions {
+			fmt.Fprintf(w, "  %s\n", d)
+		}
+	}
 	for _, pr := range r.Patches {
 		if !pr.Applied {
 			fmt.Fprintf(w, "  %s %s:%d (%s): %s\n", p.red("✗ patch rejected"), pr.File, pr.Line, pr.Rule, pr.Reason)

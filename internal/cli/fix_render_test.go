@@ -22,6 +22,12 @@ func TestRenderFixRules(t *testing.T) {
 	if !strings.Contains(b.String(), want) {
 		t.Fatalf("rendered:\n%s\nwant it to hold:\n%s", b.String(), want)
 	}
+	r.Decisions = []string{"Stripe API 2023-10-16 → 2024-04-10: 1 changelog entries", "  2024-04-10 · breaking · Product: features is renamed"}
+	b.Reset()
+	renderFix(&b, r, palette{})
+	if !strings.Contains(b.String(), "\nDecisions for you\n  Stripe API 2023-10-16 → 2024-04-10: 1 changelog entries\n    2024-04-10 · breaking") {
+		t.Fatalf("rendered:\n%s", b.String())
+	}
 	r.Rules = &fix.RulesReport{Pack: "zod", Sites: []fix.RuleSite{}, Reason: "edits 3..9 and 5..7 of src/a.ts overlap: refusing both"}
 	b.Reset()
 	renderFix(&b, r, palette{})
