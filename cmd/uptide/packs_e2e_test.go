@@ -26,11 +26,12 @@ type packCheck struct {
 		Plan struct {
 			Pack  string `json:"pack"`
 			Rules []struct {
-				ID      string            `json:"id"`
-				ByRule  int               `json:"byRule"`
-				ByAgent int               `json:"byAgent"`
-				Manual  int               `json:"manual"`
-				Fix     map[string]string `json:"fix"`
+				ID       string            `json:"id"`
+				ByRule   int               `json:"byRule"`
+				ByAgent  int               `json:"byAgent"`
+				Manual   int               `json:"manual"`
+				Fix      map[string]string `json:"fix"`
+				Previews map[string]string `json:"previews"`
 			} `json:"rules"`
 		} `json:"plan"`
 	} `json:"packages"`
@@ -124,6 +125,22 @@ func TestPacksZodTutorial(t *testing.T) {
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("plan sites:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// The plan carries what each by-rule edit will do: the planner's
+	// preview, the same dry run fix commits.
+	for _, rule := range rep.Packages[0].Plan.Rules {
+		if rule.ID != "zod-record-key" {
+			continue
+		}
+		want := "@@ src/schemas.ts:13 @@\n-  labels: z.record(z.string()),\n+  labels: z.record(z.string(), z.string()),\n"
+		if len(rule.Previews) != 1 {
+			t.Errorf("zod-record-key previews %v, want one", rule.Previews)
+		}
+		for _, p := range rule.Previews {
+			if p != want {
+				t.Errorf("zod-record-key preview:\n%s\nwant:\n%s", p, want)
+			}
+		}
 	}
 	text := run(t, fe.env, dir, "check", "zod", "--target", target)
 	for _, line := range []string{"required_error / invalid_type_error / errorMap become error      2        2", "z.record needs a key schema                                      1        1"} {

@@ -451,3 +451,42 @@ func TestStripeFacts(t *testing.T) {
 		t.Fatalf("stripe/changelog.json: %v (%d entries, source %q)", err, len(cl.Entries), cl.Source)
 	}
 }
+
+// TestPreview: the plan carries, per by-rule site, the dry run's diff of
+// the lines it changes; similar diagnostics on other lines are hunks of
+// their own; a site no transform takes has none.
+func TestPreview(t *testing.T) {
+	root := t.TempDir()
+	src := "import { z } from 'zod';\n" +
+		"export const a = z.string({ required_error: 'A' });\n" +
+		"export const keep = 1;\n" +
+		"export const b = z.number({ invalid_type_error: 'B' });\n" +
+		"export const t = z.string().trim().email();\n"
+	if err := os.WriteFile(filepath.Join(root, "a.ts"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fs := []model.Finding{
+		{ID: "p", Change: "TS2353", File: "a.ts", Line: 2, Column: 29, Severity: model.Breaking, Similar: 1, Evidence: []model.Diagnostic{
+			{File: "a.ts", Line: 2, Column: 29, Code: 2353}, {File: "a.ts", Line: 4, Column: 29, Code: 2353}}},
+		{ID: "e", Change: "deprecated", Path: "ZodString#email", File: "a.ts", Line: 5, Column: 36, Severity: model.Breaking},
+	}
+	p := plan.Build(fs, plan.Options{Package: "zod", Pack: For("zod", "3.23.8", "4.0.17").Planner(root)})
+	var previews map[string]string
+	for _, r := range p.Rules {
+		if r.ID == "zod-error-params" {
+			previews = r.Previews
+		}
+		if r.ID == "zod-string-formats" && len(r.Previews) != 0 {
+			t.Errorf("a site no transform takes has a preview: %v", r.Previews)
+		}
+	}
+	want := "@@ a.ts:2 @@\n" +
+		"-export const a = z.string({ required_error: 'A' });\n" +
+		"+export const a = z.string({ error: (iss) => iss.input === undefined ? 'A' : undefined });\n" +
+		"@@ a.ts:4 @@\n" +
+		"-export const b = z.number({ invalid_type_error: 'B' });\n" +
+		"+export const b = z.number({ error: (iss) => iss.input === undefined ? undefined : 'B' });\n"
+	if previews["p"] != want {
+		t.Fatalf("preview:\n%s\nwant:\n%s", previews["p"], want)
+	}
+}
