@@ -262,6 +262,11 @@ func TestPacksStripeApp(t *testing.T) {
 		t.Fatalf("plan sites:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 
+	text := run(t, fe.env, dir, "check", "stripe", "--target", target)
+	if note := "the pinned API version moves: API 2023-10-16 → 2024-04-10: 11 changelog entries between the pins"; !strings.Contains(text.stdout, note) {
+		t.Errorf("check's plan lacks the pins' note %q:\n%s", note, text.stdout)
+	}
+
 	res, out := runFix(t, fe, dir, "stripe", "--target", target)
 	var pf packFix
 	decode(t, out, &pf)

@@ -98,6 +98,8 @@ type Pack struct {
 	// Decisions, when set, are the pack's own review items for an upgrade
 	// between those facts, beside its rules' notes.
 	Decisions func(f Facts) []string
+	// PlanNote, when set, is one line the plan shows under a rule.
+	PlanNote func(ruleID string, f Facts) string
 }
 
 // Facts are named values a pack read from the upgrade's two versions.

@@ -445,6 +445,13 @@ func TestStripeFacts(t *testing.T) {
 	if _, err := p.Facts("../../fixtures/registry/stripe/14.25.0", t.TempDir()); err == nil || !strings.Contains(err.Error(), "pin 0 API versions") {
 		t.Errorf("no declarations: %v", err)
 	}
+	pl := p.Planner(t.TempDir()).WithFacts(f)
+	if n := pl.Note("stripe-api-version"); n != "API 2023-10-16 → 2024-04-10: 11 changelog entries between the pins, listed by fix under Decisions for you" {
+		t.Errorf("plan note %q", n)
+	}
+	if n := pl.Note("stripe-product-marketing-features"); n != "" {
+		t.Errorf("a note under another rule: %q", n)
+	}
 	// The snapshot in the tree says where it comes from.
 	var cl changelog
 	if err := json.Unmarshal(stripeChangelogJSON, &cl); err != nil || cl.Source == "" || len(cl.Entries) == 0 {

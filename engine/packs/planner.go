@@ -143,6 +143,15 @@ func appendOnce(s []string, v string) []string {
 }
 
 var _ plan.Previewer = (*Planner)(nil)
+var _ plan.Noter = (*Planner)(nil)
+
+// Note is the pack's line under a rule of the plan, "" for none.
+func (pl *Planner) Note(ruleID string) string {
+	if pl.pack.PlanNote == nil {
+		return ""
+	}
+	return pl.pack.PlanNote(ruleID, pl.facts)
+}
 
 // Preview is what the rule's transform will do at a site it takes: the
 // changed lines of the file, before and after, as hunks ("@@ file:line @@",

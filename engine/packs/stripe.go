@@ -19,7 +19,7 @@ import (
 func stripePack() *Pack {
 	return &Pack{
 		Package: "stripe", From: ">=8.0.0", To: ">=8.0.0",
-		Facts: stripeFacts, Decisions: stripeDecisions,
+		Facts: stripeFacts, Decisions: stripeDecisions, PlanNote: stripePlanNote,
 		Rules: []Rule{
 			{
 				ID: "stripe-api-version", Title: "the pinned API version moves", Change: "type", Path: "Stripe.LatestApiVersion", Token: "apiVersion",
@@ -198,4 +198,18 @@ func stripeDecisions(f Facts) []string {
 	sort.Strings(lines)
 	head := fmt.Sprintf("Stripe API %s → %s: %d changelog entries between the two pinned versions, each to check against what your integration sends and reads (source: %s):", from, to, len(lines), cl.Source)
 	return append([]string{head}, lines...)
+}
+
+// stripePlanNote counts, under the API version rule, the changelog entries
+// between the two pins that fix will list for review.
+func stripePlanNote(ruleID string, f Facts) string {
+	from, to := f["apiVersion.from"], f["apiVersion.to"]
+	if ruleID != "stripe-api-version" || from == "" || to == "" || from == to {
+		return ""
+	}
+	d := stripeDecisions(f)
+	if len(d) == 1 {
+		return fmt.Sprintf("API %s → %s: the changelog snapshot does not cover these versions; review the changelog yourself", from, to)
+	}
+	return fmt.Sprintf("API %s → %s: %d changelog entries between the pins, listed by fix under Decisions for you", from, to, len(d)-1)
 }

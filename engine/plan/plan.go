@@ -25,6 +25,12 @@ type Previewer interface {
 	Preview(f model.Finding) string
 }
 
+// Noter is a Pack that adds one line under a rule (stripe: the changelog
+// entries between the two pinned API versions); "" for none.
+type Noter interface {
+	Note(ruleID string) string
+}
+
 // Options are what Build needs besides the findings.
 type Options struct {
 	Package string
@@ -85,6 +91,11 @@ func Build(findings []model.Finding, opts Options) model.Plan {
 	}
 	p.Rules = group(breaking, opts.Pack)
 	p.Unverified = group(unverified, opts.Pack)
+	if n, ok := opts.Pack.(Noter); ok {
+		for i := range p.Rules {
+			p.Rules[i].Note = n.Note(p.Rules[i].ID)
+		}
+	}
 	for _, r := range p.Rules {
 		p.Totals.Sites += r.Sites
 		p.Totals.ByRule += r.ByRule

@@ -223,6 +223,9 @@ func (m Model) plan(b *lines, d state.Dep) []int {
 		default:
 			b.add(st.Warn.Render(line))
 		}
+		if rule.Note != "" {
+			b.wrapped("    ", rule.Note, st.Muted)
+		}
 		if m.expanded[i] {
 			for _, f := range rule.Findings {
 				site := fmt.Sprintf("%s:%d", f.File, f.Line)
