@@ -115,10 +115,19 @@ func (r *runner) applyRules(ctx context.Context, reports []model.PackageReport, 
 	}
 	taken := map[string]bool{}
 	var ids []string
+	// The plan counted these sites by rule; a transform that cannot take
+	// one here (no parser in the clone) leaves it to the assisted fixer,
+	// and the count says what was edited.
+	sites = 0
 	for _, f := range findings {
 		id, _, takes, _ := planner.RuleFor(f)
 		if !takes {
+			r.rep.NotRun = append(r.rep.NotRun, fmt.Sprintf("rule edit %s at %s:%d: the transform did not take the site check's plan counted by rule", id, f.File, f.Line))
 			continue
+		}
+		sites++
+		if strings.HasPrefix(f.Change, "TS") {
+			sites += max(f.Similar, 0) // its similar diagnostics, edited with it
 		}
 		taken[f.ID] = true
 		rep.Sites = append(rep.Sites, RuleSite{File: f.File, Line: f.Line, Rule: id, Finding: f.ID})
