@@ -345,7 +345,8 @@ func FuzzTransforms(f *testing.F) {
 				}
 				fd := model.Finding{Change: r.Change, Path: strings.ReplaceAll(r.Path, "*", "email"), File: "a.ts", Line: line, Column: col}
 				p.Rule(fd, content)
-				if es, ok := r.Transform(Site{Finding: fd, Content: content}); ok {
+				facts := Facts{"apiVersion.from": "2023-10-16", "apiVersion.to": "2024-04-10"}
+				if es, ok := r.Transform(Site{Finding: fd, Content: content, Facts: facts}); ok {
 					if _, err := Apply(es, content); err != nil {
 						t.Fatalf("%s: %v", r.ID, err)
 					}
