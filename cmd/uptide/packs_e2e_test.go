@@ -208,6 +208,9 @@ func TestPacksReactApp(t *testing.T) {
 		"src/counter.ts:5 react-useref-argument rule",
 		"src/label.ts:3 react-global-jsx rule",
 		"src/label.ts:3 react-reactchild rule",
+		"src/types.ts:3 react-reacttext rule",
+		"src/types.ts:4 react-reactfragment rule",
+		"src/types.ts:6 react-vfc rule",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("plan sites:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -221,7 +224,7 @@ func TestPacksReactApp(t *testing.T) {
 		t.Fatalf("exit %d status %s (%s), want 0 verified\n%s", out.code, res.Status, res.Reason, out.stderr)
 	}
 	s := subjects(res)
-	if len(s) != 2 || !strings.HasPrefix(s[0], "upgrade react") || s[1] != "apply @types/react rules: 5 sites (react-global-jsx, react-reactchild, react-useref-argument)" {
+	if len(s) != 2 || !strings.HasPrefix(s[0], "upgrade react") || s[1] != "apply @types/react rules: 8 sites (react-global-jsx, react-reactchild, react-reactfragment, react-reacttext, react-useref-argument, react-vfc)" {
 		t.Errorf("commits %q, want the upgrade then the rules' one commit", s)
 	}
 	if len(pf.Types.New) != 0 || len(res.Sites) != 0 {
@@ -230,11 +233,15 @@ func TestPacksReactApp(t *testing.T) {
 	branch := "uptide/react-19.1.0"
 	counter := git(t, dir, "show", branch+":src/counter.ts")
 	label := git(t, dir, "show", branch+":src/label.ts")
+	types := git(t, dir, "show", branch+":src/types.ts")
 	for _, c := range []struct{ text, want string }{
 		{counter, "React.useRef<number | undefined>(undefined)"},
 		{counter, "React.useRef(undefined)"},
 		{label, "text: React.ReactElement | number | string): React.JSX.Element"},
 		{label, "as React.JSX.Element"},
+		{types, "export type Id = string | number;"},
+		{types, "export type Slot = Iterable<React.ReactNode>;"},
+		{types, "export const Badge: React.FC<{ id: Id; children?: Slot }> = () => null;"},
 	} {
 		if !strings.Contains(c.text, c.want) {
 			t.Errorf("the branch lacks %s:\n%s", c.want, c.text)
