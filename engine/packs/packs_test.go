@@ -498,3 +498,30 @@ func TestPreview(t *testing.T) {
 		t.Fatalf("preview:\n%s\nwant:\n%s", previews["p"], want)
 	}
 }
+
+// TestJSXConfig: the one edit at the tsconfig's jsx line, whether the
+// option is the last of its object or not; a jsx mode it does not know
+// goes to the assisted fixer.
+func TestJSXConfig(t *testing.T) {
+	r, _ := ruleByID(For("@types/react", "18.3.3", "19.1.2"), "react-jsx-config")
+	site := func(content string) Site {
+		return Site{Finding: model.Finding{Change: "cause", File: "tsconfig.json", Line: 2, Column: 5, AnchorOnly: true}, Content: content}
+	}
+	last := "{ \"compilerOptions\": {\n    \"jsx\": \"preserve\"\n  }\n}\n"
+	es, ok := r.Edits(site(last))
+	if !ok {
+		t.Fatal("the last property is not taken")
+	}
+	if out, _ := Apply(es, last); out != "{ \"compilerOptions\": {\n    \"jsx\": \"preserve\",\n    \"jsxImportSource\": \"react\"\n  }\n}\n" {
+		t.Errorf("edited:\n%s", out)
+	}
+	for _, c := range []string{
+		"{ \"compilerOptions\": {\n    \"jsx\": \"react\"\n  }\n}\n",
+		"{ \"compilerOptions\": {\n    \"jsx\": \"react-jsx\"\n  }\n}\n",
+		"{ \"compilerOptions\": {\n    \"jsx\": \"preserve\", \"jsxImportSource\": \"preact\"\n  }\n}\n",
+	} {
+		if es, ok := r.Edits(site(c)); ok {
+			t.Errorf("%q: edits %+v", c, es)
+		}
+	}
+}

@@ -24,6 +24,12 @@ func reactPack() *Pack {
 				Transform: globalJSX,
 			},
 			{
+				ID: "react-jsx-config", Title: "jsx without jsxImportSource reads the removed global JSX", Change: "cause", Token: "jsx",
+				Guide:     "With \"jsx\": \"preserve\" and no jsxImportSource, TypeScript reads JSX element types from the global JSX namespace, which @types/react 19 no longer declares: \"jsxImportSource\": \"react\" makes it read react/jsx-runtime's. One edit at the tsconfig fixes every element.",
+				Notes:     []string{"\"jsxImportSource\": \"react\" changes only type-checking under \"jsx\": \"preserve\" (your bundler still compiles the JSX); a workspace using another JSX runtime (preact, emotion) names that one instead."},
+				Transform: jsxImportSource,
+			},
+			{
 				ID: "react-reactchild", Title: "ReactChild removed", Change: "removed", Path: "React.ReactChild",
 				Guide:     "ReactChild was removed in @types/react 19: use React.ReactElement | number | string, or ReactNode where any renderable child is fine.",
 				Notes:     []string{"ReactChild never included null, undefined or booleans; ReactNode does. Choose ReactNode only where the wider type is intended."},
@@ -163,4 +169,33 @@ func unionFits(content string, start, end int) bool {
 	}
 	okAfter := after == "" || strings.ContainsRune(";,)>=|{}\r\n", rune(after[0]))
 	return okBefore && okAfter
+}
+
+// jsxImportSource: the tsconfig root cause of every "no JSX namespace"
+// error under "jsx": "preserve" is one edit: "jsxImportSource": "react" on
+// the line after the jsx option, indented as it is. Another jsx mode, a
+// tsconfig that names a source already, or a jsx line that is not a plain
+// "jsx": "preserve" property goes to the assisted fixer.
+func jsxImportSource(s Site) ([]Edit, bool) {
+	at, ok := tokenAt(s, "jsx")
+	if !ok || at == 0 || s.Content[at-1] != '"' || strings.Contains(s.Content, "jsxImportSource") {
+		return nil, false
+	}
+	const prop = `jsx": "preserve"`
+	if !strings.HasPrefix(s.Content[at:], prop) {
+		return nil, false
+	}
+	end := at + len(prop)
+	lineStart := strings.LastIndexByte(s.Content[:at], '\n') + 1
+	indent := s.Content[lineStart : at-1]
+	if strings.TrimLeft(indent, " \t") != "" {
+		return nil, false // not alone on its line
+	}
+	rest := strings.TrimLeft(s.Content[end:], " \t")
+	entry := `"jsxImportSource": "react"`
+	if strings.HasPrefix(rest, ",") {
+		comma := end + len(s.Content[end:]) - len(rest) + 1
+		return []Edit{{File: s.Finding.File, Start: comma, End: comma, New: "\n" + indent + entry + ","}}, true
+	}
+	return []Edit{{File: s.Finding.File, Start: end, End: end, New: ",\n" + indent + entry}}, true
 }
