@@ -71,7 +71,7 @@ func byRule(reports []model.PackageReport) (pack string, findings []model.Findin
 // them, into lintBefore. It returns the files edited and the ids of the
 // findings the rules took; false when the run has to stop.
 func (r *runner) applyRules(ctx context.Context, reports []model.PackageReport, workspaces []string, style verify.Style, lintBefore *verify.LintRun, lintOK *bool) ([]string, map[string]bool, bool) {
-	name, findings, sites, ruleIDs := byRule(reports)
+	name, findings, _, ruleIDs := byRule(reports)
 	if name == "" {
 		return nil, nil, true
 	}
@@ -118,7 +118,7 @@ func (r *runner) applyRules(ctx context.Context, reports []model.PackageReport, 
 	// The plan counted these sites by rule; a transform that cannot take
 	// one here (no parser in the clone) leaves it to the assisted fixer,
 	// and the count says what was edited.
-	sites = 0
+	sites := 0
 	for _, f := range findings {
 		id, _, takes, _ := planner.RuleFor(f)
 		if !takes {
