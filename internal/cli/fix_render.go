@@ -47,6 +47,21 @@ func renderFix(w io.Writer, r *fix.Report, p palette) {
 	if r.Install != nil {
 		fmt.Fprintf(w, "  installed with %s %s (%s)\n", r.Install.Manager, r.Install.Version, r.Install.Lockfile)
 	}
+	if r.Rules != nil && (len(r.Rules.Sites) > 0 || r.Rules.Reason != "") {
+		fmt.Fprintf(w, "\nRules  the %s pack\n", r.Rules.Pack)
+		for _, s := range r.Rules.Sites {
+			fmt.Fprintf(w, "  %s:%d  %s\n", s.File, s.Line, s.Rule)
+		}
+		if r.Rules.Reason != "" {
+			fmt.Fprintf(w, "  %s %s\n", p.red("✗ no rule edit made:"), r.Rules.Reason)
+		}
+	}
+	if len(r.Decisions) > 0 {
+		fmt.Fprintln(w, "\nDecisions for you")
+		for _, d := range r.Decisions {
+			fmt.Fprintf(w, "  %s\n", d)
+		}
+	}
 	for _, pr := range r.Patches {
 		if !pr.Applied {
 			fmt.Fprintf(w, "  %s %s:%d (%s): %s\n", p.red("✗ patch rejected"), pr.File, pr.Line, pr.Rule, pr.Reason)
