@@ -272,16 +272,17 @@ func (r *Registry) serveHuge(w http.ResponseWriter, req *http.Request, name stri
 		cw.WriteString(":")
 		cw.Write(body)
 	}
-	pad := strings.Repeat("lorem ipsum dolor sit amet ", 20)
+	pad := strconv.Quote(strings.Repeat("lorem ipsum dolor sit amet ", 20))
+	base := r.base(req)
 	for i := 0; cw.n < size && req.Context().Err() == nil; i++ {
 		if !first {
 			cw.WriteString(",")
 		}
 		first = false
-		fmt.Fprintf(cw, `"0.0.0-gen.%d":{"name":%s,"version":"0.0.0-gen.%d","description":%q,`+
+		fmt.Fprintf(cw, `"0.0.0-gen.%d":{"name":%s,"version":"0.0.0-gen.%d","description":%s,`+
 			`"dependencies":{"dep-a":"^1.0.%d","dep-b":"~2.%d.0"},"devDependencies":{"dev-x":"^%d.0.0"},`+
-			`"dist":{"tarball":"%s%s/-/gen-%d.tgz","shasum":"0000000000000000000000000000000000000000"},"readme":%q}`,
-			i, nameJSON, i, pad, i, i%50, i%9, r.base(req), name, i, pad)
+			`"dist":{"tarball":"%s%s/-/gen-%d.tgz","shasum":"0000000000000000000000000000000000000000"},"readme":%s}`,
+			i, nameJSON, i, pad, i, i%50, i%9, base, name, i, pad)
 	}
 	cw.WriteString("}}\n")
 }
