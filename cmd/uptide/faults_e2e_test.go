@@ -207,3 +207,15 @@ func TestListOutsideProject(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
 	}
 }
+
+// diff's tarball downloads keep the client's limits: a tarball cut at its
+// declared length fails verification, and the error names the package.
+func TestDiffTarballLongerThanDeclared(t *testing.T) {
+	reg := startRegistry(t)
+	reg.Misbehave("zod", testregistry.Fault{Kind: testregistry.TarballLonger})
+	r := run(t, newEnv(t, reg), t.TempDir(), "diff", "zod", "4.0.0", "4.1.12")
+	out := r.stdout + r.stderr
+	if r.code != 2 || !strings.Contains(out, "integrity check failed") || !strings.Contains(out, "zod@4.") {
+		t.Fatalf("exit %d, want 2 naming the failed verification:\n%s", r.code, out)
+	}
+}
