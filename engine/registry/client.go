@@ -58,6 +58,11 @@ type Options struct {
 	// one tarball; defaults 128 MB and 512 MB.
 	MaxDocument int64
 	MaxTarball  int64
+	// MaxKept and MaxKeptTotal cap the memory decoded documents take, one
+	// and all of the client's (it keeps them for its lifetime), as
+	// estimated while decoding; defaults 64 MB and 128 MB.
+	MaxKept      int64
+	MaxKeptTotal int64
 	// Clock is the time source of every limit above; default the system
 	// clock. Tests inject one to drive deadlines without waiting.
 	Clock Clock
@@ -81,6 +86,7 @@ type Client struct {
 	minRate    int64
 	maxDoc     int64
 	maxTarball int64
+	kept       *keptBudget
 	clock      Clock
 	cacheRoot  string
 	cacheErr   error
@@ -105,6 +111,7 @@ func New(opts Options) *Client {
 		minRate:    orDefault(opts.MinRate, DefaultMinRate),
 		maxDoc:     orDefault(opts.MaxDocument, DefaultMaxDocument),
 		maxTarball: orDefault(opts.MaxTarball, DefaultMaxTarball),
+		kept:       &keptBudget{perDoc: orDefault(opts.MaxKept, DefaultMaxKept), total: orDefault(opts.MaxKeptTotal, DefaultMaxKeptTotal)},
 		clock:      opts.Clock,
 		cacheRoot:  opts.CacheDir,
 		onResponse: opts.OnResponse,

@@ -153,7 +153,7 @@ func (d *looseDist) UnmarshalJSON(b []byte) error {
 // decodePackument reads a registry document (abbreviated or full) into
 // the model. Only a document that is not a JSON object fails.
 func decodePackument(body []byte, name string) (*model.Packument, error) {
-	return decodePackumentStream(bytes.NewReader(body), name)
+	return decodePackumentStream(bytes.NewReader(body), name, nil)
 }
 
 // decodePackumentStream reads a document from r as it arrives, keeping
@@ -161,7 +161,7 @@ func decodePackument(body []byte, name string) (*model.Packument, error) {
 // memory, never the document (a full packument is tens of megabytes, most
 // of it readmes and fields Uptide never reads). Read errors come back as
 // r returned them, wrapped.
-func decodePackumentStream(r io.Reader, name string) (*model.Packument, error) {
+func decodePackumentStream(r io.Reader, name string, kept *charge) (*model.Packument, error) {
 	dec := json.NewDecoder(r)
 	tok, err := dec.Token()
 	if err != nil {
@@ -190,7 +190,7 @@ func decodePackumentStream(r io.Reader, name string) (*model.Packument, error) {
 		case "time":
 			field = &times
 		case "versions":
-			if err := decodeVersions(dec, p.Versions, in); err != nil {
+			if err := decodeVersions(dec, p.Versions, in, kept); err != nil {
 				return nil, err
 			}
 			continue
@@ -245,7 +245,7 @@ func finishPackument(p *model.Packument, times looseStrings, name string) {
 
 // decodeVersions reads the "versions" value one manifest at a time; a
 // value that is not an object reads as no versions.
-func decodeVersions(dec *json.Decoder, out map[string]model.Release, in interner) error {
+func decodeVersions(dec *json.Decoder, out map[string]model.Release, in interner, kept *charge) error {
 	tok, err := dec.Token()
 	if err != nil {
 		return fmt.Errorf("decode packument: %w", err)
@@ -270,7 +270,11 @@ func decodeVersions(dec *json.Decoder, out map[string]model.Release, in interner
 		if !w.isObject || v == "" {
 			continue
 		}
-		out[in.str(v)] = w.release(in)
+		rel := w.release(in)
+		if err := kept.add(keptSize(v, rel)); err != nil {
+			return err
+		}
+		out[in.str(v)] = rel
 	}
 	_, err = dec.Token()
 	if err != nil {

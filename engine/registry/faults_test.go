@@ -357,3 +357,35 @@ func TestFaultEndlessTarball(t *testing.T) {
 		t.Errorf("%d tarball requests: an oversized tarball is not retried", n)
 	}
 }
+
+// What a client keeps of decoded documents is bounded per document and for
+// the run, whatever their size on the wire.
+func TestFaultKeptMemoryBudget(t *testing.T) {
+	t.Run("one document", func(t *testing.T) {
+		rig := newFaultRig(t, func(o *Options) { o.MaxKept = 1 << 20 })
+		rig.reg.Misbehave("zod", testregistry.Fault{Kind: testregistry.Huge, Size: 3 << 20})
+		_, err := rig.client.Packument(context.Background(), "zod", false)
+		re := asError(t, err)
+		if re.Reason != "the registry's document takes more than 1 MB once decoded, the limit for one package's metadata" {
+			t.Fatalf("reason %q", re.Reason)
+		}
+		if used := rig.client.kept.used.Load(); used != 0 {
+			t.Errorf("a refused document still holds %d bytes of the budget", used)
+		}
+	})
+	t.Run("the run", func(t *testing.T) {
+		rig := newFaultRig(t, func(o *Options) { o.MaxKeptTotal = 3 << 20 })
+		rig.reg.Misbehave("zod", testregistry.Fault{Kind: testregistry.Huge, Size: 3 << 20})
+		if _, err := rig.client.Packument(context.Background(), "zod", false); err != nil {
+			t.Fatal(err)
+		}
+		_, err := rig.client.Packument(context.Background(), "zod", true) // a second document: the full one
+		re := asError(t, err)
+		if re.Reason != "not kept: the run's package documents already take the 3 MB Uptide allows them in memory" {
+			t.Fatalf("reason %q", re.Reason)
+		}
+		if _, err := rig.client.Packument(context.Background(), "react", false); err != nil {
+			t.Errorf("a small document should still fit: %v", err)
+		}
+	})
+}

@@ -108,6 +108,9 @@ func (c *Client) loadPackument(ctx context.Context, name, reg string, full bool,
 	// without asking, as npm does; a stale one is revalidated by ETag.
 	if cached.body != nil && time.Now().Before(cached.freshUntil) {
 		if p, err := decodeCached(cached.body); err == nil {
+			if err := c.keep(name, u.Host, p); err != nil {
+				return nil, err
+			}
 			return p, nil
 		}
 	}
@@ -118,10 +121,17 @@ func (c *Client) loadPackument(ctx context.Context, name, reg string, full bool,
 		switch resp.StatusCode {
 		case http.StatusOK:
 			// Decoded as it arrives: the document itself is never held.
-			dp, err := decodePackumentStream(&capReader{r: r, left: c.maxDoc, limit: c.maxDoc}, name)
+			kept := c.kept.open()
+			dp, err := decodePackumentStream(&capReader{r: r, left: c.maxDoc, limit: c.maxDoc}, name, kept)
+			if err != nil {
+				kept.release()
+			}
 			var tl errTooLarge
 			var be bodyError
+			var tm errKeptTooMuch
 			switch {
+			case errors.As(err, &tm):
+				return c.newError(req, resp.StatusCode, tm.Error(), nil)
 			case errors.As(err, &tl):
 				return c.newError(req, resp.StatusCode, tooLarge(false, c.maxDoc), nil)
 			case errors.As(err, &be):
@@ -142,6 +152,9 @@ func (c *Client) loadPackument(ctx context.Context, name, reg string, full bool,
 			cp, err := decodeCached(cached.body)
 			if err != nil {
 				return c.newError(req, resp.StatusCode, "304 not modified but the cached document is unreadable", err)
+			}
+			if err := c.keep(name, u.Host, cp); err != nil {
+				return err
 			}
 			p, newETag = cp, cached.etag
 			if e := resp.Header.Get("ETag"); e != "" {
@@ -168,6 +181,16 @@ func (c *Client) loadPackument(ctx context.Context, name, reg string, full bool,
 		})
 	}
 	return p, nil
+}
+
+// keep accounts for a document decoded whole against the client's budget.
+func (c *Client) keep(name, host string, p *model.Packument) error {
+	kept := c.kept.open()
+	if err := kept.addPackument(p); err != nil {
+		kept.release()
+		return &Error{Package: name, Host: host, Reason: err.Error()}
+	}
+	return nil
 }
 
 // escapeName is how npm puts a name in a URL: the scope's slash encoded.

@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"runtime/debug"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -37,7 +39,28 @@ func newListCmd(g *Globals) *cobra.Command {
 }
 
 func runList(cmd *cobra.Command, o *ListOptions) error {
+	if !hasEnv(o.Env, "GOMEMLIMIT") {
+		// The registry client keeps at most registry.DefaultMaxKeptTotal of
+		// decoded documents; a soft limit above it makes the collector
+		// hold the process there instead of letting the garbage of huge
+		// documents double it. A user's GOMEMLIMIT wins.
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(listMemoryLimit))
+	}
 	return list(cmd.Context(), o, nil, "list")
+}
+
+// listMemoryLimit is list's soft memory limit: twice what the registry
+// client may keep, so the collector only works harder when a registry sends
+// documents that fill that budget.
+const listMemoryLimit = 2 * registry.DefaultMaxKeptTotal
+
+func hasEnv(env []string, key string) bool {
+	for _, kv := range env {
+		if k, v, ok := strings.Cut(kv, "="); ok && k == key && v != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // list runs discovery and renders it; client is nil except for the demo,
