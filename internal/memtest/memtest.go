@@ -6,7 +6,7 @@ package memtest
 
 import (
 	"os"
-	"runtime"
+	"runtime/debug"
 	"runtime/metrics"
 	"strconv"
 	"strings"
@@ -20,11 +20,11 @@ type Peak struct {
 	Heap int64 // bytes of live heap objects, sampled every millisecond
 }
 
-// Measure runs work after a GC and returns its memory peaks. The RSS peak
-// is the whole process's, so a benchmark must keep other work (a test
-// server) small.
+// Measure runs work after a GC that returns free memory to the system,
+// and returns its memory peaks. The RSS peak is the whole process's, so a
+// benchmark must keep other work (a test server) small.
 func Measure(work func()) Peak {
-	runtime.GC()
+	debug.FreeOSMemory()
 	resetHWM()
 	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
 	var mu sync.Mutex
