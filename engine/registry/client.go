@@ -182,12 +182,15 @@ func (c *Client) get(ctx context.Context, req request, handle func(resp *http.Re
 	if req.tarball {
 		budget = c.tarballDur
 	}
-	deadline := c.clock.Now().Add(budget)
+	// The budget runs from the first attempt's start, not from the wait
+	// for a request slot: a queue behind a slow registry is not the
+	// registry's answer being slow.
+	var deadline time.Time
 	for i := 0; ; i++ {
 		if err := c.blockedError(req.pkg, req.url.Host); err != nil {
 			return err
 		}
-		err := c.attempt(ctx, req, budget, deadline.Sub(c.clock.Now()), handle)
+		err := c.attempt(ctx, req, budget, &deadline, handle)
 		var r retryable
 		if !errors.As(err, &r) {
 			return err
@@ -205,13 +208,18 @@ func (c *Client) get(ctx context.Context, req request, handle func(resp *http.Re
 	}
 }
 
-func (c *Client) attempt(ctx context.Context, req request, budget, remaining time.Duration, handle func(*http.Response, io.Reader) error) error {
+func (c *Client) attempt(ctx context.Context, req request, budget time.Duration, deadline *time.Time, handle func(*http.Response, io.Reader) error) error {
 	select {
 	case c.sem <- struct{}{}:
 	case <-ctx.Done():
 		return c.newError(req, 0, "canceled", ctx.Err())
 	}
 	defer func() { <-c.sem }()
+	now := c.clock.Now()
+	if deadline.IsZero() {
+		*deadline = now.Add(budget)
+	}
+	remaining := deadline.Sub(now)
 
 	actx, cancel := context.WithCancel(ctx)
 	defer cancel()

@@ -3,6 +3,7 @@ package registry
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"sync"
@@ -388,4 +389,43 @@ func TestFaultKeptMemoryBudget(t *testing.T) {
 			t.Errorf("a small document should still fit: %v", err)
 		}
 	})
+}
+
+// A request's budget starts when it gets a request slot: waiting behind a
+// hanging registry's requests does not use it up.
+func TestFaultBudgetStartsWithTheRequest(t *testing.T) {
+	rig := newFaultRig(t, func(o *Options) { o.Concurrency = 1; o.ExchangeTimeout = 5 * time.Second })
+	rig.reg.Hang("zod")
+	zod := make(chan error, 1)
+	go func() {
+		_, err := rig.client.Packument(context.Background(), "zod", false)
+		zod <- err
+	}()
+	waitUntil(t, func() bool { return rig.reg.RequestsFor("zod") == 1 })
+	react := make(chan error, 1)
+	go func() {
+		_, err := rig.client.Packument(context.Background(), "react", false)
+		react <- err
+	}()
+	time.Sleep(20 * time.Millisecond) // lets react queue for the slot; not a timing assertion
+	rig.clock.Advance(5 * time.Second)
+	if err := <-zod; !strings.Contains(fmt.Sprint(err), "no complete answer within 5s") {
+		t.Fatalf("zod: %v", err)
+	}
+	if err := <-react; err != nil {
+		t.Fatalf("react waited 5s for the slot, then: %v", err)
+	}
+}
+
+// waitUntil polls a condition another goroutine makes true; the bound is a
+// deadlock guard, not a timing assertion.
+func waitUntil(t *testing.T, cond func() bool) {
+	t.Helper()
+	for range 3000 {
+		if cond() {
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatal("condition never became true")
 }
