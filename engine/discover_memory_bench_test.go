@@ -64,19 +64,15 @@ func BenchmarkDiscoverMemory(b *testing.B) {
 		b.Fatal(err)
 	}
 	for _, tc := range []struct {
-		huge  int
-		limit bool
-	}{{0, true}, {1, true}, {5, true}, {8, true}, {5, false}, {8, false}} {
+		huge int
+		gc   string
+	}{{0, "list"}, {1, "list"}, {5, "list"}, {8, "list"}, {5, "default"}, {8, "default"}} {
 		huge := tc.huge
-		name := fmt.Sprintf("huge=%d", huge)
-		if !tc.limit {
-			name += "/no-memory-limit"
-		}
-		b.Run(name, func(b *testing.B) {
-			if tc.limit {
-				// As `uptide list` runs: a soft limit at twice what the
-				// client may keep (internal/cli listMemoryLimit).
-				defer debug.SetMemoryLimit(debug.SetMemoryLimit(2 * registry.DefaultMaxKeptTotal))
+		b.Run(fmt.Sprintf("huge=%d/gc=%s", huge, tc.gc), func(b *testing.B) {
+			if tc.gc == "list" {
+				// As `uptide list` runs (internal/cli listGCPercent);
+				// "default" is GOGC=100.
+				defer debug.SetGCPercent(debug.SetGCPercent(50))
 			}
 			for p := range deps {
 				name := fmt.Sprintf("pkg-%03d", p)

@@ -60,9 +60,11 @@ type Options struct {
 	MaxTarball  int64
 	// MaxKept and MaxKeptTotal cap the memory decoded documents take, one
 	// and all of the client's (it keeps them for its lifetime), as
-	// estimated while decoding; defaults 64 MB and 128 MB.
+	// estimated while decoding; the total is MaxKeptShare for each
+	// document asked when that is more. Defaults 64 MB, 128 MB and 512 KB.
 	MaxKept      int64
 	MaxKeptTotal int64
+	MaxKeptShare int64
 	// Clock is the time source of every limit above; default the system
 	// clock. Tests inject one to drive deadlines without waiting.
 	Clock Clock
@@ -111,7 +113,8 @@ func New(opts Options) *Client {
 		minRate:    orDefault(opts.MinRate, DefaultMinRate),
 		maxDoc:     orDefault(opts.MaxDocument, DefaultMaxDocument),
 		maxTarball: orDefault(opts.MaxTarball, DefaultMaxTarball),
-		kept:       &keptBudget{perDoc: orDefault(opts.MaxKept, DefaultMaxKept), total: orDefault(opts.MaxKeptTotal, DefaultMaxKeptTotal)},
+		kept: &keptBudget{perDoc: orDefault(opts.MaxKept, DefaultMaxKept), total: orDefault(opts.MaxKeptTotal, DefaultMaxKeptTotal),
+			share: orDefault(opts.MaxKeptShare, DefaultMaxKeptShare)},
 		clock:      opts.Clock,
 		cacheRoot:  opts.CacheDir,
 		onResponse: opts.OnResponse,
@@ -344,8 +347,12 @@ func formatBytes(n int64) string {
 	switch {
 	case n >= 1<<20 && n%(1<<20) == 0:
 		return fmt.Sprintf("%d MB", n>>20)
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
 	case n >= 1<<10 && n%(1<<10) == 0:
 		return fmt.Sprintf("%d KB", n>>10)
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
 	}
 	return fmt.Sprintf("%d bytes", n)
 }

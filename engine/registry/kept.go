@@ -11,16 +11,26 @@ import (
 // what a registry sends must be bounded where it is kept, not only where it
 // is read: a document of dependency lists costs several times its size
 // once decoded. The estimate (keptSize) runs a little above the real heap.
+// The run's budget grows with the documents asked past 256 of them, so a
+// monorepo of a thousand dependencies is not refused what a repository of
+// a hundred gets: real abbreviated documents keep 0.1 MB (most packages)
+// to 8 MB (next) each, a few hundred KB on average.
 const (
 	DefaultMaxKept      = 64 << 20  // one document, decoded
-	DefaultMaxKeptTotal = 128 << 20 // every document of the run, decoded
+	DefaultMaxKeptTotal = 128 << 20 // every document of the run, decoded, or ...
+	DefaultMaxKeptShare = 512 << 10 // ... this much per document asked, if more
 )
 
 // keptBudget is the client's account of decoded documents.
 type keptBudget struct {
-	perDoc, total int64
-	used          atomic.Int64
+	perDoc, total, share int64
+	used, docs           atomic.Int64
 }
+
+// asked grows the run's budget by one document's share.
+func (b *keptBudget) asked() { b.docs.Add(1) }
+
+func (b *keptBudget) limit() int64 { return max(b.total, b.docs.Load()*b.share) }
 
 // charge is one document's account against the budget.
 type charge struct {
@@ -56,9 +66,9 @@ func (c *charge) add(n int64) error {
 	if c.kept+n > c.b.perDoc {
 		return errKeptTooMuch{limit: c.b.perDoc}
 	}
-	if c.b.used.Add(n) > c.b.total {
+	if limit := c.b.limit(); c.b.used.Add(n) > limit {
 		c.b.used.Add(-n)
-		return errKeptTooMuch{limit: c.b.total, total: true}
+		return errKeptTooMuch{limit: limit, total: true}
 	}
 	c.kept += n
 	return nil

@@ -51,6 +51,7 @@ func (c *Client) Packument(ctx context.Context, name string, full bool) (*model.
 			call = &packCall{done: make(chan struct{})}
 			c.calls[key] = call
 			c.mu.Unlock()
+			c.kept.asked()
 			call.p, call.err = c.loadPackument(ctx, name, reg, full, key)
 			if call.err != nil {
 				c.mu.Lock()

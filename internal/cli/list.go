@@ -39,20 +39,20 @@ func newListCmd(g *Globals) *cobra.Command {
 }
 
 func runList(cmd *cobra.Command, o *ListOptions) error {
-	if !hasEnv(o.Env, "GOMEMLIMIT") {
-		// The registry client keeps at most registry.DefaultMaxKeptTotal of
-		// decoded documents; a soft limit above it makes the collector
-		// hold the process there instead of letting the garbage of huge
-		// documents double it. A user's GOMEMLIMIT wins.
-		defer debug.SetMemoryLimit(debug.SetMemoryLimit(listMemoryLimit))
+	if !hasEnv(o.Env, "GOGC") {
+		// The registry client keeps a bounded budget of decoded documents
+		// (registry.DefaultMaxKeptTotal for a hundred dependencies); the
+		// collector's default lets garbage reach the live heap again on
+		// top of it while huge documents decode. Half that keeps a
+		// 100-dependency list under 300 MB whatever the registry sends,
+		// at a little more collector work. A user's GOGC wins.
+		defer debug.SetGCPercent(debug.SetGCPercent(listGCPercent))
 	}
 	return list(cmd.Context(), o, nil, "list")
 }
 
-// listMemoryLimit is list's soft memory limit: twice what the registry
-// client may keep, so the collector only works harder when a registry sends
-// documents that fill that budget.
-const listMemoryLimit = 2 * registry.DefaultMaxKeptTotal
+// listGCPercent is list's GOGC.
+const listGCPercent = 50
 
 func hasEnv(env []string, key string) bool {
 	for _, kv := range env {
