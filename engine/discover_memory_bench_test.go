@@ -72,7 +72,7 @@ func BenchmarkDiscoverMemory(b *testing.B) {
 			if tc.gc == "list" {
 				// As `uptide list` runs (internal/cli listGCPercent);
 				// "default" is GOGC=100.
-				defer debug.SetGCPercent(debug.SetGCPercent(50))
+				defer debug.SetGCPercent(debug.SetGCPercent(33))
 			}
 			for p := range deps {
 				name := fmt.Sprintf("pkg-%03d", p)
