@@ -54,6 +54,13 @@ type CheckOptions struct {
 	Events  Sink
 	// Timing, when set, receives the duration of each phase.
 	Timing map[Phase]time.Duration
+	// Planned, when set, receives each package's moves as soon as they are
+	// known, before its analysis: a report with only the title, the
+	// workspaces, the versions, the members at their targets and the
+	// companion plan. Peer companions the compile adds and the types
+	// packages found in the analysis come only with the final report. Fix
+	// starts installing on it.
+	Planned func(model.PackageReport)
 }
 
 // Check answers what upgrading each asked package breaks in the repository:

@@ -43,6 +43,17 @@ func (c *checker) analyze(ctx context.Context, u unit) model.PackageReport {
 		return rep
 	}
 	rep.Companions = c.companionPlan(ctx, u)
+	if c.opts.Planned != nil {
+		early := rep
+		early.Members = nil
+		early.Companions.Companions = append([]model.Companion{}, rep.Companions.Companions...)
+		early.Companions.Conflicts = append([]model.Conflict{}, rep.Companions.Conflicts...)
+		for _, m := range u.members {
+			early.Members = append(early.Members, model.MemberReport{Name: m.name(), Installed: m.row.Installed, Target: m.target,
+				Workspaces: append([]string{}, m.row.Workspaces...)})
+		}
+		c.opts.Planned(early)
+	}
 
 	runs := make([]*memberRun, len(u.members))
 	for i, m := range u.members {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/engine/packs"
 	"github.com/uptide/uptide/engine/typescript"
 	"github.com/uptide/uptide/fix/assist"
 )
@@ -39,6 +40,8 @@ type AssistOutcome struct {
 	// Note is one line for the report ("no provider configured: every
 	// site is manual").
 	Note string
+	// Sites are the sites' histories: attempts, tokens, cost, validation.
+	Sites []assist.Record
 }
 
 // AssistReport is the assisted fixer's part of a run.
@@ -49,6 +52,9 @@ type AssistReport struct {
 	Calls    int     `json:"calls"`
 	Cost     float64 `json:"cost"`
 	Note     string  `json:"note,omitempty"`
+	// Items are the sites' histories (attempts with tokens, cost, the
+	// validation's verdict, kept or not).
+	Items []assist.Record `json:"items,omitempty"`
 }
 
 // assistStep finds the sites of the upgraded clone, hands them to the
@@ -69,8 +75,12 @@ func (r *runner) assistStep(ctx context.Context, reports []model.PackageReport, 
 		r.rep.NotRun = append(r.rep.NotRun, "assisted fixes: "+err.Error())
 		return true
 	}
+	pack := packs.For(r.o.Package, from, to)
 	for i := range sites {
 		sites[i].Package, sites[i].From, sites[i].To = r.o.Package, from, to
+		if pack != nil {
+			sites[i].Guide = pack.Guide(sites[i].Rule)
+		}
 	}
 	r.progress("assist", "%s for the assisted fixer", plural(len(sites), "site", "sites"))
 	v := &cloneValidator{root: r.croot, workspaces: workspaces, fetch: r.fetch, up: up.Diagnostics}
@@ -80,7 +90,7 @@ func (r *runner) assistStep(ctx context.Context, reports []model.PackageReport, 
 		return false
 	}
 	r.rep.Assist = &AssistReport{Provider: out.Provider, Sites: len(sites), Accepted: len(out.Patches), Calls: out.Calls,
-		Cost: out.Cost, Note: out.Note}
+		Cost: out.Cost, Note: out.Note, Items: out.Sites}
 	if err != nil {
 		r.stop("assisted fixes: %v", err)
 		return false

@@ -164,6 +164,13 @@ func (r *runner) run(ctx context.Context) {
 	}
 	cloned := make(chan error, 1)
 	based := make(chan baseline, 1)
+	// The install starts on check's first plan of the package once the
+	// baseline is compiled, while check goes on.
+	plans := make(chan model.PackageReport, 16)
+	checked := make(chan struct{})
+	spec := make(chan *earlyInstall, 1)
+	specCtx, specCancel := context.WithCancel(ctx)
+	defer specCancel()
 	go func() {
 		r.progress("clone", "cloning %s into a private clone", top)
 		var err error
@@ -171,6 +178,7 @@ func (r *runner) run(ctx context.Context) {
 		cloned <- err
 		if err != nil {
 			based <- baseline{err: err}
+			spec <- nil
 			return
 		}
 		rel, _ := filepath.Rel(top, r.root)
@@ -180,18 +188,38 @@ func (r *runner) run(ctx context.Context) {
 		r.progress("compile", "type-checking %s before the upgrade", strings.Join(workspaces, ", "))
 		run, err := compileWorkspaces(ctx, r.croot, workspaces, r.fetch, 10*time.Minute)
 		based <- baseline{run, err}
+		spec <- r.installEarly(specCtx, repository, plans, checked)
 	}()
 	r.progress("check", "checking %s", r.o.Package)
 	crep, checkErr := engine.Check(ctx, engine.CheckOptions{Cwd: r.o.Cwd, CwdArg: r.o.CwdArg, Env: r.o.Env, Client: r.o.Client,
-		Packages: []string{r.o.Package}, Targets: r.o.Targets, Group: r.o.Group, Compile: true, Events: r.o.CheckEvents})
+		Packages: []string{r.o.Package}, Targets: r.o.Targets, Group: r.o.Group, Compile: true, Events: r.o.CheckEvents,
+		Planned: func(p model.PackageReport) {
+			if concerns(p, r.o.Package) {
+				select {
+				case plans <- p:
+				default:
+				}
+			}
+		}})
+	close(checked)
+	if checkErr != nil {
+		specCancel()
+	}
 	cloneErr := <-cloned
 	if r.clone != nil {
 		r.rep.Clone.Dir, r.rep.Clone.Repo = r.clone.Dir, r.croot
 	}
 	b := <-based
 	base, baseErr := b.run, b.err
+	early := <-spec
+	during := "check and the clone"
+	if early != nil {
+		// The clone holds an install: from here a failed run keeps it.
+		r.installing = true
+		during = "check and the install"
+	}
 	switch {
-	case r.interrupted(ctx, "check and the clone"):
+	case r.interrupted(ctx, during):
 		return
 	case checkErr != nil:
 		r.stop("check: %v", checkErr)
@@ -219,14 +247,7 @@ func (r *runner) run(ctx context.Context) {
 	r.installing = true
 
 	// Bump and install.
-	cloneRepo, err := repo.Load(r.croot)
-	if err != nil {
-		r.stop("the clone's manifests: %v", err)
-		return
-	}
-	r.progress("install", "installing %s", moveList(plan.moves))
-	res, err := managers.Upgrade(ctx, managers.Options{Root: r.croot, Repo: cloneRepo, Moves: plan.managerMoves, Env: r.env,
-		Progress: func(line string) { r.progress("install", "%s", line) }})
+	res, cloneRepo, err := r.install(ctx, plan, early)
 	if err != nil {
 		if !r.interrupted(ctx, "install") {
 			r.stop("install: %v", err)
@@ -278,14 +299,32 @@ func (r *runner) run(ctx context.Context) {
 		}
 	}
 
-	// Types.
+	// Types, beside the lint and the tests: none of them writes what the
+	// others read.
 	r.progress("compile", "type-checking after the upgrade")
+	typed := make(chan struct{})
+	go func() {
+		defer close(typed)
+		r.typesAfter(ctx, workspaces, base, baseErr)
+	}()
+	r.lintAndTest(ctx, workspaces, reports, edited, patchFiles, style, cloneRepo, lintBefore, lintBeforeOK)
+	<-typed
+	if r.interrupted(ctx, "the compile and the tests") {
+		return
+	}
+	r.rep.Sites = sitesLeft(reports, r.rep.Types.New, r.rep.Patches, plan.added)
+	r.judge()
+}
+
+// typesAfter type-checks the upgraded clone against the baseline. It
+// writes only the report's Types, so it runs beside lintAndTest.
+func (r *runner) typesAfter(ctx context.Context, workspaces []string, base *compileRun, baseErr error) {
 	switch {
 	case baseErr != nil:
 		r.rep.Types.Reason = "the baseline compile failed: " + baseErr.Error()
 	default:
 		after, err := compileWorkspaces(ctx, r.croot, workspaces, r.fetch, 10*time.Minute)
-		if r.interrupted(ctx, "the compile") {
+		if ctx.Err() != nil {
 			return
 		}
 		if err != nil {
@@ -300,7 +339,12 @@ func (r *runner) run(ctx context.Context) {
 			r.rep.Types.Reason = "no tsconfig.json in " + strings.Join(workspaces, ", ") + ": nothing to type-check"
 		}
 	}
+}
 
+// lintAndTest lints the edited files and runs the affected tests. It
+// writes the report's NotRun, Style and Tests, never Types.
+func (r *runner) lintAndTest(ctx context.Context, workspaces []string, reports []model.PackageReport, edited, patchFiles []string,
+	style verify.Style, cloneRepo *model.Repository, lintBefore verify.LintRun, lintBeforeOK bool) {
 	// Lint the edited files.
 	if style.Linter != nil && len(patchFiles) > 0 {
 		r.rep.Style.Linter = style.Linter.Name
@@ -334,13 +378,8 @@ func (r *runner) run(ctx context.Context) {
 			r.progress("tests", "running %d test runs", len(tp.Runs))
 			r.rep.Tests.Results = verify.RunTests(ctx, r.croot, r.env, tp, affected, r.o.TestTimeout,
 				func(line string) { r.progress("tests", "%s", line) })
-			if r.interrupted(ctx, "the tests") {
-				return
-			}
 		}
 	}
-	r.rep.Sites = sitesLeft(reports, r.rep.Types.New, r.rep.Patches, plan.added)
-	r.judge()
 }
 
 // confirmServices lists what --with-services would run and where it

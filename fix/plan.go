@@ -29,15 +29,8 @@ type upgradePlan struct {
 func reportsOf(rep *model.CheckReport, name string) []model.PackageReport {
 	var out []model.PackageReport
 	for _, p := range rep.Packages {
-		if p.Package == name {
+		if concerns(p, name) {
 			out = append(out, p)
-			continue
-		}
-		for _, m := range p.Members {
-			if m.Name == name {
-				out = append(out, p)
-				break
-			}
 		}
 	}
 	return out

@@ -11,6 +11,7 @@ import (
 	"github.com/uptide/uptide/engine/registry"
 	"github.com/uptide/uptide/engine/repo"
 	"github.com/uptide/uptide/fix"
+	"github.com/uptide/uptide/fix/assist"
 	"github.com/uptide/uptide/tui/review"
 	"github.com/uptide/uptide/tui/state"
 )
@@ -280,7 +281,16 @@ func (l *Live) Fix(ctx context.Context, req CheckRequest, progress func(phase, l
 			}
 		}
 		patches, err := rv(ctx, src, resumed)
+		// The hand-off ends the proposals: what is left is the user's.
 		out := fix.AssistOutcome{Patches: patches, Provider: src.Provider(), Cost: src.Spent()}
+		if q, ok := src.(interface {
+			Close()
+			Calls() int
+			Records() []assist.Record
+		}); ok {
+			q.Close()
+			out.Calls, out.Sites = q.Calls(), q.Records()
+		}
 		if src.Provider() == "" {
 			out.Note = "no provider configured: every site was manual, no calls were made"
 		}

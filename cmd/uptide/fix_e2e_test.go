@@ -494,8 +494,8 @@ func TestFixInterruptedKeepsTheClone(t *testing.T) {
 			line := sc.Text()
 			log.WriteString(line + "\n")
 			if strings.HasPrefix(line, "fix: install:") && !signalled {
-				// check is over and the manager not started: its
-				// requests for slugkit will wait on the registry.
+				// The manager is not started: its requests for
+				// slugkit will wait on the registry.
 				fe.reg.Hang("slugkit")
 				signalled = true
 				time.Sleep(1500 * time.Millisecond)
@@ -513,7 +513,8 @@ func TestFixInterruptedKeepsTheClone(t *testing.T) {
 		t.Fatalf("exit %d, want 2 (could not run)\n%s\n%s", code, stdout.String(), log.String())
 	}
 	out := stdout.String()
-	if !strings.Contains(out, "interrupted during install") || !strings.Contains(out, "Clone   kept at ") || !strings.Contains(out, "(the run was interrupted)") {
+	// The install starts on check's first plan, so check may still run.
+	if !strings.Contains(out, "interrupted during install") && !strings.Contains(out, "interrupted during check and the install") || !strings.Contains(out, "Clone   kept at ") || !strings.Contains(out, "(the run was interrupted)") {
 		t.Errorf("report:\n%s", out)
 	}
 	if after := checkoutDigest(t, dir); after != before {
@@ -614,6 +615,50 @@ func TestFixMovesTheGroupAndCompanions(t *testing.T) {
 	}
 	if len(rep.Sites) == 0 {
 		t.Errorf("no site left, but nothing fixed react 19 (%s)", rep.Reason)
+	}
+	if after := checkoutDigest(t, dir); after != before {
+		t.Errorf("the checkout changed:\n%s", diffLines(before, after))
+	}
+}
+
+// The install starts on check's first plan, while check goes on; a peer
+// only check's compile finds (yarn 1 leaves @testing-library/react 16's new
+// peer out) changes the plan, and the upgrade that lands is the final one:
+// the peer added in the same install and commit, the types clean.
+func TestFixInstallsCheckFinalPlan(t *testing.T) {
+	fe := newFixEnv(t)
+	dir := copyFixture(t, "peers-app")
+	// Its own TypeScript compiles the baseline sooner than the pinned one,
+	// so the install usually starts before check ends.
+	data, err := os.ReadFile(filepath.Join(dir, "package.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	manifest := strings.Replace(string(data), `"devDependencies": {`, `"devDependencies": {
+    "typescript": "5.8.3",`, 1)
+	if err := os.WriteFile(filepath.Join(dir, "package.json"), []byte(manifest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	yarnClassic(t).install(t, fe.env, dir)
+	if err := os.WriteFile(filepath.Join(dir, ".gitignore"), []byte("node_modules/\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	commitAll(t, dir)
+	before := checkoutDigest(t, dir)
+	rep, r := runFix(t, fe, dir, "@testing-library/react", "--target", "@testing-library/react@16.3.0", "--verbose")
+	t.Logf("installed again after check's first plan: %v\n%s", strings.Contains(r.stderr, "installing again"), r.stderr)
+	want := "upgrade @testing-library/react 15.0.7 → 16.3.0 (+ @testing-library/dom)"
+	if got := subjects(rep); len(got) != 1 || got[0] != want {
+		t.Errorf("commits %q, want %q\n%s", got, want, r.stderr)
+	}
+	manifest = git(t, dir, "show", rep.Branch+":package.json")
+	for _, w := range []string{`"@testing-library/react": "^16.3.0"`, `"@testing-library/dom": "^10`} {
+		if !strings.Contains(manifest, w) {
+			t.Errorf("package.json on %s lacks %s:\n%s", rep.Branch, w, manifest)
+		}
+	}
+	if rep.Types.Status != "analyzed" || len(rep.Types.New) != 0 {
+		t.Errorf("types %+v, want analyzed with no new error: the added peer is what fixes them\n%s", rep.Types, r.stderr)
 	}
 	if after := checkoutDigest(t, dir); after != before {
 		t.Errorf("the checkout changed:\n%s", diffLines(before, after))

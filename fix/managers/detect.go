@@ -209,9 +209,9 @@ var forcedVars = []string{
 	"LEFTHOOK=0",
 }
 
-// pnpmOnly are quiet settings only pnpm reads (through npm_config_*):
+// pnpmOnly are settings only pnpm reads (through npm_config_*, any case):
 // npm 11 warns about each one it does not know on every run.
-var pnpmOnly = []string{"npm_config_verify_deps_before_run"}
+var pnpmOnly = []string{"npm_config_verify_deps_before_run", "npm_config_store_dir"}
 
 // managerEnv is env for the manager name: forcedVars set, and pnpm's own
 // settings left out for the others.
@@ -229,7 +229,7 @@ func managerEnv(name string, env []string) []string {
 	out := make([]string, 0, len(env)+len(forcedVars))
 	for _, kv := range env {
 		k, _, _ := strings.Cut(kv, "=")
-		if !drop[k] {
+		if !drop[k] && !drop[strings.ToLower(k)] {
 			out = append(out, kv)
 		}
 	}

@@ -453,14 +453,16 @@ func TestFailureAfterAnInstallRestoresNodeModules(t *testing.T) {
 // npm is not handed pnpm's settings: npm 11 warns about each unknown one
 // on every run, and the warnings reach the user's progress lines.
 func TestManagerEnvKeepsPnpmSettingsForPnpm(t *testing.T) {
-	env := []string{"PATH=/bin", "npm_config_verify_deps_before_run=false"}
+	env := []string{"PATH=/bin", "npm_config_verify_deps_before_run=false", "NPM_CONFIG_STORE_DIR=/s"}
 	for name, want := range map[string]bool{"npm": false, "yarn": false, "bun": false, "pnpm": true} {
-		has := false
+		got := 0
 		for _, kv := range managerEnv(name, env) {
-			has = has || strings.HasPrefix(kv, "npm_config_verify_deps_before_run=")
+			if strings.HasPrefix(kv, "npm_config_verify_deps_before_run=") || strings.HasPrefix(kv, "NPM_CONFIG_STORE_DIR=") {
+				got++
+			}
 		}
-		if has != want {
-			t.Errorf("%s: verify_deps_before_run passed = %v, want %v", name, has, want)
+		if (got == 2) != want || (got == 0) == want {
+			t.Errorf("%s: %d of pnpm's 2 settings passed, want all: %v", name, got, want)
 		}
 	}
 }

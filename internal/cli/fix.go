@@ -22,6 +22,10 @@ type FixOptions struct {
 	WithServices bool
 	Yes          bool
 	TestTimeout  time.Duration
+	// Assist runs the assisted fixer on the sites the upgrade breaks and
+	// applies the patches that validate; LLM chooses its provider.
+	Assist bool
+	LLM    LLMFlags
 }
 
 func newFixCmd(g *Globals) *cobra.Command {
@@ -46,6 +50,13 @@ func newFixCmd(g *Globals) *cobra.Command {
 				return err
 			}
 			o.Package, o.Targets = args[0], parsed
+			if !o.Assist {
+				for _, name := range []string{"llm-url", "llm-cmd", "model", "max-cost"} {
+					if cmd.Flags().Changed(name) {
+						return usageError("--%s chooses the assisted fixer's provider: add --assist", name)
+					}
+				}
+			}
 			return runFix(cmd, o)
 		},
 	}
@@ -57,6 +68,8 @@ func newFixCmd(g *Globals) *cobra.Command {
 	f.BoolVar(&o.WithServices, "with-services", false, "also run the tests that need services (databases, queues); lists them and their connection targets, and runs them only with --yes")
 	f.BoolVar(&o.Yes, "yes", false, "confirm what --with-services listed")
 	f.DurationVar(&o.TestTimeout, "test-timeout", 10*time.Minute, "time limit of each test run")
+	f.BoolVar(&o.Assist, "assist", false, "ask a model for a patch of each site the upgrade breaks and apply the ones that validate (the provider: --llm-cmd, else --llm-url, else ANTHROPIC_API_KEY; none: every site manual, no call)")
+	o.LLM.add(f)
 	return cmd
 }
 
@@ -95,6 +108,13 @@ func runFix(cmd *cobra.Command, o *FixOptions) error {
 			return
 		}
 		progress.Update(false, "  %s", clipLine(line, o.Term.Width-4))
+	}
+	if o.Assist {
+		p, err := o.LLM.provider(o.Env)
+		if err != nil {
+			return err
+		}
+		opts.Assist = autoAssist(p, o.LLM.MaxCost, opts.Progress)
 	}
 	rep, err := fix.Run(cmd.Context(), opts)
 	progress.Clear()

@@ -52,6 +52,7 @@ func renderFix(w io.Writer, r *fix.Report, p palette) {
 			fmt.Fprintf(w, "  %s %s:%d (%s): %s\n", p.red("✗ patch rejected"), pr.File, pr.Line, pr.Rule, pr.Reason)
 		}
 	}
+	renderFixAssist(w, r)
 	renderFixServices(w, r)
 	renderFixTypes(w, r, p)
 	renderFixTests(w, r, p)
@@ -84,6 +85,24 @@ func renderFix(w io.Writer, r *fix.Report, p palette) {
 		}
 	}
 	renderFixWhere(w, r, p)
+}
+
+// renderFixAssist says what the assisted fixer did and what it cost:
+// estimates from list prices, not an invoice.
+func renderFixAssist(w io.Writer, r *fix.Report) {
+	a := r.Assist
+	if a == nil {
+		return
+	}
+	fmt.Fprintln(w, "\nAssisted")
+	if a.Provider == "" {
+		fmt.Fprintf(w, "  %s\n", a.Note)
+		return
+	}
+	fmt.Fprintf(w, "  %s · %s · %d accepted · %s · $%.2f estimated\n", a.Provider, count(a.Sites, "site"), a.Accepted, count(a.Calls, "call"), a.Cost)
+	if a.Note != "" {
+		fmt.Fprintf(w, "  %s\n", indentMore(a.Note, "    "))
+	}
 }
 
 // renderFixServices lists what --with-services runs and where it

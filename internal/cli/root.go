@@ -84,7 +84,9 @@ func newRoot(g *Globals) *cobra.Command {
 	f.BoolVar(&g.Verbose, "verbose", false, "phase timings on stderr")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError("%v", err) })
 
-	root.RunE = func(cmd *cobra.Command, _ []string) error { return runDefault(cmd, g) }
+	llm := &LLMFlags{}
+	llm.add(root.Flags())
+	root.RunE = func(cmd *cobra.Command, _ []string) error { return runDefault(cmd, g, llm) }
 	root.AddCommand(newListCmd(g), newDiffCmd(g), newCheckCmd(g), newFixCmd(g), newCleanCmd(g), newDemoCmd(g), newTUICmd(g))
 	return root
 }

@@ -19,11 +19,13 @@ import (
 // TUIOptions are the inputs of `uptide tui`.
 type TUIOptions struct {
 	*Globals
+	// LLM chooses the provider behind the review queue's proposals.
+	LLM LLMFlags
 }
 
 func newTUICmd(g *Globals) *cobra.Command {
 	o := &TUIOptions{Globals: g}
-	return &cobra.Command{
+	cmd := &cobra.Command{
 		Use:   "tui",
 		Short: "The interactive planner (what `uptide` opens in a terminal)",
 		Args:  cobra.NoArgs,
@@ -31,17 +33,37 @@ func newTUICmd(g *Globals) *cobra.Command {
 			if ok, why := interactive(o.Globals); !ok {
 				return usageError("the planner needs a terminal: %s; run uptide list instead", why)
 			}
-			return runTUI(cmd.Context(), o.Globals, &tui.Live{Cwd: o.Cwd, Env: o.Env})
+			live, err := newLive(o.Globals, &o.LLM)
+			if err != nil {
+				return err
+			}
+			return runTUI(cmd.Context(), o.Globals, live)
 		},
 	}
+	o.LLM.add(cmd.Flags())
+	return cmd
+}
+
+// newLive is the planner's engine, its review queue over the provider
+// the flags choose.
+func newLive(g *Globals, llm *LLMFlags) (*tui.Live, error) {
+	p, err := llm.provider(g.Env)
+	if err != nil {
+		return nil, err
+	}
+	return &tui.Live{Cwd: g.Cwd, Env: g.Env, NewQueue: queueHook(p, llm.MaxCost, g.Cwd)}, nil
 }
 
 // runDefault is `uptide` without a command: the planner in a terminal,
 // otherwise the list, saying why on stderr.
-func runDefault(cmd *cobra.Command, g *Globals) error {
+func runDefault(cmd *cobra.Command, g *Globals, llm *LLMFlags) error {
 	ok, why := interactive(g)
 	if ok {
-		return runTUI(cmd.Context(), g, &tui.Live{Cwd: g.Cwd, Env: g.Env})
+		live, err := newLive(g, llm)
+		if err != nil {
+			return err
+		}
+		return runTUI(cmd.Context(), g, live)
 	}
 	if !g.JSON {
 		fmt.Fprintf(g.Stderr, "uptide: %s, so printing the list (uptide tui opens the planner in a terminal)\n", why)

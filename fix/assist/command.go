@@ -1,0 +1,79 @@
+package assist
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Command is --llm-cmd: any other tool, run once per call with the
+// Request as JSON on its stdin, answering a Reply as JSON on its stdout
+// ({"text", "inputTokens", "outputTokens", "cost"}). The command is a
+// program and its arguments split on spaces, run directly, never through
+// a shell (no quoting, no expansion): a wrapper script is the way to
+// anything more. It inherits the environment, so it can read its own
+// keys; the cost it reports is charged to the budget.
+type Command struct {
+	Argv []string
+	Env  []string
+	// Timeout bounds one run; 0 is five minutes.
+	Timeout time.Duration
+}
+
+// ParseCommand splits --llm-cmd's value.
+func ParseCommand(s string, env []string) (*Command, error) {
+	argv := strings.Fields(s)
+	if len(argv) == 0 {
+		return nil, errors.New("--llm-cmd is empty: give a program (and its arguments) that reads the request JSON on stdin")
+	}
+	return &Command{Argv: argv, Env: env}, nil
+}
+
+// Name implements Provider.
+func (c *Command) Name() string { return "command " + filepath.Base(c.Argv[0]) }
+
+// Reserve implements Provider: the command's price is its own; it
+// reports the cost of each call, which is charged.
+func (c *Command) Reserve(Request) float64 { return 0 }
+
+// Complete implements Provider.
+func (c *Command) Complete(ctx context.Context, req Request) (Reply, error) {
+	in, err := json.Marshal(req)
+	if err != nil {
+		return Reply{}, err
+	}
+	limit := c.Timeout
+	if limit == 0 {
+		limit = callTimeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, c.Argv[0], c.Argv[1:]...)
+	cmd.Env = c.Env
+	cmd.Stdin = bytes.NewReader(in)
+	var out, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &stderr
+	cmd.WaitDelay = 5 * time.Second
+	if err := cmd.Run(); err != nil {
+		if ctx.Err() == context.DeadlineExceeded {
+			return Reply{}, fmt.Errorf("--llm-cmd %s did not answer within %v", c.Argv[0], limit)
+		}
+		return Reply{}, fmt.Errorf("--llm-cmd %s: %v: %s", c.Argv[0], err, clipText(stderr.String(), 300))
+	}
+	var r Reply
+	dec := json.NewDecoder(&out)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&r); err != nil {
+		return Reply{}, fmt.Errorf("--llm-cmd %s: its stdout is not the reply JSON {\"text\", \"inputTokens\", \"outputTokens\", \"cost\"}: %v", c.Argv[0], err)
+	}
+	if r.Cost < 0 {
+		return Reply{}, fmt.Errorf("--llm-cmd %s: a negative cost (%v)", c.Argv[0], r.Cost)
+	}
+	return r, nil
+}

@@ -1,0 +1,123 @@
+package assist
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	neturl "net/url"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// maxBody bounds a provider's answer.
+const maxBody = 8 << 20
+
+// callTimeout bounds one call; a reply of a few thousand tokens takes
+// well under a minute.
+const callTimeout = 5 * time.Minute
+
+// defaultBackoff is the delay before trying again when a 429 or 5xx says
+// no Retry-After.
+const defaultBackoff = 2 * time.Second
+
+// post sends body as JSON and returns the status, the headers and the
+// answer's bytes. The error never holds a header's value.
+func post(ctx context.Context, client *http.Client, url string, headers map[string]string, body any) (int, http.Header, []byte, error) {
+	data, err := json.Marshal(body)
+	if err != nil {
+		return 0, nil, nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, callTimeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(data))
+	if err != nil {
+		return 0, nil, nil, fmt.Errorf("%s: %w", redactURL(url), err)
+	}
+	req.Header.Set("content-type", "application/json")
+	for k, v := range headers {
+		req.Header.Set(k, v)
+	}
+	if client == nil {
+		client = http.DefaultClient
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		if ctx.Err() != nil && errorsIsDeadline(ctx) {
+			return 0, nil, nil, &RetryError{After: defaultBackoff, Err: fmt.Errorf("%s did not answer within %v", redactURL(url), callTimeout)}
+		}
+		// The cause without the URL's query or user info, where keys
+		// may hide; never a header.
+		var ue *neturl.Error
+		if errors.As(err, &ue) {
+			return 0, nil, nil, fmt.Errorf("%s %s: %v", ue.Op, redactURL(url), ue.Err)
+		}
+		return 0, nil, nil, err
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
+	if err != nil {
+		return resp.StatusCode, resp.Header, nil, fmt.Errorf("%s: reading the answer: %w", redactURL(url), err)
+	}
+	return resp.StatusCode, resp.Header, raw, nil
+}
+
+func errorsIsDeadline(ctx context.Context) bool { return ctx.Err() == context.DeadlineExceeded }
+
+// retryable says whether an HTTP status asks to be tried again later:
+// rate limits, overload (Anthropic's 529) and server errors.
+func retryable(status int) bool {
+	return status == http.StatusTooManyRequests || status == http.StatusRequestTimeout || status == 529 || status >= 500
+}
+
+// retryAfter reads a Retry-After header: seconds or an HTTP date.
+func retryAfter(h http.Header, now func() time.Time) time.Duration {
+	v := strings.TrimSpace(h.Get("Retry-After"))
+	if v == "" {
+		return defaultBackoff
+	}
+	if s, err := strconv.ParseFloat(v, 64); err == nil && s >= 0 {
+		return time.Duration(s * float64(time.Second))
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		if d := t.Sub(now()); d > 0 {
+			return d
+		}
+		return 0
+	}
+	return defaultBackoff
+}
+
+// redactURL drops a URL's user info and query: where keys hide.
+func redactURL(u string) string {
+	if i := strings.Index(u, "?"); i >= 0 {
+		u = u[:i]
+	}
+	if i := strings.Index(u, "://"); i >= 0 {
+		if at := strings.LastIndex(u[i+3:], "@"); at >= 0 {
+			u = u[:i+3] + u[i+3+at+1:]
+		}
+	}
+	return u
+}
+
+// redact removes secret from s, in case a server echoes it.
+func redact(s, secret string) string {
+	if secret == "" {
+		return s
+	}
+	return strings.ReplaceAll(s, secret, "[redacted]")
+}
+
+// clipText keeps an error body short.
+func clipText(s string, n int) string {
+	s = strings.TrimSpace(s)
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}

@@ -1,0 +1,114 @@
+package fix
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/engine/repo"
+	"github.com/uptide/uptide/fix/managers"
+)
+
+// earlyInstall is the install started on check's first plan of the
+// package, while check still analyzes: most runs' final plan is that plan,
+// so the install is done by the time check is.
+type earlyInstall struct {
+	moves []managers.Move
+	repo  *model.Repository
+	res   *managers.Result
+	err   error
+}
+
+// installEarly waits for check's first plan of the package and installs its
+// moves in the clone; nil when check ended first, the plan could not be
+// installed as it was (a conflict, no target), or ctx ended. It runs once
+// the baseline compile is done, which must see the clone before the
+// upgrade.
+func (r *runner) installEarly(ctx context.Context, repository *model.Repository, plans <-chan model.PackageReport, checked <-chan struct{}) *earlyInstall {
+	select {
+	case <-checked:
+		return nil
+	default:
+	}
+	var first model.PackageReport
+	select {
+	case first = <-plans:
+	case <-checked:
+		return nil
+	case <-ctx.Done():
+		return nil
+	}
+	pl, err := planOf(r.o.Package, []model.PackageReport{first}, repository)
+	if err != nil || len(pl.conflicts) > 0 {
+		return nil
+	}
+	cloneRepo, err := repo.Load(r.croot)
+	if err != nil {
+		return nil
+	}
+	r.progress("install", "installing %s", moveList(pl.moves))
+	res, err := managers.Upgrade(ctx, managers.Options{Root: r.croot, Repo: cloneRepo, Moves: pl.managerMoves, Env: r.env,
+		Progress: func(line string) { r.progress("install", "%s", line) }})
+	return &earlyInstall{moves: pl.managerMoves, repo: cloneRepo, res: res, err: err}
+}
+
+// install is the upgrade of the final plan in the clone: the early install
+// when it installed the same moves, else (after putting the clone back at
+// its commit when the early one changed it) a fresh one. It returns the
+// clone's repository as it was before the install.
+func (r *runner) install(ctx context.Context, plan *upgradePlan, early *earlyInstall) (*managers.Result, *model.Repository, error) {
+	if early != nil && sameMoves(early.moves, plan.managerMoves) {
+		return early.res, early.repo, early.err
+	}
+	if early != nil && early.err == nil {
+		r.progress("install", "check's final plan differs from its first (%s): installing again", moveList(plan.moves))
+		if _, err := r.clone.Git(ctx, "reset", "-q", "--hard", "HEAD"); err != nil {
+			return nil, nil, fmt.Errorf("putting the clone back before the install: %w", err)
+		}
+		if _, err := r.clone.Git(ctx, "clean", "-q", "-f", "-d"); err != nil {
+			return nil, nil, fmt.Errorf("putting the clone back before the install: %w", err)
+		}
+	}
+	cloneRepo, err := repo.Load(r.croot)
+	if err != nil {
+		return nil, nil, fmt.Errorf("the clone's manifests: %w", err)
+	}
+	r.progress("install", "installing %s", moveList(plan.moves))
+	res, err := managers.Upgrade(ctx, managers.Options{Root: r.croot, Repo: cloneRepo, Moves: plan.managerMoves, Env: r.env,
+		Progress: func(line string) { r.progress("install", "%s", line) }})
+	return res, cloneRepo, err
+}
+
+// sameMoves: the same packages to the same versions, in any order.
+func sameMoves(a, b []managers.Move) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	key := func(m managers.Move) string {
+		return fmt.Sprintf("%s@%s add=%v in %q", m.Name, m.To, m.Add, m.Workspaces)
+	}
+	want := map[string]int{}
+	for _, m := range a {
+		want[key(m)]++
+	}
+	for _, m := range b {
+		if want[key(m)] == 0 {
+			return false
+		}
+		want[key(m)]--
+	}
+	return true
+}
+
+// concerns: the report is of the package or of a group it is in.
+func concerns(p model.PackageReport, name string) bool {
+	if p.Package == name {
+		return true
+	}
+	for _, m := range p.Members {
+		if m.Name == name {
+			return true
+		}
+	}
+	return false
+}

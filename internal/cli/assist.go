@@ -1,0 +1,183 @@
+package cli
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/uptide/uptide/fix"
+	"github.com/uptide/uptide/fix/assist"
+	"github.com/uptide/uptide/internal/cache"
+	"github.com/uptide/uptide/tui/review"
+)
+
+// LLMFlags choose the assisted fixer's provider: the same flags for
+// `uptide fix --assist` and the planner, so both ask the same model.
+type LLMFlags struct {
+	URL, Cmd, Model string
+	MaxCost         float64
+}
+
+func (l *LLMFlags) add(f *pflag.FlagSet) {
+	f.StringVar(&l.URL, "llm-url", "", "assisted fixes from an OpenAI-compatible chat-completions API at `URL` (Ollama, llama.cpp server, vLLM, LM Studio; OPENAI_API_KEY is sent when set)")
+	f.StringVar(&l.Cmd, "llm-cmd", "", "assisted fixes from `COMMAND`: run without a shell, the request JSON on its stdin, the reply JSON on its stdout")
+	f.StringVar(&l.Model, "model", "", "the model the provider is asked for (Anthropic's default: "+assist.DefaultAnthropicModel+")")
+	f.Float64Var(&l.MaxCost, "max-cost", assist.DefaultMaxCost, "the most the assisted fixes may cost per package, in `DOLLARS` (estimated from list prices)")
+}
+
+// provider is the configured provider, nil when none is: without
+// --llm-cmd, --llm-url or ANTHROPIC_API_KEY no call is ever made.
+func (l *LLMFlags) provider(env []string) (assist.Provider, error) {
+	p, err := assist.NewProvider(assist.Config{URL: l.URL, Cmd: l.Cmd, Model: l.Model, MaxCost: l.MaxCost, Env: env})
+	if err != nil {
+		return nil, usageError("%v", err)
+	}
+	return p, nil
+}
+
+// newQueue starts the queue of in's sites over p (nil: every site
+// manual).
+func newQueue(ctx context.Context, p assist.Provider, maxCost float64, in fix.AssistInput) *assist.Queue {
+	var f *assist.Fixer
+	if p != nil {
+		f = &assist.Fixer{Provider: p, Validator: in.Validator, Read: in.Read, Budget: assist.NewBudget(maxCost)}
+	}
+	return assist.NewQueue(ctx, in.Sites, f)
+}
+
+// autoAssist is fix --assist's hook: the queue without a person, every
+// patch that validates accepted.
+func autoAssist(p assist.Provider, maxCost float64, progress func(phase, line string)) func(context.Context, fix.AssistInput) (fix.AssistOutcome, error) {
+	return func(ctx context.Context, in fix.AssistInput) (fix.AssistOutcome, error) {
+		q := newQueue(ctx, p, maxCost, in)
+		defer q.Close()
+		out := fix.AssistOutcome{Provider: q.Provider()}
+		if p == nil {
+			out.Note = assist.NoProviderNote
+			return out, nil
+		}
+		last := ""
+		accepted, err := assist.AcceptValidated(ctx, q, func(s assist.Summary) {
+			line := fmt.Sprintf("%s: %d accepted, %d resolved, %d not valid, %d manual, %d to go · %s · $%.2f of $%.2f",
+				q.Provider(), s.Accepted, s.Resolved, s.Invalid, s.Manual, s.Pending, count(s.Calls, "call"), q.Spent(), q.Budget())
+			if line != last && progress != nil {
+				progress("assist", line)
+			}
+			last = line
+		})
+		items := q.Items()
+		s := assist.Summarize(items)
+		out.Calls, out.Cost, out.Sites = s.Calls, q.Spent(), assist.Records(items)
+		out.Note = assistNote(s, items)
+		if err != nil {
+			return out, err
+		}
+		for _, it := range accepted {
+			out.Patches = append(out.Patches, fix.Patch{Finding: it.Site.ID, Rule: it.Site.RuleTitle, File: it.Site.File,
+				Line: it.Site.Line, Diff: it.Diff, Explanation: it.Explanation})
+		}
+		return out, nil
+	}
+}
+
+// assistNote is the report's one line on what the fixer did not accept.
+func assistNote(s assist.Summary, items []assist.Item) string {
+	var parts []string
+	if s.Resolved > 0 {
+		parts = append(parts, fmt.Sprintf("%d resolved by an accepted patch without a call", s.Resolved))
+	}
+	for _, it := range items {
+		switch it.Status {
+		case assist.Invalid:
+			parts = append(parts, fmt.Sprintf("%s:%d not valid after %s (%s)", it.Site.File, it.Site.Line, count(it.Attempts, "attempt"), it.Reason))
+		case assist.Manual:
+			parts = append(parts, fmt.Sprintf("%s:%d manual (%s)", it.Site.File, it.Site.Line, it.Reason))
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+// queueHook is the planner's Live.NewQueue: the review screen's queue
+// over the configured provider, nil without one (the screen then says
+// every site is manual).
+func queueHook(p assist.Provider, maxCost float64, cwd string) func(context.Context, fix.AssistInput) (review.Source, int, error) {
+	if p == nil {
+		return nil
+	}
+	return func(ctx context.Context, in fix.AssistInput) (review.Source, int, error) {
+		file, saved, err := loadReview(cwd, in.Package, in.To)
+		if err != nil {
+			return nil, 0, err
+		}
+		f := &assist.Fixer{Provider: p, Validator: in.Validator, Read: in.Read, Budget: assist.NewBudget(maxCost)}
+		q, resumed := assist.NewQueueWith(ctx, in.Sites, f, assist.Options{Saved: saved, Persist: func(acc []assist.Item) {
+			saveReview(file, in.Package, in.To, acc)
+		}})
+		return review.FromQueue(q), resumed, nil
+	}
+}
+
+// savedReview is a review's accepted set, kept in the cache until the
+// next review of the same upgrade in the same repository.
+type savedReview struct {
+	SchemaVersion int            `json:"schemaVersion"`
+	Package       string         `json:"package"`
+	Target        string         `json:"target"`
+	Patches       []assist.Saved `json:"patches"`
+}
+
+// reviewFile is where the accepted set of pkg's upgrade to target in the
+// repository at cwd is kept.
+func reviewFile(cwd, pkg, target string) (string, error) {
+	dir, err := cache.Dir("reviews")
+	if err != nil {
+		return "", err
+	}
+	abs, _ := filepath.Abs(cwd)
+	sum := sha256.Sum256([]byte(abs + "\x00" + pkg + "\x00" + target))
+	return filepath.Join(dir, hex.EncodeToString(sum[:12])+".json"), nil
+}
+
+func loadReview(cwd, pkg, target string) (string, []assist.Saved, error) {
+	file, err := reviewFile(cwd, pkg, target)
+	if err != nil {
+		return "", nil, err
+	}
+	data, err := os.ReadFile(file)
+	if errors.Is(err, fs.ErrNotExist) {
+		return file, nil, nil
+	}
+	if err != nil {
+		return "", nil, err
+	}
+	var sr savedReview
+	if err := json.Unmarshal(data, &sr); err != nil || sr.SchemaVersion != 1 || sr.Package != pkg || sr.Target != target {
+		return "", nil, fmt.Errorf("the saved review %s is not one of %s → %s (%v): remove it to start the review afresh", file, pkg, target, err)
+	}
+	return file, sr.Patches, nil
+}
+
+// saveReview writes the accepted set; a failure only loses the resume.
+func saveReview(file, pkg, target string, acc []assist.Item) {
+	sr := savedReview{SchemaVersion: 1, Package: pkg, Target: target, Patches: []assist.Saved{}}
+	for _, it := range acc {
+		sr.Patches = append(sr.Patches, assist.Saved{ID: it.Site.ID, Diff: it.Diff, Explanation: it.Explanation})
+	}
+	data, err := json.MarshalIndent(sr, "", "  ")
+	if err != nil {
+		return
+	}
+	tmp := file + ".tmp"
+	if os.WriteFile(tmp, data, 0o600) == nil {
+		_ = os.Rename(tmp, file)
+	}
+}

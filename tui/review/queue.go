@@ -1,0 +1,67 @@
+package review
+
+import (
+	"github.com/uptide/uptide/fix/assist"
+)
+
+// FromQueue is the screen's Source over the assisted fixer's queue.
+func FromQueue(q *assist.Queue) Source { return queueSource{q} }
+
+type queueSource struct{ q *assist.Queue }
+
+func (s queueSource) Items() []Item {
+	items := s.q.Items()
+	out := make([]Item, len(items))
+	for i, it := range items {
+		out[i] = Item{Site: it.Site, Status: statusOf(it.Status), Diff: it.Diff, Explanation: it.Explanation,
+			Reason: it.Reason, Attempts: it.Attempts, Cost: it.Cost}
+	}
+	return out
+}
+
+func statusOf(s assist.Status) Status {
+	switch s {
+	case assist.Waiting:
+		return Waiting
+	case assist.Proposing:
+		return Proposing
+	case assist.Valid:
+		return Valid
+	case assist.Invalid:
+		return Invalid
+	case assist.Accepted:
+		return Accepted
+	case assist.Rejected:
+		return Rejected
+	case assist.Skipped:
+		return Skipped
+	case assist.Resolved:
+		return Resolved
+	}
+	return Manual
+}
+
+func (s queueSource) Provider() string           { return s.q.Provider() }
+func (s queueSource) Spent() float64             { return s.q.Spent() }
+func (s queueSource) Budget() float64            { return s.q.Budget() }
+func (s queueSource) Focus(id string)            { s.q.Focus(id) }
+func (s queueSource) Accept(id string)           { s.q.Accept(id) }
+func (s queueSource) Reject(id string)           { s.q.Reject(id) }
+func (s queueSource) Skip(id string)             { s.q.Skip(id) }
+func (s queueSource) Retry(id, hint string)      { s.q.Retry(id, hint) }
+func (s queueSource) Replace(id, diff string)    { s.q.Replace(id, diff) }
+func (s queueSource) AcceptRule(rule string) int { return s.q.AcceptRule(rule) }
+func (s queueSource) Changed() <-chan struct{}   { return s.q.Changed() }
+
+// Close stops the proposals still under way (the hand-off).
+func (s queueSource) Close() { s.q.Close() }
+
+// Records are the sites' histories, for the report.
+func (s queueSource) Records() []assist.Record { return assist.Records(s.q.Items()) }
+
+// Calls counts the calls made.
+func (s queueSource) Calls() int { return assist.Summarize(s.q.Items()).Calls }
+
+func (s queueSource) Files(id string) (string, string, error) {
+	return s.q.Files(id)
+}
