@@ -211,6 +211,9 @@ func decodePackumentStream(r io.Reader, name string, kept *charge) (*model.Packu
 		return nil, fmt.Errorf("decode packument: %w", err)
 	}
 	finishPackument(p, times, name)
+	if err := kept.add(timesSize(p.Time)); err != nil {
+		return nil, err
+	}
 	return p, nil
 }
 

@@ -346,6 +346,30 @@ func TestFaultTarballLongerThanDeclared(t *testing.T) {
 	}
 }
 
+// A tarball that drips is cut like a document: 10 s per attempt, one retry.
+func TestFaultDrippingTarball(t *testing.T) {
+	rig := newFaultRig(t)
+	rig.reg.Misbehave("zod", testregistry.Fault{Kind: testregistry.Drip, Chunk: 4, Interval: 20 * time.Millisecond, TarballOnly: true})
+	err := rig.run(t, func() error {
+		_, err := rig.client.Fetch(context.Background(), "zod", "4.1.12")
+		return err
+	},
+		// The version manifest answers at once; then the tarball, twice.
+		step{afterResponses(2), DefaultAttemptTimeout},
+		step{afterResponses(3), DefaultAttemptTimeout},
+	)
+	var re *Error
+	if !errors.As(err, &re) || re.Package != "zod@4.1.12" || !strings.Contains(re.Reason, "no complete answer within 10s") {
+		t.Fatalf("got %v", err)
+	}
+	if n := rig.reg.RequestsTo("/zod/-/zod-4.1.12.tgz"); n != 2 {
+		t.Errorf("%d tarball requests, want one retry", n)
+	}
+	if got := rig.clock.Elapsed(); got != 2*DefaultAttemptTimeout {
+		t.Errorf("gave up after %s on the client's clock, want %s", got, 2*DefaultAttemptTimeout)
+	}
+}
+
 func TestFaultEndlessTarball(t *testing.T) {
 	rig := newFaultRig(t, func(o *Options) { o.MaxTarball = 1 << 20 })
 	rig.reg.Misbehave("zod", testregistry.Fault{Kind: testregistry.TarballEndless})

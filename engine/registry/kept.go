@@ -93,7 +93,7 @@ func (c *charge) addPackument(p *model.Packument) error {
 			return err
 		}
 	}
-	return nil
+	return c.add(timesSize(p.Time))
 }
 
 // keptSize estimates the heap one release takes once decoded: the struct,
@@ -120,4 +120,13 @@ func mapSize(entries int) int64 {
 		return 0
 	}
 	return 320 + int64(max(0, entries-8))*48
+}
+
+// timesSize estimates the heap of a full document's publish times.
+func timesSize(times map[string]string) int64 {
+	var n int64
+	for v, t := range times {
+		n += int64(48 + len(v) + len(t))
+	}
+	return n
 }

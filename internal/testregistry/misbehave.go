@@ -71,6 +71,9 @@ type Fault struct {
 	// between writes (default 1 s).
 	Chunk    int
 	Interval time.Duration
+	// TarballOnly keeps documents well-behaved: only tarball requests
+	// misbehave.
+	TarballOnly bool
 }
 
 // DefaultHugeSize is the size of a Huge document when Fault.Size is zero.
@@ -98,6 +101,9 @@ func (r *Registry) Misbehave(name string, f Fault) {
 // request should be served normally (a tarball fault on a document).
 func (r *Registry) misbehave(w http.ResponseWriter, req *http.Request, name string, rest []string, f *Fault) bool {
 	tarball := len(rest) == 2 && rest[0] == "-"
+	if f.TarballOnly && !tarball {
+		return false
+	}
 	switch f.Kind {
 	case TarballLonger, TarballEndless:
 		if !tarball {

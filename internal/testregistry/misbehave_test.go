@@ -202,3 +202,14 @@ func TestMisbehaveTarballEndless(t *testing.T) {
 		t.Fatalf("read %d bytes (%v), want the stream to go on", n, err)
 	}
 }
+
+func TestMisbehaveTarballOnly(t *testing.T) {
+	reg, url := startFixtures(t)
+	reg.Misbehave("zod", Fault{Kind: HTMLError, TarballOnly: true})
+	if res := get(t, url+"zod", abbreviated); res.status != 200 || !json.Valid(res.body) {
+		t.Errorf("document: %d", res.status)
+	}
+	if res := get(t, url+"zod/-/zod-4.1.12.tgz", nil); res.status != 503 {
+		t.Errorf("tarball: %d, want the fault", res.status)
+	}
+}
