@@ -88,7 +88,7 @@ func renderFix(w io.Writer, r *fix.Report, p palette) {
 		}
 	}
 	if len(r.Sites) > 0 {
-		fmt.Fprintf(w, "\nLeft for you  %d sites\n", len(r.Sites))
+		fmt.Fprintf(w, "\nLeft for you  %s\n", plural(len(r.Sites), "site"))
 		for _, s := range r.Sites {
 			fmt.Fprintf(w, "  %s:%d  %s  %s\n", s.File, s.Line, s.Rule, p.dim(indentMore(s.Message, "    ")))
 		}
@@ -161,7 +161,7 @@ func renderFixTypes(w io.Writer, r *fix.Report, p palette) {
 	for _, d := range r.Types.New {
 		by[d.File] = append(by[d.File], fmt.Sprintf("%d:%d TS%d %s", d.Line, d.Column, d.Code, indentMore(d.Message, "      ")))
 	}
-	fmt.Fprintf(w, "  %s\n", p.red(fmt.Sprintf("✗ %d new errors", len(r.Types.New))))
+	fmt.Fprintf(w, "  %s\n", p.red("✗ "+plural(len(r.Types.New), "new error")))
 	for _, f := range sortedKeys(by) {
 		fmt.Fprintf(w, "  %s\n", f)
 		for _, l := range by[f] {
