@@ -116,7 +116,7 @@ func (c *checker) analyze(ctx context.Context, u unit) model.PackageReport {
 		compilerFindings(findings, compilerFrom, compiler.target)
 	}
 	c.timer.done(PhaseMatch)
-	c.finish(&rep, u, runs, compiles, findings)
+	c.finish(ctx, &rep, u, runs, compiles, findings)
 	if judged && rep.Verdict == "safe" {
 		rep.Summary = compilerSafeSummary(compiles)
 	}
@@ -335,7 +335,7 @@ func newerTypeScript(lead string, wc *wsCompile) model.Finding {
 
 // finish fills the report from the findings: counts, verdict, coverage,
 // status and the plan.
-func (c *checker) finish(rep *model.PackageReport, u unit, runs []*memberRun, compiles []*wsCompile, findings []model.Finding) {
+func (c *checker) finish(ctx context.Context, rep *model.PackageReport, u unit, runs []*memberRun, compiles []*wsCompile, findings []model.Finding) {
 	rep.Findings = findings
 	if rep.Findings == nil {
 		rep.Findings = []model.Finding{}
@@ -408,25 +408,74 @@ func (c *checker) finish(rep *model.PackageReport, u unit, runs []*memberRun, co
 		members = append(members, plan.Target{Name: m.name(), Version: m.target})
 	}
 	rep.Plan = plan.Build(visible, plan.Options{
-		Package: u.lead.name(), Target: u.lead.target, Pack: c.packFor(u),
+		Package: u.lead.name(), Target: u.lead.target, Pack: c.packFor(ctx, u, runs),
 		Repo: plan.Repo{Cwd: c.opts.CwdArg, Group: u.group != nil && !oneScope(u.group.Kind)}, Members: members, Companions: rep.Companions,
 	})
 	sortStrings(rep)
 }
 
 // packFor is the migration pack of the unit's upgrade, bound to the
-// repository, when one covers a moving member's versions (react's is
-// @types/react's, a member of its group); nil leaves every site manual.
-func (c *checker) packFor(u unit) plan.Pack {
+// repository, when one covers a moving member's versions, or the versions
+// of the @types release typing it (react's pack is @types/react's, whether
+// @types/react is a member of its group or only types it); nil leaves
+// every site manual.
+func (c *checker) packFor(ctx context.Context, u unit, runs []*memberRun) plan.Pack {
+	var pack *packs.Pack
+	var facts packs.Facts
 	for _, m := range u.members {
 		if m.reason != "" || m.target == m.row.Installed {
 			continue
 		}
-		if p := packs.For(m.name(), m.row.Installed, m.target); p != nil {
-			return p.Planner(c.root)
+		if pack = packs.For(m.name(), m.row.Installed, m.target); pack != nil {
+			// The pack reads what its rules need from the two versions'
+			// declarations (stripe's pinned API versions); without them
+			// those rules take no site.
+			for _, r := range runs {
+				if r != nil && r.m.name() == m.name() && pack.Facts != nil && r.runtimeInst != "" && r.runtimeTgt != "" {
+					facts, _ = pack.Facts(r.runtimeInst, r.runtimeTgt)
+				}
+			}
+			break
 		}
 	}
-	return nil
+	for _, r := range runs {
+		if pack != nil {
+			break
+		}
+		if r == nil || r.rep.TypesVia == nil {
+			continue
+		}
+		// From is the release the findings were diffed from.
+		if tv := r.rep.TypesVia; tv.To != tv.From {
+			pack = packs.For(tv.Package, tv.From, tv.To)
+		}
+	}
+	if pack == nil {
+		return nil
+	}
+	pl := pack.Planner(c.root).WithFacts(facts)
+	// The transforms that need syntax parse with the pinned compiler
+	// (surfaces are extracted with it, so it is there); without it they
+	// take no site and the plan says by agent.
+	if sa, err := c.surfaces(ctx); err == nil && sa != nil {
+		pl.WithSyntax(SyntaxOf(ctx, sa))
+	}
+	return pl
+}
+
+// SyntaxOf is a pack's parser over a TypeScript adapter.
+func SyntaxOf(ctx context.Context, a *typescript.Adapter) packs.Syntax {
+	return func(file, text string, offset int) ([]packs.Node, error) {
+		chains, err := a.Ancestors(ctx, file, text, []int{offset})
+		if err != nil {
+			return nil, err
+		}
+		out := make([]packs.Node, 0, len(chains[0]))
+		for _, n := range chains[0] {
+			out = append(out, packs.Node{Kind: n.Kind, Start: n.Start, End: n.End})
+		}
+		return out, nil
+	}
 }
 
 // compileReport merges the workspaces' compiles into the report's coverage.

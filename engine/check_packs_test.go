@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"testing"
 
 	"github.com/uptide/uptide/engine/model"
@@ -26,11 +27,23 @@ func TestPackFor(t *testing.T) {
 	}
 	for _, tc := range cases {
 		got := ""
-		if p := c.packFor(unit{lead: tc.members[0], members: tc.members}); p != nil {
+		if p := c.packFor(context.Background(), unit{lead: tc.members[0], members: tc.members}, nil); p != nil {
 			got = p.Name()
 		}
 		if got != tc.want {
 			t.Errorf("%s: pack %q, want %q", tc.name, got, tc.want)
 		}
+	}
+	// react typed by @types/react (not a member of its group): the pack is
+	// the types release's, found through the member's TypesVia.
+	react := member{row: model.DependencyRow{Name: "react", Installed: "18.3.1"}, target: "19.1.0"}
+	run := &memberRun{m: react}
+	run.rep.TypesVia = &model.TypesVia{Package: "@types/react", From: "18.3.3", To: "19.1.2"}
+	if p := c.packFor(context.Background(), unit{lead: react, members: []member{react}}, []*memberRun{run}); p == nil || p.Name() != "@types/react" {
+		t.Errorf("react typed by @types/react 18.3.3 → 19.1.2: pack %v, want @types/react", p)
+	}
+	run.rep.TypesVia.To = "18.3.3"
+	if p := c.packFor(context.Background(), unit{lead: react, members: []member{react}}, []*memberRun{run}); p != nil {
+		t.Errorf("types not moving: pack %s, want none", p.Name())
 	}
 }

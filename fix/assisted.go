@@ -60,7 +60,7 @@ type AssistReport struct {
 // assistStep finds the sites of the upgraded clone, hands them to the
 // hook and adds what it accepted to the patches to apply. False when the
 // run has to stop.
-func (r *runner) assistStep(ctx context.Context, reports []model.PackageReport, workspaces []string, base *compileRun, from, to string) bool {
+func (r *runner) assistStep(ctx context.Context, reports []model.PackageReport, workspaces []string, base *compileRun, from, to string, ruled map[string]bool) bool {
 	r.progress("assist", "type-checking the upgrade to find the sites to fix")
 	up, err := compileWorkspaces(ctx, r.croot, workspaces, r.fetch, 10*time.Minute)
 	if r.interrupted(ctx, "the assisted fixes") {
@@ -70,7 +70,7 @@ func (r *runner) assistStep(ctx context.Context, reports []model.PackageReport, 
 		r.rep.NotRun = append(r.rep.NotRun, "assisted fixes: the compile after the upgrade failed: "+err.Error())
 		return true
 	}
-	sites := assistSites(reports, newDiagnostics(base.Diagnostics, up.Diagnostics))
+	sites := assistSites(reports, newDiagnostics(base.Diagnostics, up.Diagnostics), ruled)
 	if err := r.scopes(ctx, sites); err != nil {
 		r.rep.NotRun = append(r.rep.NotRun, "assisted fixes: "+err.Error())
 		return true
@@ -111,7 +111,7 @@ func (r *runner) assistStep(ctx context.Context, reports []model.PackageReport, 
 // downstream diagnostics among the new ones) and every new error no
 // finding names, each on its own. Findings the compiler cannot see (a
 // module format, a missing peer) are not patches of a file.
-func assistSites(reports []model.PackageReport, newDiags []model.Diagnostic) []assist.Site {
+func assistSites(reports []model.PackageReport, newDiags []model.Diagnostic, ruled map[string]bool) []assist.Site {
 	type dkey struct {
 		file, message string
 		code          int
@@ -140,6 +140,11 @@ func assistSites(reports []model.PackageReport, newDiags []model.Diagnostic) []a
 		if f == nil {
 			out = append(out, assist.Site{ID: fmt.Sprintf("TS%d@%s:%d", d.Code, d.File, d.Line), Rule: fmt.Sprintf("TS%d", d.Code),
 				RuleTitle: fmt.Sprintf("TS%d", d.Code), Reason: d.Message, File: d.File, Line: d.Line, Errors: []model.Diagnostic{d}})
+			continue
+		}
+		if ruled[f.ID] {
+			// A pack rule edited the site: an error it left is the
+			// rule's to answer for (Types), not a patch to ask for.
 			continue
 		}
 		if i, ok := byFinding[f.ID]; ok {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -83,7 +84,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		o.TestTimeout = 10 * time.Minute
 	}
 	r := &runner{o: o, rep: &Report{Package: o.Package, Status: StatusNotRun, Moves: []Move{}, Commits: []Commit{},
-		Patches: []PatchResult{}, Sites: []Site{}, NotRun: []string{},
+		Patches: []PatchResult{}, Sites: []Site{}, NotRun: []string{}, Decisions: []string{},
 		Types:    TypesReport{Status: model.StatusNotAnalyzed, Projects: []string{}, New: []model.Diagnostic{}},
 		Tests:    TestsReport{Results: []verify.TestResult{}, NoTests: []string{}, Skipped: []verify.ServiceSkip{}, NotRun: []string{}},
 		Style:    StyleReport{Formatted: []string{}, NewFailures: map[string][]string{}},
@@ -265,21 +266,36 @@ func (r *runner) run(ctx context.Context) {
 
 	// The rest is verification: from here the run is failed, not not-run.
 	r.rep.Status = StatusFailed
+	style := verify.DetectStyle(r.croot)
+	lintBefore := verify.LintRun{Failures: map[string][]string{}}
+	lintBeforeOK := true
+	// The pack's rule edits come first, as one commit: the assisted fixer
+	// then sees the clone they left, and is not handed their sites.
+	ruleFiles, ruled, ok := r.applyRules(ctx, reports, workspaces, style, &lintBefore, &lintBeforeOK)
+	if !ok || r.interrupted(ctx, "the rule edits") {
+		return
+	}
 	if r.o.Assist != nil && baseErr == nil {
-		if !r.assistStep(ctx, reports, workspaces, base, plan.from, plan.to) {
+		if !r.assistStep(ctx, reports, workspaces, base, plan.from, plan.to, ruled) {
 			return
 		}
 	}
-	style := verify.DetectStyle(r.croot)
 	patchFiles := r.patchFiles()
-	var lintBefore verify.LintRun
-	lintBeforeOK := false
-	if style.Linter != nil && len(patchFiles) > 0 {
-		r.progress("lint", "linting %d files before the edits (%s)", len(patchFiles), style.Linter.Name)
-		lintBefore, err = style.Lint(ctx, r.croot, r.env, patchFiles)
-		lintBeforeOK = err == nil
+	var unlinted []string
+	for _, f := range patchFiles {
+		if !slices.Contains(ruleFiles, f) {
+			unlinted = append(unlinted, f)
+		}
+	}
+	if style.Linter != nil && len(unlinted) > 0 {
+		r.progress("lint", "linting %d files before the edits (%s)", len(unlinted), style.Linter.Name)
+		run, err := style.Lint(ctx, r.croot, r.env, unlinted)
 		if err != nil {
+			lintBeforeOK = false
 			r.rep.NotRun = append(r.rep.NotRun, fmt.Sprintf("lint (%s) before the edits: %v", style.Linter.Name, err))
+		}
+		for f, msgs := range run.Failures {
+			lintBefore.Failures[f] = msgs
 		}
 	}
 	edited := r.applyPatches(ctx)
@@ -287,6 +303,11 @@ func (r *runner) run(ctx context.Context) {
 		r.interrupted(ctx, "the edits")
 		return
 	}
+	for _, f := range ruleFiles {
+		edited = appendUnique(edited, f)
+	}
+	sort.Strings(edited)
+	lintFiles := append([]string(nil), edited...)
 	if style.Formatter != nil && len(edited) > 0 {
 		r.rep.Style.Formatter = style.Formatter.Name
 		r.progress("format", "formatting %d edited files (%s)", len(edited), style.Formatter.Name)
@@ -310,12 +331,15 @@ func (r *runner) run(ctx context.Context) {
 		defer close(typed)
 		r.typesAfter(ctx, workspaces, base, baseErr)
 	}()
-	r.lintAndTest(ctx, workspaces, reports, edited, patchFiles, style, cloneRepo, lintBefore, lintBeforeOK)
+	for _, f := range patchFiles {
+		lintFiles = appendUnique(lintFiles, f)
+	}
+	r.lintAndTest(ctx, workspaces, reports, edited, lintFiles, style, cloneRepo, lintBefore, lintBeforeOK)
 	<-typed
 	if r.interrupted(ctx, "the compile and the tests") {
 		return
 	}
-	r.rep.Sites = sitesLeft(reports, r.rep.Types.New, r.rep.Patches, plan.added)
+	r.rep.Sites = sitesLeft(reports, r.rep.Types.New, r.rep.Patches, plan.added, ruled)
 	r.judge()
 }
 
@@ -346,13 +370,13 @@ func (r *runner) typesAfter(ctx context.Context, workspaces []string, base *comp
 
 // lintAndTest lints the edited files and runs the affected tests. It
 // writes the report's NotRun, Style and Tests, never Types.
-func (r *runner) lintAndTest(ctx context.Context, workspaces []string, reports []model.PackageReport, edited, patchFiles []string,
+func (r *runner) lintAndTest(ctx context.Context, workspaces []string, reports []model.PackageReport, edited, lintFiles []string,
 	style verify.Style, cloneRepo *model.Repository, lintBefore verify.LintRun, lintBeforeOK bool) {
 	// Lint the edited files.
-	if style.Linter != nil && len(patchFiles) > 0 {
+	if style.Linter != nil && len(lintFiles) > 0 {
 		r.rep.Style.Linter = style.Linter.Name
-		r.progress("lint", "linting the %d edited files (%s)", len(patchFiles), style.Linter.Name)
-		after, err := style.Lint(ctx, r.croot, r.env, patchFiles)
+		r.progress("lint", "linting the %d edited files (%s)", len(lintFiles), style.Linter.Name)
+		after, err := style.Lint(ctx, r.croot, r.env, lintFiles)
 		switch {
 		case err != nil:
 			r.rep.NotRun = append(r.rep.NotRun, fmt.Sprintf("lint (%s): %v", style.Linter.Name, err))

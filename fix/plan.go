@@ -226,7 +226,7 @@ func affectedFiles(reports []model.PackageReport, edited []string) []string {
 // does), and every breaking finding no compiler can see (a module format,
 // a Node engine) that no applied patch addressed. A missing peer is not a
 // site when the upgrade added it.
-func sitesLeft(reports []model.PackageReport, newDiags []model.Diagnostic, patches []PatchResult, added map[string]bool) []Site {
+func sitesLeft(reports []model.PackageReport, newDiags []model.Diagnostic, patches []PatchResult, added map[string]bool, ruled map[string]bool) []Site {
 	type dkey struct {
 		file, message string
 		code          int
@@ -272,7 +272,7 @@ func sitesLeft(reports []model.PackageReport, newDiags []model.Diagnostic, patch
 		out = append(out, s)
 	}
 	for _, f := range blind {
-		if patched[f.ID] || (f.Change == "missing-peer" && added[f.Replacement]) {
+		if patched[f.ID] || ruled[f.ID] || (f.Change == "missing-peer" && added[f.Replacement]) {
 			continue
 		}
 		rule := ruleOf[f.ID]

@@ -87,7 +87,7 @@ func TestSitesLeft(t *testing.T) {
 	down := model.Diagnostic{File: "src/title.ts", Line: 7, Code: 7006, Message: "Parameter 'e' implicitly has an 'any' type."}
 	rep.Findings[0].Downstream = []model.Diagnostic{down}
 	got := sitesLeft([]model.PackageReport{rep}, []model.Diagnostic{moved, down, {File: "src/other.ts", Line: 2, Code: 2339, Message: "no such property"}},
-		[]PatchResult{{Finding: "f3", Applied: true}, {Finding: "f2", Applied: false}}, map[string]bool{"@testing-library/dom": true})
+		[]PatchResult{{Finding: "f3", Applied: true}, {Finding: "f2", Applied: false}}, map[string]bool{"@testing-library/dom": true}, nil)
 	var lines []string
 	for _, s := range got {
 		lines = append(lines, s.File+":"+itoa(s.Line)+" "+s.Rule+" "+s.Finding)

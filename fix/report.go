@@ -38,7 +38,14 @@ type Report struct {
 	Tests   TestsReport   `json:"tests"`
 	Style   StyleReport   `json:"style"`
 	Sites   []Site        `json:"sitesLeft"`
-	Assist  *AssistReport `json:"assist,omitempty"`
+	// Rules is what the migration pack's rules edited (absent when no pack
+	// covers the upgrade or its plan had no site by rule).
+	Rules *RulesReport `json:"rules,omitempty"`
+	// Decisions are the migration pack's review items for this run: the
+	// notes of the rules its sites fall under and the pack's own (stripe:
+	// the API changelog between the two pinned versions).
+	Decisions []string      `json:"decisions"`
+	Assist    *AssistReport `json:"assist,omitempty"`
 	// Services is what --with-services runs and where it connects
 	// (credentials masked); absent without the flag.
 	Services *verify.Services `json:"services,omitempty"`

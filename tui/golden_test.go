@@ -115,3 +115,22 @@ func TestGoldenNarrow80x24(t *testing.T) {
 func TestGoldenCheckInProgress(t *testing.T) {
 	runGolden(t, screenplay{width: 100, height: 30, steps: []step{{keys: []string{"c"}, waitFor: "compiling target 1/3"}}})
 }
+
+// An expanded rule shows, under each site its transform takes, the diff
+// the rule edit will make there: check's dry run, as fix will commit it.
+func TestGoldenPlanPreview(t *testing.T) {
+	res := breaking(2)
+	res.Rules[0].Fix = map[string]string{"f1": "rule", "f2": "rule"}
+	res.Rules[0].Findings[0].ID, res.Rules[0].Findings[1].ID = "f1", "f2"
+	res.Rules[0].Previews = map[string]string{
+		"f1": "@@ packages/web/src/App.tsx:12 @@\n-  const input = useRef<HTMLInputElement>();\n+  const input = useRef<HTMLInputElement | undefined>(undefined);\n",
+		"f2": "@@ packages/web/src/Form.tsx:4 @@\n-  const timer = useRef();\n+  const timer = useRef(undefined);\n",
+	}
+	runGolden(t, screenplay{width: 100, height: 40,
+		before: func(f *fakeEngine) { f.reply("react") <- checkReply{res: res} },
+		steps: []step{
+			{keys: []string{"c"}, waitFor: "✗ 2 breaking"},
+			{keys: []string{"enter"}, waitFor: "Release group"},
+			{keys: []string{"enter"}, waitFor: "useRef(undefined)"},
+		}})
+}

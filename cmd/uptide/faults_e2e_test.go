@@ -7,8 +7,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/internal/testregistry"
 )
 
 // A registry failure for one package leaves the others reported, lists the
@@ -38,6 +40,28 @@ func TestListRegistryFailureIsPartial(t *testing.T) {
 	text := run(t, newEnv(t, reg), dir, "list")
 	if text.code != 2 || !strings.Contains(text.stdout, "Not checked (1)") || !strings.Contains(text.stdout, "zod") {
 		t.Errorf("text output exit %d:\n%s", text.code, text.stdout)
+	}
+}
+
+// A registry that answers a few bytes a second is given up on like one that
+// hangs: the package is listed as not checked with the limit it broke, the
+// others are reported, and the exit code is 2. (This test takes the real
+// 20 s of two attempts; the limits themselves are tested on an injected
+// clock in engine/registry.)
+func TestListDrippingRegistryIsNotChecked(t *testing.T) {
+	reg := startRegistry(t)
+	reg.Misbehave("zod", testregistry.Fault{Kind: testregistry.Drip, Chunk: 4, Interval: time.Second})
+	dir := copyRepo(t, "npm-v3")
+	r := run(t, newEnv(t, reg), dir, "list")
+	if r.code != 2 || !strings.Contains(r.stdout, "Not checked (1)") {
+		t.Fatalf("exit %d, want 2 with zod not checked:\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	_, notChecked, _ := strings.Cut(r.stdout, "Not checked (1)")
+	if !strings.Contains(notChecked, "zod") || !strings.Contains(notChecked, "no complete answer within 10s") {
+		t.Errorf("the not-checked section should name zod and the limit:\n%s", notChecked)
+	}
+	if !strings.Contains(r.stdout, "react") {
+		t.Errorf("react lost while zod dripped:\n%s", r.stdout)
 	}
 }
 
@@ -181,5 +205,17 @@ func TestListOutsideProject(t *testing.T) {
 	r := run(t, newEnv(t, reg), t.TempDir(), "list")
 	if r.code != 2 || !strings.Contains(r.stderr, "no package.json") {
 		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
+	}
+}
+
+// diff's tarball downloads keep the client's limits: a tarball cut at its
+// declared length fails verification, and the error names the package.
+func TestDiffTarballLongerThanDeclared(t *testing.T) {
+	reg := startRegistry(t)
+	reg.Misbehave("zod", testregistry.Fault{Kind: testregistry.TarballLonger})
+	r := run(t, newEnv(t, reg), t.TempDir(), "diff", "zod", "4.0.0", "4.1.12")
+	out := r.stdout + r.stderr
+	if r.code != 2 || !strings.Contains(out, "integrity check failed") || !strings.Contains(out, "zod@4.") {
+		t.Fatalf("exit %d, want 2 naming the failed verification:\n%s", r.code, out)
 	}
 }

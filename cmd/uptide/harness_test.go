@@ -26,13 +26,27 @@ var (
 	buildErr  error
 )
 
-// TestMain removes the binary's temporary directory after the tests.
+// TestMain removes the binary's temporary directory after the tests, and
+// first the directories of earlier runs that ended before theirs could (a
+// -timeout panic or a kill skips the removal below).
 func TestMain(m *testing.M) {
+	removeStaleBinaries(os.TempDir(), time.Now().Add(-2*time.Hour))
 	code := m.Run()
 	if binPath != "" {
 		_ = os.RemoveAll(filepath.Dir(binPath))
 	}
 	os.Exit(code)
+}
+
+// removeStaleBinaries deletes the uptide-bin-* directories older than
+// before; a younger one may belong to a test run going on beside this one.
+func removeStaleBinaries(tmp string, before time.Time) {
+	dirs, _ := filepath.Glob(filepath.Join(tmp, "uptide-bin-*"))
+	for _, d := range dirs {
+		if info, err := os.Stat(d); err == nil && info.IsDir() && info.ModTime().Before(before) {
+			_ = os.RemoveAll(d)
+		}
+	}
 }
 
 func uptideBinary(t testing.TB) string {

@@ -144,8 +144,11 @@ func Load(file string) (Lockfile, error) {
 	if err != nil {
 		abs = file
 	}
-	if filepath.Base(abs) == "bun.lockb" {
+	switch filepath.Base(abs) {
+	case "bun.lockb":
 		return nil, binaryBunError(abs)
+	case "package-lock.json", "npm-shrinkwrap.json":
+		return loadNPM(abs)
 	}
 	data, err := os.ReadFile(abs)
 	if err != nil {

@@ -58,6 +58,10 @@ type PlanRule struct {
 	// per-file rule's findings share their file's; a finding folded into
 	// another rule's file is under that rule.
 	Fix map[string]string `json:"fix"`
+	// Previews are, per finding the pack's transform takes, what its edit
+	// will do: the plan's dry run as hunks of the file's lines, each headed
+	// "@@ file:line @@" with the old lines as "-" and the new as "+".
+	Previews map[string]string `json:"previews,omitempty"`
 	// Note is one line a pack adds under the rule.
 	Note string `json:"note,omitempty"`
 }

@@ -8,6 +8,7 @@ package packs
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/uptide/uptide/engine/model"
@@ -21,29 +22,58 @@ type Edit struct {
 	New        string
 }
 
-// Site is what a transform sees: the finding and the file's text.
+// Site is what a transform sees: the finding, the file's text and, when
+// the caller has a parser, its syntax.
 type Site struct {
 	Finding model.Finding
 	Content string
+	// Syntax is nil without a parser; a transform that needs it then does
+	// not take the site.
+	Syntax Syntax
+	// Facts are what the pack read from the two versions (nil when it
+	// reads none, or could not).
+	Facts Facts
 }
+
+// Node is one syntax node: the parser's kind name ("CallExpression") and
+// its byte range, first token to end.
+type Node struct {
+	Kind       string
+	Start, End int
+}
+
+// Syntax answers what the compiler's parser sees at a byte offset of a
+// file's text: the nodes holding it, innermost first (the TypeScript
+// driver's ancestors query).
+type Syntax func(file, text string, offset int) ([]Node, error)
 
 // Transform returns the edits that fix one site, or ok=false when the site
 // is not the shape the rule knows (it then goes to the assisted fixer).
 type Transform func(s Site) (edits []Edit, ok bool)
 
+// Key is what claims a finding for a rule: a change kind and canonical
+// path ("removed", "React.ReactChild"), or a change alone for a compiler
+// code ("TS2554"). Path may end in "*" to match a prefix or start with "*"
+// to match a suffix. Token, when set, is the identifier the site must be
+// at ("useRef"; "a|b" for either): one code, or one removed type, has many
+// causes.
+type Key struct {
+	Change, Path, Token string
+}
+
 // Rule is one migration rule of a pack, as data.
 type Rule struct {
 	ID    string
 	Title string
-	// Change and Path key the rule: a change kind and canonical path
-	// ("removed", "ElementRef"), or Change alone for a compiler code
-	// ("TS2554"). Path may end in "*" to match a prefix.
+	// Change, Path and Token are the rule's key (see Key): what check
+	// reports at its sites on the package's real declarations.
 	Change string
 	Path   string
-	// Token, for a rule keyed by a compiler code, is the identifier the
-	// site must be at ("useRef" for TS2554; "a|b" for either): one code
-	// has many causes.
-	Token string
+	Token  string
+	// Also are further keys of the same fix: the same site reported
+	// another way (a removed overload's return type where the overload
+	// itself survives, a compiler code where nothing was attributed).
+	Also []Key
 	// Guide is what the assisted fixer is told about the rule.
 	Guide string
 	// Notes go under "Decisions for you" when the run has a site of it.
@@ -61,6 +91,38 @@ type Pack struct {
 	// From and To are npm ranges the upgrade's versions must satisfy.
 	From, To string
 	Rules    []Rule
+	// Facts, when set, reads what the rules need from the two versions'
+	// declarations (the installed and the target package's directories):
+	// stripe's pinned API versions.
+	Facts func(fromDir, toDir string) (Facts, error)
+	// Decisions, when set, are the pack's own review items for an upgrade
+	// between those facts, beside its rules' notes.
+	Decisions func(f Facts) []string
+	// PlanNote, when set, is one line the plan shows under a rule.
+	PlanNote func(ruleID string, f Facts) string
+}
+
+// Facts are named values a pack read from the upgrade's two versions.
+type Facts map[string]string
+
+// Review is what goes under "Decisions for you" for a run whose sites
+// fall under the rule ids: each such rule's notes, then the pack's own
+// decisions over the facts. Notes are scoped to the run: a rule without a
+// site says nothing.
+func (p *Pack) Review(ruleIDs []string, f Facts) []string {
+	var out []string
+	for _, r := range p.Rules {
+		for _, id := range ruleIDs {
+			if id == r.ID {
+				out = append(out, r.Notes...)
+				break
+			}
+		}
+	}
+	if p.Decisions != nil && f != nil {
+		out = append(out, p.Decisions(f)...)
+	}
+	return out
 }
 
 // Covers says whether the pack covers the upgrade from → to.
@@ -80,17 +142,64 @@ func satisfies(rng, v string) bool {
 // read for rules keyed by a compiler code and a token.
 func (p *Pack) Rule(f model.Finding, content string) (Rule, bool) {
 	for _, r := range p.Rules {
-		if r.Change != f.Change {
-			continue
-		}
-		if r.Token != "" && !atAnyToken(Site{Finding: f, Content: content}, r.Token) {
-			continue
-		}
-		if pathMatches(r.Path, f.Path) {
-			return r, true
+		for _, k := range r.Keys() {
+			if k.claims(f, content) {
+				return r, true
+			}
 		}
 	}
 	return Rule{}, false
+}
+
+// Keys are every key of the rule, its own first.
+func (r Rule) Keys() []Key {
+	return append([]Key{{Change: r.Change, Path: r.Path, Token: r.Token}}, r.Also...)
+}
+
+func (k Key) claims(f model.Finding, content string) bool {
+	if k.Change != f.Change || !pathMatches(k.Path, f.Path) {
+		return false
+	}
+	return k.Token == "" || atAnyToken(Site{Finding: f, Content: content}, k.Token)
+}
+
+// Edits runs the rule's transform over a site. A finding of a compiler
+// code stands for its similar diagnostics too (the same code, folded into
+// it by check): each of them in the site's file is edited the same way,
+// and the site is taken only when every one of them is.
+func (r Rule) Edits(s Site) ([]Edit, bool) {
+	if r.Transform == nil {
+		return nil, false
+	}
+	edits, ok := r.Transform(s)
+	if !ok {
+		return nil, false
+	}
+	if !strings.HasPrefix(s.Finding.Change, "TS") {
+		return edits, true
+	}
+	seen := map[Edit]bool{}
+	for _, e := range edits {
+		seen[e] = true
+	}
+	for _, d := range s.Finding.Evidence {
+		if d.File != s.Finding.File || "TS"+strconv.Itoa(d.Code) != s.Finding.Change || (d.Line == s.Finding.Line && d.Column == s.Finding.Column) {
+			continue
+		}
+		at := s
+		at.Finding.Line, at.Finding.Column = d.Line, d.Column
+		more, ok := r.Transform(at)
+		if !ok {
+			return nil, false
+		}
+		for _, e := range more {
+			if !seen[e] {
+				seen[e] = true
+				edits = append(edits, e)
+			}
+		}
+	}
+	return edits, true
 }
 
 // pathMatches: an empty pattern matches any path, "X*" a prefix, "*X" a
@@ -128,7 +237,17 @@ func (p *Pack) Guide(ruleID string) string {
 }
 
 // Packs is every pack Uptide ships.
-func Packs() []*Pack { return []*Pack{reactPack(), zodPack()} }
+func Packs() []*Pack { return []*Pack{reactPack(), stripePack(), zodPack()} }
+
+// Named is the pack of the package name (what a plan's Pack says), or nil.
+func Named(name string) *Pack {
+	for _, p := range Packs() {
+		if p.Package == name {
+			return p
+		}
+	}
+	return nil
+}
 
 // For returns the pack for a package upgrade, or nil outside its versions.
 func For(pkg, from, to string) *Pack {

@@ -1,15 +1,78 @@
 package packs
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/engine/plan"
+	"github.com/uptide/uptide/engine/registry"
+	"github.com/uptide/uptide/engine/typescript"
 )
+
+// The transforms that need syntax ask the real parser: the TypeScript
+// driver over the pinned compiler, fetched once into the shared cache.
+var (
+	syntaxOnce    sync.Once
+	syntaxAdapter *typescript.Adapter
+	syntaxErr     error
+	fetched       []*registry.Package
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if syntaxAdapter != nil {
+		syntaxAdapter.Close()
+	}
+	for _, p := range fetched {
+		_ = p.Remove()
+	}
+	os.Exit(code)
+}
+
+func testSyntax(t testing.TB) Syntax {
+	t.Helper()
+	syntaxOnce.Do(func() {
+		fetch := func(ctx context.Context, name, version string) (string, error) {
+			cfg, err := registry.LoadConfig(os.TempDir(), nil)
+			if err != nil {
+				return "", err
+			}
+			p, err := registry.New(registry.Options{Config: cfg}).Fetch(ctx, name, version)
+			if err != nil {
+				return "", err
+			}
+			fetched = append(fetched, p)
+			return p.Dir, nil
+		}
+		c, err := typescript.PinnedCompiler(context.Background(), fetch, nil)
+		if err != nil {
+			syntaxErr = err
+			return
+		}
+		syntaxAdapter = typescript.New(c, typescript.Options{NoSurfaceCache: true})
+	})
+	if syntaxErr != nil {
+		t.Fatalf("the pinned TypeScript compiler (node and the compiler, fetched once): %v", syntaxErr)
+	}
+	return func(file, text string, offset int) ([]Node, error) {
+		chains, err := syntaxAdapter.Ancestors(context.Background(), file, text, []int{offset})
+		if err != nil {
+			return nil, err
+		}
+		out := make([]Node, 0, len(chains[0]))
+		for _, n := range chains[0] {
+			out = append(out, Node{Kind: n.Kind, Start: n.Start, End: n.End})
+		}
+		return out, nil
+	}
+}
 
 type fixtureSite struct {
 	Change string `json:"change"`
@@ -39,6 +102,24 @@ func ruleByID(p *Pack, id string) (Rule, bool) {
 		}
 	}
 	return Rule{}, false
+}
+
+// readFacts is a fixture's facts.json: what its pack would read from the
+// two versions' declarations; nil without one.
+func readFacts(t *testing.T, dir string) Facts {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(dir, "facts.json"))
+	if os.IsNotExist(err) {
+		return nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f Facts
+	if err := json.Unmarshal(raw, &f); err != nil {
+		t.Fatalf("%s/facts.json: %v", dir, err)
+	}
+	return f
 }
 
 func readFixture(t *testing.T, dir string) (before, after string, sites []fixtureSite) {
@@ -81,6 +162,8 @@ func TestFixtures(t *testing.T) {
 				t.Fatalf("rule %s has a fixture but no transform", id)
 			}
 			before, after, sites := readFixture(t, dir)
+			syntax := testSyntax(t)
+			facts := readFacts(t, dir)
 			var edits []Edit
 			for _, s := range sites {
 				f := model.Finding{Change: s.Change, Path: s.Path, File: "a.ts", Line: s.Line, Column: s.Column}
@@ -88,11 +171,17 @@ func TestFixtures(t *testing.T) {
 				if !ok || got.ID != id {
 					t.Fatalf("site %+v is claimed by %q, want %s", s, got.ID, id)
 				}
-				es, ok := r.Transform(Site{Finding: f, Content: before})
+				es, ok := r.Edits(Site{Finding: f, Content: before, Syntax: syntax, Facts: facts})
 				if !ok {
 					t.Fatalf("transform does not take site %+v", s)
 				}
-				edits = append(edits, es...)
+				// Two sites of one edit (two keys of one object) make it
+				// once, as Planner.Edits does.
+				for _, e := range es {
+					if !slices.Contains(edits, e) {
+						edits = append(edits, e)
+					}
+				}
 			}
 			out, err := Apply(edits, before)
 			if err != nil {
@@ -106,7 +195,7 @@ func TestFixtures(t *testing.T) {
 				for l := range lines {
 					for c := 1; c <= len(lines[l])+1; c++ {
 						f := model.Finding{Change: s.Change, Path: s.Path, File: "a.ts", Line: l + 1, Column: c}
-						es, ok := r.Transform(Site{Finding: f, Content: after})
+						es, ok := r.Transform(Site{Finding: f, Content: after, Syntax: syntax, Facts: facts})
 						if !ok {
 							continue
 						}
@@ -159,6 +248,7 @@ func TestFor(t *testing.T) {
 		{"@types/react", "18.3.12", "19.1.2", "@types/react"},
 		{"react", "18.3.1", "19.0.0", ""},
 		{"zod", "not-a-version", "4.0.0", ""},
+		{"stripe", "14.25.0", "15.0.0", "stripe"},
 	}
 	for _, c := range cases {
 		got := ""
@@ -255,7 +345,8 @@ func FuzzTransforms(f *testing.F) {
 				}
 				fd := model.Finding{Change: r.Change, Path: strings.ReplaceAll(r.Path, "*", "email"), File: "a.ts", Line: line, Column: col}
 				p.Rule(fd, content)
-				if es, ok := r.Transform(Site{Finding: fd, Content: content}); ok {
+				facts := Facts{"apiVersion.from": "2023-10-16", "apiVersion.to": "2024-04-10"}
+				if es, ok := r.Transform(Site{Finding: fd, Content: content, Facts: facts}); ok {
 					if _, err := Apply(es, content); err != nil {
 						t.Fatalf("%s: %v", r.ID, err)
 					}
@@ -263,4 +354,190 @@ func FuzzTransforms(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestEditsSimilar: a compiler-code finding stands for its similar
+// diagnostics (check folds them into it): the rule edits each of them, and
+// takes the site only when it takes every one.
+func TestEditsSimilar(t *testing.T) {
+	content := "import * as React from 'react';\n" +
+		"export function f(): JSX.Element { return null as unknown as JSX.Element; }\n"
+	pack := For("@types/react", "18.3.3", "19.1.2")
+	f := model.Finding{Change: "TS2503", File: "a.tsx", Line: 2, Column: 22, Evidence: []model.Diagnostic{
+		{File: "a.tsx", Line: 2, Column: 22, Code: 2503},
+		{File: "a.tsx", Line: 2, Column: 62, Code: 2503},
+		{File: "a.tsx", Line: 1, Column: 1, Code: 7006}, // another code: a consequence, not a site
+	}}
+	r, ok := pack.Rule(f, content)
+	if !ok || r.ID != "react-global-jsx" {
+		t.Fatalf("rule %q", r.ID)
+	}
+	es, ok := r.Edits(Site{Finding: f, Content: content})
+	if !ok {
+		t.Fatal("the site is not taken")
+	}
+	out, err := Apply(es, content)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "export function f(): React.JSX.Element { return null as unknown as React.JSX.Element; }\n"; !strings.HasSuffix(out, want) {
+		t.Fatalf("edited:\n%s", out)
+	}
+	f.Evidence = append(f.Evidence, model.Diagnostic{File: "a.tsx", Line: 1, Column: 1, Code: 2503})
+	if _, ok := r.Edits(Site{Finding: f, Content: content}); ok {
+		t.Fatal("a similar diagnostic the transform cannot take: the site was taken anyway")
+	}
+}
+
+// TestObjectFactoryRefuses: strict() on anything but the z.object call
+// itself, with a message, or without a parser goes to the assisted fixer.
+func TestObjectFactoryRefuses(t *testing.T) {
+	before, _, _ := readFixture(t, "testdata/zod/zod-strict-passthrough")
+	r, _ := ruleByID(For("zod", "3.23.8", "4.0.17"), "zod-strict-passthrough")
+	lines := strings.Split(before, "\n")
+	site := func(line int, syntax Syntax) Site {
+		col := strings.Index(lines[line-1], ".strict(") + 2
+		return Site{Finding: model.Finding{Change: "deprecated", Path: "ZodObject#strict", File: "a.ts", Line: line, Column: col}, Content: before, Syntax: syntax}
+	}
+	syntax := testSyntax(t)
+	for _, line := range []int{11, 12} {
+		if es, ok := r.Edits(site(line, syntax)); ok {
+			t.Errorf("line %d (%s): edits %+v", line, lines[line-1], es)
+		}
+	}
+	if es, ok := r.Edits(site(6, nil)); ok {
+		t.Errorf("without a parser: edits %+v", es)
+	}
+	if _, ok := r.Edits(site(6, syntax)); !ok {
+		t.Error("line 6 with a parser is not taken")
+	}
+}
+
+// TestStripeFacts: the pins are read from the SDKs' own declarations (the
+// test registry's stripe 14 and 15), and the changelog between them is
+// listed from the snapshot in the tree, with its source; a pin the
+// snapshot does not know is said, not passed over.
+func TestStripeFacts(t *testing.T) {
+	p := For("stripe", "14.25.0", "15.0.0")
+	if p == nil {
+		t.Fatal("no stripe pack for 14 → 15")
+	}
+	f, err := p.Facts("../../fixtures/registry/stripe/14.25.0", "../../fixtures/registry/stripe/15.0.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f["apiVersion.from"] != "2023-10-16" || f["apiVersion.to"] != "2024-04-10" {
+		t.Fatalf("facts %v", f)
+	}
+	review := p.Review([]string{"stripe-api-version"}, f)
+	if len(review) < 3 || !strings.Contains(review[0], "Webhook endpoints") {
+		t.Fatalf("review %q: want the rule's note first", review)
+	}
+	head := review[1]
+	if !strings.HasPrefix(head, "Stripe API 2023-10-16 → 2024-04-10: 11 changelog entries") || !strings.Contains(head, "stripe-node CHANGELOG.md") {
+		t.Errorf("decision head %q", head)
+	}
+	if !strings.Contains(strings.Join(review, "\n"), "2024-04-10 · breaking · Product: features is renamed marketing_features") {
+		t.Errorf("review lacks the product rename:\n%s", strings.Join(review, "\n"))
+	}
+	if r := p.Review(nil, Facts{"apiVersion.from": "2023-10-16", "apiVersion.to": "2024-06-20"}); len(r) != 1 || !strings.Contains(r[0], "review the API changelog between the two versions yourself") {
+		t.Errorf("a pin the snapshot does not know: %q", r)
+	}
+	if _, err := p.Facts("../../fixtures/registry/stripe/14.25.0", t.TempDir()); err == nil || !strings.Contains(err.Error(), "pin 0 API versions") {
+		t.Errorf("no declarations: %v", err)
+	}
+	pl := p.Planner(t.TempDir()).WithFacts(f)
+	if n := pl.Note("stripe-api-version"); n != "API 2023-10-16 → 2024-04-10: 11 changelog entries between the pins, listed by fix under Decisions for you" {
+		t.Errorf("plan note %q", n)
+	}
+	if n := pl.Note("stripe-product-marketing-features"); n != "" {
+		t.Errorf("a note under another rule: %q", n)
+	}
+	// The snapshot in the tree says where it comes from.
+	var cl changelog
+	if err := json.Unmarshal(stripeChangelogJSON, &cl); err != nil || cl.Source == "" || len(cl.Entries) == 0 {
+		t.Fatalf("stripe/changelog.json: %v (%d entries, source %q)", err, len(cl.Entries), cl.Source)
+	}
+}
+
+// TestPreview: the plan carries, per by-rule site, the dry run's diff of
+// the lines it changes; similar diagnostics on other lines are hunks of
+// their own; a site no transform takes has none.
+func TestPreview(t *testing.T) {
+	root := t.TempDir()
+	src := "import { z } from 'zod';\n" +
+		"export const a = z.string({ required_error: 'A' });\n" +
+		"export const keep = 1;\n" +
+		"export const b = z.number({ invalid_type_error: 'B' });\n" +
+		"export const t = z.string().trim().email();\n"
+	if err := os.WriteFile(filepath.Join(root, "a.ts"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fs := []model.Finding{
+		{ID: "p", Change: "TS2353", File: "a.ts", Line: 2, Column: 29, Severity: model.Breaking, Similar: 1, Evidence: []model.Diagnostic{
+			{File: "a.ts", Line: 2, Column: 29, Code: 2353}, {File: "a.ts", Line: 4, Column: 29, Code: 2353}}},
+		{ID: "e", Change: "deprecated", Path: "ZodString#email", File: "a.ts", Line: 5, Column: 36, Severity: model.Breaking},
+	}
+	p := plan.Build(fs, plan.Options{Package: "zod", Pack: For("zod", "3.23.8", "4.0.17").Planner(root)})
+	var previews map[string]string
+	for _, r := range p.Rules {
+		if r.ID == "zod-error-params" {
+			previews = r.Previews
+		}
+		if r.ID == "zod-string-formats" && len(r.Previews) != 0 {
+			t.Errorf("a site no transform takes has a preview: %v", r.Previews)
+		}
+	}
+	want := "@@ a.ts:2 @@\n" +
+		"-export const a = z.string({ required_error: 'A' });\n" +
+		"+export const a = z.string({ error: (iss) => iss.input === undefined ? 'A' : undefined });\n" +
+		"@@ a.ts:4 @@\n" +
+		"-export const b = z.number({ invalid_type_error: 'B' });\n" +
+		"+export const b = z.number({ error: (iss) => iss.input === undefined ? undefined : 'B' });\n"
+	if previews["p"] != want {
+		t.Fatalf("preview:\n%s\nwant:\n%s", previews["p"], want)
+	}
+}
+
+// TestJSXConfig: the one edit at the tsconfig's jsx line, whether the
+// option is the last of its object or not; a jsx mode it does not know
+// goes to the assisted fixer.
+func TestJSXConfig(t *testing.T) {
+	r, _ := ruleByID(For("@types/react", "18.3.3", "19.1.2"), "react-jsx-config")
+	site := func(content string) Site {
+		return Site{Finding: model.Finding{Change: "cause", File: "tsconfig.json", Line: 2, Column: 5, AnchorOnly: true}, Content: content}
+	}
+	last := "{ \"compilerOptions\": {\n    \"jsx\": \"preserve\"\n  }\n}\n"
+	es, ok := r.Edits(site(last))
+	if !ok {
+		t.Fatal("the last property is not taken")
+	}
+	if out, _ := Apply(es, last); out != "{ \"compilerOptions\": {\n    \"jsx\": \"preserve\",\n    \"jsxImportSource\": \"react\"\n  }\n}\n" {
+		t.Errorf("edited:\n%s", out)
+	}
+	for _, c := range []string{
+		"{ \"compilerOptions\": {\n    \"jsx\": \"react\"\n  }\n}\n",
+		"{ \"compilerOptions\": {\n    \"jsx\": \"react-jsx\"\n  }\n}\n",
+		"{ \"compilerOptions\": {\n    \"jsx\": \"preserve\", \"jsxImportSource\": \"preact\"\n  }\n}\n",
+	} {
+		if es, ok := r.Edits(site(c)); ok {
+			t.Errorf("%q: edits %+v", c, es)
+		}
+	}
+}
+
+// zod 4.1 and later give z.string two overloads: a required_error there is
+// TS2769 (no overload matches), not TS2353, and the same rule takes it.
+func TestZodErrorParamsUnderOverloads(t *testing.T) {
+	src := "import { z } from 'zod';\nexport const n = z.string({ required_error: 'name is required' });\n"
+	f := model.Finding{ID: "1", Change: "TS2769", File: "a.ts", Line: 2, Column: 29, Severity: model.Breaking}
+	r, ok := For("zod", "3.25.76", "4.6.7").Rule(f, src)
+	if !ok || r.ID != "zod-error-params" {
+		t.Fatalf("rule %q (%v), want zod-error-params", r.ID, ok)
+	}
+	f.Change = "TS2769"
+	f.Column = 18 // at z.string, not at the param: another cause
+	if r, ok := For("zod", "3.25.76", "4.6.7").Rule(f, src); ok {
+		t.Errorf("a TS2769 away from the params took rule %q", r.ID)
+	}
 }

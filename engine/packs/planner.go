@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/engine/plan"
@@ -13,10 +14,26 @@ import (
 // Planner is a pack bound to a repository's files: the plan's dry run and
 // fix's edits read the same files through it. It implements plan.Pack.
 type Planner struct {
-	pack  *Pack
-	root  string
-	files map[string]string
-	errs  map[string]error
+	pack   *Pack
+	root   string
+	files  map[string]string
+	errs   map[string]error
+	syntax Syntax
+	facts  Facts
+}
+
+// WithFacts gives the transforms what the pack read from the upgrade's
+// two versions.
+func (pl *Planner) WithFacts(f Facts) *Planner {
+	pl.facts = f
+	return pl
+}
+
+// WithSyntax gives the transforms that need syntax a parser; without one
+// they take no site.
+func (pl *Planner) WithSyntax(s Syntax) *Planner {
+	pl.syntax = s
+	return pl
 }
 
 var _ plan.Pack = (*Planner)(nil)
@@ -56,7 +73,7 @@ func (pl *Planner) RuleFor(f model.Finding) (id, title string, transformTakes, p
 	}
 	takes := false
 	if r.Transform != nil && content != "" {
-		if es, ok := r.Transform(Site{Finding: f, Content: content}); ok {
+		if es, ok := r.Edits(Site{Finding: f, Content: content, Syntax: pl.syntax, Facts: pl.facts}); ok {
 			_, err := Apply(es, content)
 			takes = err == nil
 		}
@@ -86,7 +103,7 @@ func (pl *Planner) Edits(findings []model.Finding) ([]FileEdit, error) {
 		if !ok || r.Transform == nil {
 			continue
 		}
-		es, ok := r.Transform(Site{Finding: f, Content: content})
+		es, ok := r.Edits(Site{Finding: f, Content: content, Syntax: pl.syntax, Facts: pl.facts})
 		if !ok {
 			continue
 		}
@@ -123,4 +140,85 @@ func appendOnce(s []string, v string) []string {
 		}
 	}
 	return append(s, v)
+}
+
+var _ plan.Previewer = (*Planner)(nil)
+var _ plan.Noter = (*Planner)(nil)
+
+// Note is the pack's line under a rule of the plan, "" for none.
+func (pl *Planner) Note(ruleID string) string {
+	if pl.pack.PlanNote == nil {
+		return ""
+	}
+	return pl.pack.PlanNote(ruleID, pl.facts)
+}
+
+// Preview is what the rule's transform will do at a site it takes: the
+// changed lines of the file, before and after, as hunks ("@@ file:line @@",
+// "-" old lines, "+" new ones); "" for a site no transform takes.
+func (pl *Planner) Preview(f model.Finding) string {
+	content, err := pl.read(f.File)
+	if err != nil {
+		return ""
+	}
+	r, ok := pl.pack.Rule(f, content)
+	if !ok {
+		return ""
+	}
+	es, ok := r.Edits(Site{Finding: f, Content: content, Syntax: pl.syntax, Facts: pl.facts})
+	if !ok {
+		return ""
+	}
+	return previewEdits(f.File, content, es)
+}
+
+// previewEdits renders edits of one file as hunks of whole lines: edits
+// on the same or adjacent lines share a hunk.
+func previewEdits(file, content string, edits []Edit) string {
+	es := append([]Edit(nil), edits...)
+	sort.SliceStable(es, func(i, j int) bool { return es[i].Start < es[j].Start })
+	lineStart := func(at int) int { return strings.LastIndexByte(content[:at], '\n') + 1 }
+	lineEnd := func(at int) int {
+		if i := strings.IndexByte(content[at:], '\n'); i >= 0 {
+			return at + i
+		}
+		return len(content)
+	}
+	type hunk struct {
+		start, end int // whole lines [start, end) of content
+		edits      []Edit
+	}
+	var hunks []hunk
+	for _, e := range es {
+		if e.Start < 0 || e.End > len(content) || e.Start > e.End {
+			return ""
+		}
+		start, end := lineStart(e.Start), lineEnd(e.End)
+		if n := len(hunks); n > 0 && start <= hunks[n-1].end+1 {
+			hunks[n-1].end = max(hunks[n-1].end, end)
+			hunks[n-1].edits = append(hunks[n-1].edits, e)
+			continue
+		}
+		hunks = append(hunks, hunk{start: start, end: end, edits: []Edit{e}})
+	}
+	var b strings.Builder
+	for _, h := range hunks {
+		old := content[h.start:h.end]
+		shifted := make([]Edit, len(h.edits))
+		for i, e := range h.edits {
+			shifted[i] = Edit{File: e.File, Start: e.Start - h.start, End: e.End - h.start, New: e.New}
+		}
+		updated, err := Apply(shifted, old)
+		if err != nil {
+			return ""
+		}
+		fmt.Fprintf(&b, "@@ %s:%d @@\n", file, strings.Count(content[:h.start], "\n")+1)
+		for _, l := range strings.Split(old, "\n") {
+			b.WriteString("-" + l + "\n")
+		}
+		for _, l := range strings.Split(updated, "\n") {
+			b.WriteString("+" + l + "\n")
+		}
+	}
+	return b.String()
 }

@@ -9,8 +9,12 @@ func reactPack() *Pack {
 		Package: "@types/react", From: ">=18.0.0 <19.0.0", To: ">=19.0.0 <20.0.0",
 		Rules: []Rule{
 			{
-				ID: "react-useref-argument", Title: "useRef needs an argument", Change: "TS2554", Token: "useRef",
-				Guide:     "In @types/react 19 useRef requires its initial value: write useRef<T>(undefined) for a ref you assign later, useRef<T>(null) for a DOM ref. The returned RefObject's current may be null.",
+				ID: "react-useref-argument", Title: "useRef needs an argument", Change: "removed", Path: "React.MutableRefObject", Token: "useRef",
+				// The argument-less overload's return type is gone with it;
+				// where MutableRefObject survives (deprecated), the call is
+				// an unattributed TS2554 at useRef.
+				Also:      []Key{{Change: "TS2554", Token: "useRef"}, {Change: "signature", Path: "React.useRef", Token: "useRef"}},
+				Guide:     "In @types/react 19 useRef requires its initial value: useRef<T>() becomes useRef<T | undefined>(undefined) (the same type as 18's), useRef<T>(null) reads better for a DOM ref. The returned RefObject's current may be null.",
 				Notes:     []string{"useRef(undefined) keeps the 18 behaviour; a DOM ref you pass to an element reads better as useRef<HTMLElement>(null). RefObject<T>#current is now T | null: code that assumed non-null needs a check."},
 				Transform: useRefArgument,
 			},
@@ -20,37 +24,44 @@ func reactPack() *Pack {
 				Transform: globalJSX,
 			},
 			{
-				ID: "react-reactchild", Title: "ReactChild removed", Change: "removed", Path: "ReactChild",
-				Guide: "ReactChild was removed in @types/react 19: use React.ReactElement | number | string, or ReactNode where any renderable child is fine.",
-				Notes: []string{"ReactChild never included null, undefined or booleans; ReactNode does. Choose ReactNode only where the wider type is intended."},
+				ID: "react-jsx-config", Title: "jsx without jsxImportSource reads the removed global JSX", Change: "cause", Token: "jsx",
+				Guide:     "With \"jsx\": \"preserve\" and no jsxImportSource, TypeScript reads JSX element types from the global JSX namespace, which @types/react 19 no longer declares: \"jsxImportSource\": \"react\" makes it read react/jsx-runtime's. One edit at the tsconfig fixes every element.",
+				Notes:     []string{"\"jsxImportSource\": \"react\" changes only type-checking under \"jsx\": \"preserve\" (your bundler still compiles the JSX); a workspace using another JSX runtime (preact, emotion) names that one instead."},
+				Transform: jsxImportSource,
 			},
 			{
-				ID: "react-reacttext", Title: "ReactText removed", Change: "removed", Path: "ReactText",
+				ID: "react-reactchild", Title: "ReactChild removed", Change: "removed", Path: "React.ReactChild",
+				Guide:     "ReactChild was removed in @types/react 19: use React.ReactElement | number | string, or ReactNode where any renderable child is fine.",
+				Notes:     []string{"ReactChild never included null, undefined or booleans; ReactNode does. Choose ReactNode only where the wider type is intended."},
+				Transform: replaceTypeOutsideImport("ReactChild", "React.ReactElement | number | string"),
+			},
+			{
+				ID: "react-reacttext", Title: "ReactText removed", Change: "removed", Path: "React.ReactText",
 				Guide:     "ReactText was removed in @types/react 19: it was string | number.",
 				Transform: replaceTypeOutsideImport("ReactText", "string | number"),
 			},
 			{
-				ID: "react-vfc", Title: "VFC removed", Change: "removed", Path: "VFC",
+				ID: "react-vfc", Title: "VFC removed", Change: "removed", Path: "React.VFC",
 				Guide:     "VFC was removed in @types/react 19: FC no longer adds children, so FC is the same type.",
 				Transform: renameType("VFC", "FC"),
 			},
 			{
-				ID: "react-reactfragment", Title: "ReactFragment removed", Change: "removed", Path: "ReactFragment",
+				ID: "react-reactfragment", Title: "ReactFragment removed", Change: "removed", Path: "React.ReactFragment",
 				Guide:     "ReactFragment was removed in @types/react 19: use Iterable<ReactNode>.",
 				Transform: replaceTypeOutsideImport("ReactFragment", "Iterable<React.ReactNode>"),
 			},
 			{
-				ID: "react-elementref", Title: "ElementRef deprecated for ComponentRef", Change: "deprecated", Path: "ElementRef",
+				ID: "react-elementref", Title: "ElementRef deprecated for ComponentRef", Change: "deprecated", Path: "React.ElementRef", Also: []Key{{Change: "removed", Path: "React.ElementRef"}},
 				Guide:     "ElementRef is deprecated in @types/react 19: ComponentRef takes the same argument.",
 				Transform: renameType("ElementRef", "ComponentRef"),
 			},
 			{
-				ID: "react-forwardref", Title: "forwardRef no longer needed", Change: "deprecated", Path: "forwardRef",
+				ID: "react-forwardref", Title: "forwardRef no longer needed", Change: "deprecated", Path: "React.forwardRef",
 				Guide: "React 19 passes ref as a prop to function components; forwardRef still works.",
 				Notes: []string{"forwardRef still works in 19; moving ref into props is a refactor to schedule, not part of this upgrade."},
 			},
 			{
-				ID: "react-proptypes-defaultprops", Title: "propTypes and defaultProps on function components ignored", Change: "removed", Path: "FunctionComponent#defaultProps",
+				ID: "react-proptypes-defaultprops", Title: "propTypes and defaultProps on function components ignored", Change: "removed", Path: "React.FunctionComponent#defaultProps",
 				Guide: "React 19 ignores propTypes and defaultProps on function components: use default parameter values and TypeScript types.",
 				Notes: []string{"defaultProps on a function component silently stop applying at runtime in React 19: move each default into the destructured parameter; propTypes checks are gone."},
 			},
@@ -58,9 +69,12 @@ func reactPack() *Pack {
 	}
 }
 
-// useRefArgument: useRef() / useRef<T>() → useRef(undefined) /
-// useRef<T>(undefined). Only an empty argument list after a type argument
-// list without parentheses is taken.
+// useRefArgument: useRef() → useRef(undefined), useRef<T>() →
+// useRef<T | undefined>(undefined): 18's argument-less overload returned a
+// mutable ref of T | undefined, which is what 19's useRef<T | undefined>
+// returns; useRef<T>(undefined) would need 19's T | undefined overload.
+// Only an empty argument list after a type argument list without
+// parentheses is taken.
 func useRefArgument(s Site) ([]Edit, bool) {
 	at, ok := tokenAt(s, "useRef")
 	if !ok {
@@ -87,7 +101,15 @@ func useRefArgument(s Site) ([]Edit, bool) {
 		if depth != 0 || j == len(rest) {
 			return nil, false
 		}
-		i += j + 1
+		close := i + j
+		i = close + 1
+		if !strings.HasPrefix(s.Content[i:], "()") {
+			return nil, false
+		}
+		return []Edit{
+			{File: s.Finding.File, Start: close, End: close, New: " | undefined"},
+			{File: s.Finding.File, Start: i + 1, End: i + 1, New: "undefined"},
+		}, true
 	}
 	if !strings.HasPrefix(s.Content[i:], "()") {
 		return nil, false
@@ -120,12 +142,60 @@ func replaceTypeOutsideImport(old, repl string) Transform {
 			return nil, false
 		}
 		start := at
-		if strings.HasPrefix(repl, "React.") || strings.HasPrefix(repl, "Iterable<") {
-			// React.ReactFragment: the expansion replaces the qualifier too.
-			if q := "React."; start >= len(q) && s.Content[start-len(q):start] == q {
-				start -= len(q)
-			}
+		// React.ReactFragment: the expansion is a whole type and replaces
+		// the qualifier too.
+		if q := "React."; start >= len(q) && s.Content[start-len(q):start] == q && (start == len(q) || !isIdent(s.Content[start-len(q)-1]) && s.Content[start-len(q)-1] != '.') {
+			start -= len(q)
 		}
-		return []Edit{{File: s.Finding.File, Start: start, End: at + len(old), New: repl}}, true
+		text := repl
+		if strings.Contains(repl, " | ") && !unionFits(s.Content, start, at+len(old)) {
+			text = "(" + repl + ")"
+		}
+		return []Edit{{File: s.Finding.File, Start: start, End: at + len(old), New: text}}, true
 	}
+}
+
+// unionFits: a union written in place of the type reference [start, end)
+// means the same without parentheses, because it stands alone between
+// separators (a : or < before it, a ; , ) > = | { or line end after it).
+// Anywhere else (an array ReactText[], an intersection, keyof) the
+// expansion is parenthesized.
+func unionFits(content string, start, end int) bool {
+	before := strings.TrimRight(content[:start], " \t")
+	after := strings.TrimLeft(content[end:], " \t")
+	okBefore := before == "" || strings.HasSuffix(before, "=>") || strings.ContainsRune(":<,(|=", rune(before[len(before)-1]))
+	if strings.HasSuffix(before, "keyof") || strings.HasSuffix(before, "&") {
+		okBefore = false
+	}
+	okAfter := after == "" || strings.ContainsRune(";,)>=|{}\r\n", rune(after[0]))
+	return okBefore && okAfter
+}
+
+// jsxImportSource: the tsconfig root cause of every "no JSX namespace"
+// error under "jsx": "preserve" is one edit: "jsxImportSource": "react" on
+// the line after the jsx option, indented as it is. Another jsx mode, a
+// tsconfig that names a source already, or a jsx line that is not a plain
+// "jsx": "preserve" property goes to the assisted fixer.
+func jsxImportSource(s Site) ([]Edit, bool) {
+	at, ok := tokenAt(s, "jsx")
+	if !ok || at == 0 || s.Content[at-1] != '"' || strings.Contains(s.Content, "jsxImportSource") {
+		return nil, false
+	}
+	const prop = `jsx": "preserve"`
+	if !strings.HasPrefix(s.Content[at:], prop) {
+		return nil, false
+	}
+	end := at + len(prop)
+	lineStart := strings.LastIndexByte(s.Content[:at], '\n') + 1
+	indent := s.Content[lineStart : at-1]
+	if strings.TrimLeft(indent, " \t") != "" {
+		return nil, false // not alone on its line
+	}
+	rest := strings.TrimLeft(s.Content[end:], " \t")
+	entry := `"jsxImportSource": "react"`
+	if strings.HasPrefix(rest, ",") {
+		comma := end + len(s.Content[end:]) - len(rest) + 1
+		return []Edit{{File: s.Finding.File, Start: comma, End: comma, New: "\n" + indent + entry + ","}}, true
+	}
+	return []Edit{{File: s.Finding.File, Start: end, End: end, New: ",\n" + indent + entry}}, true
 }

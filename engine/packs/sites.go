@@ -40,6 +40,10 @@ func tokenAt(s Site, tok string) (int, bool) {
 	if at < 0 {
 		return 0, false
 	}
+	// A JSON key ("jsx" in a tsconfig) is reported at its opening quote.
+	if at < len(s.Content) && s.Content[at] == '"' {
+		at++
+	}
 	// Walk a qualified name (a.b.c) from the site to the token.
 	for i := at; i < len(s.Content) && i <= at+64; {
 		if strings.HasPrefix(s.Content[i:], tok) && (i+len(tok) == len(s.Content) || !isIdent(s.Content[i+len(tok)])) && (i == 0 || !isIdent(s.Content[i-1])) {

@@ -11,6 +11,10 @@ func zodPack() *Pack {
 				ID: "zod-error-params", Title: "required_error / invalid_type_error / errorMap become error", Change: "TS2353", Token: "required_error|invalid_type_error|errorMap",
 				Guide: "zod 4 replaces required_error, invalid_type_error and errorMap with one error param: error: (iss) => iss.input === undefined ? 'required message' : 'type message'.",
 				Notes: []string{"zod 4 words its default messages differently (\"Required\" became \"Invalid input: expected string, received undefined\"): tests asserting the old defaults need updating."},
+				// zod 4.1+ has two overloads of z.string(params), so tsc says
+				// no overload matches (TS2769) where 4.0 said TS2353.
+				Also:      []Key{{Change: "TS2769", Token: "required_error|invalid_type_error|errorMap"}},
+				Transform: errorParams,
 			},
 			{
 				ID: "zod-message-param", Title: "message param becomes error", Change: "deprecated", Path: "*#message",
@@ -23,17 +27,23 @@ func zodPack() *Pack {
 				Transform: topLevelFormat,
 			},
 			{
-				ID: "zod-record-key", Title: "z.record needs a key schema", Change: "TS2554", Token: "record",
+				ID: "zod-record-key", Title: "z.record needs a key schema", Change: "removed", Path: "ZodRecord.create", Token: "record",
+				// z.record is zod 3's ZodRecord.create, which zod 4 does not
+				// have; a zod whose record survives with a new arity is a
+				// TS2554 at the call.
+				Also:      []Key{{Change: "TS2554", Token: "record"}},
 				Guide:     "zod 4's z.record takes a key schema first: z.record(v) → z.record(z.string(), v).",
 				Transform: recordKey,
 			},
 			{
 				ID: "zod-strict-passthrough", Title: "strict / passthrough become strictObject / looseObject", Change: "deprecated", Path: "ZodObject#strict",
-				Guide: "zod 4: z.object(shape).strict() → z.strictObject(shape), .passthrough() → z.looseObject(shape).",
+				Guide:     "zod 4: z.object(shape).strict() → z.strictObject(shape), .passthrough() → z.looseObject(shape).",
+				Transform: objectFactory("strict", "strictObject"),
 			},
 			{
 				ID: "zod-passthrough", Title: "strict / passthrough become strictObject / looseObject", Change: "deprecated", Path: "ZodObject#passthrough",
-				Guide: "zod 4: z.object(shape).passthrough() → z.looseObject(shape).",
+				Guide:     "zod 4: z.object(shape).passthrough() → z.looseObject(shape).",
+				Transform: objectFactory("passthrough", "looseObject"),
 			},
 			{
 				ID: "zod-error-issues", Title: "ZodError#errors is ZodError#issues", Change: "removed", Path: "ZodError#errors",
@@ -115,4 +125,226 @@ func recordKey(s Site) ([]Edit, bool) {
 		return nil, false
 	}
 	return []Edit{{File: s.Finding.File, Start: open, End: open, New: "z.string(), "}}, true
+}
+
+// errorParams: zod 3's required_error / invalid_type_error in a schema's
+// params object become zod 4's one error callback, input-sensitive:
+// { required_error: 'A', invalid_type_error: 'B' } →
+// { error: (iss) => iss.input === undefined ? 'A' : 'B' }. Only a flat
+// object literal whose values are string literals is taken (other entries
+// keep their text); errorMap, message beside them, spreads, computed keys
+// and non-literal messages go to the assisted fixer.
+func errorParams(s Site) ([]Edit, bool) {
+	at := -1
+	for _, tok := range []string{"required_error", "invalid_type_error"} {
+		if a, ok := tokenAt(s, tok); ok {
+			at = a
+			break
+		}
+	}
+	if at < 0 {
+		return nil, false
+	}
+	open := strings.LastIndexByte(s.Content[:at], '{')
+	if open < 0 {
+		return nil, false
+	}
+	entries, ok := flatObject(s.Content, open)
+	if !ok {
+		return nil, false
+	}
+	var required, invalid string
+	var errs []int
+	for i, e := range entries {
+		switch e.key {
+		case "required_error":
+			required = e.value
+			errs = append(errs, i)
+		case "invalid_type_error":
+			invalid = e.value
+			errs = append(errs, i)
+		case "description":
+		default: // errorMap, message: two sources of one message
+			return nil, false
+		}
+	}
+	if len(errs) == 0 || !containsEntry(entries, errs, at) {
+		return nil, false
+	}
+	if required == "" {
+		required = "undefined"
+	}
+	if invalid == "" {
+		invalid = "undefined"
+	}
+	first := entries[errs[0]]
+	edits := []Edit{{File: s.Finding.File, Start: first.keyStart, End: first.valueEnd,
+		New: "error: (iss) => iss.input === undefined ? " + required + " : " + invalid}}
+	for _, i := range errs[1:] {
+		// ", invalid_type_error: 'B'": from the end of the entry before it.
+		edits = append(edits, Edit{File: s.Finding.File, Start: entries[i-1].valueEnd, End: entries[i].valueEnd})
+	}
+	return edits, true
+}
+
+// objectEntry is one key: 'string literal' entry of a flat object literal.
+type objectEntry struct {
+	key                string
+	keyStart, valueEnd int
+	value              string // the literal as written, quotes included
+}
+
+// containsEntry: the site's token is the key of one of the entries.
+func containsEntry(entries []objectEntry, idx []int, at int) bool {
+	for _, i := range idx {
+		if entries[i].keyStart == at {
+			return true
+		}
+	}
+	return false
+}
+
+// flatObject reads the object literal opening at content[open] whose
+// entries are all identifier: 'string' or identifier: "string" (no
+// escapes across lines, no comments, no nesting, no spreads); ok=false for
+// anything else.
+func flatObject(content string, open int) ([]objectEntry, bool) {
+	i := open + 1
+	skip := func() {
+		for i < len(content) && strings.IndexByte(" \t\r\n", content[i]) >= 0 {
+			i++
+		}
+	}
+	var out []objectEntry
+	for {
+		skip()
+		if i >= len(content) {
+			return nil, false
+		}
+		if content[i] == '}' {
+			return out, len(out) > 0
+		}
+		start := i
+		for i < len(content) && isIdent(content[i]) {
+			i++
+		}
+		if i == start {
+			return nil, false
+		}
+		e := objectEntry{key: content[start:i], keyStart: start}
+		skip()
+		if i >= len(content) || content[i] != ':' {
+			return nil, false
+		}
+		i++
+		skip()
+		if i >= len(content) || (content[i] != '\'' && content[i] != '"') {
+			return nil, false
+		}
+		q := content[i]
+		vs := i
+		for i++; i < len(content) && content[i] != q; i++ {
+			if content[i] == '\\' {
+				i++
+			} else if content[i] == '\n' {
+				return nil, false
+			}
+		}
+		if i >= len(content) {
+			return nil, false
+		}
+		i++
+		e.value, e.valueEnd = content[vs:i], i
+		out = append(out, e)
+		skip()
+		switch {
+		case i < len(content) && content[i] == ',':
+			i++
+		case i < len(content) && content[i] == '}':
+		default:
+			return nil, false
+		}
+	}
+}
+
+// objectFactory: z.object(shape).strict() → z.strictObject(shape) (and
+// passthrough → looseObject), where the receiver is the z.object call
+// itself. Where the call ends is syntax (a shape holds calls, strings,
+// comments), so the parser says: the method call must be an argument-less
+// call of a property of exactly the z.object(...) call expression, on the
+// z the file imports from zod. Anything else (a schema variable, a
+// message argument, an optional chain) is the assisted fixer's.
+func objectFactory(method, factory string) Transform {
+	return func(s Site) ([]Edit, bool) {
+		if s.Syntax == nil || !importsZod(s.Content) {
+			return nil, false
+		}
+		at, ok := tokenAt(s, method)
+		if !ok {
+			return nil, false
+		}
+		chain, err := s.Syntax(s.Finding.File, s.Content, at)
+		if err != nil || len(chain) < 3 || chain[0].Kind != "Identifier" || chain[0].Start != at ||
+			chain[1].Kind != "PropertyAccessExpression" || chain[2].Kind != "CallExpression" || chain[2].Start != chain[1].Start {
+			return nil, false
+		}
+		access, call := chain[1], chain[2]
+		if strings.TrimSpace(s.Content[access.End:call.End]) != "()" {
+			return nil, false
+		}
+		// The receiver ends where the dot before the name begins; only
+		// blanks may surround the dot.
+		dot := strings.TrimRight(s.Content[access.Start:at], " \t\r\n")
+		if !strings.HasSuffix(dot, ".") || strings.HasSuffix(dot, "?.") {
+			return nil, false
+		}
+		recvEnd := access.Start + len(strings.TrimRight(strings.TrimSuffix(dot, "."), " \t\r\n"))
+		const callee = "z.object"
+		if !strings.HasPrefix(s.Content[access.Start:], callee+"(") {
+			return nil, false
+		}
+		// The receiver is one call expression, z.object(...), from the z
+		// to just before the dot.
+		inner, err := s.Syntax(s.Finding.File, s.Content, access.Start+len("z."))
+		if err != nil {
+			return nil, false
+		}
+		isCall := false
+		for i, n := range inner {
+			if n.Kind == "CallExpression" && n.Start == access.Start && n.End == recvEnd && i > 0 &&
+				inner[i-1].Kind == "PropertyAccessExpression" && inner[i-1].Start == access.Start && inner[i-1].End == access.Start+len(callee) {
+				isCall = true
+				break
+			}
+		}
+		if !isCall {
+			return nil, false
+		}
+		return []Edit{
+			{File: s.Finding.File, Start: access.Start + len("z."), End: access.Start + len(callee), New: factory},
+			{File: s.Finding.File, Start: recvEnd, End: call.End},
+		}, true
+	}
+}
+
+// importsZod: the file binds z to zod (import { z } from 'zod', or
+// import * as z / import z from it).
+func importsZod(content string) bool {
+	for _, l := range strings.Split(content, "\n") {
+		t := strings.TrimSpace(l)
+		if !strings.HasPrefix(t, "import ") || !(strings.Contains(t, `from "zod"`) || strings.Contains(t, "from 'zod'")) {
+			continue
+		}
+		if strings.Contains(t, "* as z ") || strings.HasPrefix(t, "import z ") || strings.HasPrefix(t, "import z,") {
+			return true
+		}
+		if i, j := strings.IndexByte(t, '{'), strings.IndexByte(t, '}'); i >= 0 && j > i {
+			for _, spec := range strings.Split(t[i+1:j], ",") {
+				if strings.TrimSpace(spec) == "z" {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

@@ -19,6 +19,18 @@ type Pack interface {
 	RuleFor(f model.Finding) (id, title string, transformTakes bool, perFile bool)
 }
 
+// Previewer is a Pack that shows what its transform does at a site it
+// takes (the plan screen's preview diff); "" when it has nothing to show.
+type Previewer interface {
+	Preview(f model.Finding) string
+}
+
+// Noter is a Pack that adds one line under a rule (stripe: the changelog
+// entries between the two pinned API versions); "" for none.
+type Noter interface {
+	Note(ruleID string) string
+}
+
 // Options are what Build needs besides the findings.
 type Options struct {
 	Package string
@@ -79,6 +91,11 @@ func Build(findings []model.Finding, opts Options) model.Plan {
 	}
 	p.Rules = group(breaking, opts.Pack)
 	p.Unverified = group(unverified, opts.Pack)
+	if n, ok := opts.Pack.(Noter); ok {
+		for i := range p.Rules {
+			p.Rules[i].Note = n.Note(p.Rules[i].ID)
+		}
+	}
 	for _, r := range p.Rules {
 		p.Totals.Sites += r.Sites
 		p.Totals.ByRule += r.ByRule
@@ -195,6 +212,7 @@ func group(findings []model.Finding, pack Pack) []model.PlanRule {
 		if c.perFile {
 			r.rule.PerFile = true
 			r.addToFile(k, c)
+			r.preview(pack, c)
 			continue
 		}
 		n := sitesOf(c.f)
@@ -209,6 +227,7 @@ func group(findings []model.Finding, pack Pack) []model.PlanRule {
 		}
 		split(&r.rule, n, c.takes, pack != nil)
 		r.rule.Fix[c.f.ID] = fixBy(c.takes, pack != nil)
+		r.preview(pack, c)
 	}
 	out := make([]model.PlanRule, 0, len(rules))
 	for _, r := range rules {
@@ -249,6 +268,20 @@ func (r *ruleAcc) file(k fileKey) *fileAcc {
 		r.perFile[k] = fa
 	}
 	return fa
+}
+
+// preview keeps what the pack's transform will do at a site it takes.
+func (r *ruleAcc) preview(pack Pack, c claim) {
+	pv, ok := pack.(Previewer)
+	if !ok || !c.takes {
+		return
+	}
+	if diff := pv.Preview(c.f); diff != "" {
+		if r.rule.Previews == nil {
+			r.rule.Previews = map[string]string{}
+		}
+		r.rule.Previews[c.f.ID] = diff
+	}
 }
 
 func (r *ruleAcc) addToFile(k fileKey, c claim) {

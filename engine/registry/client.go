@@ -10,16 +10,24 @@ import (
 	"net/url"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/uptide/uptide/internal/cache"
 )
 
-// Defaults from the design: 16 requests in flight, 10 s per attempt.
+// Defaults from the design: 16 requests in flight, 10 s per attempt. The
+// rest bound what a registry that answers badly can cost: a document must
+// arrive whole within a minute and a tarball within five, every 10 s window
+// of a body must bring at least 1 KB, and nothing larger than the size caps
+// is read.
 const (
-	DefaultConcurrency    = 16
-	DefaultAttemptTimeout = 10 * time.Second
+	DefaultConcurrency     = 16
+	DefaultAttemptTimeout  = 10 * time.Second
+	DefaultExchangeTimeout = 60 * time.Second
+	DefaultTarballTimeout  = 5 * time.Minute
+	DefaultMinRate         = 1 << 10 // bytes per second
+	DefaultMaxDocument     = 128 << 20
+	DefaultMaxTarball      = 512 << 20
 )
 
 const (
@@ -37,8 +45,30 @@ type Options struct {
 	// tarballs under tarballs/); empty means cache.Root().
 	CacheDir       string
 	Concurrency    int           // requests in flight at once; default 16
-	AttemptTimeout time.Duration // per attempt, to headers and between body reads; default 10 s
-	HTTP           *http.Client  // default: a client pooling Concurrency connections per host
+	AttemptTimeout time.Duration // per attempt, to headers, and the window MinRate is measured over; default 10 s
+	// ExchangeTimeout bounds one document request whole, retry included:
+	// connecting, headers and body; default 60 s. TarballTimeout is the
+	// same for a tarball; default 5 min.
+	ExchangeTimeout time.Duration
+	TarballTimeout  time.Duration
+	// MinRate is the slowest body accepted, in bytes per second, averaged
+	// over each AttemptTimeout window; default 1 KB/s.
+	MinRate int64
+	// MaxDocument and MaxTarball cap the bytes read for one document or
+	// one tarball; defaults 128 MB and 512 MB.
+	MaxDocument int64
+	MaxTarball  int64
+	// MaxKept and MaxKeptTotal cap the memory decoded documents take, one
+	// and all of the client's (it keeps them for its lifetime), as
+	// estimated while decoding; the total is MaxKeptShare for each
+	// document asked when that is more. Defaults 64 MB, 128 MB and 512 KB.
+	MaxKept      int64
+	MaxKeptTotal int64
+	MaxKeptShare int64
+	// Clock is the time source of every limit above; default the system
+	// clock. Tests inject one to drive deadlines without waiting.
+	Clock Clock
+	HTTP  *http.Client // default: a client pooling Concurrency connections per host
 	// OnResponse is called once per HTTP response received, from any
 	// goroutine, so a caller can show progress.
 	OnResponse func()
@@ -53,6 +83,13 @@ type Client struct {
 	http       *http.Client
 	sem        chan struct{}
 	timeout    time.Duration
+	exchange   time.Duration
+	tarballDur time.Duration
+	minRate    int64
+	maxDoc     int64
+	maxTarball int64
+	kept       *keptBudget
+	clock      Clock
 	cacheRoot  string
 	cacheErr   error
 	onResponse func()
@@ -71,6 +108,14 @@ func New(opts Options) *Client {
 		cfg:        opts.Config,
 		http:       opts.HTTP,
 		timeout:    opts.AttemptTimeout,
+		exchange:   orDefault(opts.ExchangeTimeout, DefaultExchangeTimeout),
+		tarballDur: orDefault(opts.TarballTimeout, DefaultTarballTimeout),
+		minRate:    orDefault(opts.MinRate, DefaultMinRate),
+		maxDoc:     orDefault(opts.MaxDocument, DefaultMaxDocument),
+		maxTarball: orDefault(opts.MaxTarball, DefaultMaxTarball),
+		kept: &keptBudget{perDoc: orDefault(opts.MaxKept, DefaultMaxKept), total: orDefault(opts.MaxKeptTotal, DefaultMaxKeptTotal),
+			share: orDefault(opts.MaxKeptShare, DefaultMaxKeptShare)},
+		clock:      opts.Clock,
 		cacheRoot:  opts.CacheDir,
 		onResponse: opts.OnResponse,
 		retryDelay: 250 * time.Millisecond,
@@ -85,10 +130,13 @@ func New(opts Options) *Client {
 	if c.timeout <= 0 {
 		c.timeout = DefaultAttemptTimeout
 	}
+	if c.clock == nil {
+		c.clock = systemClock{}
+	}
 	if c.http == nil {
 		t := http.DefaultTransport.(*http.Transport).Clone()
 		t.MaxIdleConnsPerHost = n
-		c.http = &http.Client{Transport: t}
+		c.http = &http.Client{Transport: t, CheckRedirect: checkRedirect}
 	}
 	if c.cacheRoot == "" {
 		c.cacheRoot, c.cacheErr = cache.Root()
@@ -107,6 +155,8 @@ type request struct {
 	// (the per-version endpoint, which some registries refuse for scoped
 	// names): it is made once and never blocks the host.
 	probe bool
+	// tarball selects the tarball limits instead of the document ones.
+	tarball bool
 }
 
 // errRetry marks a failure worth a second attempt (a timeout, a 5xx, a
@@ -131,16 +181,24 @@ func (c *Client) get(ctx context.Context, req request, handle func(resp *http.Re
 	if req.probe {
 		attempts = 1
 	}
+	budget := c.exchange
+	if req.tarball {
+		budget = c.tarballDur
+	}
+	// The budget runs from the first attempt's start, not from the wait
+	// for a request slot: a queue behind a slow registry is not the
+	// registry's answer being slow.
+	var deadline time.Time
 	for i := 0; ; i++ {
 		if err := c.blockedError(req.pkg, req.url.Host); err != nil {
 			return err
 		}
-		err := c.attempt(ctx, req, handle)
+		err := c.attempt(ctx, req, budget, &deadline, handle)
 		var r retryable
 		if !errors.As(err, &r) {
 			return err
 		}
-		if i+1 >= attempts {
+		if i+1 >= attempts || !c.clock.Now().Before(deadline) {
 			return r.err
 		}
 		t := time.NewTimer(c.retryDelay)
@@ -153,22 +211,23 @@ func (c *Client) get(ctx context.Context, req request, handle func(resp *http.Re
 	}
 }
 
-func (c *Client) attempt(ctx context.Context, req request, handle func(*http.Response, io.Reader) error) error {
+func (c *Client) attempt(ctx context.Context, req request, budget time.Duration, deadline *time.Time, handle func(*http.Response, io.Reader) error) error {
 	select {
 	case c.sem <- struct{}{}:
 	case <-ctx.Done():
 		return c.newError(req, 0, "canceled", ctx.Err())
 	}
 	defer func() { <-c.sem }()
+	now := c.clock.Now()
+	if deadline.IsZero() {
+		*deadline = now.Add(budget)
+	}
+	remaining := deadline.Sub(now)
 
 	actx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	var timedOut atomic.Bool
-	timer := time.AfterFunc(c.timeout, func() {
-		timedOut.Store(true)
-		cancel()
-	})
-	defer timer.Stop()
+	wd := c.newWatchdog(cancel, budget, remaining)
+	defer wd.stop()
 
 	hr, err := http.NewRequestWithContext(actx, http.MethodGet, req.url.String(), nil)
 	if err != nil {
@@ -182,24 +241,34 @@ func (c *Client) attempt(ctx context.Context, req request, handle func(*http.Res
 	if auth := c.cfg.authHeader(req.url, req.registry); auth != "" {
 		hr.Header.Set("Authorization", auth)
 	}
-	timeoutErr := func() error {
-		return retryable{c.newError(req, 0, fmt.Sprintf("no answer within %s", c.timeout), context.DeadlineExceeded)}
+	// timedOut is the watchdog's verdict: retried while the request's
+	// whole budget lasts, final once it is spent.
+	timedOut := func() error {
+		reason, final := wd.verdict()
+		e := c.newError(req, 0, reason, context.DeadlineExceeded)
+		if final {
+			return e
+		}
+		return retryable{e}
 	}
 	resp, err := c.http.Do(hr)
 	if err != nil {
 		switch {
 		case ctx.Err() != nil:
 			return c.newError(req, 0, "canceled", ctx.Err())
-		case timedOut.Load():
-			return timeoutErr()
+		case wd.fired():
+			return timedOut()
+		case errors.Is(err, errRedirectLoop):
+			return c.newError(req, 0, "the registry redirects in a loop (more than 10 redirects): check the registry URL in .npmrc", nil)
 		}
 		var ne net.Error
 		if errors.As(err, &ne) && ne.Timeout() {
-			return timeoutErr()
+			return retryable{c.newError(req, 0, fmt.Sprintf("no answer within %s", c.timeout), context.DeadlineExceeded)}
 		}
 		return retryable{c.newError(req, 0, "request failed", scrubError(err))}
 	}
 	defer resp.Body.Close()
+	wd.headersArrived()
 	if c.onResponse != nil {
 		c.onResponse()
 	}
@@ -213,16 +282,26 @@ func (c *Client) attempt(ctx context.Context, req request, handle func(*http.Res
 	case st >= 500:
 		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 		return retryable{c.newError(req, st, statusReason(st, "", false), nil)}
+	case st == http.StatusOK && isHTML(resp.Header.Get("Content-Type")):
+		// A proxy's login page or a web server's index, not a registry.
+		return c.newError(req, st, "the registry answered with an HTML page, not package metadata: check the registry URL in .npmrc (a proxy or login page?)", nil)
 	}
-	err = handle(resp, &stallReader{r: resp.Body, timer: timer, timeout: c.timeout})
+	limit := c.maxDoc
+	if req.tarball {
+		limit = c.maxTarball
+	}
+	if st := resp.StatusCode; st == http.StatusOK && resp.ContentLength > limit {
+		return c.newError(req, st, tooLarge(req.tarball, limit), nil)
+	}
+	err = handle(resp, &bodyReader{r: resp.Body, wd: wd})
 	if err == nil {
 		return nil
 	}
 	switch {
 	case ctx.Err() != nil:
 		return c.newError(req, 0, "canceled", ctx.Err())
-	case timedOut.Load():
-		return timeoutErr()
+	case wd.fired():
+		return timedOut()
 	}
 	var be bodyError
 	if errors.As(err, &be) {
@@ -233,6 +312,49 @@ func (c *Client) attempt(ctx context.Context, req request, handle func(*http.Res
 		return re
 	}
 	return c.newError(req, resp.StatusCode, "bad response", err)
+}
+
+// errRedirectLoop stops a redirect chain that would not end on its own.
+var errRedirectLoop = errors.New("too many redirects")
+
+func checkRedirect(_ *http.Request, via []*http.Request) error {
+	if len(via) >= 10 {
+		return errRedirectLoop
+	}
+	return nil
+}
+
+func isHTML(contentType string) bool {
+	ct := strings.ToLower(strings.TrimSpace(contentType))
+	return strings.HasPrefix(ct, "text/html") || strings.HasPrefix(ct, "application/xhtml+xml")
+}
+
+// tooLarge is the reason for a response over its cap; the caller's Error
+// names the package.
+func tooLarge(tarball bool, limit int64) string {
+	if tarball {
+		return fmt.Sprintf("the tarball is larger than %s, the limit for one download", formatBytes(limit))
+	}
+	return fmt.Sprintf("the registry's document is larger than %s, the limit for one package's metadata", formatBytes(limit))
+}
+
+// errTooLarge is what a capped reader returns past its cap.
+type errTooLarge struct{ limit int64 }
+
+func (e errTooLarge) Error() string { return fmt.Sprintf("more than %s", formatBytes(e.limit)) }
+
+func formatBytes(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MB", n>>20)
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KB", n>>10)
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 func (c *Client) newError(req request, status int, reason string, cause error) *Error {
@@ -267,23 +389,27 @@ func (c *Client) blockedError(pkg, host string) error {
 	return nil
 }
 
-// stallReader pushes the attempt's deadline back whenever data arrives, so
-// the attempt timeout bounds silence, not the size of a slow download.
-type stallReader struct {
-	r       io.Reader
-	timer   *time.Timer
-	timeout time.Duration
+// bodyReader counts what arrives for the watchdog and marks read failures
+// so the attempt is retried.
+type bodyReader struct {
+	r  io.Reader
+	wd *watchdog
 }
 
-func (s *stallReader) Read(p []byte) (int, error) {
-	n, err := s.r.Read(p)
-	if n > 0 {
-		s.timer.Reset(s.timeout)
-	}
+func (b *bodyReader) Read(p []byte) (int, error) {
+	n, err := b.r.Read(p)
+	b.wd.received(n)
 	if err != nil && err != io.EOF {
 		err = bodyError{err}
 	}
 	return n, err
+}
+
+func orDefault[T int64 | time.Duration](v, def T) T {
+	if v <= 0 {
+		return def
+	}
+	return v
 }
 
 // Config is the configuration the client was built with.

@@ -1,9 +1,11 @@
 package registry
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 
 	"github.com/uptide/uptide/engine/model"
 )
@@ -88,6 +90,15 @@ func (s *looseString) UnmarshalJSON(b []byte) error {
 type looseStrings map[string]string
 
 func (m *looseStrings) UnmarshalJSON(b []byte) error {
+	// Nearly every value is well formed: one pass then.
+	var plain map[string]string
+	if json.Unmarshal(b, &plain) == nil {
+		if plain == nil {
+			plain = map[string]string{}
+		}
+		*m = plain
+		return nil
+	}
 	var raw map[string]json.RawMessage
 	if json.Unmarshal(b, &raw) != nil {
 		*m = nil
@@ -142,34 +153,80 @@ func (d *looseDist) UnmarshalJSON(b []byte) error {
 // decodePackument reads a registry document (abbreviated or full) into
 // the model. Only a document that is not a JSON object fails.
 func decodePackument(body []byte, name string) (*model.Packument, error) {
-	if firstByte(body) != '{' {
+	return decodePackumentStream(bytes.NewReader(body), name, nil)
+}
+
+// decodePackumentStream reads a document from r as it arrives, keeping
+// only the fields the model holds: one version's manifest at a time is in
+// memory, never the document (a full packument is tens of megabytes, most
+// of it readmes and fields Uptide never reads). Read errors come back as
+// r returned them, wrapped.
+func decodePackumentStream(r io.Reader, name string, kept *charge) (*model.Packument, error) {
+	dec := json.NewDecoder(r)
+	tok, err := dec.Token()
+	if err != nil {
+		if err == io.EOF {
+			return nil, errors.New("decode packument: not a JSON object")
+		}
+		return nil, fmt.Errorf("decode packument: %w", err)
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
 		return nil, errors.New("decode packument: not a JSON object")
 	}
-	var w wirePackument
-	if err := json.Unmarshal(body, &w); err != nil {
-		// A field of the wrong type (versions as a list) leaves the rest
-		// decoded; only a document that is not an object is unreadable.
-		var typeErr *json.UnmarshalTypeError
-		if !errors.As(err, &typeErr) {
+	p := &model.Packument{Versions: map[string]model.Release{}}
+	var times looseStrings
+	in := interner{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, fmt.Errorf("decode packument: %w", err)
+		}
+		var field any
+		switch key, _ := tok.(string); key {
+		case "name":
+			field = (*looseString)(&p.Name)
+		case "dist-tags":
+			field = (*looseStrings)(&p.DistTags)
+		case "time":
+			field = &times
+		case "versions":
+			if err := decodeVersions(dec, p.Versions, in, kept); err != nil {
+				return nil, err
+			}
+			continue
+		default:
+			field = &skipJSON{}
+		}
+		if err := dec.Decode(field); err != nil {
 			return nil, fmt.Errorf("decode packument: %w", err)
 		}
 	}
-	p := &model.Packument{
-		Name:     w.Name,
-		DistTags: map[string]string(w.DistTags),
-		Versions: make(map[string]model.Release, len(w.Versions)),
+	if _, err := dec.Token(); err != nil {
+		return nil, fmt.Errorf("decode packument: %w", err)
 	}
+	if _, err := dec.Token(); err != io.EOF {
+		if err == nil {
+			err = errors.New("data after the document")
+		}
+		return nil, fmt.Errorf("decode packument: %w", err)
+	}
+	finishPackument(p, times, name)
+	if err := kept.add(timesSize(p.Time)); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// finishPackument applies what only the whole document tells: the name
+// may come after the versions, and "time" lists document times too.
+func finishPackument(p *model.Packument, times looseStrings, name string) {
 	if p.Name == "" {
 		p.Name = name
 	}
 	if p.DistTags == nil {
 		p.DistTags = map[string]string{}
 	}
-	for v, r := range w.Versions {
-		if !r.isObject || v == "" {
-			continue
-		}
-		rel := r.release()
+	for v, rel := range p.Versions {
 		if rel.Version == "" {
 			rel.Version = v
 		}
@@ -178,7 +235,7 @@ func decodePackument(body []byte, name string) (*model.Packument, error) {
 		}
 		p.Versions[v] = rel
 	}
-	for v, t := range w.Time {
+	for v, t := range times {
 		// "created" and "modified" are document times, not versions.
 		if _, ok := p.Versions[v]; ok {
 			if p.Time == nil {
@@ -187,7 +244,99 @@ func decodePackument(body []byte, name string) (*model.Packument, error) {
 			p.Time[v] = t
 		}
 	}
-	return p, nil
+}
+
+// decodeVersions reads the "versions" value one manifest at a time; a
+// value that is not an object reads as no versions.
+func decodeVersions(dec *json.Decoder, out map[string]model.Release, in interner, kept *charge) error {
+	tok, err := dec.Token()
+	if err != nil {
+		return fmt.Errorf("decode packument: %w", err)
+	}
+	d, ok := tok.(json.Delim)
+	if !ok {
+		return nil // a scalar: no versions
+	}
+	if d != '{' {
+		return skipRest(dec) // a list: no versions
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return fmt.Errorf("decode packument: %w", err)
+		}
+		v, _ := tok.(string)
+		var w wireRelease
+		if err := dec.Decode(&w); err != nil {
+			return fmt.Errorf("decode packument: version %q: %w", v, err)
+		}
+		if !w.isObject || v == "" {
+			continue
+		}
+		rel := w.release(in)
+		if err := kept.add(keptSize(v, rel)); err != nil {
+			return err
+		}
+		out[in.str(v)] = rel
+	}
+	_, err = dec.Token()
+	if err != nil {
+		return fmt.Errorf("decode packument: %w", err)
+	}
+	return nil
+}
+
+// skipRest consumes tokens up to the end of the array or object whose
+// opening delimiter was just read.
+func skipRest(dec *json.Decoder) error {
+	for depth := 1; depth > 0; {
+		tok, err := dec.Token()
+		if err != nil {
+			return fmt.Errorf("decode packument: %w", err)
+		}
+		if d, ok := tok.(json.Delim); ok {
+			if d == '{' || d == '[' {
+				depth++
+			} else {
+				depth--
+			}
+		}
+	}
+	return nil
+}
+
+// skipJSON accepts any value and keeps nothing of it.
+type skipJSON struct{}
+
+func (*skipJSON) UnmarshalJSON([]byte) error { return nil }
+
+// interner shares one copy of the strings a document repeats in every
+// version (dependency names and ranges, engine keys).
+type interner map[string]string
+
+func (in interner) str(s string) string {
+	if in == nil {
+		return s
+	}
+	if v, ok := in[s]; ok {
+		return v
+	}
+	in[s] = s
+	return s
+}
+
+func (in interner) strings(m looseStrings) map[string]string {
+	if len(m) == 0 {
+		return nil
+	}
+	if in == nil {
+		return map[string]string(m)
+	}
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[in.str(k)] = in.str(v)
+	}
+	return out
 }
 
 // decodeRelease reads one version manifest (the per-version endpoint).
@@ -196,17 +345,17 @@ func decodeRelease(body []byte) (model.Release, error) {
 	if err := json.Unmarshal(body, &w); err != nil {
 		return model.Release{}, fmt.Errorf("decode manifest: %w", err)
 	}
-	return w.release(), nil
+	return w.release(nil), nil
 }
 
-func (w wireRelease) release() model.Release {
+func (w wireRelease) release(in interner) model.Release {
 	r := model.Release{
-		Name:                 string(w.Name),
+		Name:                 in.str(string(w.Name)),
 		Version:              string(w.Version),
-		Dependencies:         nonEmpty(w.Dependencies),
-		PeerDependencies:     nonEmpty(w.PeerDependencies),
-		OptionalDependencies: nonEmpty(w.OptionalDependencies),
-		Engines:              nonEmpty(w.Engines),
+		Dependencies:         in.strings(w.Dependencies),
+		PeerDependencies:     in.strings(w.PeerDependencies),
+		OptionalDependencies: in.strings(w.OptionalDependencies),
+		Engines:              in.strings(w.Engines),
 		Deprecated:           string(w.Deprecated),
 		Dist: model.Dist{
 			Tarball:   string(w.Dist.Tarball),
@@ -217,17 +366,10 @@ func (w wireRelease) release() model.Release {
 	if len(w.PeerDependenciesMeta) > 0 {
 		r.PeerDependenciesMeta = make(map[string]model.PeerMeta, len(w.PeerDependenciesMeta))
 		for k, m := range w.PeerDependenciesMeta {
-			r.PeerDependenciesMeta[k] = model.PeerMeta{Optional: m.Optional}
+			r.PeerDependenciesMeta[in.str(k)] = model.PeerMeta{Optional: m.Optional}
 		}
 	}
 	return r
-}
-
-func nonEmpty(m looseStrings) map[string]string {
-	if len(m) == 0 {
-		return nil
-	}
-	return map[string]string(m)
 }
 
 func firstByte(b []byte) byte {

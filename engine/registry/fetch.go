@@ -18,9 +18,6 @@ import (
 	"github.com/uptide/uptide/engine/model"
 )
 
-// maxTarball bounds one compressed download.
-const maxTarball = 512 << 20
-
 const tempPrefix = "uptide-pkg-"
 
 // Package is one published version, downloaded, verified and extracted.
@@ -256,7 +253,7 @@ func (d *download) cachedCopyValid() bool {
 
 func (d *download) fetch(ctx context.Context) error {
 	c := d.client
-	req := request{pkg: d.pkg, url: d.url, registry: d.registry, accept: "application/octet-stream, */*"}
+	req := request{pkg: d.pkg, url: d.url, registry: d.registry, accept: "application/octet-stream, */*", tarball: true}
 	return c.get(ctx, req, func(resp *http.Response, r io.Reader) error {
 		switch resp.StatusCode {
 		case http.StatusOK:
@@ -274,15 +271,21 @@ func (d *download) fetch(ctx context.Context) error {
 		if d.sum != nil {
 			algo, h = d.sum.algo, d.sum.new()
 		}
-		n, err := io.Copy(io.MultiWriter(tmp, h), io.LimitReader(r, maxTarball+1))
+		limit := c.maxTarball
+		if resp.ContentLength >= 0 {
+			// Never more than declared: a body running past its length
+			// is the next response's garbage, not this tarball.
+			limit = min(limit, resp.ContentLength)
+		}
+		n, err := io.Copy(io.MultiWriter(tmp, h), io.LimitReader(r, limit+1))
 		if cerr := tmp.Close(); err == nil && cerr != nil {
 			return c.newError(req, 0, "cannot write to the tarball cache", cerr)
 		}
 		if err != nil {
 			return err
 		}
-		if n > maxTarball {
-			return c.newError(req, resp.StatusCode, fmt.Sprintf("tarball larger than %d MB", maxTarball>>20), nil)
+		if n > c.maxTarball {
+			return c.newError(req, resp.StatusCode, tooLarge(true, c.maxTarball), nil)
 		}
 		if got := h.Sum(nil); d.sum != nil && !d.sum.matches(got) {
 			return c.newError(req, resp.StatusCode, fmt.Sprintf("integrity check failed: expected %s, got %s", d.sum, sri(algo, got)), nil)

@@ -6,9 +6,11 @@ import (
 	"compress/gzip"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 func FuzzParseNpmrc(f *testing.F) {
@@ -66,8 +68,34 @@ func FuzzDecodePackument(f *testing.F) {
 				t.Fatalf("version %q without name/version: %+v", v, r)
 			}
 		}
+		// What the cache keeps reads back as the same document.
+		var cache bytes.Buffer
+		if err := writePackumentCache(&cache, "etag", time.Unix(0, 0), p); err != nil {
+			t.Fatal(err)
+		}
+		back, err := decodeCached(readCacheBody(t, cache.Bytes()))
+		if err != nil {
+			t.Fatalf("the cache written for %+v does not read back: %v", p, err)
+		}
+		if !reflect.DeepEqual(back, p) {
+			t.Fatalf("cache round trip:\n%+v\n%+v", p, back)
+		}
 		_, _ = decodeRelease(data)
 	})
+}
+
+// readCacheBody is the document part of a cache file.
+func readCacheBody(t *testing.T, file []byte) []byte {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "doc.json")
+	if err := os.WriteFile(path, file, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := readPackumentCache(path)
+	if c.body == nil || c.etag != "etag" {
+		t.Fatalf("unreadable cache file %q", file)
+	}
+	return c.body
 }
 
 // FuzzExtract feeds arbitrary tar streams (gzipped by the harness, so the

@@ -15,16 +15,13 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/uptide/uptide/engine/model"
 )
-
-// maxPackument bounds one registry document; the largest full packuments
-// are tens of megabytes.
-const maxPackument = 256 << 20
 
 // packCall deduplicates concurrent requests for one document and keeps the
 // result for the client's lifetime (one run).
@@ -54,6 +51,7 @@ func (c *Client) Packument(ctx context.Context, name string, full bool) (*model.
 			call = &packCall{done: make(chan struct{})}
 			c.calls[key] = call
 			c.mu.Unlock()
+			c.kept.asked()
 			call.p, call.err = c.loadPackument(ctx, name, reg, full, key)
 			if call.err != nil {
 				c.mu.Lock()
@@ -111,21 +109,41 @@ func (c *Client) loadPackument(ctx context.Context, name, reg string, full bool,
 	// without asking, as npm does; a stale one is revalidated by ETag.
 	if cached.body != nil && time.Now().Before(cached.freshUntil) {
 		if p, err := decodeCached(cached.body); err == nil {
+			if err := c.keep(name, u.Host, p); err != nil {
+				return nil, err
+			}
 			return p, nil
 		}
 	}
-	var body []byte
 	var p *model.Packument
 	var newETag string
 	var freshUntil time.Time
 	err = c.get(ctx, req, func(resp *http.Response, r io.Reader) error {
 		switch resp.StatusCode {
 		case http.StatusOK:
-			b, err := readAllLimited(r, maxPackument)
+			// Decoded as it arrives: the document itself is never held.
+			kept := c.kept.open()
+			dp, err := decodePackumentStream(&capReader{r: r, left: c.maxDoc, limit: c.maxDoc}, name, kept)
 			if err != nil {
-				return err
+				kept.release()
 			}
-			body, newETag = b, resp.Header.Get("ETag")
+			var tl errTooLarge
+			var be bodyError
+			var tm errKeptTooMuch
+			switch {
+			case errors.As(err, &tm):
+				return c.newError(req, resp.StatusCode, tm.Error(), nil)
+			case errors.As(err, &tl):
+				return c.newError(req, resp.StatusCode, tooLarge(false, c.maxDoc), nil)
+			case errors.As(err, &be):
+				return be
+			case err != nil:
+				if cachePath != "" {
+					_ = os.Remove(cachePath)
+				}
+				return c.newError(req, resp.StatusCode, "the registry sent an unreadable document", err)
+			}
+			p, newETag = dp, resp.Header.Get("ETag")
 			freshUntil = time.Now().Add(maxAge(resp.Header))
 			return nil
 		case http.StatusNotModified:
@@ -135,6 +153,9 @@ func (c *Client) loadPackument(ctx context.Context, name, reg string, full bool,
 			cp, err := decodeCached(cached.body)
 			if err != nil {
 				return c.newError(req, resp.StatusCode, "304 not modified but the cached document is unreadable", err)
+			}
+			if err := c.keep(name, u.Host, cp); err != nil {
+				return err
 			}
 			p, newETag = cp, cached.etag
 			if e := resp.Header.Get("ETag"); e != "" {
@@ -150,25 +171,27 @@ func (c *Client) loadPackument(ctx context.Context, name, reg string, full bool,
 	if err != nil {
 		return nil, err
 	}
-	if p == nil {
-		if p, err = decodePackument(body, name); err != nil {
-			if cachePath != "" {
-				_ = os.Remove(cachePath)
-			}
-			return nil, &Error{Package: name, Host: u.Host, Status: http.StatusOK, Reason: "the registry sent an unreadable document", Err: err}
-		}
-	}
 	// Written once decoded (never cache what cannot be read) and outside
 	// the request slot, which disk time should not hold. The cache keeps
 	// only what Uptide reads, not the registry's document: a full
 	// packument is megabytes, and decoding it is most of a warm run.
 	if (newETag != "" || time.Now().Before(freshUntil)) && cachePath != "" && !strings.ContainsAny(newETag, "\r\n") {
-		if data, err := json.Marshal(p); err == nil {
-			// A cache that cannot be written only costs a full download next run.
-			_ = writeFileAtomic(cachePath, packumentCacheFile(newETag, freshUntil, data))
-		}
+		// A cache that cannot be written only costs a full download next run.
+		_ = writeCacheAtomic(cachePath, func(w io.Writer) error {
+			return writePackumentCache(w, newETag, freshUntil, p)
+		})
 	}
 	return p, nil
+}
+
+// keep accounts for a document decoded whole against the client's budget.
+func (c *Client) keep(name, host string, p *model.Packument) error {
+	kept := c.kept.open()
+	if err := kept.addPackument(p); err != nil {
+		kept.release()
+		return &Error{Package: name, Host: host, Reason: err.Error()}
+	}
+	return nil
 }
 
 // escapeName is how npm puts a name in a URL: the scope's slash encoded.
@@ -223,19 +246,43 @@ func decodeCached(body []byte) (*model.Packument, error) {
 	return &p, nil
 }
 
-// packumentCacheFile is the magic line, the ETag line, the line holding
-// the Unix time the document stays fresh until, then the body as the
-// registry sent it, so no re-encoding happens on either side.
-func packumentCacheFile(etag string, freshUntil time.Time, body []byte) []byte {
-	var b bytes.Buffer
-	b.Grow(len(packumentCacheMagic) + len(etag) + 24 + len(body))
-	b.WriteString(packumentCacheMagic)
-	b.WriteString(etag)
-	b.WriteByte('\n')
-	b.WriteString(strconv.FormatInt(freshUntil.Unix(), 10))
-	b.WriteByte('\n')
-	b.Write(body)
-	return b.Bytes()
+// writePackumentCache writes the magic line, the ETag line, the line
+// holding the Unix time the document stays fresh until, then the document
+// as Uptide keeps it (a model.Packument), one version at a time so a huge
+// document is never encoded whole in memory.
+func writePackumentCache(w io.Writer, etag string, freshUntil time.Time, p *model.Packument) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	fmt.Fprintf(bw, "%s%s\n%d\n", packumentCacheMagic, etag, freshUntil.Unix())
+	head, err := json.Marshal(struct {
+		Name     string            `json:"name"`
+		DistTags map[string]string `json:"distTags"`
+		Time     map[string]string `json:"time,omitempty"`
+	}{p.Name, p.DistTags, p.Time})
+	if err != nil {
+		return err
+	}
+	bw.Write(head[:len(head)-1]) // without its closing brace
+	bw.WriteString(`,"versions":{`)
+	versions := make([]string, 0, len(p.Versions))
+	for v := range p.Versions {
+		versions = append(versions, v)
+	}
+	sort.Strings(versions)
+	for i, v := range versions {
+		if i > 0 {
+			bw.WriteByte(',')
+		}
+		key, _ := json.Marshal(v)
+		rel, err := json.Marshal(p.Versions[v])
+		if err != nil {
+			return err
+		}
+		bw.Write(key)
+		bw.WriteByte(':')
+		bw.Write(rel)
+	}
+	bw.WriteString("}}")
+	return bw.Flush()
 }
 
 type cachedPackument struct {
@@ -296,6 +343,27 @@ func maxAge(h http.Header) time.Duration {
 	return age
 }
 
+// capReader fails with errTooLarge once more than limit bytes came.
+type capReader struct {
+	r           io.Reader
+	left, limit int64
+}
+
+func (c *capReader) Read(p []byte) (int, error) {
+	if c.left < 0 {
+		return 0, errTooLarge{c.limit}
+	}
+	if int64(len(p)) > c.left+1 {
+		p = p[:c.left+1]
+	}
+	n, err := c.r.Read(p)
+	c.left -= int64(n)
+	if c.left < 0 {
+		return n, errTooLarge{c.limit}
+	}
+	return n, err
+}
+
 func readAllLimited(r io.Reader, limit int64) ([]byte, error) {
 	b, err := io.ReadAll(io.LimitReader(bufio.NewReaderSize(r, 64<<10), limit+1))
 	if err != nil {
@@ -310,12 +378,20 @@ func readAllLimited(r io.Reader, limit int64) ([]byte, error) {
 // writeFileAtomic writes through a temporary file and a rename, so a
 // reader never sees half a file and a crash leaves no corrupt cache entry.
 func writeFileAtomic(path string, data []byte) error {
+	return writeCacheAtomic(path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// writeCacheAtomic is writeFileAtomic for content written by fill.
+func writeCacheAtomic(path string, fill func(io.Writer) error) error {
 	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-*")
 	if err != nil {
 		return err
 	}
 	tmp := f.Name()
-	if _, err := f.Write(data); err != nil {
+	if err := fill(f); err != nil {
 		f.Close()
 		os.Remove(tmp)
 		return err

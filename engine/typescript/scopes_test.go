@@ -63,3 +63,33 @@ func TestEnclosing(t *testing.T) {
 		t.Errorf("a line past the end: %v", err)
 	}
 }
+
+// Ancestors gives the parser's nodes at an offset, innermost first, with
+// byte ranges, also after characters UTF-16 counts differently.
+func TestAncestors(t *testing.T) {
+	a := sharedAdapter(t)
+	src := "const s = \"é😀\";\nexport const u = z.object({ a: z.string() }).strict();\n"
+	at := strings.Index(src, "strict")
+	got, err := a.Ancestors(context.Background(), "a.ts", src, []int{at, len(src) + 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, n := range got[0][:4] {
+		fmt.Fprintf(&b, "%s %q\n", n.Kind, src[n.Start:n.End])
+	}
+	want := `Identifier "strict"
+PropertyAccessExpression "z.object({ a: z.string() }).strict"
+CallExpression "z.object({ a: z.string() }).strict()"
+VariableDeclaration "u = z.object({ a: z.string() }).strict()"
+`
+	if b.String() != want {
+		t.Errorf("ancestors:\n%s\nwant:\n%s", b.String(), want)
+	}
+	if len(got[1]) != 0 {
+		t.Errorf("an offset past the end has nodes: %v", got[1])
+	}
+	if _, err := a.Ancestors(context.Background(), "a.ts", src, []int{strings.Index(src, "é") + 1}); err == nil {
+		t.Error("an offset inside a character was answered")
+	}
+}

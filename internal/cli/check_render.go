@@ -268,6 +268,11 @@ func renderPlan(w io.Writer, pr model.PackageReport, p palette, width int) {
 		}
 		return s
 	}))
+	for _, r := range pr.Plan.Rules {
+		if r.Note != "" {
+			fmt.Fprintf(w, "    %s\n", p.dim(r.Title+": "+r.Note))
+		}
+	}
 }
 
 // ruleSites reads "3", or "1 fix, 12 errors" when edits stand for more

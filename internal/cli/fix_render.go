@@ -47,6 +47,21 @@ func renderFix(w io.Writer, r *fix.Report, p palette) {
 	if r.Install != nil {
 		fmt.Fprintf(w, "  installed with %s %s (%s)\n", r.Install.Manager, r.Install.Version, r.Install.Lockfile)
 	}
+	if r.Rules != nil && (len(r.Rules.Sites) > 0 || r.Rules.Reason != "") {
+		fmt.Fprintf(w, "\nRules  the %s pack\n", r.Rules.Pack)
+		for _, s := range r.Rules.Sites {
+			fmt.Fprintf(w, "  %s:%d  %s\n", s.File, s.Line, s.Rule)
+		}
+		if r.Rules.Reason != "" {
+			fmt.Fprintf(w, "  %s %s\n", p.red("✗ no rule edit made:"), r.Rules.Reason)
+		}
+	}
+	if len(r.Decisions) > 0 {
+		fmt.Fprintln(w, "\nDecisions for you")
+		for _, d := range r.Decisions {
+			fmt.Fprintf(w, "  %s\n", d)
+		}
+	}
 	for _, pr := range r.Patches {
 		if !pr.Applied {
 			fmt.Fprintf(w, "  %s %s:%d (%s): %s\n", p.red("✗ patch rejected"), pr.File, pr.Line, pr.Rule, pr.Reason)
@@ -73,7 +88,7 @@ func renderFix(w io.Writer, r *fix.Report, p palette) {
 		}
 	}
 	if len(r.Sites) > 0 {
-		fmt.Fprintf(w, "\nLeft for you  %d sites\n", len(r.Sites))
+		fmt.Fprintf(w, "\nLeft for you  %s\n", plural(len(r.Sites), "site"))
 		for _, s := range r.Sites {
 			fmt.Fprintf(w, "  %s:%d  %s  %s\n", s.File, s.Line, s.Rule, p.dim(indentMore(s.Message, "    ")))
 		}
@@ -146,7 +161,7 @@ func renderFixTypes(w io.Writer, r *fix.Report, p palette) {
 	for _, d := range r.Types.New {
 		by[d.File] = append(by[d.File], fmt.Sprintf("%d:%d TS%d %s", d.Line, d.Column, d.Code, indentMore(d.Message, "      ")))
 	}
-	fmt.Fprintf(w, "  %s\n", p.red(fmt.Sprintf("✗ %d new errors", len(r.Types.New))))
+	fmt.Fprintf(w, "  %s\n", p.red("✗ "+plural(len(r.Types.New), "new error")))
 	for _, f := range sortedKeys(by) {
 		fmt.Fprintf(w, "  %s\n", f)
 		for _, l := range by[f] {

@@ -13,6 +13,8 @@
 // lockfiles stays valid across runs, processes and Go releases.
 //
 // Fault knobs (latency, failing statuses, hanging requests, corrupt tarballs,
-// required tokens) let the client's retries, timeouts, host blocking and
-// integrity checks be tested against real HTTP.
+// required tokens) and Misbehave (a dripping or truncated body, a hang after
+// the headers, HTML error pages, redirect loops, huge documents, tarballs
+// longer than declared or endless) let the client's retries, timeouts, size
+// limits, host blocking and integrity checks be tested against real HTTP.
 package testregistry

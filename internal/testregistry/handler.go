@@ -1,7 +1,10 @@
 package testregistry
 
 import (
+	"bufio"
+	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -33,6 +36,24 @@ func (s *statusRecorder) Write(b []byte) (int, error) {
 		s.status = http.StatusOK
 	}
 	return s.ResponseWriter.Write(b)
+}
+
+// Flush and Hijack pass through, for the faults that drip or write raw bytes.
+func (s *statusRecorder) Flush() {
+	if f, ok := s.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+func (s *statusRecorder) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	hj, ok := s.ResponseWriter.(http.Hijacker)
+	if !ok {
+		return nil, nil, errors.New("testregistry: the connection cannot be hijacked")
+	}
+	if s.status == 0 {
+		s.status = http.StatusOK
+	}
+	return hj.Hijack()
 }
 
 // ServeHTTP answers one registry request.
@@ -78,6 +99,10 @@ func (r *Registry) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	switch {
+	case f.misbehave != nil:
+		if r.misbehave(rec, req, name, rest, f.misbehave) {
+			return
+		}
 	case f.hang:
 		select {
 		case <-req.Context().Done():

@@ -93,6 +93,7 @@ type version struct {
 type fault struct {
 	status    int
 	hang      bool
+	misbehave *Fault
 	remaining int // < 0: forever
 }
 
@@ -377,7 +378,7 @@ func (r *Registry) HangTimes(name string, n int) {
 	r.setFault(name, &fault{hang: true, remaining: n})
 }
 
-// Heal removes a package's Fail or Hang.
+// Heal removes a package's Fail, Hang or Misbehave.
 func (r *Registry) Heal(name string) {
 	r.mu.Lock()
 	delete(r.faults, name)

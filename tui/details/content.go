@@ -223,6 +223,9 @@ func (m Model) plan(b *lines, d state.Dep) []int {
 		default:
 			b.add(st.Warn.Render(line))
 		}
+		if rule.Note != "" {
+			b.wrapped("    ", rule.Note, st.Muted)
+		}
 		if m.expanded[i] {
 			for _, f := range rule.Findings {
 				site := fmt.Sprintf("%s:%d", f.File, f.Line)
@@ -230,6 +233,10 @@ func (m Model) plan(b *lines, d state.Dep) []int {
 					site += "  [" + byWord(by) + "]"
 				}
 				b.wrapped("      ", site+"  "+f.Reason, lipgloss.Style{})
+				// What the rule's transform will do here (check's dry run).
+				if diff := rule.Previews[f.ID]; diff != "" {
+					m.preview(b, diff)
+				}
 				for _, e := range f.Evidence {
 					b.wrapped("        ", fmt.Sprintf("TS%d %s", e.Code, e.Message), st.Muted)
 				}
@@ -242,6 +249,22 @@ func (m Model) plan(b *lines, d state.Dep) []int {
 		}
 	}
 	return at
+}
+
+// preview renders a by-rule site's diff: hunk headers muted, removed
+// lines bad, added lines good, each cut to the screen's width.
+func (m Model) preview(b *lines, diff string) {
+	st := m.s.Styles
+	for _, l := range strings.Split(strings.TrimSuffix(diff, "\n"), "\n") {
+		switch {
+		case strings.HasPrefix(l, "@@"):
+			b.add("        " + st.Muted.Render(l))
+		case strings.HasPrefix(l, "-"):
+			b.add("        " + st.Bad.Render(l))
+		case strings.HasPrefix(l, "+"):
+			b.add("        " + st.Good.Render(l))
+		}
+	}
 }
 
 // byWord is a site's fix tag in the plan's column words.

@@ -80,6 +80,11 @@ type PlanRule struct {
 	// Fix is who edits each finding (by id): "rule", "agent" or
 	// "manual", as check --json says.
 	Fix map[string]string
+	// Previews are, per finding the pack's transform takes, the diff its
+	// edit will make (check's dry run), as check --json says.
+	Previews map[string]string
+	// Note is the line a pack adds under the rule.
+	Note string
 }
 
 // Status is where a dependency's check stands.
@@ -168,7 +173,7 @@ func ResultOf(p *model.PackageReport) *CheckResult {
 	}
 	add := func(rules []model.PlanRule, sev model.Severity) {
 		for _, pr := range rules {
-			rule := PlanRule{ID: pr.ID, Title: pr.Title, Severity: sev, Sites: pr.Sites, ByRule: pr.ByRule, ByAgent: pr.ByAgent, Manual: pr.Manual, Fix: pr.Fix}
+			rule := PlanRule{ID: pr.ID, Title: pr.Title, Severity: sev, Sites: pr.Sites, ByRule: pr.ByRule, ByAgent: pr.ByAgent, Manual: pr.Manual, Fix: pr.Fix, Previews: pr.Previews, Note: pr.Note}
 			for _, id := range pr.Findings {
 				if f, ok := findings[id]; ok {
 					rule.Findings = append(rule.Findings, f)

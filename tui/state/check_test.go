@@ -28,7 +28,8 @@ func report() model.PackageReport {
 		},
 		Plan: model.Plan{
 			Package: "react", Target: "19.1.0",
-			Rules:      []model.PlanRule{{ID: "react-19/render", Title: "ReactDOM.render is removed", Sites: 2, ByRule: 2, Findings: []string{"f1", "f2"}}},
+			Rules: []model.PlanRule{{ID: "react-19/render", Title: "ReactDOM.render is removed", Sites: 2, ByRule: 2, Findings: []string{"f1", "f2"},
+				Previews: map[string]string{"f1": "@@ src/a.tsx:3 @@\n-render(a)\n+createRoot(a)\n"}}},
 			Unverified: []model.PlanRule{{ID: "removed:findDOMNode", Title: "findDOMNode removed", Sites: 1, Manual: 1, Findings: []string{"f3", "gone"}}},
 			Next: []string{
 				"uptide check react --target react@19.1.0 --target react-dom@19.1.0 --details",
@@ -48,7 +49,8 @@ func TestResultOfMapsTheReport(t *testing.T) {
 		Compiler: "the repo's TypeScript 5.4.5", Coverage: "compiled 11/12 files with the repo's TypeScript 5.4.5",
 		Files: 11, FilesTotal: 12, PreExisting: 4,
 		Rules: []state.PlanRule{
-			{ID: "react-19/render", Title: "ReactDOM.render is removed", Severity: model.Breaking, Sites: 2, ByRule: 2, Findings: rep.Findings[:2]},
+			{ID: "react-19/render", Title: "ReactDOM.render is removed", Severity: model.Breaking, Sites: 2, ByRule: 2, Findings: rep.Findings[:2],
+				Previews: map[string]string{"f1": "@@ src/a.tsx:3 @@\n-render(a)\n+createRoot(a)\n"}},
 			// A finding id the report does not hold is left out, not invented.
 			{ID: "removed:findDOMNode", Title: "findDOMNode removed", Severity: model.Unverified, Sites: 1, Manual: 1, Findings: rep.Findings[2:]},
 		},

@@ -34,6 +34,7 @@ function main() {
     usages: (params) => require('./usages').findUsages(ts, params),
     native: (params) => require('./native').nativePlan(ts, params),
     enclosing: (params) => require('./scopes').enclosing(ts, params),
+    ancestors: (params) => require('./scopes').ancestors(ts, params),
   };
   protocol.serve(process.stdin, process.stdout, methods);
 }

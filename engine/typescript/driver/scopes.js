@@ -132,4 +132,42 @@ function hostOf(ts, n) {
   return n;
 }
 
-module.exports = { enclosing };
+/**
+ * The syntax nodes holding each offset of a file, innermost first, with
+ * their kinds and exact ranges (from the node's first token, trivia
+ * excluded, to its end): what a migration transform needs to make an
+ * exact edit where tokens alone cannot say where a node ends. The file is
+ * parsed alone; the source file itself is not listed. An offset outside
+ * the text has no nodes.
+ *
+ * @param {typeof import('typescript')} ts
+ * @param {{file: string, text: string, offsets: number[]}} params
+ * @returns {{chains: {kind: string, start: number, end: number}[][]}}
+ */
+function ancestors(ts, params) {
+  const kind = /\.(c|m)?tsx$|\.jsx$/.test(params.file) ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
+  const sf = ts.createSourceFile(params.file, params.text, ts.ScriptTarget.Latest, true, kind);
+  const chains = [];
+  for (const at of params.offsets || []) {
+    /** @type {{kind: string, start: number, end: number}[]} */
+    const chain = [];
+    if (at >= 0 && at < sf.text.length) {
+      /** @param {import('typescript').Node} node */
+      const visit = (node) => {
+        node.forEachChild((child) => {
+          if (child.getStart(sf) <= at && at < child.end) {
+            chain.push({ kind: ts.SyntaxKind[child.kind], start: child.getStart(sf), end: child.end });
+            visit(child);
+            return true;
+          }
+          return undefined;
+        });
+      };
+      visit(sf);
+    }
+    chains.push(chain.reverse());
+  }
+  return { chains };
+}
+
+module.exports = { enclosing, ancestors };

@@ -1,2 +1,4 @@
 import type { ReactText } from 'react';
-export type T = string | number[];
+import * as React from 'react';
+export type T = (string | number)[];
+export type U = { id: string | number };

@@ -1,0 +1,215 @@
+package packs
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// stripePack: stripe's SDK majors. Two concerns: the SDK surface (params
+// renamed or removed), and the API version the SDK pins (LatestApiVersion),
+// which a client that names it must move with, and whose changelog between
+// the two pins is the user's to review.
+func stripePack() *Pack {
+	return &Pack{
+		Package: "stripe", From: ">=8.0.0", To: ">=8.0.0",
+		Facts: stripeFacts, Decisions: stripeDecisions, PlanNote: stripePlanNote,
+		Rules: []Rule{
+			{
+				ID: "stripe-api-version", Title: "the pinned API version moves", Change: "type", Path: "Stripe.LatestApiVersion", Token: "apiVersion",
+				// Where the alias is not attributed, the literal is a plain
+				// TS2322 at the apiVersion key.
+				Also:      []Key{{Change: "TS2322", Token: "apiVersion"}},
+				Guide:     "The stripe SDK types apiVersion as the one API version it was generated for (LatestApiVersion): a client pinned to the old SDK's version names the new one, and the API changes between the two versions are reviewed, not compiled.",
+				Notes:     []string{"apiVersion now names the new SDK's pinned API version: requests made with this client change API version with this branch. Webhook endpoints keep the API version configured in the Dashboard; payloads they deliver follow that version, not this one."},
+				Transform: apiVersionPin,
+			},
+			{
+				ID: "stripe-product-marketing-features", Title: "Product features is marketing_features", Change: "removed", Path: "Stripe.ProductCreateParams#features",
+				Also: []Key{
+					{Change: "removed", Path: "Stripe.ProductUpdateParams#features"},
+					{Change: "removed", Path: "Stripe.Product#features"},
+				},
+				Guide:     "API version 2024-04-10 renames a product's features to marketing_features (the Product object and its create and update params); the items keep their shape ({ name }).",
+				Transform: renameKeyOrMember("features", "marketing_features"),
+			},
+		},
+	}
+}
+
+// stripeFacts reads the API version each SDK pins: the LatestApiVersion
+// literal its declarations export.
+func stripeFacts(fromDir, toDir string) (Facts, error) {
+	from, err := stripePin(fromDir)
+	if err != nil {
+		return nil, err
+	}
+	to, err := stripePin(toDir)
+	if err != nil {
+		return nil, err
+	}
+	return Facts{"apiVersion.from": from, "apiVersion.to": to}, nil
+}
+
+var latestAPIVersionRE = regexp.MustCompile(`\btype\s+LatestApiVersion\s*=\s*['"]([0-9]{4}-[0-9]{2}-[0-9]{2}(?:\.[a-z]+)?)['"]`)
+
+// stripePin is the LatestApiVersion literal in the declarations under dir.
+func stripePin(dir string) (string, error) {
+	var pins []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if d.Name() == "node_modules" && p != dir {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(p, ".d.ts") {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		for _, m := range latestAPIVersionRE.FindAllStringSubmatch(string(b), -1) {
+			pins = appendOnce(pins, m[1])
+		}
+		return nil
+	})
+	if err != nil {
+		return "", fmt.Errorf("reading stripe's pinned API version under %s: %w", dir, err)
+	}
+	if len(pins) != 1 {
+		return "", fmt.Errorf("stripe's declarations under %s pin %d API versions (%s), not one: the pin edit is left to you", dir, len(pins), strings.Join(pins, ", "))
+	}
+	return pins[0], nil
+}
+
+// apiVersionPin: apiVersion: '<old pin>' → apiVersion: '<new pin>', the
+// literal the target SDK's declarations pin, in the literal's own quotes.
+func apiVersionPin(s Site) ([]Edit, bool) {
+	to := s.Facts["apiVersion.to"]
+	if to == "" {
+		return nil, false
+	}
+	at, ok := tokenAt(s, "apiVersion")
+	if !ok {
+		return nil, false
+	}
+	i := at + len("apiVersion")
+	rest := s.Content[i:]
+	trimmed := strings.TrimLeft(rest, " \t")
+	if !strings.HasPrefix(trimmed, ":") {
+		return nil, false
+	}
+	j := i + len(rest) - len(trimmed) + 1
+	for j < len(s.Content) && (s.Content[j] == ' ' || s.Content[j] == '\t') {
+		j++
+	}
+	if j >= len(s.Content) || (s.Content[j] != '\'' && s.Content[j] != '"') {
+		return nil, false // a constant or an expression: the assisted fixer's
+	}
+	q := s.Content[j]
+	end := strings.IndexByte(s.Content[j+1:], q)
+	if end < 0 {
+		return nil, false
+	}
+	lit := s.Content[j+1 : j+1+end]
+	if lit == to || strings.ContainsAny(lit, "\\\n") {
+		return nil, false
+	}
+	return []Edit{{File: s.Finding.File, Start: j + 1, End: j + 1 + end, New: to}}, true
+}
+
+// renameKeyOrMember renames an object-literal key (key:) or a property
+// read (.key) at the site.
+func renameKeyOrMember(old, repl string) Transform {
+	key := renameKey(old, repl)
+	return func(s Site) ([]Edit, bool) {
+		if es, ok := key(s); ok {
+			return es, true
+		}
+		at, ok := tokenAt(s, old)
+		if !ok || at == 0 || s.Content[at-1] != '.' {
+			return nil, false
+		}
+		return []Edit{{File: s.Finding.File, Start: at, End: at + len(old), New: repl}}, true
+	}
+}
+
+//go:embed stripe/changelog.json
+var stripeChangelogJSON []byte
+
+// changelog is the snapshot of Stripe's API changes shipped in the tree.
+type changelog struct {
+	Source   string   `json:"source"`
+	Snapshot int      `json:"snapshot"`
+	Versions []string `json:"versions"`
+	Entries  []struct {
+		Version  string `json:"version"`
+		Breaking bool   `json:"breaking"`
+		Area     string `json:"area"`
+		Summary  string `json:"summary"`
+	} `json:"entries"`
+}
+
+// stripeDecisions lists the changelog between the two pinned API versions:
+// every entry of a version after the old pin up to the new one. A pin the
+// snapshot does not know is said, never passed over as "no changes".
+func stripeDecisions(f Facts) []string {
+	from, to := f["apiVersion.from"], f["apiVersion.to"]
+	if from == "" || to == "" || from == to {
+		return nil
+	}
+	var cl changelog
+	if err := json.Unmarshal(stripeChangelogJSON, &cl); err != nil {
+		return []string{fmt.Sprintf("Stripe API %s → %s: the changelog snapshot shipped with Uptide does not read (%v): review the API changelog between the two versions yourself.", from, to, err)}
+	}
+	known := func(v string) bool {
+		for _, k := range cl.Versions {
+			if k == v {
+				return true
+			}
+		}
+		return false
+	}
+	if !known(from) || !known(to) {
+		return []string{fmt.Sprintf("Stripe API %s → %s: the changelog snapshot shipped with Uptide (snapshot %d) covers %s only: review the API changelog between the two versions yourself; nothing here says the upgrade has no API change.",
+			from, to, cl.Snapshot, strings.Join(cl.Versions, ", "))}
+	}
+	var lines []string
+	for _, e := range cl.Entries {
+		if e.Version > from && e.Version <= to {
+			kind := "change"
+			if e.Breaking {
+				kind = "breaking"
+			}
+			lines = append(lines, fmt.Sprintf("  %s · %s · %s: %s", e.Version, kind, e.Area, e.Summary))
+		}
+	}
+	sort.Strings(lines)
+	head := fmt.Sprintf("Stripe API %s → %s: %d changelog entries between the two pinned versions, each to check against what your integration sends and reads (source: %s):", from, to, len(lines), cl.Source)
+	return append([]string{head}, lines...)
+}
+
+// stripePlanNote counts, under the API version rule, the changelog entries
+// between the two pins that fix will list for review.
+func stripePlanNote(ruleID string, f Facts) string {
+	from, to := f["apiVersion.from"], f["apiVersion.to"]
+	if ruleID != "stripe-api-version" || from == "" || to == "" || from == to {
+		return ""
+	}
+	d := stripeDecisions(f)
+	if len(d) == 1 {
+		return fmt.Sprintf("API %s → %s: the changelog snapshot does not cover these versions; review the changelog yourself", from, to)
+	}
+	return fmt.Sprintf("API %s → %s: %d changelog entries between the pins, listed by fix under Decisions for you", from, to, len(d)-1)
+}

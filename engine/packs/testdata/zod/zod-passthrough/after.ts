@@ -1,0 +1,2 @@
+import * as z from 'zod';
+export const event = z.looseObject({ type: z.string() });

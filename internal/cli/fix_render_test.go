@@ -1,0 +1,37 @@
+package cli
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/uptide/uptide/fix"
+)
+
+// The rules' sites are listed under the pack that edited them, and a plan
+// whose rule edits could not be made says why.
+func TestRenderFixRules(t *testing.T) {
+	r := &fix.Report{Package: "zod", From: "3.23.8", To: "4.0.17", Status: fix.StatusVerified,
+		Rules: &fix.RulesReport{Pack: "zod", Commit: "abc", Sites: []fix.RuleSite{
+			{File: "src/errors.ts", Line: 5, Rule: "zod-error-issues", Finding: "f1"},
+			{File: "src/schemas.ts", Line: 13, Rule: "zod-record-key", Finding: "f2"},
+		}}}
+	var b bytes.Buffer
+	renderFix(&b, r, palette{})
+	want := "\nRules  the zod pack\n  src/errors.ts:5  zod-error-issues\n  src/schemas.ts:13  zod-record-key\n"
+	if !strings.Contains(b.String(), want) {
+		t.Fatalf("rendered:\n%s\nwant it to hold:\n%s", b.String(), want)
+	}
+	r.Decisions = []string{"Stripe API 2023-10-16 → 2024-04-10: 1 changelog entries", "  2024-04-10 · breaking · Product: features is renamed"}
+	b.Reset()
+	renderFix(&b, r, palette{})
+	if !strings.Contains(b.String(), "\nDecisions for you\n  Stripe API 2023-10-16 → 2024-04-10: 1 changelog entries\n    2024-04-10 · breaking") {
+		t.Fatalf("rendered:\n%s", b.String())
+	}
+	r.Rules = &fix.RulesReport{Pack: "zod", Sites: []fix.RuleSite{}, Reason: "edits 3..9 and 5..7 of src/a.ts overlap: refusing both"}
+	b.Reset()
+	renderFix(&b, r, palette{})
+	if !strings.Contains(b.String(), "no rule edit made: edits 3..9 and 5..7 of src/a.ts overlap") {
+		t.Fatalf("rendered:\n%s", b.String())
+	}
+}
