@@ -16,11 +16,12 @@ import (
 // TestEndToEndDemoReview runs the whole review flow of `uptide demo` as a
 // user would, with no key: react to 19.0.0 in the target picker (19.1.0
 // has a companion conflict, 19.0.0 takes @ai-sdk/react 1.0.0 along), a
-// check, f on its details, then in the review the demo's scripted
-// provider proposes patches for the three react 19 sites, each validated
-// by the real compiler in fix's private clone; the weak one is rejected,
-// two are accepted; leaving the queue from the hand-off summary and
-// coming back takes the saved set up again, and the hand-off runs fix
+// check, f on its details; fix applies the react pack's rule edit
+// (useRef) and the demo's scripted provider proposes patches for the two
+// react 19 sites left, each validated by the real compiler in fix's
+// private clone; the weak one is rejected, a retry with a hint brings a
+// good one, two are accepted; leaving the queue from the hand-off summary
+// and coming back takes the saved set up again, and the hand-off runs fix
 // with it to a verified branch in the demo's own git copy, whose checkout
 // stays as it was.
 func TestEndToEndDemoReview(t *testing.T) {
@@ -80,54 +81,60 @@ func TestEndToEndDemoReview(t *testing.T) {
 		t.Fatalf("at react 19.0.0 @ai-sdk/react should move to 1.0.0, not conflict:\n%s", joined(screen))
 	}
 
-	// f: fix installs the upgrade in its clone, then the queue; the
-	// scripted provider's proposals validate one after the other.
+	// f: fix installs the upgrade in its clone and applies the react
+	// pack's rule edit (useRef), then the queue opens on the two sites left
+	// to the fixer; the scripted provider's proposals validate one after
+	// the other.
 	validated := func(site string) func([]string) bool {
 		return func(s []string) bool { return strings.Contains(rowOf(s, site), "validated") }
 	}
 	screen = term.press("f", "the JSX site's proposal validated", validated("App.tsx:9 "))
-	if !strings.Contains(joined(screen), "scripted demo provider") {
-		t.Fatalf("the review should name the scripted provider:\n%s", joined(screen))
+	if !strings.Contains(joined(screen), "scripted demo provider") || !strings.Contains(joined(screen), "2 sites") {
+		t.Fatalf("the review should list two sites and name the scripted provider:\n%s", joined(screen))
 	}
 	if !strings.Contains(joined(screen), "return type becomes any") {
 		t.Fatalf("the cursor should be on the JSX site with its weak proposal:\n%s", joined(screen))
 	}
+	// The weak proposal is rejected; back on it, a retry with a hint
+	// brings the good one, which is accepted, and so is the render patch.
 	term.press("x", "the weak proposal rejected", func(s []string) bool {
 		return strings.Contains(rowOf(s, "App.tsx:9 "), "rejected")
 	})
-	term.waitUntil("the useRef proposal validated", validated("App.tsx:10 "))
-	term.press("a", "the useRef patch accepted", func(s []string) bool {
-		return strings.Contains(rowOf(s, "App.tsx:10 "), "accepted")
+	term.press("k", "the cursor back on the JSX site", func(s []string) bool {
+		return strings.Contains(joined(s), "return type becomes any")
 	})
-
+	term.press("r", "the hint input", func(s []string) bool { return strings.Contains(joined(s), "hint: ") })
+	term.press("keep the return type", "the hint typed", func(s []string) bool { return strings.Contains(joined(s), "keep the return type") })
+	term.press("Enter", "the retry's proposal validated", func(s []string) bool {
+		return strings.Contains(rowOf(s, "App.tsx:9 "), "validated") && strings.Contains(joined(s), "With your hint (keep the return type)")
+	})
+	term.press("a", "the JSX patch accepted", func(s []string) bool {
+		return strings.Contains(rowOf(s, "App.tsx:9 "), "accepted")
+	})
 	term.waitUntil("the render proposal validated", validated("main.tsx:1 "))
 	term.press("a", "the render patch accepted", func(s []string) bool {
 		return strings.Contains(rowOf(s, "main.tsx:1 "), "accepted")
 	})
 	screen = term.press("Enter", "the hand-off summary", func(s []string) bool { return strings.Contains(joined(s), "Hand off to fix") })
-	for _, want := range []string{"react 18.3.1 → 19.0.0", "@ai-sdk/react@1.0.0", "Accepted patches (2)", "Left for you (1)", "Estimated cost spent  $0.00"} {
+	for _, want := range []string{"react 18.3.1 → 19.0.0", "@ai-sdk/react@1.0.0", "Accepted patches (2)", "Left for you (0)", "Estimated cost spent  $0.00"} {
 		if !strings.Contains(joined(screen), want) {
 			t.Fatalf("the hand-off summary lacks %q:\n%s", want, joined(screen))
 		}
 	}
 	// Back to the queue, and out of it: the run stops, the accepted set
 	// stays on disk, and the next f takes it up (each patch validated
-	// again, no call). In the new queue nobody rejected the JSX site, so
-	// the accepted useRef patch resolves it.
+	// again, no call).
 	term.press("Escape", "the queue again", func(s []string) bool { return strings.Contains(rowOf(s, "main.tsx:1 "), "accepted") })
 	term.press("Escape", "the details, the run stopped", func(s []string) bool {
 		return strings.Contains(joined(s), "Companions") && strings.Contains(joined(s), "kept for the next review")
 	})
 	term.press("f", "the saved patches taken up", func(s []string) bool {
 		return strings.Contains(joined(s), "resumed: 2 patches accepted earlier") &&
-			strings.Contains(rowOf(s, "App.tsx:10 "), "accepted") && strings.Contains(rowOf(s, "main.tsx:1 "), "accepted") &&
-			strings.Contains(rowOf(s, "App.tsx:9 "), "resolved")
+			strings.Contains(rowOf(s, "App.tsx:9 "), "accepted") && strings.Contains(rowOf(s, "main.tsx:1 "), "accepted")
 	})
 	screen = term.press("Enter", "the hand-off summary", func(s []string) bool { return strings.Contains(joined(s), "Hand off to fix") })
-	for _, want := range []string{"Accepted patches (2)", "Left for you (0)"} {
-		if !strings.Contains(joined(screen), want) {
-			t.Fatalf("the hand-off summary after the take-up lacks %q:\n%s", want, joined(screen))
-		}
+	if !strings.Contains(joined(screen), "Accepted patches (2)") {
+		t.Fatalf("the hand-off summary after the take-up:\n%s", joined(screen))
 	}
 
 	// The accepted set the demo kept on disk: the two accepted patches.
@@ -151,8 +158,8 @@ func TestEndToEndDemoReview(t *testing.T) {
 		diffs = append(diffs, p.Diff)
 	}
 	if kept.Package != "react" || kept.Target != "19.0.0" || len(kept.Patches) != 2 ||
-		!strings.Contains(strings.Join(diffs, ""), "useRef<HTMLInputElement>(null)") || !strings.Contains(strings.Join(diffs, ""), "createRoot") {
-		t.Fatalf("the saved accepted set is %s, want react 19.0.0 with the useRef and render patches", data)
+		!strings.Contains(strings.Join(diffs, ""), "React.JSX.Element") || !strings.Contains(strings.Join(diffs, ""), "createRoot") {
+		t.Fatalf("the saved accepted set is %s, want react 19.0.0 with the JSX and render patches", data)
 	}
 	// The report: a verdict line ends the streamed phases.
 	screen = term.press("Enter", "the fix report", func(s []string) bool {
@@ -162,7 +169,7 @@ func TestEndToEndDemoReview(t *testing.T) {
 	})
 	report := joined(screen)
 	for _, want := range []string{"✓ verified  react 18.3.1 → 19.0.0", "Types  0 new errors", "Branch  uptide/react-19.0.0 in your checkout",
-		"Assisted  scripted demo provider (no model, no key) · 2 of 3 sites accepted"} {
+		"Assisted  scripted demo provider (no model, no key) · 2 of 2 sites accepted"} {
 		if !strings.Contains(report, want) {
 			t.Fatalf("the fix report lacks %q:\n%s", want, report)
 		}
@@ -184,27 +191,25 @@ func TestEndToEndDemoReview(t *testing.T) {
 		}
 		return strings.TrimSpace(string(out))
 	}
-	subjects := git("log", "--format=%s", "main..uptide/react-19.0.0")
+	subjects := git("log", "--reverse", "--format=%s", "main..uptide/react-19.0.0")
 	wantSubjects := []string{
-		"fix packages/web/src/main.tsx:1 (render removed)",
-		"fix packages/web/src/App.tsx:10 (React.MutableRefObject removed)",
 		"upgrade react 18.3.1 → 19.0.0",
+		"apply @types/react rules: 1 site (react-useref-argument)",
+		"fix packages/web/src/App.tsx:9 (global JSX namespace removed)",
+		"fix packages/web/src/main.tsx:1 (render removed)",
 	}
 	lines := strings.Split(subjects, "\n")
 	if len(lines) != len(wantSubjects) {
-		t.Fatalf("the branch's commits:\n%s\nwant the upgrade and the two accepted patches", subjects)
+		t.Fatalf("the branch's commits:\n%s\nwant the upgrade, the rule edit and the two accepted patches", subjects)
 	}
 	for i, want := range wantSubjects {
 		if !strings.HasPrefix(lines[i], want) {
 			t.Errorf("commit %d is %q, want %q…", i+1, lines[i], want)
 		}
 	}
-	if strings.Contains(subjects, "App.tsx:9") {
-		t.Errorf("the rejected site got a commit:\n%s", subjects)
-	}
 	branchApp := git("show", "uptide/react-19.0.0:packages/web/src/App.tsx")
-	if !strings.Contains(branchApp, "useRef<HTMLInputElement>(null)") || !strings.Contains(branchApp, "React.JSX.Element") || strings.Contains(branchApp, "): any") {
-		t.Errorf("the branch's App.tsx should have the accepted useRef patch, not the rejected one:\n%s", branchApp)
+	if !strings.Contains(branchApp, "): React.JSX.Element {") || strings.Contains(branchApp, "): any") {
+		t.Errorf("the branch's App.tsx should have the accepted JSX patch, not the rejected one:\n%s", branchApp)
 	}
 	if head := git("rev-parse", "--abbrev-ref", "HEAD"); head != "main" {
 		t.Errorf("the checkout is on %s, want main", head)

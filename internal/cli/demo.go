@@ -113,7 +113,7 @@ func demoQueue(dir string) func(ctx context.Context, in fix.AssistInput) (review
 		if err != nil {
 			return nil, 0, err
 		}
-		f := &assist.Fixer{Provider: demoprovider.New(), Validator: in.Validator, Read: in.Read, Budget: assist.NewBudget(demoBudget)}
+		f := &assist.Fixer{Provider: demoprovider.New(in.Read), Validator: in.Validator, Read: in.Read, Budget: assist.NewBudget(demoBudget)}
 		q, resumed := assist.NewQueueWith(ctx, in.Sites, f, assist.Options{Saved: saved, Persist: func(acc []assist.Item) {
 			saveReview(file, in.Package, in.To, acc)
 		}})

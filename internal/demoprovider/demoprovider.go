@@ -45,11 +45,11 @@ type Script struct {
 
 // Scripts are the react 18 → 19 sites of the demo repository (react
 // 19.0.0 with @types/react 19.0.0 and @types/react-dom 19.0.1): the
-// global JSX namespace, useRef's required argument and render's removal.
-// The first proposal for the JSX site is deliberately weak (it compiles
-// by giving up the return type), for the user to reject; the useRef
-// proposal rewrites the declaration it was sent, so it clears the JSX
-// error of the same function too.
+// global JSX namespace, useRef's required argument (which the react
+// pack's rule edit fixes before the queue opens, when it applies) and
+// render's removal. The first proposal for the JSX site is deliberately
+// weak (it compiles by giving up the return type), for the user to
+// reject; a retry, or a hint, gets React.JSX.Element.
 var Scripts = []Script{
 	{
 		File: "packages/web/src/App.tsx", Code: 2503,
@@ -69,12 +69,8 @@ var Scripts = []Script{
 	{
 		File: "packages/web/src/App.tsx", Code: 2554,
 		First: Reply{
-			Edits: []Edit{{
-				Old: "export function App(props: { upload?: Upload }): JSX.Element {\n  const input = useRef<HTMLInputElement>();",
-				New: "export function App(props: { upload?: Upload }): React.JSX.Element {\n  const input = useRef<HTMLInputElement>(null);",
-			}},
-			Explanation: "useRef needs an initial value in React 19: the ref starts as null. The return type named " +
-				"the global JSX namespace React 19 removed: React.JSX.Element also clears line 9.",
+			Edits:       []Edit{{Old: "useRef<HTMLInputElement>()", New: "useRef<HTMLInputElement>(null)"}},
+			Explanation: "useRef needs an initial value in React 19: the ref starts as null, and React sets it on mount.",
 		},
 	},
 	{
@@ -92,13 +88,23 @@ var Scripts = []Script{
 
 // Provider answers from Scripts. It is safe for concurrent use.
 type Provider struct {
-	files fs.FS
+	read func(file string) (string, error)
 }
 
 var _ assist.Provider = (*Provider)(nil)
 
-// New is the provider over the demo repository as embedded.
-func New() *Provider { return &Provider{files: fixtures.DemoRepo()} }
+// New is the provider over the files read gives (the upgraded clone's,
+// as the fixer reads them: a rule edit there is in the diff's context);
+// nil reads the demo repository as embedded.
+func New(read func(file string) (string, error)) *Provider {
+	if read == nil {
+		read = func(file string) (string, error) {
+			data, err := fs.ReadFile(fixtures.DemoRepo(), file)
+			return string(data), err
+		}
+	}
+	return &Provider{read: read}
+}
 
 // Name says it is scripted.
 func (p *Provider) Name() string { return Name }
@@ -138,14 +144,12 @@ func (p *Provider) Complete(ctx context.Context, req assist.Request) (assist.Rep
 	return assist.Reply{Text: string(text)}, nil
 }
 
-// Diff is the unified diff of r's edits of file as the demo repository
-// has it.
+// Diff is the unified diff of r's edits of file as read.
 func (p *Provider) Diff(file string, r Reply) (string, error) {
-	data, err := fs.ReadFile(p.files, file)
+	before, err := p.read(file)
 	if err != nil {
-		return "", fmt.Errorf("the demo repository has no %s: %w", file, err)
+		return "", fmt.Errorf("the scripted demo provider cannot read %s: %w", file, err)
 	}
-	before := string(data)
 	after := before
 	for _, e := range r.Edits {
 		if n := strings.Count(after, e.Old); n != 1 {

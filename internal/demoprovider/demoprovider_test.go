@@ -20,7 +20,7 @@ func site(file string, line, code int) assist.Site {
 // parses, its diff names the site's file and applies exactly to the demo
 // repository's file, and changes it.
 func TestScriptedRepliesParseAndApply(t *testing.T) {
-	p := New()
+	p := New(nil)
 	if p.Name() == "" || !strings.Contains(p.Name(), "scripted") {
 		t.Errorf("name %q should say the provider is scripted", p.Name())
 	}
@@ -73,10 +73,9 @@ func TestScriptedRepliesParseAndApply(t *testing.T) {
 }
 
 // The JSX site's first proposal is the weak one (any), a retry or a hint
-// gets React.JSX.Element; the useRef proposal also renames the return
-// type, so accepting it clears the JSX site's error.
+// gets React.JSX.Element.
 func TestJSXProposalsFirstWeakThenGood(t *testing.T) {
-	p := New()
+	p := New(nil)
 	diffOf := func(req assist.Request) string {
 		t.Helper()
 		reply, err := p.Complete(context.Background(), req)
@@ -94,22 +93,47 @@ func TestJSXProposalsFirstWeakThenGood(t *testing.T) {
 		t.Errorf("the first JSX proposal should be the weak any:\n%s", d)
 	}
 	for _, req := range []assist.Request{{Site: jsx, Attempt: 2}, {Site: jsx, Attempt: 1, Hint: "keep the type"}} {
-		if d := diffOf(req); !strings.Contains(d, "): React.JSX.Element {") || strings.Contains(d, "any") {
+		if d := diffOf(req); !strings.Contains(d, "+export function App(props: { upload?: Upload }): React.JSX.Element {") || strings.Contains(d, "any") {
 			t.Errorf("a retry (attempt %d, hint %q) should propose React.JSX.Element:\n%s", req.Attempt, req.Hint, d)
 		}
 	}
-	ref := diffOf(assist.Request{Site: site("packages/web/src/App.tsx", 10, 2554), Attempt: 1})
-	for _, want := range []string{"+  const input = useRef<HTMLInputElement>(null);", "): React.JSX.Element {"} {
-		if !strings.Contains(ref, want) {
-			t.Errorf("the useRef proposal lacks %q:\n%s", want, ref)
-		}
+}
+
+// The diff is made against the file as read (the upgraded clone's, where
+// a rule edit may have changed a line in the hunk's context).
+func TestDiffFollowsTheFileAsRead(t *testing.T) {
+	edited := "import { useRef } from \"react\";\nexport function App(props: { upload?: Upload }): JSX.Element {\n  const input = useRef<HTMLInputElement | undefined>(undefined);\n}\n"
+	p := New(func(string) (string, error) { return edited, nil })
+	reply, err := p.Complete(context.Background(), assist.Request{Site: site("packages/web/src/App.tsx", 2, 2503), Attempt: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := assist.ParseReply(reply.Text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hunks, err := unidiff.Parse(st.Diff, "packages/web/src/App.tsx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, err := unidiff.Apply(edited, hunks)
+	if err != nil {
+		t.Fatalf("the diff does not apply to the file as read: %v\n%s", err, st.Diff)
+	}
+	if !strings.Contains(after, "React.JSX.Element") || !strings.Contains(after, "(undefined)") {
+		t.Errorf("after the patch:\n%s", after)
+	}
+	// A site whose text the file no longer has is an error, not a diff.
+	p = New(func(string) (string, error) { return "export const x = 1;\n", nil })
+	if _, err := p.Complete(context.Background(), assist.Request{Site: site("packages/web/src/App.tsx", 2, 2503), Attempt: 1}); err == nil {
+		t.Error("an edit of text the file lacks should fail")
 	}
 }
 
 // A site the script does not know is an error naming it, never an empty
 // or made-up diff.
 func TestUnknownSiteIsAnError(t *testing.T) {
-	p := New()
+	p := New(nil)
 	for _, s := range []assist.Site{
 		site("packages/web/src/Other.tsx", 3, 2503),
 		site("packages/web/src/App.tsx", 9, 2322),
@@ -128,7 +152,7 @@ func TestUnknownSiteIsAnError(t *testing.T) {
 
 // An edit whose old text is not in the file once is refused.
 func TestDiffRefusesAnAmbiguousEdit(t *testing.T) {
-	p := New()
+	p := New(nil)
 	if _, err := p.Diff("packages/web/src/App.tsx", Reply{Edits: []Edit{{Old: "not in the file", New: "x"}}}); err == nil {
 		t.Error("an edit of text the file lacks should fail")
 	}

@@ -135,7 +135,7 @@ func (m Model) Bindings() []key.Binding {
 	k := m.s.Keys
 	switch {
 	case m.hinting:
-		return []key.Binding{k.ApplyFilter, k.ClearFilter}
+		return []key.Binding{withHelp(k.ApplyFilter, "retry with the hint"), withHelp(k.ClearFilter, "cancel")}
 	case m.mode == queue:
 		return []key.Binding{k.Up, k.Down, k.Accept, k.Reject, k.Skip, k.Retry, k.Edit, k.AcceptRule, k.HandOff, k.Back}
 	case m.mode == summary:
@@ -146,6 +146,9 @@ func (m Model) Bindings() []key.Binding {
 
 // Status is the status line's text.
 func (m Model) Status() string {
+	if m.hinting {
+		return "hint: " + m.hint.View()
+	}
 	if m.note != "" {
 		return m.note
 	}
