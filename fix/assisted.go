@@ -75,14 +75,26 @@ func (r *runner) assistStep(ctx context.Context, reports []model.PackageReport, 
 		r.rep.NotRun = append(r.rep.NotRun, "assisted fixes: "+err.Error())
 		return true
 	}
-	pack := packs.For(r.o.Package, from, to)
-	for i := range sites {
-		sites[i].Package, sites[i].From, sites[i].To = r.o.Package, from, to
-		if pack != nil {
-			sites[i].Guide = pack.Guide(sites[i].Rule)
+	// The pack check's plan found (react's comes through @types/react)
+	// guides its sites; without one every site is manual, as the plan says.
+	var pack *packs.Pack
+	for _, p := range reports {
+		if p.Plan.Pack != "" && pack == nil {
+			pack = packs.Named(p.Plan.Pack)
 		}
 	}
-	r.progress("assist", "%s for the assisted fixer", plural(len(sites), "site", "sites"))
+	agent := 0
+	for i := range sites {
+		sites[i].Package, sites[i].From, sites[i].To = r.o.Package, from, to
+		switch {
+		case pack == nil:
+			sites[i].Manual = fmt.Sprintf("no migration pack covers %s %s → %s: this site is yours (the assisted fixer works where a pack does)", r.o.Package, from, to)
+		case sites[i].Manual == "":
+			sites[i].Guide = pack.Guide(sites[i].Rule)
+			agent++
+		}
+	}
+	r.progress("assist", "%s for the assisted fixer, %d manual", plural(agent, "site", "sites"), len(sites)-agent)
 	v := &cloneValidator{root: r.croot, workspaces: workspaces, fetch: r.fetch, up: up.Diagnostics}
 	out, err := r.o.Assist(ctx, AssistInput{Package: r.o.Package, From: from, To: to, Sites: sites, Validator: v,
 		Read: v.read})
@@ -91,6 +103,10 @@ func (r *runner) assistStep(ctx context.Context, reports []model.PackageReport, 
 	}
 	r.rep.Assist = &AssistReport{Provider: out.Provider, Sites: len(sites), Accepted: len(out.Patches), Calls: out.Calls,
 		Cost: out.Cost, Note: out.Note, Items: out.Sites}
+	if pack == nil && len(sites) > 0 && out.Provider != "" {
+		r.rep.Assist.Note = fmt.Sprintf("no migration pack covers %s %s → %s: every site (%d) is yours, no call was made",
+			r.o.Package, from, to, len(sites))
+	}
 	if err != nil {
 		r.stop("assisted fixes: %v", err)
 		return false
@@ -116,14 +132,14 @@ func assistSites(reports []model.PackageReport, newDiags []model.Diagnostic, rul
 		file, message string
 		code          int
 	}
-	type rule struct{ id, title string }
+	type rule struct{ id, title, fix string }
 	ruleOf := map[string]rule{}
 	owner := map[dkey]*model.Finding{}
 	for pi := range reports {
 		p := &reports[pi]
 		for _, pr := range p.Plan.Rules {
 			for _, id := range pr.Findings {
-				ruleOf[id] = rule{pr.ID, pr.Title}
+				ruleOf[id] = rule{pr.ID, pr.Title, pr.Fix[id]}
 			}
 		}
 		for fi := range p.Findings {
@@ -153,6 +169,9 @@ func assistSites(reports []model.PackageReport, newDiags []model.Diagnostic, rul
 		}
 		s := assist.Site{ID: f.ID, Rule: ruleOf[f.ID].id, RuleTitle: ruleOf[f.ID].title, Reason: f.Reason,
 			File: f.File, Line: f.Line, Errors: []model.Diagnostic{d}}
+		if ruleOf[f.ID].fix == "manual" {
+			s.Manual = "the plan leaves this site to you: no rule or assisted fix covers it"
+		}
 		if s.Rule == "" {
 			s.Rule, s.RuleTitle = f.Change, f.Change
 		}

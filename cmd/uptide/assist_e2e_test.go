@@ -8,19 +8,21 @@ import (
 	"github.com/uptide/uptide/internal/fakellm"
 )
 
-// fix --assist end to end: the npm fixture's upgrade breaks two files,
-// the assisted fixer asks the fake Anthropic API (the real client over
-// HTTP, ANTHROPIC_BASE_URL pointing at it) for each site, validates each
-// reply with the real compiler in the private clone, and fix commits the
-// accepted patches and verifies.
+// fix --assist end to end. The zod tutorial's upgrade to 4 leaves, after
+// the zod pack's rule edits, one site the pack covers without a transform
+// (deepPartial, "by agent"): the assisted fixer asks the fake Anthropic API
+// (the real client over HTTP, ANTHROPIC_BASE_URL pointing at it) for it,
+// validates the reply with the real compiler in the private clone, and fix
+// commits the accepted patch and verifies. The npm fixture's slugkit has no
+// pack: its sites are the plan's "manual", and no call is made for them.
 
 const assistKey = "sk-ant-e2e-5d1f0c"
 
 var (
-	titlePatch = "--- a/src/title.ts\n+++ b/src/title.ts\n@@ -3,3 +3,3 @@\n export function titleSlug(title: string): string {\n-  return slugify(title, { lower: true });\n+  return slugify(title, { lower: true, locale: \"en\" });\n }\n"
-	shortPatch = "--- a/src/short.ts\n+++ b/src/short.ts\n@@ -1,5 +1,3 @@\n-import { truncate } from \"slugkit\";\n-\n export function shortTitle(title: string): string {\n-  return truncate(title, 20);\n+  return title.slice(0, 20);\n }\n"
+	partialPatch = "--- a/src/schemas.ts\n+++ b/src/schemas.ts\n@@ -18,1 +18,1 @@\n-export const userPatchSchema = userSchema.deepPartial();\n+export const userPatchSchema = userSchema.partial();\n"
 	// suppressing silences the error instead of fixing it.
-	suppressing = "--- a/src/title.ts\n+++ b/src/title.ts\n@@ -3,3 +3,4 @@\n export function titleSlug(title: string): string {\n+  // @ts-ignore\n   return slugify(title, { lower: true });\n }\n"
+	suppressing = "--- a/src/schemas.ts\n+++ b/src/schemas.ts\n@@ -18,1 +18,2 @@\n+// @ts-ignore\n export const userPatchSchema = userSchema.deepPartial();\n"
+	zodTarget   = []string{"zod", "--target", "zod@4.0.17"}
 )
 
 func structured(diff, why string) fakellm.Step {
@@ -52,9 +54,9 @@ type assistReport struct {
 // runAssist runs fix --assist against srv: the Anthropic API when srv
 // expects a key (ANTHROPIC_BASE_URL points the real client at it), else
 // an OpenAI-compatible local server given by --llm-url.
-func runAssist(t *testing.T, srv *fakellm.Server, fe fixEnv, dir string) (assistReport, result) {
+func runAssist(t *testing.T, srv *fakellm.Server, fe fixEnv, dir string, upgrade ...string) (assistReport, result) {
 	t.Helper()
-	args := []string{"fix", "slugkit", "--target", "slugkit@2.0.0", "--assist", "--max-cost", "0.5", "--json", "--verbose"}
+	args := append(append([]string{"fix"}, upgrade...), "--assist", "--max-cost", "0.5", "--json", "--verbose")
 	fe.extra = append(append([]string{}, fe.extra...), "OPENAI_API_KEY=")
 	if srv.Key != "" {
 		fe.extra = append(fe.extra, "ANTHROPIC_API_KEY="+srv.Key, "ANTHROPIC_BASE_URL="+srv.URL)
@@ -80,8 +82,8 @@ func runAssist(t *testing.T, srv *fakellm.Server, fe fixEnv, dir string) (assist
 				t.Errorf("local request: %s %s %v", req.Path, req.Model, req.Header)
 			}
 		}
-		// Only the site's scope goes out: src/count.ts is never sent.
-		if strings.Contains(req.User, "three") {
+		// Only the site's scope goes out: src/errors.ts is never sent.
+		if strings.Contains(req.User, "formatErrors") {
 			t.Errorf("a file outside the site's scope was sent:\n%s", req.User)
 		}
 	}
@@ -90,83 +92,104 @@ func runAssist(t *testing.T, srv *fakellm.Server, fe fixEnv, dir string) (assist
 
 func TestFixAssistVerifiesWithAcceptedPatches(t *testing.T) {
 	fe := newFixEnv(t)
-	dir := fixRepo(t, fe, "npm-app", "npm")
+	dir := packApp(t, fe, "zod-tutorial")
 	before := checkoutDigest(t, dir)
 	srv := fakellm.New(assistKey)
 	defer srv.Close()
-	srv.For("File: src/title.ts", structured(titlePatch, "slugkit 2 requires a locale"))
-	// short.ts may be one site or two (the import and the call): the
-	// second is resolved by the first's patch or gets the same one.
-	srv.For("File: src/short.ts",
+	srv.For("File: src/schemas.ts",
 		fakellm.Step{Status: 429, ErrorType: "rate_limit_error", ErrorMessage: "slow down", RetryAfter: "0"},
-		structured(shortPatch, "truncate is gone; slice does what it did"), structured(shortPatch, "the same"))
-	rep, r := runAssist(t, srv, fe, dir)
+		structured(partialPatch, "zod 4 has no deepPartial; partial() is what this schema needs"))
+	rep, r := runAssist(t, srv, fe, dir, zodTarget...)
 	if r.code != 0 || rep.Status != "verified" {
 		t.Fatalf("exit %d status %s (%s), want 0 verified\n%s\n%s", r.code, rep.Status, rep.Reason, r.stdout, r.stderr)
 	}
 	got := strings.Join(subjects(rep.fixReport), "\n")
-	if !strings.HasPrefix(got, "upgrade slugkit 1.0.0 → 2.0.0\nfix src/short.ts:") || !strings.Contains(got, "\nfix src/title.ts:4 (") || len(rep.Commits) != 3 {
-		t.Errorf("commits:\n%s\nwant the upgrade and one commit per accepted patch", got)
+	if !strings.HasPrefix(got, "upgrade zod 3.23.8 → 4.0.17\napply zod rules: ") || !strings.Contains(got, "\nfix src/schemas.ts:18 (") || len(rep.Commits) != 3 {
+		t.Errorf("commits:\n%s\nwant the upgrade, the rule edits and one commit for the accepted patch", got)
 	}
 	a := rep.Assist
-	if a == nil || a.Provider != "anthropic claude-sonnet-4-6" || a.Accepted != 2 || a.Calls < 2 || a.Cost <= 0 || a.Cost > 0.5 {
+	if a == nil || a.Provider != "anthropic claude-sonnet-4-6" || a.Sites != 1 || a.Accepted != 1 || a.Calls < 1 || a.Cost <= 0 || a.Cost > 0.5 {
 		t.Fatalf("assist report %+v", a)
 	}
 	for _, it := range a.Items {
-		if it.File == "src/title.ts" && (it.Status != "accepted" || len(it.Attempts) != 1 || !it.Attempts[0].Kept || it.Attempts[0].InputTokens != 900) {
-			t.Errorf("title.ts's record %+v", it)
+		if it.Status != "accepted" || len(it.Attempts) != 1 || !it.Attempts[0].Kept || it.Attempts[0].InputTokens != 900 {
+			t.Errorf("the site's record %+v", it)
 		}
 	}
-	if show := git(t, dir, "show", "uptide/slugkit-2.0.0:src/title.ts"); !strings.Contains(show, `locale: "en"`) {
-		t.Errorf("the branch's title.ts:\n%s", show)
+	if show := git(t, dir, "show", "uptide/zod-4.0.17:src/schemas.ts"); !strings.Contains(show, "userSchema.partial()") {
+		t.Errorf("the branch's schemas.ts:\n%s", show)
 	}
 	if after := checkoutDigest(t, dir); after != before {
 		t.Errorf("the checkout changed:\n%s", diffLines(before, after))
 	}
 	assertNoTrap(t, fe, dir)
-	for _, req := range srv.Requests() {
-		if strings.Contains(req.User, "File: src/title.ts") && !strings.Contains(req.User, "return slugify(title, { lower: true });") {
-			t.Errorf("the title.ts prompt lacks its enclosing declaration:\n%s", req.User)
+	reqs := srv.Requests()
+	if len(reqs) == 0 {
+		t.Fatal("no request reached the fake API")
+	}
+	for _, req := range reqs {
+		if !strings.Contains(req.User, "userSchema.deepPartial()") || !strings.Contains(req.User, "deepPartial") {
+			t.Errorf("the prompt lacks its enclosing declaration or the pack's guide:\n%s", req.User)
+		}
+		// The rule edits are done first: the by-rule sites are not asked.
+		if strings.Contains(req.User, "File: src/errors.ts") {
+			t.Errorf("a by-rule site was sent:\n%s", req.User)
 		}
 	}
 }
 
-// A local model behind --llm-url (no key) answers title.ts with a
-// suppression three times: never accepted, the site stays the user's.
+// A local model behind --llm-url (no key) answers the deepPartial site with
+// a suppression three times: never accepted, the site stays the user's.
 func TestFixAssistRejectsASuppressingReply(t *testing.T) {
 	fe := newFixEnv(t)
-	dir := fixRepo(t, fe, "npm-app", "npm")
+	dir := packApp(t, fe, "zod-tutorial")
 	srv := fakellm.New("")
 	defer srv.Close()
-	srv.For("File: src/title.ts", structured(suppressing, "ignore it"), structured(suppressing, "ignore it"), structured(suppressing, "ignore it"))
-	srv.For("File: src/short.ts", structured(shortPatch, "slice"), structured(shortPatch, "slice"))
-	rep, r := runAssist(t, srv, fe, dir)
+	srv.For("File: src/schemas.ts", structured(suppressing, "ignore it"), structured(suppressing, "ignore it"), structured(suppressing, "ignore it"))
+	rep, r := runAssist(t, srv, fe, dir, zodTarget...)
 	if r.code != 1 || rep.Status != "failed" {
-		t.Fatalf("exit %d status %s, want 1 failed: the title site is left\n%s\n%s", r.code, rep.Status, r.stdout, r.stderr)
+		t.Fatalf("exit %d status %s, want 1 failed: the deepPartial site is left\n%s\n%s", r.code, rep.Status, r.stdout, r.stderr)
 	}
 	left := false
 	for _, s := range rep.Sites {
-		left = left || s.File == "src/title.ts"
+		left = left || s.File == "src/schemas.ts" && s.Line == 18
 	}
 	if !left {
-		t.Errorf("src/title.ts is not among the sites left: %+v", rep.Sites)
+		t.Errorf("src/schemas.ts:18 is not among the sites left: %+v", rep.Sites)
 	}
 	for _, c := range rep.Commits {
-		if strings.Contains(c.Subject, "title.ts") {
+		if strings.HasPrefix(c.Subject, "fix ") {
 			t.Errorf("a suppressing patch was committed: %s", c.Subject)
 		}
 	}
-	if rep.Assist == nil || rep.Assist.Accepted != 1 || rep.Assist.Cost != 0 || !strings.HasPrefix(rep.Assist.Provider, "openai-compatible qwen2.5-coder") || !strings.Contains(rep.Assist.Note, "src/title.ts:4 not valid after 3 attempts") ||
+	if rep.Assist == nil || rep.Assist.Accepted != 0 || rep.Assist.Cost != 0 || !strings.HasPrefix(rep.Assist.Provider, "openai-compatible qwen2.5-coder") || !strings.Contains(rep.Assist.Note, "src/schemas.ts:18 not valid after 3 attempts") ||
 		!strings.Contains(rep.Assist.Note, "@ts-ignore") {
 		t.Fatalf("assist report %+v", rep.Assist)
 	}
-	var title []fakellm.Request
-	for _, req := range srv.Requests() {
-		if strings.Contains(req.User, "File: src/title.ts") {
-			title = append(title, req)
-		}
+	reqs := srv.Requests()
+	if len(reqs) != 3 || !strings.Contains(reqs[2].User, "suppresses a diagnostic") {
+		t.Fatalf("%d calls, want 3 with the reason fed back", len(reqs))
 	}
-	if len(title) != 3 || !strings.Contains(title[2].User, "suppresses a diagnostic") {
-		t.Fatalf("%d calls for title.ts, want 3 with the reason fed back", len(title))
+}
+
+// No migration pack covers slugkit: its sites are the plan's "manual", and
+// with a provider configured still no call is made; the report says why.
+func TestFixAssistCallsNothingWithoutAPack(t *testing.T) {
+	fe := newFixEnv(t)
+	dir := fixRepo(t, fe, "npm-app", "npm")
+	srv := fakellm.New(assistKey)
+	defer srv.Close()
+	rep, r := runAssist(t, srv, fe, dir, "slugkit", "--target", "slugkit@2.0.0")
+	if r.code != 1 || rep.Status != "failed" {
+		t.Fatalf("exit %d status %s, want 1 failed: the sites are left\n%s\n%s", r.code, rep.Status, r.stdout, r.stderr)
+	}
+	if n := len(srv.Requests()); n != 0 {
+		t.Errorf("%d calls for sites no pack covers, want none", n)
+	}
+	if rep.Assist == nil || rep.Assist.Calls != 0 || rep.Assist.Accepted != 0 || !strings.Contains(rep.Assist.Note, "no migration pack covers slugkit 1.0.0 → 2.0.0") {
+		t.Fatalf("assist report %+v", rep.Assist)
+	}
+	if len(rep.Sites) == 0 {
+		t.Error("no site left for the user")
 	}
 }

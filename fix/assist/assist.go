@@ -39,6 +39,10 @@ type Site struct {
 	Errors []model.Diagnostic `json:"errors"`
 	// Scope is the enclosing declaration: the only source sent.
 	Scope Scope `json:"scope"`
+	// Manual, when set, says why nobody proposes a patch for the site (no
+	// migration pack covers the upgrade: the plan's "manual"): it is
+	// listed, never sent. The user may still edit it by hand.
+	Manual string `json:"manual,omitempty"`
 }
 
 // Scope is a range of whole lines of Site.File and their text.

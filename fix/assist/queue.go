@@ -148,7 +148,10 @@ func NewQueueWith(ctx context.Context, sites []Site, f *Fixer, o Options) (*Queu
 		changed: make(chan struct{}, 1), wake: make(chan struct{}, 1)}
 	for _, s := range sites {
 		e := &entry{Item: Item{Site: s}}
-		if !q.hasProvider() {
+		switch {
+		case s.Manual != "":
+			e.Status, e.Reason = Manual, s.Manual
+		case !q.hasProvider():
 			e.Status, e.Reason = Manual, NoProviderNote
 		}
 		q.entries = append(q.entries, e)
@@ -384,7 +387,10 @@ func (q *Queue) decide(id string, s Status) {
 // Retry asks once more for the site, with the user's hint and why the
 // last attempt was not kept.
 func (q *Queue) Retry(id, hint string) {
-	if !q.hasProvider() {
+	q.mu.Lock()
+	e := q.byID[id]
+	q.mu.Unlock()
+	if !q.hasProvider() || e == nil || e.Site.Manual != "" {
 		return
 	}
 	q.enqueue(id, &job{kind: retryJob, hint: hint})

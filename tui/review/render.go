@@ -53,7 +53,8 @@ func (m Model) viewQueue() []string {
 		line := fmt.Sprintf("%s%s %-28s %s", mark, m.glyph(it.Status), where, it.Site.RuleTitle)
 		right := it.Status.String()
 		if it.Attempts > 0 {
-			right += fmt.Sprintf(" · %d/%d · $%.2f", it.Attempts, 3, it.Cost)
+			// A retry with a hint is a call beyond the automatic three.
+			right += fmt.Sprintf(" · %d/%d · $%.2f", it.Attempts, max(it.Attempts, 3), it.Cost)
 		}
 		pad := m.width - ansi.StringWidth(line) - ansi.StringWidth(right) - 1
 		if pad < 1 {
