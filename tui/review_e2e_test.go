@@ -161,6 +161,10 @@ func TestEndToEndDemoReview(t *testing.T) {
 		!strings.Contains(strings.Join(diffs, ""), "React.JSX.Element") || !strings.Contains(strings.Join(diffs, ""), "createRoot") {
 		t.Fatalf("the saved accepted set is %s, want react 19.0.0 with the JSX and render patches", data)
 	}
+	// The summary names it: the file fix --patches takes.
+	if !strings.Contains(joined(screen), "Patches file  "+saved[0]) {
+		t.Errorf("the hand-off summary does not name %s:\n%s", saved[0], joined(screen))
+	}
 	// The report: a verdict line ends the streamed phases.
 	screen = term.press("Enter", "the fix report", func(s []string) bool {
 		j := joined(s)
@@ -169,7 +173,8 @@ func TestEndToEndDemoReview(t *testing.T) {
 	})
 	report := joined(screen)
 	for _, want := range []string{"✓ verified  react 18.3.1 → 19.0.0", "Types  0 new errors", "Branch  uptide/react-19.0.0 in your checkout",
-		"Assisted  scripted demo provider (no model, no key) · 2 of 2 sites accepted"} {
+		// The run after the take-up validated the kept set again: no call.
+		"Assisted  scripted demo provider (no model, no key) · 2 of 2 sites accepted · 0 calls"} {
 		if !strings.Contains(report, want) {
 			t.Fatalf("the fix report lacks %q:\n%s", want, report)
 		}

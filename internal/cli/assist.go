@@ -122,17 +122,8 @@ func queueHook(p assist.Provider, maxCost float64, cwd string) func(context.Cont
 		q, resumed := assist.NewQueueWith(ctx, in.Sites, f, assist.Options{Saved: saved, Persist: func(acc []assist.Item) {
 			saveReview(file, in.Package, in.To, acc)
 		}})
-		return review.FromQueue(q), resumed, nil
+		return review.FromQueueFile(q, file), resumed, nil
 	}
-}
-
-// savedReview is a review's accepted set, kept in the cache until the
-// next review of the same upgrade in the same repository.
-type savedReview struct {
-	SchemaVersion int            `json:"schemaVersion"`
-	Package       string         `json:"package"`
-	Target        string         `json:"target"`
-	Patches       []assist.Saved `json:"patches"`
 }
 
 // reviewFile is where the accepted set of pkg's upgrade to target in the
@@ -152,27 +143,43 @@ func loadReview(cwd, pkg, target string) (string, []assist.Saved, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	data, err := os.ReadFile(file)
-	if errors.Is(err, fs.ErrNotExist) {
-		return file, nil, nil
-	}
+	saved, err := readReview(file, pkg, target)
 	if err != nil {
-		return "", nil, err
+		return "", nil, fmt.Errorf("%w: remove it to start the review afresh", err)
 	}
-	var sr savedReview
-	if err := json.Unmarshal(data, &sr); err != nil || sr.SchemaVersion != 1 || sr.Package != pkg || sr.Target != target {
-		return "", nil, fmt.Errorf("the saved review %s is not one of %s → %s (%v): remove it to start the review afresh", file, pkg, target, err)
-	}
-	return file, sr.Patches, nil
+	return file, saved, nil
 }
 
-// saveReview writes the accepted set; a failure only loses the resume.
-func saveReview(file, pkg, target string, acc []assist.Item) {
-	sr := savedReview{SchemaVersion: 1, Package: pkg, Target: target, Patches: []assist.Saved{}}
-	for _, it := range acc {
-		sr.Patches = append(sr.Patches, assist.Saved{ID: it.Site.ID, Diff: it.Diff, Explanation: it.Explanation})
+// readReview is the accepted set saveReview kept in file, none when there
+// is no file yet. The file is a --patches file.
+func readReview(file, pkg, target string) ([]assist.Saved, error) {
+	data, err := os.ReadFile(file)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
 	}
-	data, err := json.MarshalIndent(sr, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	var pf fix.PatchFile
+	if err := json.Unmarshal(data, &pf); err != nil || pf.SchemaVersion != 1 || pf.Package != pkg || pf.Target != target {
+		return nil, fmt.Errorf("the saved review %s is not one of %s → %s (%v)", file, pkg, target, err)
+	}
+	var saved []assist.Saved
+	for _, p := range pf.Patches {
+		saved = append(saved, assist.Saved{ID: p.Finding, Diff: p.Diff, Explanation: p.Explanation})
+	}
+	return saved, nil
+}
+
+// saveReview writes the accepted set as the file fix --patches takes; a
+// failure only loses the resume.
+func saveReview(file, pkg, target string, acc []assist.Item) {
+	pf := fix.PatchFile{SchemaVersion: 1, Package: pkg, Target: target, Patches: []fix.Patch{}}
+	for _, it := range acc {
+		pf.Patches = append(pf.Patches, fix.Patch{Finding: it.Site.ID, Rule: it.Site.Rule, File: it.Site.File, Line: it.Site.Line,
+			Diff: it.Diff, Explanation: it.Explanation})
+	}
+	data, err := json.MarshalIndent(pf, "", "  ")
 	if err != nil {
 		return
 	}

@@ -2,8 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -109,7 +107,7 @@ func demoQueue(dir string) func(ctx context.Context, in fix.AssistInput) (review
 			return nil, 0, err
 		}
 		file := filepath.Join(dir, strings.ReplaceAll(in.Package, "/", "__")+"@"+in.To+".json")
-		saved, err := readDemoReview(file, in.Package, in.To)
+		saved, err := readReview(file, in.Package, in.To)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -117,25 +115,8 @@ func demoQueue(dir string) func(ctx context.Context, in fix.AssistInput) (review
 		q, resumed := assist.NewQueueWith(ctx, in.Sites, f, assist.Options{Saved: saved, Persist: func(acc []assist.Item) {
 			saveReview(file, in.Package, in.To, acc)
 		}})
-		return review.FromQueue(q), resumed, nil
+		return review.FromQueueFile(q, file), resumed, nil
 	}
-}
-
-// readDemoReview is the accepted set saveReview kept in file, none when
-// there is no file yet.
-func readDemoReview(file, pkg, target string) ([]assist.Saved, error) {
-	data, err := os.ReadFile(file)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	var sr savedReview
-	if err := json.Unmarshal(data, &sr); err != nil || sr.SchemaVersion != 1 || sr.Package != pkg || sr.Target != target {
-		return nil, fmt.Errorf("the demo's saved review %s is not one of %s → %s (%v)", file, pkg, target, err)
-	}
-	return sr.Patches, nil
 }
 
 // demoEnv is the environment of the demo's checks and fix runs: the

@@ -5,9 +5,20 @@ import (
 )
 
 // FromQueue is the screen's Source over the assisted fixer's queue.
-func FromQueue(q *assist.Queue) Source { return queueSource{q} }
+func FromQueue(q *assist.Queue) Source { return queueSource{q: q} }
 
-type queueSource struct{ q *assist.Queue }
+// FromQueueFile is FromQueue of a queue whose accepted set is kept in file
+// after every decision: the file `uptide fix --patches` takes, which the
+// hand-off summary names.
+func FromQueueFile(q *assist.Queue, file string) Source { return queueSource{q: q, file: file} }
+
+type queueSource struct {
+	q    *assist.Queue
+	file string
+}
+
+// PatchesFile is where the accepted set is kept ("" when nowhere).
+func (s queueSource) PatchesFile() string { return s.file }
 
 func (s queueSource) Items() []Item {
 	items := s.q.Items()

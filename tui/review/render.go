@@ -250,7 +250,11 @@ func (m Model) viewSummary() []string {
 	if m.src != nil {
 		spent = m.src.Spent()
 	}
-	out = append(out, "", fmt.Sprintf("  Estimated cost spent  $%.2f", spent), "",
+	out = append(out, "", fmt.Sprintf("  Estimated cost spent  $%.2f", spent))
+	if pf, ok := m.src.(interface{ PatchesFile() string }); ok && pf.PatchesFile() != "" {
+		out = append(out, "  Patches file  "+pf.PatchesFile(), st.Muted.Render("                (the accepted set, as uptide fix --patches takes it)"))
+	}
+	out = append(out, "",
 		st.Muted.Render("  enter runs fix in a private clone with the accepted set; the branch is all your checkout gains"))
 	return out
 }
