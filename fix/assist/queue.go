@@ -495,9 +495,11 @@ func (q *Queue) resolve() {
 			pool[keyOf(d)]--
 		}
 	}
+	// A rejected or skipped site is resolved too when an accepted patch
+	// removed its errors: the report would otherwise leave it to the user
+	// while fix verifies.
 	for _, e := range q.entries {
-		switch e.Status {
-		case Accepted, Rejected, Skipped:
+		if e.Status == Accepted {
 			continue
 		}
 		need := map[diagKey]int{}

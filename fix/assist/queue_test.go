@@ -327,3 +327,22 @@ func TestQueueRestoresSavedPatches(t *testing.T) {
 		t.Fatalf("persisted %+v", last)
 	}
 }
+
+// A site the user rejected is resolved too when an accepted patch of
+// another removes its errors, and is rejected again when that patch is
+// taken back.
+func TestQueueResolvesARejectedSite(t *testing.T) {
+	p := &scripted{replies: map[string][]string{"one": {bothA}, "two": {goodOne}}}
+	q, _ := newTestQueue(t, p, 1, site("one", "src/a.ts", 4, errOne), site("two", "src/a.ts", 8, errTwo))
+	waitFor(t, q, "both validated", func(items []Item) bool { return items[0].Status == Valid && items[1].Status == Valid })
+	q.Reject("two")
+	q.Accept("one")
+	items := q.Items()
+	if items[1].Status != Resolved || items[1].ResolvedBy != "one" {
+		t.Fatalf("two: %v (%s), want resolved by one", items[1].Status, items[1].Reason)
+	}
+	q.Reject("one")
+	if items := q.Items(); items[1].Status != Rejected {
+		t.Fatalf("two: %v after one was taken back, want rejected", items[1].Status)
+	}
+}
