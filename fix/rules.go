@@ -35,7 +35,8 @@ type RuleSite struct {
 }
 
 // byRule are the findings check's plan counted by rule, per pack: the
-// sites the pack's transforms take, exactly as the plan's dry run took them.
+// sites the pack's transforms take, exactly as the plan's dry run took them,
+// the deprecated uses it moves off included.
 // pack is the plan's pack, set whenever one covers the upgrade; rules are
 // the ids of the plan's rules (the run's own, for the review notes).
 func byRule(reports []model.PackageReport) (pack string, findings []model.Finding, sites int, rules []string) {
@@ -45,7 +46,7 @@ func byRule(reports []model.PackageReport) (pack string, findings []model.Findin
 		}
 		pack = p.Plan.Pack
 		ruled := map[string]bool{}
-		for _, rule := range p.Plan.Rules {
+		for _, rule := range append(append([]model.PlanRule{}, p.Plan.Rules...), p.Plan.Deprecations...) {
 			sites += rule.ByRule
 			rules = appendUnique(rules, rule.ID)
 			for id, by := range rule.Fix {

@@ -15,7 +15,13 @@ type Plan struct {
 	// Unverified groups the possible-impact findings the same way; they are
 	// listed apart and never counted in Totals.
 	Unverified []PlanRule `json:"unverified"`
-	Totals     PlanTotals `json:"totals"`
+	// Deprecations are the deprecated uses (they still work) a pack's
+	// transforms move off, grouped the same way: fix edits their by-rule
+	// sites in the rules' commit. A site no transform takes is manual (the
+	// assisted fixer answers compiler errors only). Never counted in
+	// Totals; empty without a pack.
+	Deprecations []PlanRule `json:"deprecations"`
+	Totals       PlanTotals `json:"totals"`
 	// Next holds the exact commands for this repository, in order.
 	Next []string `json:"next"`
 }

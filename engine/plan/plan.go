@@ -50,8 +50,9 @@ type Options struct {
 // Build groups findings into the plan:
 //
 //   - only breaking findings enter the counted rules; unverified ones are
-//     grouped the same way in Plan.Unverified; info, additive and
-//     deprecated findings are left out;
+//     grouped the same way in Plan.Unverified, and deprecated ones a
+//     pack's transform takes in Plan.Deprecations; info and additive
+//     findings are left out;
 //   - a finding a pack rule claims goes under that rule, the others under
 //     RuleKey's plain-English rule;
 //   - a site the pack's transform takes is by rule, any other site of an
@@ -71,13 +72,14 @@ func Build(findings []model.Finding, opts Options) model.Plan {
 		Package:    opts.Package,
 		Target:     opts.Target,
 		Rules:      []model.PlanRule{},
-		Unverified: []model.PlanRule{},
-		Next:       []string{},
+		Unverified:   []model.PlanRule{},
+		Deprecations: []model.PlanRule{},
+		Next:         []string{},
 	}
 	if opts.Pack != nil {
 		p.Pack = opts.Pack.Name()
 	}
-	var breaking, unverified []model.Finding
+	var breaking, unverified, deprecated []model.Finding
 	for _, f := range findings {
 		if opts.MinConfidence > 0 && f.Confidence < opts.MinConfidence {
 			continue
@@ -87,10 +89,15 @@ func Build(findings []model.Finding, opts Options) model.Plan {
 			breaking = append(breaking, f)
 		case model.Unverified:
 			unverified = append(unverified, f)
+		case model.Deprecated:
+			deprecated = append(deprecated, f)
 		}
 	}
 	p.Rules = group(breaking, opts.Pack)
 	p.Unverified = group(unverified, opts.Pack)
+	if opts.Pack != nil {
+		p.Deprecations = deprecations(group(deprecated, opts.Pack))
+	}
 	if n, ok := opts.Pack.(Noter); ok {
 		for i := range p.Rules {
 			p.Rules[i].Note = n.Note(p.Rules[i].ID)
@@ -114,6 +121,27 @@ func Build(findings []model.Finding, opts Options) model.Plan {
 		}
 	}
 	return p
+}
+
+// deprecations keeps the rules of deprecated uses a transform takes at
+// least once; their other sites are manual, since the assisted fixer
+// answers compiler errors and a deprecated use has none.
+func deprecations(rules []model.PlanRule) []model.PlanRule {
+	out := []model.PlanRule{}
+	for _, r := range rules {
+		if r.ByRule == 0 {
+			continue
+		}
+		r.Manual += r.ByAgent
+		r.ByAgent = 0
+		for id, by := range r.Fix {
+			if by == "agent" {
+				r.Fix[id] = "manual"
+			}
+		}
+		out = append(out, r)
+	}
+	return out
 }
 
 // needsNode: a breaking finding says the target's engines.node excludes

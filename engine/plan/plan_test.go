@@ -99,8 +99,10 @@ func TestBuildWithoutPack(t *testing.T) {
 			{ID: "removed:Qux", Title: "Qux removed", Sites: 1, Manual: 1, Findings: []string{"u2"}, Fix: map[string]string{"u2": "manual"}},
 			{ID: "type", Title: "type changed", Sites: 1, Manual: 1, Findings: []string{"u1"}, Fix: map[string]string{"u1": "manual"}},
 		},
-		Totals: model.PlanTotals{Sites: 12, Manual: 12, Errors: 16},
-		Next:   []string{},
+		// Without a pack no deprecated use is moved by rule.
+		Deprecations: []model.PlanRule{},
+		Totals:       model.PlanTotals{Sites: 12, Manual: 12, Errors: 16},
+		Next:         []string{},
 	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("(-want +got):\n%s", d)
@@ -130,6 +132,12 @@ func TestBuildWithPack(t *testing.T) {
 		fnd("o1", "removed", model.Breaking, "src/d.ts", at("z.ZodEffects")),
 		// Hidden under MinConfidence.
 		fnd("h1", "removed", model.Breaking, "src/e.ts", at("z.ZodEffects"), conf(0.4)),
+		// Deprecated uses: a rule whose transform takes one (its other
+		// site is manual, never the agent's), and one no transform takes
+		// (left out).
+		fnd("d1", "signature", model.Deprecated, "src/g.ts", func(f *model.Finding) { f.Line = 10 }),
+		fnd("d2", "signature", model.Deprecated, "src/g.ts", func(f *model.Finding) { f.Line = 300 }),
+		fnd("d3", "removed", model.Deprecated, "src/h.ts", at("z.ZodEffects")),
 	}
 	got := Build(findings, Options{Package: "zod", Target: "4.1.12", Pack: zodPack, MinConfidence: 0.5})
 	want := model.Plan{
@@ -144,7 +152,10 @@ func TestBuildWithPack(t *testing.T) {
 			{ID: "removed:z.ZodEffects", Title: "z.ZodEffects removed", Sites: 1, ByAgent: 1, Findings: []string{"o1"}, Fix: map[string]string{"o1": "agent"}},
 		},
 		Unverified: []model.PlanRule{},
-		Totals:     model.PlanTotals{Sites: 8, ByRule: 4, ByAgent: 4, Errors: 6},
+		Deprecations: []model.PlanRule{
+			{ID: "zod/error-param", Title: "message params become error", Sites: 2, ByRule: 1, Manual: 1, Findings: []string{"d1", "d2"}, Fix: map[string]string{"d1": "rule", "d2": "manual"}},
+		},
+		Totals: model.PlanTotals{Sites: 8, ByRule: 4, ByAgent: 4, Errors: 6},
 		Next: []string{
 			"uptide check zod --target zod@4.1.12 --details",
 			"uptide fix zod --target zod@4.1.12",
@@ -185,7 +196,7 @@ func TestBuildIsOrderIndependent(t *testing.T) {
 
 func TestBuildEmpty(t *testing.T) {
 	got := Build(nil, Options{Package: "zod"})
-	want := model.Plan{Package: "zod", Rules: []model.PlanRule{}, Unverified: []model.PlanRule{}, Next: []string{}}
+	want := model.Plan{Package: "zod", Rules: []model.PlanRule{}, Unverified: []model.PlanRule{}, Deprecations: []model.PlanRule{}, Next: []string{}}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("(-want +got):\n%s", d)
 	}

@@ -228,7 +228,7 @@ func renderCompanions(w io.Writer, cp model.CompanionPlan, p palette, width int)
 // renderPlan prints one line per rule: the breaking rules with their sites
 // split by rule, by agent and manual, then the possible impact apart.
 func renderPlan(w io.Writer, pr model.PackageReport, p palette, width int) {
-	if len(pr.Plan.Rules) == 0 && len(pr.Plan.Unverified) == 0 {
+	if len(pr.Plan.Rules) == 0 && len(pr.Plan.Unverified) == 0 && len(pr.Plan.Deprecations) == 0 {
 		return
 	}
 	t := &table{
@@ -251,6 +251,12 @@ func renderPlan(w io.Writer, pr model.PackageReport, p palette, width int) {
 		t.add("Possible impact (unverified, not counted)", "", "", "", "")
 		for _, r := range pr.Plan.Unverified {
 			t.add("? "+r.Title, ruleSites(r), "", "", "")
+		}
+	}
+	if len(pr.Plan.Deprecations) > 0 {
+		t.add("Deprecated (still works; fix moves the by-rule ones, not counted)", "", "", "", "")
+		for _, r := range pr.Plan.Deprecations {
+			t.add("! "+r.Title, ruleSites(r), dash(r.ByRule), "–", dash(r.Manual))
 		}
 	}
 	fmt.Fprint(w, t.render(width, "  ", func(row, col int, s string) string {

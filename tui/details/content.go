@@ -210,8 +210,12 @@ func (m Model) plan(b *lines, d state.Dep) []int {
 			mark = "❯ "
 		}
 		sign := "? "
-		if rule.Severity == model.Breaking {
+		switch rule.Severity {
+		case model.Breaking:
 			sign = "✗ "
+		case model.Deprecated:
+			// A deprecated use fix moves by rule; it still works.
+			sign = "! "
 		}
 		name := ansi.Truncate(sign+rule.Title, title, "…")
 		line := fmt.Sprintf("%s%-*s  %6d  %7s  %8s  %6s", mark, title+2, pad(name, title+2), rule.Sites, dash(rule.ByRule), dash(rule.ByAgent), dash(rule.Manual))

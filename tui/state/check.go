@@ -184,6 +184,7 @@ func ResultOf(p *model.PackageReport) *CheckResult {
 	}
 	add(p.Plan.Rules, model.Breaking)
 	add(p.Plan.Unverified, model.Unverified)
+	add(p.Plan.Deprecations, model.Deprecated)
 	r.Importers = engine.ImporterLines(p)
 	r.Notes = append(r.Notes, p.Notes...)
 	for _, w := range p.Warnings {

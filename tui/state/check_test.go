@@ -20,6 +20,7 @@ func report() model.PackageReport {
 			{ID: "f1", Package: "react", Path: "render", Severity: model.Breaking, File: "src/a.tsx", Line: 3},
 			{ID: "f2", Package: "react", Path: "render", Severity: model.Breaking, File: "src/b.tsx", Line: 7},
 			{ID: "f3", Package: "react-dom", Path: "findDOMNode", Severity: model.Unverified, File: "src/c.tsx", Line: 1},
+			{ID: "f4", Package: "react", Path: "React.ElementRef", Severity: model.Deprecated, File: "src/d.tsx", Line: 2},
 		},
 		Compile: model.CompileReport{
 			Status: model.StatusAnalyzed, Compiler: "the repo's TypeScript 5.4.5",
@@ -31,6 +32,8 @@ func report() model.PackageReport {
 			Rules: []model.PlanRule{{ID: "react-19/render", Title: "ReactDOM.render is removed", Sites: 2, ByRule: 2, Findings: []string{"f1", "f2"},
 				Previews: map[string]string{"f1": "@@ src/a.tsx:3 @@\n-render(a)\n+createRoot(a)\n"}}},
 			Unverified: []model.PlanRule{{ID: "removed:findDOMNode", Title: "findDOMNode removed", Sites: 1, Manual: 1, Findings: []string{"f3", "gone"}}},
+			Deprecations: []model.PlanRule{{ID: "react-elementref", Title: "ElementRef deprecated for ComponentRef", Sites: 1, ByRule: 1, Findings: []string{"f4"},
+				Fix: map[string]string{"f4": "rule"}}},
 			Next: []string{
 				"uptide check react --target react@19.1.0 --target react-dom@19.1.0 --details",
 			},
@@ -52,7 +55,10 @@ func TestResultOfMapsTheReport(t *testing.T) {
 			{ID: "react-19/render", Title: "ReactDOM.render is removed", Severity: model.Breaking, Sites: 2, ByRule: 2, Findings: rep.Findings[:2],
 				Previews: map[string]string{"f1": "@@ src/a.tsx:3 @@\n-render(a)\n+createRoot(a)\n"}},
 			// A finding id the report does not hold is left out, not invented.
-			{ID: "removed:findDOMNode", Title: "findDOMNode removed", Severity: model.Unverified, Sites: 1, Manual: 1, Findings: rep.Findings[2:]},
+			{ID: "removed:findDOMNode", Title: "findDOMNode removed", Severity: model.Unverified, Sites: 1, Manual: 1, Findings: rep.Findings[2:3]},
+			// The deprecated uses fix moves by rule, after the rest.
+			{ID: "react-elementref", Title: "ElementRef deprecated for ComponentRef", Severity: model.Deprecated, Sites: 1, ByRule: 1,
+				Findings: rep.Findings[3:], Fix: map[string]string{"f4": "rule"}},
 		},
 		Notes:       []string{"react-dom moves with react", "⚠ 3 bare imports inside react@19.1.0 unresolved"},
 		NextCommand: "uptide check react --target react@19.1.0 --target react-dom@19.1.0 --details",
