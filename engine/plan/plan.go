@@ -69,9 +69,9 @@ type Options struct {
 // Equal inputs give equal plans, whatever the order of findings.
 func Build(findings []model.Finding, opts Options) model.Plan {
 	p := model.Plan{
-		Package:    opts.Package,
-		Target:     opts.Target,
-		Rules:      []model.PlanRule{},
+		Package:      opts.Package,
+		Target:       opts.Target,
+		Rules:        []model.PlanRule{},
 		Unverified:   []model.PlanRule{},
 		Deprecations: []model.PlanRule{},
 		Next:         []string{},
