@@ -68,7 +68,7 @@ func newFixCmd(g *Globals) *cobra.Command {
 	f.BoolVar(&o.WithServices, "with-services", false, "also run the tests that need services (databases, queues); lists them and their connection targets, and runs them only with --yes")
 	f.BoolVar(&o.Yes, "yes", false, "confirm what --with-services listed")
 	f.DurationVar(&o.TestTimeout, "test-timeout", 10*time.Minute, "time limit of each test run")
-	f.BoolVar(&o.Assist, "assist", false, "ask a model for a patch of each site the upgrade breaks and apply the ones that validate (the provider: --llm-cmd, else --llm-url, else ANTHROPIC_API_KEY; none: every site manual, no call)")
+	f.BoolVar(&o.Assist, "assist", false, "ask a model for a patch of each site the plan gives the assisted fixer (by agent: a migration pack covers the upgrade, no rule takes the site) and apply the ones that validate (the provider: --llm-cmd, else --llm-url, else ANTHROPIC_API_KEY; none: every site manual, no call)")
 	o.LLM.add(f)
 	return cmd
 }
