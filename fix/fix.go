@@ -218,8 +218,8 @@ func (r *runner) run(ctx context.Context) {
 	early := <-spec
 	during := "check and the clone"
 	if early != nil {
-		// The clone holds an install: from here a failed run keeps it.
-		r.installing = true
+		// An early install that check's plan then stops (a late conflict)
+		// is nothing to look at: the clone goes unless interrupted.
 		during = "check and the install"
 	}
 	switch {
