@@ -178,7 +178,12 @@ func renderFixTests(w io.Writer, r *fix.Report, p palette) {
 	fmt.Fprintln(w, "\nTests")
 	for _, res := range t.Results {
 		mark := p.green("✓")
-		if res.Status != "passed" {
+		switch res.Status {
+		case "passed":
+		case "no-tests":
+			// The runner found nothing to run: nothing failed either.
+			mark = p.yellow("–")
+		default:
 			mark = p.red("✗")
 		}
 		counts := ""

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/uptide/uptide/fix"
+	"github.com/uptide/uptide/fix/verify"
 )
 
 // The rules' sites are listed under the pack that edited them, and a plan
@@ -33,5 +34,23 @@ func TestRenderFixRules(t *testing.T) {
 	renderFix(&b, r, palette{})
 	if !strings.Contains(b.String(), "no rule edit made: edits 3..9 and 5..7 of src/a.ts overlap") {
 		t.Fatalf("rendered:\n%s", b.String())
+	}
+}
+
+// A runner that found no test is not a failure: it is marked apart from a
+// failed run.
+func TestRenderFixTestsMarks(t *testing.T) {
+	run := verify.TestRun{Command: []string{"node", "--test"}, Scope: "root test script"}
+	r := &fix.Report{Package: "zod", Status: fix.StatusVerified, Tests: fix.TestsReport{Results: []verify.TestResult{
+		{Run: run, Status: "no-tests", Passed: 0, Failed: 0},
+		{Run: run, Status: "failed", Passed: 1, Failed: 2},
+		{Run: run, Status: "passed", Passed: 3, Failed: 0},
+	}}}
+	var b bytes.Buffer
+	renderFix(&b, r, palette{})
+	for _, want := range []string{"  – no-tests  node --test · root test script", "  ✗ failed  node --test", "  ✓ passed  node --test"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("rendered:\n%s\nwant a line with %q", b.String(), want)
+		}
 	}
 }
