@@ -13,7 +13,7 @@ import (
 // Status is where one site of the queue is.
 type Status int
 
-// The statuses of a site, in the order tui/review names them.
+// The statuses of a site (tui/review shows these).
 const (
 	// Waiting: no proposal asked yet.
 	Waiting Status = iota

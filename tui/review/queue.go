@@ -24,32 +24,10 @@ func (s queueSource) Items() []Item {
 	items := s.q.Items()
 	out := make([]Item, len(items))
 	for i, it := range items {
-		out[i] = Item{Site: it.Site, Status: statusOf(it.Status), Diff: it.Diff, Explanation: it.Explanation,
+		out[i] = Item{Site: it.Site, Status: it.Status, Diff: it.Diff, Explanation: it.Explanation,
 			Reason: it.Reason, Attempts: it.Attempts, Cost: it.Cost}
 	}
 	return out
-}
-
-func statusOf(s assist.Status) Status {
-	switch s {
-	case assist.Waiting:
-		return Waiting
-	case assist.Proposing:
-		return Proposing
-	case assist.Valid:
-		return Valid
-	case assist.Invalid:
-		return Invalid
-	case assist.Accepted:
-		return Accepted
-	case assist.Rejected:
-		return Rejected
-	case assist.Skipped:
-		return Skipped
-	case assist.Resolved:
-		return Resolved
-	}
-	return Manual
 }
 
 func (s queueSource) Provider() string           { return s.q.Provider() }

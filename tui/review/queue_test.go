@@ -12,14 +12,6 @@ import (
 	"github.com/uptide/uptide/internal/fakellm"
 )
 
-func TestStatusesMatchTheQueue(t *testing.T) {
-	for s := assist.Waiting; s <= assist.Manual; s++ {
-		if got := statusOf(s); got.String() != s.String() {
-			t.Errorf("%v maps to %v", s, got)
-		}
-	}
-}
-
 // gone is a compile in which the patched file has no error left.
 type gone struct{ errs []model.Diagnostic }
 

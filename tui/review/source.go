@@ -10,32 +10,21 @@ import (
 	"github.com/uptide/uptide/fix/assist"
 )
 
-// Status is where one site of the queue is.
-type Status int
+// Status is where one site of the queue is: the assisted fixer's own.
+type Status = assist.Status
 
-// The statuses of a site.
+// The statuses of a site (see assist.Status).
 const (
-	// Waiting: no proposal asked yet.
-	Waiting Status = iota
-	// Proposing: the fixer is working on it.
-	Proposing
-	// Valid: a proposal passed validation and waits for the user.
-	Valid
-	// Invalid: every attempt failed validation (Reason says why); the site
-	// is the user's unless a retry with a hint does better.
-	Invalid
-	Accepted
-	Rejected
-	Skipped
-	// Resolved: an accepted patch already removed the site's errors.
-	Resolved
-	// Manual: no provider, or the budget is spent: nobody proposes.
-	Manual
+	Waiting   = assist.Waiting
+	Proposing = assist.Proposing
+	Valid     = assist.Valid
+	Invalid   = assist.Invalid
+	Accepted  = assist.Accepted
+	Rejected  = assist.Rejected
+	Skipped   = assist.Skipped
+	Resolved  = assist.Resolved
+	Manual    = assist.Manual
 )
-
-func (s Status) String() string {
-	return [...]string{"waiting", "proposing", "validated", "not valid", "accepted", "rejected", "skipped", "resolved", "manual"}[s]
-}
 
 // Item is one site and what the fixer made of it.
 type Item struct {
