@@ -170,17 +170,23 @@ func splitPackagePath(p string) (string, []string) {
 	return strings.Join(segs[:n], "/"), segs[n:]
 }
 
-func (r *Registry) servePackument(w http.ResponseWriter, req *http.Request, name string) {
+// documentFor is the package's document in the form the request accepts;
+// found is false when the registry has no such package.
+func (r *Registry) documentFor(req *http.Request, name string) (doc *document, found bool, err error) {
 	abbreviated := strings.Contains(req.Header.Get("Accept"), abbreviatedType)
 	r.mu.Lock()
+	defer r.mu.Unlock()
 	p := r.pkgs[name]
-	var doc *document
-	var err error
-	if p != nil {
-		doc, err = p.document(abbreviated, r.base(req))
-	}
-	r.mu.Unlock()
 	if p == nil {
+		return nil, false, nil
+	}
+	doc, err = p.document(abbreviated, r.base(req))
+	return doc, true, err
+}
+
+func (r *Registry) servePackument(w http.ResponseWriter, req *http.Request, name string) {
+	doc, found, err := r.documentFor(req, name)
+	if !found {
 		writeError(w, http.StatusNotFound, "Not found")
 		return
 	}
@@ -189,7 +195,7 @@ func (r *Registry) servePackument(w http.ResponseWriter, req *http.Request, name
 		return
 	}
 	ctype := jsonType
-	if abbreviated {
+	if strings.Contains(req.Header.Get("Accept"), abbreviatedType) {
 		ctype = abbreviatedType
 	}
 	w.Header().Set("Vary", "Accept")

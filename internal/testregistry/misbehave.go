@@ -240,16 +240,8 @@ func serveLonger(w http.ResponseWriter, ctype string, body []byte) {
 // until it is size bytes long (within one version entry). The generated
 // versions are prereleases of 0.0.0, so they never become anyone's target.
 func (r *Registry) serveHuge(w http.ResponseWriter, req *http.Request, name string, size int64) {
-	abbreviated := strings.Contains(req.Header.Get("Accept"), abbreviatedType)
-	r.mu.Lock()
-	p := r.pkgs[name]
-	var doc *document
-	var err error
-	if p != nil {
-		doc, err = p.document(abbreviated, r.base(req))
-	}
-	r.mu.Unlock()
-	if p == nil || err != nil {
+	doc, found, err := r.documentFor(req, name)
+	if !found || err != nil {
 		writeError(w, http.StatusNotFound, "Not found")
 		return
 	}
