@@ -198,17 +198,7 @@ func (s *Server) anthropic(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	st := s.next(req)
-	if st.Raw != "" {
-		w.Header().Set("content-type", "application/json")
-		w.WriteHeader(max(st.Status, 200))
-		io.WriteString(w, st.Raw)
-		return
-	}
-	if st.Status != 0 && st.Status != 200 {
-		if st.RetryAfter != "" {
-			w.Header().Set("retry-after", st.RetryAfter)
-		}
-		anthropicError(w, st.Status, st.ErrorType, st.ErrorMessage)
+	if answered(w, st, anthropicError) {
 		return
 	}
 	inTok, outTok := tokens(st, in.System+req.User)
@@ -255,17 +245,7 @@ func (s *Server) openai(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	st := s.next(req)
-	if st.Raw != "" {
-		w.Header().Set("content-type", "application/json")
-		w.WriteHeader(max(st.Status, 200))
-		io.WriteString(w, st.Raw)
-		return
-	}
-	if st.Status != 0 && st.Status != 200 {
-		if st.RetryAfter != "" {
-			w.Header().Set("retry-after", st.RetryAfter)
-		}
-		openAIError(w, st.Status, st.ErrorType, st.ErrorMessage)
+	if answered(w, st, openAIError) {
 		return
 	}
 	inTok, outTok := tokens(st, req.System+req.User)
@@ -274,4 +254,24 @@ func (s *Server) openai(w http.ResponseWriter, r *http.Request) {
 		"choices": []map[string]any{{"index": 0, "message": map[string]string{"role": "assistant", "content": st.Text}, "finish_reason": "stop"}},
 		"usage":   map[string]int{"prompt_tokens": inTok, "completion_tokens": outTok, "total_tokens": inTok + outTok},
 	})
+}
+
+// answered writes a step that is not a reply: its raw body as it stands,
+// or its error status in the API's own error shape (with Retry-After when
+// the step has one). False when the step is a reply to write.
+func answered(w http.ResponseWriter, st Step, apiError func(http.ResponseWriter, int, string, string)) bool {
+	switch {
+	case st.Raw != "":
+		w.Header().Set("content-type", "application/json")
+		w.WriteHeader(max(st.Status, 200))
+		io.WriteString(w, st.Raw)
+	case st.Status != 0 && st.Status != 200:
+		if st.RetryAfter != "" {
+			w.Header().Set("retry-after", st.RetryAfter)
+		}
+		apiError(w, st.Status, st.ErrorType, st.ErrorMessage)
+	default:
+		return false
+	}
+	return true
 }
