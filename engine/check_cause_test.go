@@ -16,6 +16,7 @@ import (
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/engine/registry"
 	"github.com/uptide/uptide/engine/typescript"
+	"github.com/uptide/uptide/internal/realfetch"
 	"github.com/uptide/uptide/internal/testregistry"
 )
 
@@ -138,24 +139,9 @@ func installFixture(t *testing.T, name string) (string, []string, *registry.Clie
 // into the shared cache the first time (as every TypeScript test does).
 func pinnedCompiler(t testing.TB) *typescript.Compiler {
 	t.Helper()
-	var fetched []*registry.Package
-	defer func() {
-		for _, p := range fetched {
-			_ = p.Remove()
-		}
-	}()
-	c, err := typescript.PinnedCompiler(context.Background(), func(ctx context.Context, name, version string) (string, error) {
-		cfg, err := registry.LoadConfig(os.TempDir(), nil)
-		if err != nil {
-			return "", err
-		}
-		p, err := registry.New(registry.Options{Config: cfg}).Fetch(ctx, name, version)
-		if err != nil {
-			return "", err
-		}
-		fetched = append(fetched, p)
-		return p.Dir, nil
-	}, nil)
+	fetch, cleanup := realfetch.New()
+	defer cleanup()
+	c, err := typescript.PinnedCompiler(context.Background(), fetch, nil)
 	if err != nil {
 		t.Fatalf("the pinned compiler: %v", err)
 	}

@@ -15,9 +15,9 @@ import (
 	"time"
 
 	"github.com/uptide/uptide/engine/model"
-	"github.com/uptide/uptide/engine/registry"
 	"github.com/uptide/uptide/engine/typescript"
 	"github.com/uptide/uptide/internal/cache"
+	"github.com/uptide/uptide/internal/realfetch"
 )
 
 // The check tests install fixtures/check/npm-app with the real npm from the
@@ -39,7 +39,7 @@ func sharedCompilers(t testing.TB) string {
 	pinnedOnce.Do(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 		defer cancel()
-		fetch, cleanup := realFetch()
+		fetch, cleanup := realfetch.New()
 		defer cleanup()
 		c, err := typescript.PinnedCompiler(ctx, fetch, nil)
 		if err != nil {
@@ -52,29 +52,6 @@ func sharedCompilers(t testing.TB) string {
 		t.Fatalf("the pinned TypeScript compiler (fetched once from the npm registry into %s): %v", cacheRootOrUnknown(), pinnedErr)
 	}
 	return pinnedDir
-}
-
-// realFetch fetches a pinned tool from the user's configured registry, its
-// integrity verified; cleanup removes the extracted copies.
-func realFetch() (typescript.FetchFunc, func()) {
-	var fetched []*registry.Package
-	fetch := func(ctx context.Context, name, version string) (string, error) {
-		cfg, err := registry.LoadConfig(os.TempDir(), nil)
-		if err != nil {
-			return "", err
-		}
-		p, err := registry.New(registry.Options{Config: cfg}).Fetch(ctx, name, version)
-		if err != nil {
-			return "", err
-		}
-		fetched = append(fetched, p)
-		return p.Dir, nil
-	}
-	return fetch, func() {
-		for _, p := range fetched {
-			_ = p.Remove()
-		}
-	}
 }
 
 func cacheRootOrUnknown() string {

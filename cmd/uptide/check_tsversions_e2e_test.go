@@ -10,6 +10,7 @@ import (
 
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/engine/typescript"
+	"github.com/uptide/uptide/internal/realfetch"
 )
 
 // installTypeScript puts typescript@version (fetched once from the real
@@ -20,7 +21,7 @@ func installTypeScript(t *testing.T, dir, version string) string {
 	sharedCompilers(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	fetch, cleanup := realFetch()
+	fetch, cleanup := realfetch.New()
 	defer cleanup()
 	c, err := typescript.CachedCompiler(ctx, version, fetch, nil)
 	if err != nil {

@@ -12,8 +12,8 @@ import (
 
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/engine/plan"
-	"github.com/uptide/uptide/engine/registry"
 	"github.com/uptide/uptide/engine/typescript"
+	"github.com/uptide/uptide/internal/realfetch"
 )
 
 // The transforms that need syntax ask the real parser: the TypeScript
@@ -22,7 +22,9 @@ var (
 	syntaxOnce    sync.Once
 	syntaxAdapter *typescript.Adapter
 	syntaxErr     error
-	fetched       []*registry.Package
+	// fetch gets the pinned compiler from the real registry when the
+	// shared cache lacks it; removeFetched drops the extracted copies.
+	fetch, removeFetched = realfetch.New()
 )
 
 func TestMain(m *testing.M) {
@@ -30,27 +32,13 @@ func TestMain(m *testing.M) {
 	if syntaxAdapter != nil {
 		syntaxAdapter.Close()
 	}
-	for _, p := range fetched {
-		_ = p.Remove()
-	}
+	removeFetched()
 	os.Exit(code)
 }
 
 func testSyntax(t testing.TB) Syntax {
 	t.Helper()
 	syntaxOnce.Do(func() {
-		fetch := func(ctx context.Context, name, version string) (string, error) {
-			cfg, err := registry.LoadConfig(os.TempDir(), nil)
-			if err != nil {
-				return "", err
-			}
-			p, err := registry.New(registry.Options{Config: cfg}).Fetch(ctx, name, version)
-			if err != nil {
-				return "", err
-			}
-			fetched = append(fetched, p)
-			return p.Dir, nil
-		}
 		c, err := typescript.PinnedCompiler(context.Background(), fetch, nil)
 		if err != nil {
 			syntaxErr = err

@@ -6,7 +6,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/uptide/uptide/engine/registry"
+	"github.com/uptide/uptide/internal/realfetch"
 )
 
 // The pinned compiler comes from the real registry, once: it
@@ -15,7 +15,9 @@ var (
 	pinnedOnce sync.Once
 	pinned     *Compiler
 	pinnedErr  error
-	fetched    []*registry.Package
+	// registryFetch fetches from the real registry, its integrity
+	// verified; the extracted copies are removed when the tests end.
+	registryFetch, removeFetched = realfetch.New()
 
 	sharedOnce sync.Once
 	shared     *Adapter
@@ -26,9 +28,7 @@ func TestMain(m *testing.M) {
 	if shared != nil {
 		shared.Close()
 	}
-	for _, p := range fetched {
-		_ = p.Remove()
-	}
+	removeFetched()
 	os.Exit(code)
 }
 
@@ -68,22 +68,6 @@ func sharedAdapter(t testing.TB) *Adapter {
 	c := pinnedCompiler(t)
 	sharedOnce.Do(func() { shared = New(c, Options{NoSurfaceCache: true}) })
 	return shared
-}
-
-// registryFetch implements FetchFunc with the engine's registry client,
-// which verifies the tarball's integrity; the extracted copies are removed
-// when the tests end.
-func registryFetch(ctx context.Context, name, version string) (string, error) {
-	cfg, err := registry.LoadConfig(os.TempDir(), nil)
-	if err != nil {
-		return "", err
-	}
-	p, err := registry.New(registry.Options{Config: cfg}).Fetch(ctx, name, version)
-	if err != nil {
-		return "", err
-	}
-	fetched = append(fetched, p)
-	return p.Dir, nil
 }
 
 // Older compilers the driver supports as a repository's own: every minor
