@@ -22,8 +22,8 @@ type earlyInstall struct {
 // installEarly waits for check's first plan of the package and installs its
 // moves in the clone; nil when check ended first, the plan could not be
 // installed as it was (a conflict, no target), or ctx ended. It runs once
-// the baseline compile is done, which must see the clone before the
-// upgrade.
+// the clone is made and, when the baseline compile reads the clone, once
+// that compile is done: it must see the clone before the upgrade.
 func (r *runner) installEarly(ctx context.Context, repository *model.Repository, plans <-chan model.PackageReport, checked <-chan struct{}) *earlyInstall {
 	select {
 	case <-checked:
@@ -47,7 +47,7 @@ func (r *runner) installEarly(ctx context.Context, repository *model.Repository,
 		return nil
 	}
 	r.progress("install", "installing %s", moveList(pl.moves))
-	res, err := managers.Upgrade(ctx, managers.Options{Root: r.croot, Repo: cloneRepo, Moves: pl.managerMoves, Env: r.env,
+	res, err := managers.Upgrade(ctx, managers.Options{Root: r.croot, Repo: cloneRepo, Moves: pl.managerMoves, Env: r.env, Manager: r.manager,
 		Progress: func(line string) { r.progress("install", "%s", line) }})
 	return &earlyInstall{moves: pl.managerMoves, repo: cloneRepo, res: res, err: err}
 }
@@ -74,7 +74,7 @@ func (r *runner) install(ctx context.Context, plan *upgradePlan, early *earlyIns
 		return nil, nil, fmt.Errorf("the clone's manifests: %w", err)
 	}
 	r.progress("install", "installing %s", moveList(plan.moves))
-	res, err := managers.Upgrade(ctx, managers.Options{Root: r.croot, Repo: cloneRepo, Moves: plan.managerMoves, Env: r.env,
+	res, err := managers.Upgrade(ctx, managers.Options{Root: r.croot, Repo: cloneRepo, Moves: plan.managerMoves, Env: r.env, Manager: r.manager,
 		Progress: func(line string) { r.progress("install", "%s", line) }})
 	return res, cloneRepo, err
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/uptide/uptide/engine"
@@ -66,8 +67,12 @@ type runner struct {
 	croot  string // the repository root inside the clone
 	env    []string
 	before isolate.Snapshot
-	fetch  func(ctx context.Context, name, version string) (string, error)
-	clean  []func()
+	// manager is the package manager Detect found in the checkout.
+	manager *managers.Manager
+	fetch   func(ctx context.Context, name, version string) (string, error)
+	// cleanMu guards clean: the compiles before and after may fetch.
+	cleanMu sync.Mutex
+	clean   []func()
 	// installing: the upgrade reached the clone (a failure from here on
 	// keeps the clone for inspection).
 	installing bool
@@ -141,7 +146,7 @@ func (r *runner) run(ctx context.Context) {
 		return
 	}
 
-	if _, err := managers.Detect(ctx, r.root, repository, r.o.Env); err != nil {
+	if r.manager, err = managers.Detect(ctx, r.root, repository, r.o.Env); err != nil {
 		r.stop("%v", err)
 		return
 	}
@@ -150,6 +155,15 @@ func (r *runner) run(ctx context.Context) {
 		r.stop("snapshot of the checkout: %v", err)
 		return
 	}
+	// The baseline compile reads the checkout, from the start and beside
+	// the clone and the install, when the clone will hold the same files;
+	// else it reads the clone before the install touches it.
+	unlike, err := isolate.SameFiles(ctx, top)
+	if err != nil {
+		r.stop("reading the checkout: %v", err)
+		return
+	}
+	r.fetch = r.fetcher()
 
 	// What the upgrade is (check decides the target, the group, the
 	// companions and the sites) and the private clone with its baseline
@@ -175,23 +189,34 @@ func (r *runner) run(ctx context.Context) {
 	spec := make(chan *earlyInstall, 1)
 	specCtx, specCancel := context.WithCancel(ctx)
 	defer specCancel()
+	compileBefore := func(root string) {
+		r.progress("compile", "type-checking %s before the upgrade", strings.Join(workspaces, ", "))
+		run, err := compileWorkspaces(ctx, root, workspaces, r.fetch, 10*time.Minute)
+		based <- baseline{run, err}
+	}
+	if unlike == "" {
+		go compileBefore(r.root)
+	} else {
+		r.progress("compile", "the baseline compile waits for the clone: %s", unlike)
+	}
 	go func() {
 		r.progress("clone", "cloning %s into a private clone", top)
 		var err error
 		r.clone, err = isolate.New(ctx, isolate.Options{Checkout: top, Root: r.o.RunsRoot, Branch: pendingBranch(r.o.Package), Env: r.o.Env})
 		cloned <- err
 		if err != nil {
-			based <- baseline{err: err}
+			if unlike != "" {
+				based <- baseline{err: err}
+			}
 			spec <- nil
 			return
 		}
 		rel, _ := filepath.Rel(top, r.root)
 		r.croot = filepath.Join(r.clone.Work, rel)
 		r.env = r.clone.Env(r.o.Env)
-		r.fetch = r.fetcher()
-		r.progress("compile", "type-checking %s before the upgrade", strings.Join(workspaces, ", "))
-		run, err := compileWorkspaces(ctx, r.croot, workspaces, r.fetch, 10*time.Minute)
-		based <- baseline{run, err}
+		if unlike != "" {
+			compileBefore(r.croot)
+		}
 		spec <- r.installEarly(specCtx, repository, plans, checked)
 	}()
 	r.progress("check", "checking %s", r.o.Package)
@@ -622,7 +647,9 @@ func (r *runner) fetcher() func(ctx context.Context, name, version string) (stri
 		if err != nil {
 			return "", err
 		}
+		r.cleanMu.Lock()
 		r.clean = append(r.clean, func() { _ = p.Remove() })
+		r.cleanMu.Unlock()
 		return p.Dir, nil
 	}
 }

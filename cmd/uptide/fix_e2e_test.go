@@ -667,3 +667,39 @@ func TestFixInstallsCheckFinalPlan(t *testing.T) {
 		t.Errorf("the checkout changed:\n%s", diffLines(before, after))
 	}
 }
+
+// The baseline compile reads the checkout only when the clone holds the
+// same files. Here the checkout has an ignored declaration file a source
+// needs, which a clone does not get: read from the checkout, the baseline
+// would lack the clone's error and the run would call it new.
+func TestFixBaselineSeesWhatTheCloneSees(t *testing.T) {
+	fe := newFixEnv(t)
+	dir := copyDir(t, filepath.Join("../../fixtures/fix", "npm-app"))
+	for name, content := range map[string]string{
+		".gitignore":         "node_modules/\nsrc/generated.d.ts\n",
+		"src/build.ts":       "export const buildId: string = BUILD_ID;\n",
+		"src/generated.d.ts": "declare const BUILD_ID: string;\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	npmManager().install(t, fe.env, dir)
+	commitAll(t, dir)
+	if git(t, dir, "ls-files", "src/generated.d.ts") != "" {
+		t.Fatal("the generated declarations were committed")
+	}
+	patches, _ := filepath.Abs("../../fixtures/fix/npm-app.patches.json")
+	r := run(t, fe.env, dir, "fix", "slugkit", "--target", "slugkit@2.0.0", "--patches", patches, "--json", "--verbose")
+	var rep fixReport
+	decode(t, r, &rep)
+	if r.code != 0 || rep.Status != "verified" || len(rep.Types.New) != 0 {
+		t.Fatalf("exit %d status %s, new errors %+v; want 0 verified with none\n%s", r.code, rep.Status, rep.Types.New, r.stderr)
+	}
+	if rep.Types.Baseline != 2 {
+		t.Errorf("baseline %d errors, want src/count.ts's own and the clone's missing BUILD_ID", rep.Types.Baseline)
+	}
+	if !strings.Contains(r.stderr, "the baseline compile waits for the clone: the ignored src/generated.d.ts is not in a clone") {
+		t.Errorf("progress does not say why the baseline reads the clone:\n%s", r.stderr)
+	}
+}

@@ -16,11 +16,12 @@ import (
 	"github.com/uptide/uptide/internal/proc"
 )
 
-// installedDirs are the directories of the clone that hold an installed
-// node_modules in the checkout: every tracked package.json's directory
-// outside node_modules (the repository root and each workspace).
-func (c *Clone) installedDirs(ctx context.Context, env []string) ([]string, error) {
-	out, err := git(ctx, env, c.Work, "ls-files", "-z", "--", ":(glob)**/package.json")
+// installedDirs are the directories of the repository at dir that may
+// hold an installed node_modules: every tracked package.json's directory
+// outside node_modules (the repository root and each workspace), slash,
+// relative to dir.
+func installedDirs(ctx context.Context, env []string, dir string) ([]string, error) {
+	out, err := git(ctx, env, dir, "ls-files", "-z", "--", ":(glob)**/package.json")
 	if err != nil {
 		return nil, err
 	}
@@ -46,7 +47,7 @@ func (c *Clone) installedDirs(ctx context.Context, env []string) ([]string, erro
 // times. An absolute symlink into the checkout is pointed at the same place
 // in the clone, so nothing run in the clone writes through it.
 func (c *Clone) copyNodeModules(ctx context.Context, env []string) error {
-	dirs, err := c.installedDirs(ctx, env)
+	dirs, err := installedDirs(ctx, env, c.Work)
 	if err != nil {
 		return err
 	}

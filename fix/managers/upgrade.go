@@ -35,6 +35,9 @@ type Options struct {
 	Env      []string          // already quiet (proc.Quiet); PATH names the managers
 	Progress func(line string) // manager output lines, may be nil
 	Timeout  time.Duration     // per manager command; 0 = 10 minutes
+	// Manager is what Detect found for a copy of Root (the checkout the
+	// clone was made from): nil runs Detect here.
+	Manager *Manager
 }
 
 // Moved is one package's versions as the lockfile records them.
@@ -78,9 +81,11 @@ func Upgrade(ctx context.Context, opts Options) (res *Result, err error) {
 	if opts.Timeout <= 0 {
 		opts.Timeout = 10 * time.Minute
 	}
-	m, err := Detect(ctx, opts.Root, opts.Repo, opts.Env)
-	if err != nil {
-		return nil, err
+	m := opts.Manager
+	if m == nil {
+		if m, err = Detect(ctx, opts.Root, opts.Repo, opts.Env); err != nil {
+			return nil, err
+		}
 	}
 	edits, decls, moved, err := plan(opts)
 	if err != nil {

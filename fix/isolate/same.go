@@ -1,0 +1,54 @@
+package isolate
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path"
+	"strings"
+)
+
+// SameFiles says whether a clone New makes of the checkout holds every
+// file the checkout does: "" when it does, else what the clone would lack.
+// The clone has the tracked files of HEAD and the node_modules of each
+// directory with a tracked package.json, so the checkout matches it when
+// it is clean (Dirty), has no submodule (the clone does not check them
+// out) and ignores nothing but those node_modules (no build output, no
+// generated sources a compiler could read). What reads the checkout then
+// reads what the clone had before anything ran in it.
+func SameFiles(ctx context.Context, checkout string) (string, error) {
+	hooks, done, err := emptyDir()
+	if err != nil {
+		return "", err
+	}
+	defer done()
+	env := quietEnv(os.Environ(), hooks)
+	staged, err := git(ctx, env, checkout, "ls-files", "-z", "--stage")
+	if err != nil {
+		return "", err
+	}
+	for _, e := range strings.Split(staged, "\x00") {
+		if strings.HasPrefix(e, "160000 ") {
+			_, p, _ := strings.Cut(e, "\t")
+			return fmt.Sprintf("the submodule %s is not checked out in a clone", p), nil
+		}
+	}
+	dirs, err := installedDirs(ctx, env, checkout)
+	if err != nil {
+		return "", err
+	}
+	installed := map[string]bool{}
+	for _, d := range dirs {
+		installed[path.Join(d, "node_modules")] = true
+	}
+	ignored, err := git(ctx, env, checkout, "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory")
+	if err != nil {
+		return "", err
+	}
+	for _, p := range strings.Split(ignored, "\x00") {
+		if p != "" && !installed[strings.TrimSuffix(p, "/")] {
+			return fmt.Sprintf("the ignored %s is not in a clone", p), nil
+		}
+	}
+	return "", nil
+}
