@@ -42,6 +42,14 @@ func (r *runner) installEarly(ctx context.Context, repository *model.Repository,
 	if err != nil || len(pl.conflicts) > 0 {
 		return nil
 	}
+	select {
+	case <-r.detected:
+	case <-ctx.Done():
+		return nil
+	}
+	if r.detectErr != nil {
+		return nil
+	}
 	cloneRepo, err := repo.Load(r.croot)
 	if err != nil {
 		return nil

@@ -67,9 +67,12 @@ type runner struct {
 	croot  string // the repository root inside the clone
 	env    []string
 	before isolate.Snapshot
-	// manager is the package manager Detect found in the checkout.
-	manager *managers.Manager
-	fetch   func(ctx context.Context, name, version string) (string, error)
+	// manager is the package manager Detect found in the checkout, once
+	// detected is closed; detectErr says why there is none.
+	manager   *managers.Manager
+	detectErr error
+	detected  chan struct{}
+	fetch     func(ctx context.Context, name, version string) (string, error)
 	// cleanMu guards clean: the compiles before and after may fetch.
 	cleanMu sync.Mutex
 	clean   []func()
@@ -146,10 +149,19 @@ func (r *runner) run(ctx context.Context) {
 		return
 	}
 
-	if r.manager, err = managers.Detect(ctx, r.root, repository, r.o.Env); err != nil {
-		r.stop("%v", err)
-		return
-	}
+	// The package manager (the binary, at the version packageManager
+	// names) is checked beside the rest: no install starts before it is,
+	// and its failure stops the run before anything is installed.
+	workCtx, workCancel := context.WithCancel(ctx)
+	defer workCancel()
+	r.detected = make(chan struct{})
+	go func() {
+		defer close(r.detected)
+		if r.manager, r.detectErr = managers.Detect(ctx, r.root, repository, r.o.Env); r.detectErr != nil {
+			workCancel()
+		}
+	}()
+	defer func() { <-r.detected }()
 	r.before, err = isolate.Take(ctx, top)
 	if err != nil {
 		r.stop("snapshot of the checkout: %v", err)
@@ -187,11 +199,11 @@ func (r *runner) run(ctx context.Context) {
 	plans := make(chan model.PackageReport, 16)
 	checked := make(chan struct{})
 	spec := make(chan *earlyInstall, 1)
-	specCtx, specCancel := context.WithCancel(ctx)
+	specCtx, specCancel := context.WithCancel(workCtx)
 	defer specCancel()
 	compileBefore := func(root string) {
 		r.progress("compile", "type-checking %s before the upgrade", strings.Join(workspaces, ", "))
-		run, err := compileWorkspaces(ctx, root, workspaces, r.fetch, 10*time.Minute)
+		run, err := compileWorkspaces(workCtx, root, workspaces, r.fetch, 10*time.Minute)
 		based <- baseline{run, err}
 	}
 	if unlike == "" {
@@ -202,7 +214,7 @@ func (r *runner) run(ctx context.Context) {
 	go func() {
 		r.progress("clone", "cloning %s into a private clone", top)
 		var err error
-		r.clone, err = isolate.New(ctx, isolate.Options{Checkout: top, Root: r.o.RunsRoot, Branch: pendingBranch(r.o.Package), Env: r.o.Env})
+		r.clone, err = isolate.New(workCtx, isolate.Options{Checkout: top, Root: r.o.RunsRoot, Branch: pendingBranch(r.o.Package), Env: r.o.Env})
 		cloned <- err
 		if err != nil {
 			if unlike != "" {
@@ -220,7 +232,7 @@ func (r *runner) run(ctx context.Context) {
 		spec <- r.installEarly(specCtx, repository, plans, checked)
 	}()
 	r.progress("check", "checking %s", r.o.Package)
-	crep, checkErr := engine.Check(ctx, engine.CheckOptions{Cwd: r.o.Cwd, CwdArg: r.o.CwdArg, Env: r.o.Env, Client: r.o.Client, CompilerClient: r.o.CompilerClient,
+	crep, checkErr := engine.Check(workCtx, engine.CheckOptions{Cwd: r.o.Cwd, CwdArg: r.o.CwdArg, Env: r.o.Env, Client: r.o.Client, CompilerClient: r.o.CompilerClient,
 		Packages: []string{r.o.Package}, Targets: r.o.Targets, Group: r.o.Group, Compile: true, Events: r.o.CheckEvents,
 		Planned: func(p model.PackageReport) {
 			if concerns(p, r.o.Package) {
@@ -247,8 +259,12 @@ func (r *runner) run(ctx context.Context) {
 		// is nothing to look at: the clone goes unless interrupted.
 		during = "check and the install"
 	}
+	<-r.detected
 	switch {
 	case r.interrupted(ctx, during):
+		return
+	case r.detectErr != nil:
+		r.stop("%v", r.detectErr)
 		return
 	case checkErr != nil:
 		r.stop("check: %v", checkErr)

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
@@ -701,5 +702,47 @@ func TestFixBaselineSeesWhatTheCloneSees(t *testing.T) {
 	}
 	if !strings.Contains(r.stderr, "the baseline compile waits for the clone: the ignored src/generated.d.ts is not in a clone") {
 		t.Errorf("progress does not say why the baseline reads the clone:\n%s", r.stderr)
+	}
+}
+
+// The manager is checked beside check and the clone; a packageManager the
+// binary on PATH is not stops the run before any install, with the reason,
+// and leaves no clone and no branch.
+func TestFixStopsOnTheWrongManager(t *testing.T) {
+	fe := newFixEnv(t)
+	dir := copyDir(t, filepath.Join("../../fixtures/fix", "npm-app"))
+	npmManager().install(t, fe.env, dir)
+	var manifest map[string]any
+	data, err := os.ReadFile(filepath.Join(dir, "package.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &manifest); err != nil {
+		t.Fatal(err)
+	}
+	manifest["packageManager"] = "npm@6.14.18"
+	data, _ = json.MarshalIndent(manifest, "", "  ")
+	if err := os.WriteFile(filepath.Join(dir, "package.json"), append(data, '\n'), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	commitAll(t, dir)
+	before := checkoutDigest(t, dir)
+	rep, r := runFix(t, fe, dir, "slugkit", "--target", "slugkit@2.0.0")
+	if r.code != 2 || rep.Status != "not-run" || !strings.Contains(rep.Reason, "npm@6.14.18") {
+		t.Fatalf("exit %d status %s reason %q, want 2 not-run naming packageManager's npm@6.14.18\n%s", r.code, rep.Status, rep.Reason, r.stderr)
+	}
+	if rep.Install != nil || len(rep.Commits) != 0 {
+		t.Errorf("install %+v commits %+v, want none", rep.Install, rep.Commits)
+	}
+	if rep.Clone.Dir != "" {
+		if _, err := os.Stat(rep.Clone.Dir); !os.IsNotExist(err) {
+			t.Errorf("the clone %s is still there", rep.Clone.Dir)
+		}
+	}
+	if branches := git(t, dir, "branch", "--list", "uptide/*"); branches != "" {
+		t.Errorf("branches %q, want none", branches)
+	}
+	if after := checkoutDigest(t, dir); after != before {
+		t.Errorf("the checkout changed:\n%s", diffLines(before, after))
 	}
 }
