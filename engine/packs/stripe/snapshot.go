@@ -55,9 +55,12 @@ type Source struct {
 // Entry is one breaking change the CHANGELOG lists for the release that
 // moved the pinned API version to Version.
 type Entry struct {
-	Version  string `json:"version"`
-	Release  string `json:"release"`
-	Breaking bool   `json:"breaking"`
+	Version string `json:"version"`
+	// Release is the SDK release whose CHANGELOG section lists it.
+	Release string `json:"release"`
+	// Breaking is true for every entry Parse reads (it reads breaking
+	// changes only); the pack says "breaking" or "change" from it.
+	Breaking bool `json:"breaking"`
 	// Area is the Stripe type the entry names first (a resource rather
 	// than a params type when it names both); empty when it names none.
 	Area    string `json:"area,omitempty"`

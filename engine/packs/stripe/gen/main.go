@@ -17,6 +17,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -27,14 +28,15 @@ import (
 )
 
 func main() {
-	if err := run(os.Args[1:]); err != nil {
+	if err := run(os.Args[1:], os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "gen:", err)
 		os.Exit(1)
 	}
 }
 
-func run(args []string) error {
+func run(args []string, report io.Writer) error {
 	fs := flag.NewFlagSet("gen", flag.ContinueOnError)
+	fs.SetOutput(report)
 	version := fs.String("version", "latest", "the stripe version or dist-tag whose CHANGELOG.md is read from the registry")
 	local := fs.String("changelog", "", "read this CHANGELOG.md instead of fetching one (then -package names its release)")
 	pkg := fs.String("package", "", "with -changelog: the release the file comes from, as stripe@<version>")
@@ -84,7 +86,7 @@ func run(args []string) error {
 	if err := writeAtomic(*out, b); err != nil {
 		return err
 	}
-	fmt.Fprintf(os.Stderr, "wrote %s: %s, %d API versions (%s to %s), %d breaking entries\n",
+	fmt.Fprintf(report, "wrote %s: %s, %d API versions (%s to %s), %d breaking entries\n",
 		*out, src.Package, len(snap.Versions), snap.Versions[0], snap.Versions[len(snap.Versions)-1], len(snap.Entries))
 	return nil
 }
