@@ -277,7 +277,7 @@ func TestPacksStripeApp(t *testing.T) {
 	}
 
 	text := run(t, fe.env, dir, "check", "stripe", "--target", target)
-	if note := "the pinned API version moves: API 2023-10-16 → 2024-04-10: 11 changelog entries between the pins"; !strings.Contains(text.stdout, note) {
+	if note := "the pinned API version moves: API 2023-10-16 → 2024-04-10: 15 changelog entries between the pins"; !strings.Contains(text.stdout, note) {
 		t.Errorf("check's plan lacks the pins' note %q:\n%s", note, text.stdout)
 	}
 
@@ -300,7 +300,7 @@ func TestPacksStripeApp(t *testing.T) {
 	// The pins were read from both SDKs' declarations, and the changelog
 	// between them is the user's to review.
 	decisions := strings.Join(pf.Decisions, "\n")
-	for _, s := range []string{"Stripe API 2023-10-16 → 2024-04-10: 11 changelog entries", "Product: features is renamed marketing_features", "Webhook endpoints keep the API version"} {
+	for _, s := range []string{"Stripe API 2023-10-16 → 2024-04-10: 15 changelog entries", "Product: Rename `features` to `marketing_features`", "Webhook endpoints keep the API version"} {
 		if !strings.Contains(decisions, s) {
 			t.Errorf("decisions lack %q:\n%s", s, decisions)
 		}

@@ -1,6 +1,7 @@
 package packs
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/engine/packs/stripe"
 	"github.com/uptide/uptide/engine/plan"
 	"github.com/uptide/uptide/engine/typescript"
 	"github.com/uptide/uptide/internal/realfetch"
@@ -422,29 +424,57 @@ func TestStripeFacts(t *testing.T) {
 		t.Fatalf("review %q: want the rule's note first", review)
 	}
 	head := review[1]
-	if !strings.HasPrefix(head, "Stripe API 2023-10-16 → 2024-04-10: 11 changelog entries") || !strings.Contains(head, "stripe-node CHANGELOG.md") {
+	if !strings.HasPrefix(head, "Stripe API 2023-10-16 → 2024-04-10: 15 changelog entries") || !strings.Contains(head, "(source: stripe@") || !strings.Contains(head, " CHANGELOG.md):") {
 		t.Errorf("decision head %q", head)
 	}
-	if !strings.Contains(strings.Join(review, "\n"), "2024-04-10 · breaking · Product: features is renamed marketing_features") {
+	if !strings.Contains(strings.Join(review, "\n"), "  2024-04-10 · breaking · Product: Rename `features` to `marketing_features` on `ProductCreateOptions`, `ProductUpdateOptions`, and `Product`.") {
 		t.Errorf("review lacks the product rename:\n%s", strings.Join(review, "\n"))
 	}
-	if r := p.Review(nil, Facts{"apiVersion.from": "2023-10-16", "apiVersion.to": "2024-06-20"}); len(r) != 1 || !strings.Contains(r[0], "review the API changelog between the two versions yourself") {
+	// 2019-12-03 (stripe 8.1 to 8.24) is a pin the CHANGELOG never names.
+	if r := p.Review(nil, Facts{"apiVersion.from": "2019-12-03", "apiVersion.to": "2024-06-20"}); len(r) != 1 || !strings.Contains(r[0], "not 2019-12-03: review the API changelog between the two versions yourself") {
 		t.Errorf("a pin the snapshot does not know: %q", r)
 	}
 	if _, err := p.Facts("../../fixtures/registry/stripe/14.25.0", t.TempDir()); err == nil || !strings.Contains(err.Error(), "pin 0 API versions") {
 		t.Errorf("no declarations: %v", err)
 	}
 	pl := p.Planner(t.TempDir()).WithFacts(f)
-	if n := pl.Note("stripe-api-version"); n != "API 2023-10-16 → 2024-04-10: 11 changelog entries between the pins, listed by fix under Decisions for you" {
+	if n := pl.Note("stripe-api-version"); n != "API 2023-10-16 → 2024-04-10: 15 changelog entries between the pins, listed by fix under Decisions for you" {
 		t.Errorf("plan note %q", n)
 	}
 	if n := pl.Note("stripe-product-marketing-features"); n != "" {
 		t.Errorf("a note under another rule: %q", n)
 	}
-	// The snapshot in the tree says where it comes from.
-	var cl changelog
-	if err := json.Unmarshal(stripeChangelogJSON, &cl); err != nil || cl.Source == "" || len(cl.Entries) == 0 {
-		t.Fatalf("stripe/changelog.json: %v (%d entries, source %q)", err, len(cl.Entries), cl.Source)
+	// Two pins the snapshot covers with no breaking entry between them are
+	// covered, with nothing listed, not "not covered".
+	if n := pl.WithFacts(Facts{"apiVersion.from": "2025-10-29.clover", "apiVersion.to": "2025-12-15.clover"}).Note("stripe-api-version"); !strings.HasPrefix(n, "API 2025-10-29.clover → 2025-12-15.clover: ") || strings.Contains(n, "covers") {
+		t.Errorf("plan note between covered pins %q", n)
+	}
+}
+
+// TestStripeSnapshotUnusable: a snapshot changed after it was generated
+// (here one summary, as a hand edit would) fails its checksum, and the
+// pack says the snapshot is unusable and why, in the review and the plan
+// note alike, instead of listing nothing.
+func TestStripeSnapshotUnusable(t *testing.T) {
+	b, err := os.ReadFile("stripe/changelog.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const old = "Rename `features` to `marketing_features`"
+	if !bytes.Contains(b, []byte(old)) {
+		t.Fatalf("stripe/changelog.json lacks %q", old)
+	}
+	snap, err := stripe.Decode(bytes.Replace(b, []byte(old), []byte("Rename `features` to `product_features`"), 1))
+	if err == nil {
+		t.Fatal("a hand-edited snapshot decodes")
+	}
+	f := Facts{"apiVersion.from": "2023-10-16", "apiVersion.to": "2024-04-10"}
+	r := stripeReview(f, snap, err)
+	if len(r) != 1 || !strings.Contains(r[0], "the changelog snapshot shipped with Uptide is unusable (its checksum") || !strings.Contains(r[0], "review the API changelog between the two versions yourself") {
+		t.Errorf("review of an unusable snapshot: %q", r)
+	}
+	if n := stripeNote("stripe-api-version", f, snap, err); !strings.Contains(n, "is unusable (its checksum") {
+		t.Errorf("plan note of an unusable snapshot: %q", n)
 	}
 }
 

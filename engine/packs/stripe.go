@@ -1,15 +1,14 @@
 package packs
 
 import (
-	_ "embed"
-	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strings"
+
+	"github.com/uptide/uptide/engine/packs/stripe"
 )
 
 // stripePack: stripe's SDK majors. Two concerns: the SDK surface (params
@@ -145,71 +144,77 @@ func renameKeyOrMember(old, repl string) Transform {
 	}
 }
 
-//go:embed stripe/changelog.json
-var stripeChangelogJSON []byte
-
-// changelog is the snapshot of Stripe's API changes shipped in the tree.
-type changelog struct {
-	Source   string   `json:"source"`
-	Snapshot int      `json:"snapshot"`
-	Versions []string `json:"versions"`
-	Entries  []struct {
-		Version  string `json:"version"`
-		Breaking bool   `json:"breaking"`
-		Area     string `json:"area"`
-		Summary  string `json:"summary"`
-	} `json:"entries"`
+// stripeDecisions lists the changelog between the two pinned API versions
+// from the snapshot shipped in the tree.
+func stripeDecisions(f Facts) []string {
+	snap, err := stripe.Shipped()
+	return stripeReview(f, snap, err)
 }
 
-// stripeDecisions lists the changelog between the two pinned API versions:
-// every entry of a version after the old pin up to the new one. A pin the
-// snapshot does not know is said, never passed over as "no changes".
-func stripeDecisions(f Facts) []string {
+// stripeReview lists every snapshot entry of an API version after the old
+// pin up to the new one. A snapshot that does not load (damaged, edited
+// after it was generated) or does not know a pin is said, never passed
+// over as "no changes".
+func stripeReview(f Facts, snap *stripe.Snapshot, loadErr error) []string {
 	from, to := f["apiVersion.from"], f["apiVersion.to"]
 	if from == "" || to == "" || from == to {
 		return nil
 	}
-	var cl changelog
-	if err := json.Unmarshal(stripeChangelogJSON, &cl); err != nil {
-		return []string{fmt.Sprintf("Stripe API %s → %s: the changelog snapshot shipped with Uptide does not read (%v): review the API changelog between the two versions yourself.", from, to, err)}
+	entries, problem := stripeChanges(from, to, snap, loadErr)
+	if problem != "" {
+		return []string{fmt.Sprintf("Stripe API %s → %s: %s: review the API changelog between the two versions yourself; nothing here says the upgrade has no API change.", from, to, problem)}
 	}
-	known := func(v string) bool {
-		for _, k := range cl.Versions {
-			if k == v {
-				return true
-			}
+	head := fmt.Sprintf("Stripe API %s → %s: %d changelog entries between the two pinned versions, each to check against what your integration sends and reads (source: %s %s):",
+		from, to, len(entries), snap.Source.Package, snap.Source.File)
+	lines := []string{head}
+	for _, e := range entries {
+		kind := "change"
+		if e.Breaking {
+			kind = "breaking"
 		}
-		return false
-	}
-	if !known(from) || !known(to) {
-		return []string{fmt.Sprintf("Stripe API %s → %s: the changelog snapshot shipped with Uptide (snapshot %d) covers %s only: review the API changelog between the two versions yourself; nothing here says the upgrade has no API change.",
-			from, to, cl.Snapshot, strings.Join(cl.Versions, ", "))}
-	}
-	var lines []string
-	for _, e := range cl.Entries {
-		if e.Version > from && e.Version <= to {
-			kind := "change"
-			if e.Breaking {
-				kind = "breaking"
-			}
+		if e.Area != "" {
 			lines = append(lines, fmt.Sprintf("  %s · %s · %s: %s", e.Version, kind, e.Area, e.Summary))
+		} else {
+			lines = append(lines, fmt.Sprintf("  %s · %s: %s", e.Version, kind, e.Summary))
 		}
 	}
-	sort.Strings(lines)
-	head := fmt.Sprintf("Stripe API %s → %s: %d changelog entries between the two pinned versions, each to check against what your integration sends and reads (source: %s):", from, to, len(lines), cl.Source)
-	return append([]string{head}, lines...)
+	return lines
+}
+
+// stripeChanges is the snapshot's entries between the pins, or why the
+// snapshot cannot say.
+func stripeChanges(from, to string, snap *stripe.Snapshot, loadErr error) ([]stripe.Entry, string) {
+	if loadErr != nil {
+		return nil, fmt.Sprintf("the changelog snapshot shipped with Uptide is unusable (%v)", loadErr)
+	}
+	if !snap.Covers(from) || !snap.Covers(to) {
+		var missing []string
+		for _, v := range []string{from, to} {
+			if !snap.Covers(v) {
+				missing = append(missing, v)
+			}
+		}
+		return nil, fmt.Sprintf("the changelog snapshot shipped with Uptide (%s) covers API versions %s to %s, not %s",
+			snap.Source.Package, snap.Versions[0], snap.Versions[len(snap.Versions)-1], strings.Join(missing, " or "))
+	}
+	return snap.Between(from, to), ""
 }
 
 // stripePlanNote counts, under the API version rule, the changelog entries
 // between the two pins that fix will list for review.
 func stripePlanNote(ruleID string, f Facts) string {
+	snap, err := stripe.Shipped()
+	return stripeNote(ruleID, f, snap, err)
+}
+
+func stripeNote(ruleID string, f Facts, snap *stripe.Snapshot, loadErr error) string {
 	from, to := f["apiVersion.from"], f["apiVersion.to"]
 	if ruleID != "stripe-api-version" || from == "" || to == "" || from == to {
 		return ""
 	}
-	d := stripeDecisions(f)
-	if len(d) == 1 {
-		return fmt.Sprintf("API %s → %s: the changelog snapshot does not cover these versions; review the changelog yourself", from, to)
+	entries, problem := stripeChanges(from, to, snap, loadErr)
+	if problem != "" {
+		return fmt.Sprintf("API %s → %s: %s; review the changelog yourself", from, to, problem)
 	}
-	return fmt.Sprintf("API %s → %s: %d changelog entries between the pins, listed by fix under Decisions for you", from, to, len(d)-1)
+	return fmt.Sprintf("API %s → %s: %d changelog entries between the pins, listed by fix under Decisions for you", from, to, len(entries))
 }
