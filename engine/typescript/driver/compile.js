@@ -30,6 +30,7 @@ const { traceRoots } = require('./cause');
 const { shareSources, forgetInside, fileVersion } = require('./sources');
 const compat = require('./compat');
 const { sourcePathsOf, withSourcePaths } = require('./wssource');
+const { deprecatedKeys } = require('./deprecated');
 
 /**
  * @typedef {import('typescript').Program} Program
@@ -162,6 +163,7 @@ function compile(ts, params) {
     coverage: { asked: 0, compiled: 0, skipped: /** @type {{file: string, reason: string}[]} */ ([]) },
     unresolvedInTarget: /** @type {Unresolved[]} */ ([]),
     newerTypeScript: /** @type {{diagnostics: Diag[]} | null} */ (null),
+    deprecatedKeys: /** @type {import('./deprecated').DeprecatedKey[]} */ ([]),
     timing: { baselineMs: 0, overlayMs: 0 },
   };
 
@@ -308,8 +310,29 @@ function compile(ts, params) {
     return sortResult(result);
   }
   result.newDiagnostics = newOnly(baseDiags.map((d) => toDiag(ts, d, rel, msg)), overDiags.map((d) => toDiag(ts, d, rel, msg)));
-  traceRoots(ts, { repoRoot, rel, mapping: overlayMap, baselineMapping: baselineMap, programs, baseline: (/** @type {Unit} */ b) => buildProgram(ts, b, baselineMap).program }, result.newDiagnostics);
+  const baselineOf = memoBaseline(ts, baselineMap);
+  traceRoots(ts, { repoRoot, rel, mapping: overlayMap, baselineMapping: baselineMap, programs, baseline: baselineOf }, result.newDiagnostics);
+  result.deprecatedKeys = deprecatedKeys(ts, programs, overlayMap.remap, baselineOf, rel);
   return sortResult(result);
+}
+
+/**
+ * The baseline program of a unit, built once per compile whoever asks (the
+ * cause tracer, the deprecated keys).
+ * @param {typeof import('typescript')} ts
+ * @param {Mapping | null} baselineMap
+ */
+function memoBaseline(ts, baselineMap) {
+  /** @type {Map<Unit, Program>} */
+  const built = new Map();
+  return (/** @type {Unit} */ u) => {
+    let p = built.get(u);
+    if (!p) {
+      p = buildProgram(ts, u, baselineMap).program;
+      built.set(u, p);
+    }
+    return p;
+  };
 }
 
 /**
