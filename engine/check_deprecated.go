@@ -6,6 +6,7 @@ import (
 
 	"github.com/uptide/uptide/engine/match"
 	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/engine/model/path"
 	"github.com/uptide/uptide/engine/typescript"
 )
 
@@ -34,13 +35,9 @@ func deprecatedKeyFindings(r *memberRun, ws string, keys []typescript.Deprecated
 		if k.Package != r.linkName || reported[placeKey(k.File, k.Line, k.Column)] {
 			continue
 		}
-		sym := at[k.DeclFile+":"+strconv.Itoa(k.DeclPos)]
+		p, sym := keyPath(at, k)
 		if sym == nil {
 			continue
-		}
-		p := sym.Path
-		if sym.AliasOf != "" {
-			p = sym.AliasOf
 		}
 		if _, ok := changes[p]; !ok {
 			c := model.Change{Path: p, Kind: model.ChangeDeprecated, Severity: model.Deprecated, Confidence: 1,
@@ -67,6 +64,35 @@ func deprecatedKeyFindings(r *memberRun, ws string, keys []typescript.Deprecated
 		cs = append(cs, c)
 	}
 	return match.Match(cs, usages, r.tgt, match.Options{Package: r.m.name()})
+}
+
+// keyPath names a deprecated key: as a member of the type it was typed by
+// when the surface has that type (zod 4 declares message once, in its
+// generic Params, for every params type: .min's key is
+// $ZodCheckMinLengthParams#message, not the first type the declaration
+// happens to be reached through), else by the path of its declaration.
+// sym is the surface's symbol of the declaration (its deprecation), nil
+// when the surface does not reach it.
+func keyPath(at map[string]*model.Symbol, k typescript.DeprecatedKey) (string, *model.Symbol) {
+	sym := at[k.DeclFile+":"+strconv.Itoa(k.DeclPos)]
+	if sym == nil {
+		return "", nil
+	}
+	if k.ContainerFile != "" {
+		if c := at[k.ContainerFile+":"+strconv.Itoa(k.ContainerPos)]; c != nil {
+			if cp, err := path.Parse(canonicalPath(c)); err == nil {
+				return cp.Instance(k.Name).String(), sym
+			}
+		}
+	}
+	return canonicalPath(sym), sym
+}
+
+func canonicalPath(s *model.Symbol) string {
+	if s.AliasOf != "" {
+		return s.AliasOf
+	}
+	return s.Path
 }
 
 // symbolsByPlace indexes a surface's symbols by where they are declared

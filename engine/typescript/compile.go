@@ -109,6 +109,11 @@ type DeprecatedKey struct {
 	Package  string `json:"package"`
 	DeclFile string `json:"declFile"`
 	DeclPos  int    `json:"declPos"`
+	// ContainerFile and ContainerPos locate the named type the key was
+	// typed by ("" when anonymous, or declared outside the package): one
+	// declaration can serve many types.
+	ContainerFile string `json:"containerFile"`
+	ContainerPos  int    `json:"containerPos"`
 	// Message is the @deprecated text.
 	Message string `json:"message"`
 }

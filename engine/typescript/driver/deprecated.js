@@ -17,7 +17,10 @@
 // property for the same key was not (a deprecation the installed version
 // already had is not the upgrade's). The declaration's place in the target
 // (file and name offset, as the surface records it) lets the engine name
-// the key by the target's canonical path.
+// the key by the target's canonical path; so does the place of the type
+// the key was typed by (its container), which names it better where one
+// declaration serves many types (zod 4 declares message once, in the
+// generic Params, for every params type).
 
 const path = require('path');
 const { real, inside } = require('./paths');
@@ -26,7 +29,7 @@ const { deprecatedText } = require('./jsdoc');
 /**
  * @typedef {import('typescript').Program} Program
  * @typedef {{file: string, line: number, column: number, start: number, end: number, name: string, access: string,
- *   package: string, declFile: string, declPos: number, message: string}} DeprecatedKey
+ *   package: string, declFile: string, declPos: number, containerFile: string, containerPos: number, message: string}} DeprecatedKey
  * @typedef {{files: string[]}} KeyUnit
  */
 
@@ -62,17 +65,26 @@ function deprecatedKeys(ts, programs, remap, baseline, rel) {
       const sf = program.getSourceFile(f);
       if (!sf || sf.isDeclarationFile) continue;
       forEachKey(ts, sf, (obj, key, name) => {
-        const prop = contextualProperty(ts, checker, obj, name);
-        if (!prop) return;
+        const typed = contextualProperty(ts, checker, obj, name);
+        if (!typed) return;
+        const prop = typed.prop;
         const decls = (prop.declarations || []).filter((d) => ownerOf(d.getSourceFile().fileName));
         if (decls.length === 0) return;
         const texts = decls.map((d) => deprecatedText(ts, d));
         if (texts.some((t) => t === undefined)) return;
         const decl = decls[0];
         const owner = /** @type {{name: string, dir: string}} */ (ownerOf(decl.getSourceFile().fileName));
-        const declSf = decl.getSourceFile();
-        const named = /** @type {any} */ (decl).name;
-        const declPos = named && typeof named.getStart === 'function' ? named.getStart(declSf) : decl.getStart(declSf);
+        const place = (/** @type {import('typescript').Declaration} */ d) => {
+          const dsf = d.getSourceFile();
+          const named = /** @type {any} */ (d).name;
+          return {
+            file: path.relative(owner.dir, real(dsf.fileName)).split(path.sep).join('/'),
+            pos: named && typeof named.getStart === 'function' ? named.getStart(dsf) : d.getStart(dsf),
+          };
+        };
+        const at = place(decl);
+        const cdecl = containerOf(ts, checker, typed.type, name) || parameterContainer(ts, checker, obj, name);
+        const container = cdecl && ownerOf(cdecl.getSourceFile().fileName) === owner ? place(cdecl) : { file: '', pos: 0 };
         const nameNode = /** @type {import('typescript').Node} */ (key.name);
         const start = nameNode.getStart(sf);
         const lc = sf.getLineAndCharacterOfPosition(start);
@@ -82,8 +94,10 @@ function deprecatedKeys(ts, programs, remap, baseline, rel) {
             file: rel(sf.fileName), line: lc.line + 1, column: lc.character + 1, start, end: nameNode.end, name,
             access: implementsFunction(ts, key) ? 'implement' : 'write',
             package: owner.name,
-            declFile: path.relative(owner.dir, real(declSf.fileName)).split(path.sep).join('/'),
-            declPos,
+            declFile: at.file,
+            declPos: at.pos,
+            containerFile: container.file,
+            containerPos: container.pos,
             message: /** @type {string} */ (texts[0]),
           },
         });
@@ -99,7 +113,7 @@ function deprecatedKeys(ts, programs, remap, baseline, rel) {
       const bkey = bsf === c.sf ? c.key : bsf ? keyAt(ts, bsf, c.found.start) : undefined;
       if (bkey && bkey.parent && ts.isObjectLiteralExpression(bkey.parent)) {
         const before = contextualProperty(ts, bchecker, bkey.parent, c.name);
-        if (before && (before.declarations || []).some((d) => deprecatedText(ts, d) !== undefined)) continue;
+        if (before && (before.prop.declarations || []).some((d) => deprecatedText(ts, d) !== undefined)) continue;
       }
       out.push(c.found);
     }
@@ -141,8 +155,9 @@ function keyName(ts, p) {
 }
 
 /**
- * The property the literal's contextual type declares for name: the first
- * member of a union that has it (null and undefined left out).
+ * The property the literal's contextual type declares for name, and the
+ * type that has it: the first member of a union that has it (null and
+ * undefined left out).
  * @param {typeof import('typescript')} ts
  * @param {import('typescript').TypeChecker} checker
  * @param {import('typescript').ObjectLiteralExpression} obj
@@ -160,7 +175,70 @@ function contextualProperty(ts, checker, obj, name) {
   for (const t of types) {
     if (t.flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Null | ts.TypeFlags.Void)) continue;
     const prop = checker.getPropertyOfType(t, name);
-    if (prop) return prop;
+    if (prop) return { prop, type: t };
+  }
+  return undefined;
+}
+
+/**
+ * The declaration of the named type that gives the key its property: the
+ * type itself, else the member of an intersection that has the property;
+ * undefined for an anonymous type.
+ * @param {typeof import('typescript')} ts
+ * @param {import('typescript').TypeChecker} checker
+ * @param {import('typescript').Type} type
+ * @param {string} name
+ * @returns {import('typescript').Declaration | undefined}
+ */
+function containerOf(ts, checker, type, name) {
+  const parts = type.isIntersection() ? [type, ...type.types] : [type];
+  for (const t of parts) {
+    const s = t.aliasSymbol || t.getSymbol();
+    if (!s || s.escapedName === ts.InternalSymbolName.Type || s.escapedName === ts.InternalSymbolName.Object) continue;
+    if (t !== type && !checker.getPropertyOfType(t, name)) continue;
+    const d = (s.declarations || [])[0];
+    if (d) return d;
+  }
+  return undefined;
+}
+
+/**
+ * For a literal passed straight to a call whose contextual type is
+ * anonymous (zod 4's check params are mapped types that keep no name):
+ * the named type the called parameter is declared with
+ * (`params?: string | $ZodCheckMinLengthParams`) that has the property.
+ * @param {typeof import('typescript')} ts
+ * @param {import('typescript').TypeChecker} checker
+ * @param {import('typescript').ObjectLiteralExpression} obj
+ * @param {string} name
+ * @returns {import('typescript').Declaration | undefined}
+ */
+function parameterContainer(ts, checker, obj, name) {
+  /** @type {import('typescript').Node} */
+  let n = obj;
+  while (n.parent && ts.isParenthesizedExpression(n.parent)) n = n.parent;
+  const call = n.parent;
+  if (!call || !(ts.isCallExpression(call) || ts.isNewExpression(call)) || !call.arguments) return undefined;
+  const i = call.arguments.indexOf(/** @type {import('typescript').Expression} */ (n));
+  if (i < 0) return undefined;
+  let decl;
+  try {
+    const sig = checker.getResolvedSignature(call);
+    decl = sig && sig.declaration;
+  } catch {
+    return undefined;
+  }
+  if (!decl || ts.isJSDocSignature(decl) || decl.parameters.length === 0) return undefined;
+  const param = decl.parameters[Math.min(i, decl.parameters.length - 1)];
+  if (!param || !param.type) return undefined;
+  const refs = ts.isUnionTypeNode(param.type) ? param.type.types : [param.type];
+  for (const r of refs) {
+    if (!ts.isTypeReferenceNode(r)) continue;
+    let s = checker.getSymbolAtLocation(r.typeName);
+    if (s && s.flags & ts.SymbolFlags.Alias) s = checker.getAliasedSymbol(s);
+    if (!s || !s.declarations || s.declarations.length === 0) continue;
+    if (!checker.getPropertyOfType(checker.getTypeFromTypeNode(r), name)) continue;
+    return s.declarations[0];
   }
   return undefined;
 }

@@ -12,5 +12,6 @@ export interface Hooks {
     onDone?: () => void;
 }
 export declare function check(params?: errorUtil.ErrMessage): void;
+export declare function length(n: number, params?: errorUtil.ErrMessage): void;
 export declare function configure(opts: Legacy): void;
 export declare function hooks(h: Hooks): void;
