@@ -264,10 +264,13 @@ function compile(ts, params) {
       unresolved.push(...state.unresolvedIn(program));
     }
     result.unresolvedInTarget = dedupeUnresolved(unresolved);
+    const baselineOf = memoBaseline(ts, baselineMap);
     if (Array.isArray(params.trace)) {
       // A native tsc judged (native.js): its new diagnostics take their roots here.
-      result.newDiagnostics = require('./native').traceNative(ts, programs, params.trace, rel, (/** @type {Diag[]} */ ds) => traceRoots(ts, { repoRoot, rel, mapping: overlayMap, baselineMapping: baselineMap, programs, baseline: (/** @type {Unit} */ b) => buildProgram(ts, b, baselineMap).program }, ds));
+      result.newDiagnostics = require('./native').traceNative(ts, programs, params.trace, rel, (/** @type {Diag[]} */ ds) => traceRoots(ts, { repoRoot, rel, mapping: overlayMap, baselineMapping: baselineMap, programs, baseline: baselineOf }, ds));
     }
+    // And the deprecated keys, which no tsc reports.
+    if (params.deprecatedKeys) result.deprecatedKeys = deprecatedKeys(ts, programs, overlayMap.remap, baselineOf, rel);
     result.timing.overlayMs = Date.now() - t1;
     return sortResult(result);
   }
