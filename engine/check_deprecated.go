@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"sort"
 	"strconv"
 	"strings"
 
@@ -93,6 +94,34 @@ func canonicalPath(s *model.Symbol) string {
 		return s.AliasOf
 	}
 	return s.Path
+}
+
+// deprecatedNames are the member names the members' targets mark
+// @deprecated, sorted: the only keys the overlay needs to judge (a key
+// the surface does not reach names nothing, see keyPath).
+func deprecatedNames(runs []*memberRun) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, r := range runs {
+		if !r.ok || r.tgt == nil || r.tgtDir == "" {
+			continue
+		}
+		for _, s := range r.tgt.Symbols {
+			if s.Deprecated == nil {
+				continue
+			}
+			p, err := path.Parse(s.Path)
+			if err != nil {
+				continue
+			}
+			if l := p.Leaf(); l.Kind == path.Name && len(p.Segments) > 1 && !seen[l.Name] {
+				seen[l.Name] = true
+				out = append(out, l.Name)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // symbolsByPlace indexes a surface's symbols by where they are declared

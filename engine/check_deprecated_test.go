@@ -63,3 +63,23 @@ func TestDeprecatedKeyFindings(t *testing.T) {
 		t.Errorf("without a target surface: %v", fs)
 	}
 }
+
+// TestDeprecatedNames: the overlay judges only keys named like a member a
+// moving target deprecates; a top-level export is no key, and a member
+// that stays put adds nothing.
+func TestDeprecatedNames(t *testing.T) {
+	dep := &model.Deprecation{Message: "x"}
+	moving := &memberRun{ok: true, tgtDir: "/t", tgt: &model.Surface{Symbols: []model.Symbol{
+		{Path: "$ZodCheckParams#message", Deprecated: dep},
+		{Path: "z.$ZodCheckParams#message", AliasOf: "$ZodCheckParams#message", Deprecated: dep},
+		{Path: "ZodString#email", Deprecated: dep},
+		{Path: "nativeEnum", Deprecated: dep},
+		{Path: `Opts#"x-legacy"`, Deprecated: dep},
+		{Path: "ZodString#min"},
+	}}}
+	staying := &memberRun{ok: true, tgt: &model.Surface{Symbols: []model.Symbol{{Path: "Other#old", Deprecated: dep}}}}
+	got := deprecatedNames([]*memberRun{moving, staying})
+	if want := []string{"email", "message", "x-legacy"}; strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("deprecatedNames = %q, want %q", got, want)
+	}
+}

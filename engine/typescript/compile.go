@@ -36,6 +36,10 @@ type CompileRequest struct {
 	// instead of the installed copies (the @types release the installed
 	// runtime should have).
 	Baseline *Overlay
+	// DeprecatedNames are the member names the targets' surfaces mark
+	// @deprecated: only object-literal keys of these names are judged for
+	// DeprecatedKeys (none: the judgment is skipped).
+	DeprecatedNames []string
 
 	// legacyHooks installs only TypeScript 4.x's resolver hooks (tests).
 	legacyHooks bool
@@ -167,6 +171,8 @@ type compileParams struct {
 	Overlay     *mapping `json:"overlay,omitempty"`
 	Baseline    *mapping `json:"baseline,omitempty"`
 	ResolveOnly bool     `json:"resolveOnly,omitempty"`
+	// DeprecatedNames: see CompileRequest.
+	DeprecatedNames []string `json:"deprecatedNames,omitempty"`
 	// SourcePaths send the workspace's dependencies on other workspaces
 	// to their sources (FindWorkspaceSources).
 	SourcePaths map[string][]string `json:"sourcePaths,omitempty"`
@@ -186,7 +192,7 @@ func (a *Adapter) Compile(ctx context.Context, req CompileRequest) (*CompileResu
 	if err != nil {
 		return nil, err
 	}
-	params := compileParams{RepoRoot: root, Workspace: root, LegacyHooks: req.legacyHooks}
+	params := compileParams{RepoRoot: root, Workspace: root, LegacyHooks: req.legacyHooks, DeprecatedNames: req.DeprecatedNames}
 	if req.Workspace != "" {
 		params.Workspace = absUnder(root, req.Workspace)
 	}

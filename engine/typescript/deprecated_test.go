@@ -37,7 +37,7 @@ func TestCompileDeprecatedKeys(t *testing.T) {
 		fmt.Sprintf("src/use.ts:8:13 message write paramkit index.d.ts@%d in index.d.ts@%d This parameter is deprecated. Use `error` instead.",
 			decl("type Params<", "message?"), decl("export type LengthParams", "LengthParams")),
 	}
-	run := func(t *testing.T, a *Adapter, edit func(t *testing.T, repo string)) {
+	run := func(t *testing.T, a *Adapter, edit func(t *testing.T, repo string), names []string, want []string) {
 		ctx := context.Background()
 		repo := fixtureRepo(t, "deprecated", "paramkit@1.0.0")
 		if edit != nil {
@@ -48,7 +48,7 @@ func TestCompileDeprecatedKeys(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer ov.Cleanup()
-		r, err := a.Compile(ctx, CompileRequest{RepoRoot: repo, Workspace: repo, Overlay: ov})
+		r, err := a.Compile(ctx, CompileRequest{RepoRoot: repo, Workspace: repo, Overlay: ov, DeprecatedNames: names})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -63,12 +63,16 @@ func TestCompileDeprecatedKeys(t *testing.T) {
 			t.Errorf("deprecated keys\n got %q\nwant %q", got, want)
 		}
 	}
-	t.Run("pinned", func(t *testing.T) { run(t, sharedAdapter(t), nil) })
+	names := []string{"message", "onDone", "legacy"}
+	t.Run("pinned", func(t *testing.T) { run(t, sharedAdapter(t), nil, names, want) })
+	// Only keys of the names the targets' surfaces deprecate are judged.
+	t.Run("one name", func(t *testing.T) { run(t, sharedAdapter(t), nil, []string{"onDone"}, want[1:3]) })
+	t.Run("no name", func(t *testing.T) { run(t, sharedAdapter(t), nil, nil, []string{}) })
 	for _, v := range supportedVersions {
 		t.Run(v, func(t *testing.T) {
 			a := New(cachedCompiler(t, v), Options{NoSurfaceCache: true})
 			t.Cleanup(func() { a.Close() })
-			run(t, a, olderConfig(v))
+			run(t, a, olderConfig(v), names, want)
 		})
 	}
 }

@@ -169,10 +169,10 @@ type traceParams struct {
 // reports). A driver that cannot trace leaves the diagnostics as they are;
 // only a cancelled run is an error.
 func (a *Adapter) traceNative(ctx context.Context, params compileParams, ov *Overlay, ds []model.Diagnostic) ([]DeprecatedKey, error) {
-	if ov == nil {
+	if ov == nil || len(ds) == 0 && len(params.DeprecatedNames) == 0 {
 		return nil, nil
 	}
-	p := traceParams{compileParams: params, Trace: ds, DeprecatedKeys: true}
+	p := traceParams{compileParams: params, Trace: ds, DeprecatedKeys: len(params.DeprecatedNames) > 0}
 	if p.Trace == nil {
 		p.Trace = []model.Diagnostic{}
 	}

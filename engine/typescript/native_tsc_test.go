@@ -97,8 +97,10 @@ func TestCompileNative(t *testing.T) {
 		wantNew        []string
 		overlaySkipped string
 		newer          bool
-		// deprecatedKeys is how many keys the target newly deprecates.
-		deprecatedKeys int
+		// deprecatedKeys is how many keys of deprecatedNames the target
+		// newly deprecates.
+		deprecatedNames []string
+		deprecatedKeys  int
 	}{
 		{
 			name: "removed parameter and property; a dependency fetched in a round",
@@ -170,7 +172,7 @@ func TestCompileNative(t *testing.T) {
 			// No tsc reports them: the driver's overlay names them for the
 			// native judgment too.
 			name: "deprecated keys", repo: "deprecated", installed: []string{"paramkit@1.0.0"}, targets: []string{"paramkit@2.0.0"},
-			deprecatedKeys: 4,
+			deprecatedNames: []string{"message", "onDone"}, deprecatedKeys: 4,
 		},
 		{
 			name: "the options of the tsconfig above", repo: "monorepo", workspace: "packages/app",
@@ -207,7 +209,7 @@ func TestCompileNative(t *testing.T) {
 				if tt.workspace != "" {
 					ws = filepath.Join(repo, filepath.FromSlash(tt.workspace))
 				}
-				req := CompileRequest{RepoRoot: repo, Workspace: ws, Files: tt.files}
+				req := CompileRequest{RepoRoot: repo, Workspace: ws, Files: tt.files, DeprecatedNames: tt.deprecatedNames}
 				if tt.baseline != nil {
 					ov, err := BuildOverlay(ctx, OverlayRequest{Workspace: ws, TempDir: t.TempDir(), Targets: linkedFixtures(tt.baseline)})
 					if err != nil {

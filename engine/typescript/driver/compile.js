@@ -270,7 +270,7 @@ function compile(ts, params) {
       result.newDiagnostics = require('./native').traceNative(ts, programs, params.trace, rel, (/** @type {Diag[]} */ ds) => traceRoots(ts, { repoRoot, rel, mapping: overlayMap, baselineMapping: baselineMap, programs, baseline: baselineOf }, ds));
     }
     // And the deprecated keys, which no tsc reports.
-    if (params.deprecatedKeys) result.deprecatedKeys = deprecatedKeys(ts, programs, overlayMap.remap, baselineOf, rel);
+    if (params.deprecatedKeys) result.deprecatedKeys = deprecatedKeys(ts, programs, overlayMap.remap, baselineOf, rel, namesOf(params));
     result.timing.overlayMs = Date.now() - t1;
     return sortResult(result);
   }
@@ -315,8 +315,18 @@ function compile(ts, params) {
   result.newDiagnostics = newOnly(baseDiags.map((d) => toDiag(ts, d, rel, msg)), overDiags.map((d) => toDiag(ts, d, rel, msg)));
   const baselineOf = memoBaseline(ts, baselineMap);
   traceRoots(ts, { repoRoot, rel, mapping: overlayMap, baselineMapping: baselineMap, programs, baseline: baselineOf }, result.newDiagnostics);
-  result.deprecatedKeys = deprecatedKeys(ts, programs, overlayMap.remap, baselineOf, rel);
+  result.deprecatedKeys = deprecatedKeys(ts, programs, overlayMap.remap, baselineOf, rel, namesOf(params));
   return sortResult(result);
+}
+
+/**
+ * The member names the targets deprecate (deprecatedNames), as a set.
+ * @param {any} params
+ * @returns {Set<string>}
+ */
+function namesOf(params) {
+  const names = Array.isArray(params.deprecatedNames) ? params.deprecatedNames : [];
+  return new Set(names.filter((/** @type {any} */ n) => typeof n === 'string' && n !== ''));
 }
 
 /**

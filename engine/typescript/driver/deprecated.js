@@ -39,10 +39,12 @@ const { deprecatedText } = require('./jsdoc');
  * @param {{name: string, dir: string}[]} remap the linked targets
  * @param {(u: any) => Program} baseline the baseline program of a unit (built on demand)
  * @param {(f: string) => string} rel repository-relative names
+ * @param {Set<string>} names the member names the targets deprecate: only
+ *   keys of these names can be one, and most upgrades deprecate none
  * @returns {DeprecatedKey[]}
  */
-function deprecatedKeys(ts, programs, remap, baseline, rel) {
-  if (remap.length === 0) return [];
+function deprecatedKeys(ts, programs, remap, baseline, rel, names) {
+  if (remap.length === 0 || names.size === 0) return [];
   /** @type {Map<string, {name: string, dir: string} | null>} */
   const owners = new Map();
   /** @param {string} fileName */
@@ -65,6 +67,7 @@ function deprecatedKeys(ts, programs, remap, baseline, rel) {
       const sf = program.getSourceFile(f);
       if (!sf || sf.isDeclarationFile) continue;
       forEachKey(ts, sf, (obj, key, name) => {
+        if (!names.has(name)) return;
         const typed = contextualProperty(ts, checker, obj, name);
         if (!typed) return;
         const prop = typed.prop;
