@@ -232,6 +232,9 @@ func (c *checker) judgeFindings(lead string, runs []*memberRun, compiles []*wsCo
 			var fs []model.Finding
 			if r.ok {
 				fs = match.Match(r.changes, us, r.tgt, match.Options{Package: r.m.name(), Installed: r.inst})
+				if wc.ran && wc.res != nil {
+					fs = append(fs, deprecatedKeyFindings(r, wc.ws, wc.res.DeprecatedKeys, fs)...)
+				}
 			}
 			fs = append(fs, r.format[wc.ws]...)
 			out := match.Arbitrate(fs, us, diags, match.ArbiterOptions{

@@ -110,7 +110,7 @@ func (c *checker) compileWorkspace(ctx context.Context, ws string, runs []*membe
 		return wc
 	}
 	defer ov.Cleanup()
-	req := typescript.CompileRequest{RepoRoot: c.root, Workspace: ws, Files: wc.files, Overlay: ov}
+	req := typescript.CompileRequest{RepoRoot: c.root, Workspace: ws, Files: wc.files, Overlay: ov, DeprecatedNames: deprecatedNames(runs)}
 	if len(baseline) > 0 {
 		bov, err := typescript.BuildOverlay(ctx, typescript.OverlayRequest{Workspace: wsDir, Targets: baseline, Fetch: c.fetchRange})
 		if err != nil {

@@ -146,7 +146,8 @@ func TestPacksZodTutorial(t *testing.T) {
 	text := run(t, fe.env, dir, "check", "zod", "--target", target)
 	// The deprecated uses a transform takes are listed apart, not counted.
 	for _, line := range []string{`✗ required_error / invalid_type_error / errorMap become error +2 +2 `, `✗ z.record needs a key schema +1 +1 `,
-		`Deprecated \(still works; fix moves the by-rule ones, not counted\)`, `! z.nativeEnum is z.enum +1 +1 `, `! string formats are top-level +1 +1 `} {
+		`Deprecated \(still works; fix moves the by-rule ones, not counted\)`, `! z.nativeEnum is z.enum +1 +1 `, `! string formats are top-level +1 +1 `,
+		`! message param becomes error +2 +2 `} {
 		if !regexp.MustCompile(line).MatchString(text.stdout) {
 			t.Errorf("check's plan lacks %q:\n%s", line, text.stdout)
 		}
@@ -162,12 +163,12 @@ func TestPacksZodTutorial(t *testing.T) {
 		t.Fatalf("exit %d status %s (%s), want 1 failed on the deepPartial site\n%s", out.code, res.Status, res.Reason, out.stderr)
 	}
 	wantSubjects := []string{"upgrade zod 3.23.8 → 4.0.17",
-		"apply zod rules: 6 sites (zod-error-issues, zod-error-params, zod-native-enum, zod-record-key, zod-string-formats)"}
+		"apply zod rules: 8 sites (zod-error-issues, zod-error-params, zod-message-param, zod-native-enum, zod-record-key, zod-string-formats)"}
 	if s := subjects(res); strings.Join(s, "\n") != strings.Join(wantSubjects, "\n") {
 		t.Errorf("commits %q, want %q", s, wantSubjects)
 	}
-	if pf.Rules == nil || pf.Rules.Pack != "zod" || len(pf.Rules.Sites) != 5 || pf.Rules.Commit == "" {
-		t.Fatalf("rules %+v, want the zod pack's 5 findings (3 breaking, 2 deprecated) in one commit", pf.Rules)
+	if pf.Rules == nil || pf.Rules.Pack != "zod" || len(pf.Rules.Sites) != 7 || pf.Rules.Commit == "" {
+		t.Fatalf("rules %+v, want the zod pack's 7 findings (3 breaking, 4 deprecated) in one commit", pf.Rules)
 	}
 	tscCleanAt(t, pf, want[:2])
 	tscCleanAt(t, pf, want[3:])
@@ -186,7 +187,8 @@ func TestPacksZodTutorial(t *testing.T) {
 		`z.number({ error: (iss) => iss.input === undefined ? undefined : "Age must be a number" })`,
 		`z.record(z.string(), z.string())`,
 		// The deprecated uses, moved by rule in the same commit.
-		`z.email({ message: "Invalid email address" })`,
+		`.min(1, { error: "Name cannot be empty" })`,
+		`z.email({ error: "Invalid email address" })`,
 		`role: z.enum(Role),`,
 	} {
 		if !strings.Contains(schemas, s) {

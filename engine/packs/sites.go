@@ -40,8 +40,9 @@ func tokenAt(s Site, tok string) (int, bool) {
 	if at < 0 {
 		return 0, false
 	}
-	// A JSON key ("jsx" in a tsconfig) is reported at its opening quote.
-	if at < len(s.Content) && s.Content[at] == '"' {
+	// A JSON key ("jsx" in a tsconfig) or a quoted object-literal key is
+	// reported at its opening quote.
+	if at < len(s.Content) && (s.Content[at] == '"' || s.Content[at] == '\'') {
 		at++
 	}
 	// Walk a qualified name (a.b.c) from the site to the token.

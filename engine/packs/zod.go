@@ -1,6 +1,9 @@
 package packs
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // zodPack: zod 3 → 4, after zod's own migration guide.
 func zodPack() *Pack {
@@ -17,9 +20,12 @@ func zodPack() *Pack {
 				Transform: errorParams,
 			},
 			{
+				// The key's path is the target's params type
+				// ($ZodCheckParams#message, $ZodTypeParams#message): check
+				// judges deprecated keys in the overlay.
 				ID: "zod-message-param", Title: "message param becomes error", Change: "deprecated", Path: "*#message",
 				Guide:     "zod 4 deprecates the message param in favour of error, which takes the same string.",
-				Transform: renameKey("message", "error"),
+				Transform: paramKey("message", "error", "error", "errorMap", "required_error", "invalid_type_error"),
 			},
 			{
 				ID: "zod-string-formats", Title: "string formats are top-level", Change: "deprecated", Path: "ZodString#*",
@@ -90,6 +96,100 @@ func renameKey(old, repl string) Transform {
 		}
 		return []Edit{{File: s.Finding.File, Start: at, End: at + len(old), New: repl}}, true
 	}
+}
+
+// paramKey renames the key old of a params object literal to repl,
+// keeping its value ({ message: 'x' } → { error: 'x' }, the shorthand
+// { message } → { error: message }, a quoted key keeps its quotes). The
+// parser says the site is the key of an object literal's own member;
+// an object that also has one of the conflicting keys (two sources of
+// one message) or a spread (which may bring one) is left to the assisted
+// fixer, as is a method or a computed key.
+func paramKey(old, repl string, conflicts ...string) Transform {
+	return func(s Site) ([]Edit, bool) {
+		if s.Syntax == nil {
+			return nil, false
+		}
+		at, ok := tokenAt(s, old)
+		if !ok {
+			return nil, false
+		}
+		chain, err := s.Syntax(s.Finding.File, s.Content, at)
+		if err != nil || len(chain) < 3 {
+			return nil, false
+		}
+		key, member, obj := chain[0], chain[1], chain[2]
+		quoted := key.Kind == "StringLiteral" && key.Start == at-1 && key.End == at+len(old)+1
+		if !(key.Kind == "Identifier" && key.Start == at && key.End == at+len(old)) && !quoted {
+			return nil, false
+		}
+		if member.Start != key.Start || obj.Kind != "ObjectLiteralExpression" {
+			return nil, false
+		}
+		edit := Edit{File: s.Finding.File, Start: at, End: at + len(old), New: repl}
+		switch member.Kind {
+		case "PropertyAssignment":
+		case "ShorthandPropertyAssignment":
+			if quoted || member.End != key.End {
+				return nil, false // a default (= x) is a pattern, not a value
+			}
+			edit.New = repl + ": " + old
+		default:
+			return nil, false
+		}
+		if hasMember(s, obj, conflicts) {
+			return nil, false
+		}
+		return []Edit{edit}, true
+	}
+}
+
+// hasMember: the object literal obj has a spread, or an own member named
+// one of names (bare or quoted), as the parser sees it.
+func hasMember(s Site, obj Node, names []string) bool {
+	text := s.Content[obj.Start:obj.End]
+	own := func(offset int, kinds ...string) bool {
+		chain, err := s.Syntax(s.Finding.File, s.Content, offset)
+		if err != nil {
+			return true // unsure: as if it had one
+		}
+		for i, n := range chain {
+			if n == obj {
+				return i >= 1 && n.Kind == "ObjectLiteralExpression" && slices.Contains(kinds, chain[i-1].Kind) && chain[i-1].Start == chain[0].Start
+			}
+		}
+		return false
+	}
+	for i := strings.Index(text, "..."); i >= 0; {
+		if own(obj.Start+i, "SpreadAssignment") {
+			return true
+		}
+		j := strings.Index(text[i+3:], "...")
+		if j < 0 {
+			break
+		}
+		i += 3 + j
+	}
+	for _, name := range names {
+		for i := 0; i < len(text); {
+			j := strings.Index(text[i:], name)
+			if j < 0 {
+				break
+			}
+			at := obj.Start + i + j
+			i += j + len(name)
+			if at > 0 && isIdent(s.Content[at-1]) || at+len(name) < len(s.Content) && isIdent(s.Content[at+len(name)]) {
+				continue
+			}
+			if at > 0 && (s.Content[at-1] == '"' || s.Content[at-1] == '\'') {
+				at--
+			}
+			if own(at, "PropertyAssignment", "ShorthandPropertyAssignment", "MethodDeclaration", "GetAccessor", "SetAccessor") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 var zodFormats = map[string]string{"email": "email", "url": "url", "uuid": "uuid", "cuid": "cuid", "cuid2": "cuid2", "ulid": "ulid", "base64": "base64", "nanoid": "nanoid"}

@@ -36,6 +36,10 @@ type CompileRequest struct {
 	// instead of the installed copies (the @types release the installed
 	// runtime should have).
 	Baseline *Overlay
+	// DeprecatedNames are the member names the targets' surfaces mark
+	// @deprecated: only object-literal keys of these names are judged for
+	// DeprecatedKeys (none: the judgment is skipped).
+	DeprecatedNames []string
 
 	// legacyHooks installs only TypeScript 4.x's resolver hooks (tests).
 	legacyHooks bool
@@ -71,6 +75,11 @@ type CompileResult struct {
 	// cannot read the targets' declarations: tsc would print those and check
 	// nothing else, so New says nothing and this is the finding.
 	NewerTypeScript []model.Diagnostic
+	// DeprecatedKeys are the object-literal keys in scope whose property
+	// the target declares @deprecated and the baseline did not: the
+	// compiler reports no suggestion there, and the key's declaration
+	// differs between the versions, so only the overlay program sees it.
+	DeprecatedKeys []DeprecatedKey
 	// Rounds counts the overlay's dependency rounds.
 	Rounds   int
 	Baseline time.Duration
@@ -82,6 +91,35 @@ type CompileCoverage struct {
 	Asked    int           `json:"asked"`
 	Compiled int           `json:"compiled"`
 	Skipped  []SkippedFile `json:"skipped"`
+}
+
+// DeprecatedKey is one object-literal key the target deprecates: where
+// it is written, and where its property is declared in the linked package
+// (the place the package's surface records, to name it by its path).
+type DeprecatedKey struct {
+	// File is repository-relative; Line and Column are 1-based, Start and
+	// End the key's character offsets.
+	File   string `json:"file"`
+	Line   int    `json:"line"`
+	Column int    `json:"column"`
+	Start  int    `json:"start"`
+	End    int    `json:"end"`
+	Name   string `json:"name"`
+	// Access is write, or implement for a function value.
+	Access string `json:"access"`
+	// Package is the linked package declaring the property; DeclFile
+	// (slash path inside it) and DeclPos (the name's offset) locate the
+	// declaration as model.Symbol's File and Pos do.
+	Package  string `json:"package"`
+	DeclFile string `json:"declFile"`
+	DeclPos  int    `json:"declPos"`
+	// ContainerFile and ContainerPos locate the named type the key was
+	// typed by ("" when anonymous, or declared outside the package): one
+	// declaration can serve many types.
+	ContainerFile string `json:"containerFile"`
+	ContainerPos  int    `json:"containerPos"`
+	// Message is the @deprecated text.
+	Message string `json:"message"`
 }
 
 // SkippedFile is a file in scope the compile did not type-check, and why.
@@ -115,6 +153,7 @@ type compileAnswer struct {
 	OverlaySkipped string             `json:"overlaySkipped"`
 	Coverage       CompileCoverage    `json:"coverage"`
 	Unresolved     []UnresolvedImport `json:"unresolvedInTarget"`
+	DeprecatedKeys []DeprecatedKey    `json:"deprecatedKeys"`
 	NewerTS        *struct {
 		Diagnostics []model.Diagnostic `json:"diagnostics"`
 	} `json:"newerTypeScript"`
@@ -132,6 +171,8 @@ type compileParams struct {
 	Overlay     *mapping `json:"overlay,omitempty"`
 	Baseline    *mapping `json:"baseline,omitempty"`
 	ResolveOnly bool     `json:"resolveOnly,omitempty"`
+	// DeprecatedNames: see CompileRequest.
+	DeprecatedNames []string `json:"deprecatedNames,omitempty"`
 	// SourcePaths send the workspace's dependencies on other workspaces
 	// to their sources (FindWorkspaceSources).
 	SourcePaths map[string][]string `json:"sourcePaths,omitempty"`
@@ -151,7 +192,7 @@ func (a *Adapter) Compile(ctx context.Context, req CompileRequest) (*CompileResu
 	if err != nil {
 		return nil, err
 	}
-	params := compileParams{RepoRoot: root, Workspace: root, LegacyHooks: req.legacyHooks}
+	params := compileParams{RepoRoot: root, Workspace: root, LegacyHooks: req.legacyHooks, DeprecatedNames: req.DeprecatedNames}
 	if req.Workspace != "" {
 		params.Workspace = absUnder(root, req.Workspace)
 	}
@@ -210,6 +251,7 @@ func (a *Adapter) Compile(ctx context.Context, req CompileRequest) (*CompileResu
 		OverlaySkipped:     ans.OverlaySkipped,
 		Coverage:           ans.Coverage,
 		UnresolvedInTarget: ans.Unresolved,
+		DeprecatedKeys:     ans.DeprecatedKeys,
 		Rounds:             rounds,
 		Baseline:           time.Duration(baselineMs+ans.Timing.BaselineMs) * time.Millisecond,
 		Overlay:            time.Duration(overlayMs+ans.Timing.OverlayMs) * time.Millisecond,

@@ -146,40 +146,49 @@ func (a *Adapter) compileNative(ctx context.Context, req CompileRequest, params 
 		return finish(baseTook, overTook)
 	}
 	r.New = newOnlyDiags(baseAll, over.judged())
-	if err := a.traceNative(ctx, params, req.Overlay, r.New); err != nil {
+	keys, err := a.traceNative(ctx, params, req.Overlay, r.New)
+	if err != nil {
 		return nil, err
 	}
+	r.DeprecatedKeys = keys
 	r.New = withRoots(withWorkspace(r.New, ws), ws)
 	return finish(baseTook, overTook)
 }
 
-// traceParams is a dependency round that also traces diagnostics.
+// traceParams is a dependency round that also traces diagnostics and
+// names the deprecated keys.
 type traceParams struct {
 	compileParams
-	Trace []model.Diagnostic `json:"trace"`
+	Trace          []model.Diagnostic `json:"trace"`
+	DeprecatedKeys bool               `json:"deprecatedKeys"`
 }
 
 // traceNative gives the new diagnostics the lengths and roots the driver's
 // tracer finds on its overlay programs, as the driver's own judgment has
-// them. A driver that cannot trace leaves them as they are; only a
-// cancelled run is an error.
-func (a *Adapter) traceNative(ctx context.Context, params compileParams, ov *Overlay, ds []model.Diagnostic) error {
-	if len(ds) == 0 || ov == nil {
-		return nil
+// them, and returns the deprecated keys those programs see (which no tsc
+// reports). A driver that cannot trace leaves the diagnostics as they are;
+// only a cancelled run is an error.
+func (a *Adapter) traceNative(ctx context.Context, params compileParams, ov *Overlay, ds []model.Diagnostic) ([]DeprecatedKey, error) {
+	if ov == nil || len(ds) == 0 && len(params.DeprecatedNames) == 0 {
+		return nil, nil
 	}
-	p := traceParams{compileParams: params, Trace: ds}
+	p := traceParams{compileParams: params, Trace: ds, DeprecatedKeys: len(params.DeprecatedNames) > 0}
+	if p.Trace == nil {
+		p.Trace = []model.Diagnostic{}
+	}
 	p.Overlay = ov.driverMapping()
 	p.ResolveOnly = true
 	var ans compileAnswer
 	if err := a.call(ctx, "compile", p, params.Workspace, &ans); err != nil {
-		return ctx.Err()
+		return nil, ctx.Err()
 	}
+	keys := ans.DeprecatedKeys
 	if len(ans.NewDiagnostics) != len(ds) {
-		return nil
+		return keys, nil
 	}
 	for i, t := range ans.NewDiagnostics {
 		if t.File != ds[i].File || t.Start != ds[i].Start || t.Code != ds[i].Code {
-			return nil
+			return keys, nil
 		}
 	}
 	for i, t := range ans.NewDiagnostics {
@@ -188,7 +197,7 @@ func (a *Adapter) traceNative(ctx context.Context, params compileParams, ov *Ove
 		}
 		ds[i].Root = t.Root
 	}
-	return nil
+	return keys, nil
 }
 
 // runNativeSide writes unit i's tsconfig for one side and runs tsc on it.

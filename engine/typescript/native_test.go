@@ -740,7 +740,7 @@ func TestTraceNative(t *testing.T) {
 	}
 	root, _ := filepath.EvalSymlinks(dir)
 	params := compileParams{RepoRoot: root, Workspace: root}
-	if err := a.traceNative(ctx, params, ov, bare); err != nil {
+	if _, err := a.traceNative(ctx, params, ov, bare); err != nil {
 		t.Fatal(err)
 	}
 	for i, d := range bare {
@@ -752,7 +752,7 @@ func TestTraceNative(t *testing.T) {
 	// Diagnostics the driver does not answer for one by one keep what
 	// they have.
 	other := []model.Diagnostic{{File: "src/none.ts", Line: 1, Column: 1, Code: 2322, Message: "x"}}
-	if err := a.traceNative(ctx, params, ov, other); err != nil || other[0].Root != nil {
+	if _, err := a.traceNative(ctx, params, ov, other); err != nil || other[0].Root != nil {
 		t.Errorf("an unknown file: root %v, err %v", other[0].Root, err)
 	}
 }

@@ -3,6 +3,7 @@ package typescript
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -96,6 +97,10 @@ func TestCompileNative(t *testing.T) {
 		wantNew        []string
 		overlaySkipped string
 		newer          bool
+		// deprecatedKeys is how many keys of deprecatedNames the target
+		// newly deprecates.
+		deprecatedNames []string
+		deprecatedKeys  int
 	}{
 		{
 			name: "removed parameter and property; a dependency fetched in a round",
@@ -164,6 +169,12 @@ func TestCompileNative(t *testing.T) {
 			installed: []string{"reactish@1.0.0", "refkit@1.0.0"}, targets: []string{"refkit@2.0.0"},
 		},
 		{
+			// No tsc reports them: the driver's overlay names them for the
+			// native judgment too.
+			name: "deprecated keys", repo: "deprecated", installed: []string{"paramkit@1.0.0"}, targets: []string{"paramkit@2.0.0"},
+			deprecatedNames: []string{"message", "onDone"}, deprecatedKeys: 4,
+		},
+		{
 			name: "the options of the tsconfig above", repo: "monorepo", workspace: "packages/app",
 			installed: []string{"fakepkg@1.0.0", "helper@1.0.0"}, targets: []string{"fakepkg@2.0.0"},
 		},
@@ -198,7 +209,7 @@ func TestCompileNative(t *testing.T) {
 				if tt.workspace != "" {
 					ws = filepath.Join(repo, filepath.FromSlash(tt.workspace))
 				}
-				req := CompileRequest{RepoRoot: repo, Workspace: ws, Files: tt.files}
+				req := CompileRequest{RepoRoot: repo, Workspace: ws, Files: tt.files, DeprecatedNames: tt.deprecatedNames}
 				if tt.baseline != nil {
 					ov, err := BuildOverlay(ctx, OverlayRequest{Workspace: ws, TempDir: t.TempDir(), Targets: linkedFixtures(tt.baseline)})
 					if err != nil {
@@ -258,6 +269,12 @@ func TestCompileNative(t *testing.T) {
 			}
 			if (got.NewerTypeScript != nil) != tt.newer {
 				t.Errorf("newer TypeScript %v, want %v", got.NewerTypeScript, tt.newer)
+			}
+			if fmt.Sprint(got.DeprecatedKeys) != fmt.Sprint(want.DeprecatedKeys) && len(got.DeprecatedKeys)+len(want.DeprecatedKeys) > 0 {
+				t.Errorf("deprecated keys %+v, pinned %+v", got.DeprecatedKeys, want.DeprecatedKeys)
+			}
+			if len(got.DeprecatedKeys) != tt.deprecatedKeys {
+				t.Errorf("%d deprecated keys, want %d", len(got.DeprecatedKeys), tt.deprecatedKeys)
 			}
 			if len(got.UnresolvedInTarget) != len(want.UnresolvedInTarget) || got.Rounds != want.Rounds {
 				t.Errorf("unresolved %v in %d rounds, pinned %v in %d", got.UnresolvedInTarget, got.Rounds, want.UnresolvedInTarget, want.Rounds)

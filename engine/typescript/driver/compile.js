@@ -30,6 +30,7 @@ const { traceRoots } = require('./cause');
 const { shareSources, forgetInside, fileVersion } = require('./sources');
 const compat = require('./compat');
 const { sourcePathsOf, withSourcePaths } = require('./wssource');
+const { deprecatedKeys } = require('./deprecated');
 
 /**
  * @typedef {import('typescript').Program} Program
@@ -162,6 +163,7 @@ function compile(ts, params) {
     coverage: { asked: 0, compiled: 0, skipped: /** @type {{file: string, reason: string}[]} */ ([]) },
     unresolvedInTarget: /** @type {Unresolved[]} */ ([]),
     newerTypeScript: /** @type {{diagnostics: Diag[]} | null} */ (null),
+    deprecatedKeys: /** @type {import('./deprecated').DeprecatedKey[]} */ ([]),
     timing: { baselineMs: 0, overlayMs: 0 },
   };
 
@@ -262,10 +264,13 @@ function compile(ts, params) {
       unresolved.push(...state.unresolvedIn(program));
     }
     result.unresolvedInTarget = dedupeUnresolved(unresolved);
+    const baselineOf = memoBaseline(ts, baselineMap);
     if (Array.isArray(params.trace)) {
       // A native tsc judged (native.js): its new diagnostics take their roots here.
-      result.newDiagnostics = require('./native').traceNative(ts, programs, params.trace, rel, (/** @type {Diag[]} */ ds) => traceRoots(ts, { repoRoot, rel, mapping: overlayMap, baselineMapping: baselineMap, programs, baseline: (/** @type {Unit} */ b) => buildProgram(ts, b, baselineMap).program }, ds));
+      result.newDiagnostics = require('./native').traceNative(ts, programs, params.trace, rel, (/** @type {Diag[]} */ ds) => traceRoots(ts, { repoRoot, rel, mapping: overlayMap, baselineMapping: baselineMap, programs, baseline: baselineOf }, ds));
     }
+    // And the deprecated keys, which no tsc reports.
+    if (params.deprecatedKeys) result.deprecatedKeys = deprecatedKeys(ts, programs, overlayMap.remap, baselineOf, rel, namesOf(params));
     result.timing.overlayMs = Date.now() - t1;
     return sortResult(result);
   }
@@ -308,8 +313,39 @@ function compile(ts, params) {
     return sortResult(result);
   }
   result.newDiagnostics = newOnly(baseDiags.map((d) => toDiag(ts, d, rel, msg)), overDiags.map((d) => toDiag(ts, d, rel, msg)));
-  traceRoots(ts, { repoRoot, rel, mapping: overlayMap, baselineMapping: baselineMap, programs, baseline: (/** @type {Unit} */ b) => buildProgram(ts, b, baselineMap).program }, result.newDiagnostics);
+  const baselineOf = memoBaseline(ts, baselineMap);
+  traceRoots(ts, { repoRoot, rel, mapping: overlayMap, baselineMapping: baselineMap, programs, baseline: baselineOf }, result.newDiagnostics);
+  result.deprecatedKeys = deprecatedKeys(ts, programs, overlayMap.remap, baselineOf, rel, namesOf(params));
   return sortResult(result);
+}
+
+/**
+ * The member names the targets deprecate (deprecatedNames), as a set.
+ * @param {any} params
+ * @returns {Set<string>}
+ */
+function namesOf(params) {
+  const names = Array.isArray(params.deprecatedNames) ? params.deprecatedNames : [];
+  return new Set(names.filter((/** @type {any} */ n) => typeof n === 'string' && n !== ''));
+}
+
+/**
+ * The baseline program of a unit, built once per compile whoever asks (the
+ * cause tracer, the deprecated keys).
+ * @param {typeof import('typescript')} ts
+ * @param {Mapping | null} baselineMap
+ */
+function memoBaseline(ts, baselineMap) {
+  /** @type {Map<Unit, Program>} */
+  const built = new Map();
+  return (/** @type {Unit} */ u) => {
+    let p = built.get(u);
+    if (!p) {
+      p = buildProgram(ts, u, baselineMap).program;
+      built.set(u, p);
+    }
+    return p;
+  };
 }
 
 /**
