@@ -200,6 +200,9 @@ func TestPacksReactRefs(t *testing.T) {
 // the global one, which 19 removes: every element errors, the tracer
 // anchors them all at the jsx line, and the pack's one edit there
 // ("jsxImportSource": "react", read from react/jsx-runtime) fixes them.
+// The app loads react by named imports only ({ useState }), which the scan
+// of @types/react has to take for loads of the package it types, or
+// nothing is compiled and check says no file uses it.
 func TestPacksReactJSXConfig(t *testing.T) {
 	fe := newFixEnv(t)
 	dir := packApp(t, fe, "react-jsx-app")
