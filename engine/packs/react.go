@@ -25,7 +25,7 @@ func reactPack() *Pack {
 			},
 			{
 				ID: "react-jsx-config", Title: "jsx without jsxImportSource reads the removed global JSX", Change: "cause", Token: "jsx",
-				Guide:     "With \"jsx\": \"preserve\" and no jsxImportSource, TypeScript reads JSX element types from the global JSX namespace, which @types/react 19 no longer declares: \"jsxImportSource\": \"react\" makes it read react/jsx-runtime's. One edit at the tsconfig fixes every element.",
+				Guide:     "With \"jsx\": \"preserve\" and no jsxImportSource, TypeScript reads JSX element types from the namespace of the JSX factory (React.JSX for the default React.createElement) and, when that has none (a jsxFactory naming a plain function, a reactNamespace), from the global JSX namespace, which @types/react 19 no longer declares: \"jsxImportSource\": \"react\" makes it read react/jsx-runtime's. One edit at the tsconfig fixes every element.",
 				Notes:     []string{"\"jsxImportSource\": \"react\" changes only type-checking under \"jsx\": \"preserve\" (your bundler still compiles the JSX); a workspace using another JSX runtime (preact, emotion) names that one instead."},
 				Transform: jsxImportSource,
 			},

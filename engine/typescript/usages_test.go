@@ -382,6 +382,20 @@ func usageCases() []usageCase {
 			tsconfig:  "tsconfig.json",
 		},
 		{
+			name: "an @types package checked itself: code loads the module it types",
+			repo: "typesonly",
+			pkg:  "@types/typedlib",
+			want: []string{
+				"src/use.ts:1:10 [make] make make import direct import @.",
+				"src/use.ts:1:21 [Options] Options Options import direct import @.",
+				"src/use.ts:3:16 [Options] Options Options typeRef direct import @.",
+				"src/use.ts:3:28 [depth] Options#depth Options#depth write direct import @.",
+				"src/use.ts:4:21 [make] make make call direct import @.",
+			},
+			importers: []string{"src/use.ts"},
+			tsconfig:  "tsconfig.json",
+		},
+		{
 			name: "no tsconfig: sources minus build and dist",
 			repo: "notsconfig",
 			want: []string{

@@ -288,7 +288,8 @@ class FileScan {
     for (const s of repoSide) {
       const spec = moduleSpecifierOf(ts, (s.declarations || [])[0]);
       if (spec === undefined) continue;
-      if (spec === this.scan.name || spec.startsWith(this.scan.name + '/')) subpath = spec === this.scan.name ? '.' : '.' + spec.slice(this.scan.name.length);
+      const named = this.scan.subpathNamed(spec);
+      if (named) subpath = named;
       else if (s === sym) viaBarrel = true;
     }
     let via = 'direct';

@@ -485,6 +485,21 @@ class Scan {
   }
 
   /**
+   * The subpath a specifier names the package by ("." or "./sub"): its own
+   * name, or for a types package the module it types; '' for another
+   * module.
+   * @param {string} spec
+   */
+  subpathNamed(spec) {
+    for (const n of [this.name, typedModule(this.name)]) {
+      if (!n) continue;
+      if (spec === n) return '.';
+      if (spec.startsWith(n + '/')) return '.' + spec.slice(n.length);
+    }
+    return '';
+  }
+
+  /**
    * Whether a module specifier loads the package (and which subpath) or a
    * barrel of it.
    * @param {string} spec
@@ -497,6 +512,14 @@ class Scan {
     const name = this.name;
     if (spec === name) return { target: 'pkg', subpath: '.' };
     if (spec.startsWith(name + '/')) return { target: 'pkg', subpath: '.' + spec.slice(name.length) };
+    // A types package is loaded by the name of the module it types
+    // ("react" for @types/react), when that name resolves into it: code
+    // imports react, never @types/react.
+    const typed = typedModule(name);
+    if (typed && (spec === typed || spec.startsWith(typed + '/'))) {
+      const file = this.resolveSpec(spec, fromFile, options);
+      if (file && this.pkgDir && inside(this.pkgDir, file)) return { target: 'pkg', subpath: '.' + spec.slice(typed.length) };
+    }
     const relative = spec.startsWith('.') || spec.startsWith('/');
     if (!relative && !options.paths) return null;
     const file = this.resolveSpec(spec, fromFile, options);
@@ -653,6 +676,18 @@ class Scan {
     if (namesInString(sf.text, name)) return { counts: true, reason: `the module specifier is computed, in a file that names ${name} in a string` };
     return { counts: false, reason: 'the module specifier is computed, in a file that neither loads nor names a checked package' };
   }
+}
+
+/**
+ * The module a DefinitelyTyped package types ("react" for @types/react,
+ * "@babel/core" for @types/babel__core); '' for any other package.
+ * @param {string} name
+ */
+function typedModule(name) {
+  if (!name.startsWith('@types/')) return '';
+  const bare = name.slice('@types/'.length);
+  const i = bare.indexOf('__');
+  return i > 0 ? '@' + bare.slice(0, i) + '/' + bare.slice(i + 2) : bare;
 }
 
 /**

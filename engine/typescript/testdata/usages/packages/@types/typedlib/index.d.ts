@@ -1,0 +1,4 @@
+export interface Options {
+  depth: number;
+}
+export declare function make(options: Options): string;
