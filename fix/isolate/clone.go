@@ -137,11 +137,31 @@ func checkBranchName(ctx context.Context, env []string, dir, branch string) erro
 	return nil
 }
 
+// populate fills the run directory: the work tree (fill) and, beside it,
+// the copies of the checkout's node_modules, moved in once both are done.
 func (c *Clone) populate(ctx context.Context, repo checkoutRepo) error {
 	if err := os.Mkdir(c.HooksDir, 0o700); err != nil {
 		return err
 	}
 	env := c.Env(c.env)
+	// The node_modules copy runs beside the clone and the checkout.
+	staged := make(chan stagedModules, 1)
+	go func() { staged <- c.stageNodeModules(ctx, env) }()
+	if err := c.fill(ctx, env, repo); err != nil {
+		<-staged
+		return err
+	}
+	st := <-staged
+	if st.err != nil {
+		return st.err
+	}
+	return c.placeNodeModules(st)
+}
+
+// fill clones the checkout's history into the work tree and checks the
+// run's branch out at the base commit, with the checkout's remotes, author
+// and info files and no hook.
+func (c *Clone) fill(ctx context.Context, env []string, repo checkoutRepo) error {
 	// --template= keeps the user's template hooks out; the quiet
 	// environment already points git at the empty HooksDir.
 	if _, err := git(ctx, env, c.Dir, "clone", "--no-checkout", "--quiet", "--template=", "--", c.Checkout, c.Work); err != nil {
@@ -185,7 +205,7 @@ func (c *Clone) populate(ctx context.Context, repo checkoutRepo) error {
 			}
 		}
 	}
-	return c.copyNodeModules(ctx, env)
+	return nil
 }
 
 // copyConfig gives the clone the checkout's remotes (and what pushing

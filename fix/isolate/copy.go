@@ -10,6 +10,7 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -41,26 +42,41 @@ func installedDirs(ctx context.Context, env []string, dir string) ([]string, err
 	return dirs, nil
 }
 
-// copyNodeModules copies each installed node_modules of the checkout into
-// the clone: cp -a --reflink=auto (copy-on-write where the filesystem has
-// it) when cp takes it, else a copy in Go that keeps symlinks, modes and
-// times. An absolute symlink into the checkout is pointed at the same place
-// in the clone, so nothing run in the clone writes through it.
-func (c *Clone) copyNodeModules(ctx context.Context, env []string) error {
-	dirs, err := installedDirs(ctx, env, c.Work)
+// stagedModules are the checkout's node_modules copied into the run
+// directory, waiting for the clone's work tree to take them.
+type stagedModules struct {
+	dirs []string // slash, relative to the repository top
+	tmp  []string // where each was copied
+	err  error
+}
+
+// stageNodeModules copies each installed node_modules of the checkout into
+// the run directory, beside the clone and checkout that fill the work
+// tree (a copy is most of a clone's time): cp -a --reflink=auto
+// (copy-on-write where the filesystem has it) when cp takes it, else a
+// copy in Go that keeps symlinks, modes and times. An absolute symlink
+// into the checkout is pointed at the same place in the clone, so nothing
+// run in the clone writes through it.
+func (c *Clone) stageNodeModules(ctx context.Context, env []string) stagedModules {
+	var st stagedModules
+	dirs, err := installedDirs(ctx, env, c.Checkout)
 	if err != nil {
-		return err
+		st.err = err
+		return st
 	}
+	staging := filepath.Join(c.Dir, "modules")
 	useCp := -1 // unknown until the first copy
-	for _, d := range dirs {
+	for i, d := range dirs {
 		src := filepath.Join(c.Checkout, filepath.FromSlash(d), "node_modules")
-		dst := filepath.Join(c.Work, filepath.FromSlash(d), "node_modules")
 		if _, err := os.Lstat(src); err != nil {
 			continue // not installed there
 		}
-		if _, err := os.Lstat(dst); err == nil {
-			continue // committed to the repository: the clone has it
+		if err := os.MkdirAll(staging, 0o700); err != nil {
+			st.err = err
+			return st
 		}
+		tmp := filepath.Join(staging, strconv.Itoa(i))
+		st.dirs, st.tmp = append(st.dirs, d), append(st.tmp, tmp)
 		if useCp < 0 {
 			useCp = 0
 			if cpReflinks(ctx, c.Dir) {
@@ -68,20 +84,43 @@ func (c *Clone) copyNodeModules(ctx context.Context, env []string) error {
 			}
 		}
 		if useCp == 1 {
-			res, err := proc.Run(ctx, proc.Cmd{Argv: []string{"cp", "-a", "--reflink=auto", "--", src, dst}, Env: env})
+			res, err := proc.Run(ctx, proc.Cmd{Argv: []string{"cp", "-a", "--reflink=auto", "--", src, tmp}, Env: env})
+			if err == nil && res.ExitCode != 0 {
+				err = fmt.Errorf("cp failed: %s", strings.TrimSpace(res.Output))
+			}
+			if err == nil {
+				err = c.retargetLinks(tmp)
+			}
 			if err != nil {
-				return fmt.Errorf("copying %s into the clone: %w", src, err)
-			}
-			if res.ExitCode != 0 {
-				return fmt.Errorf("copying %s into the clone: cp failed: %s", src, strings.TrimSpace(res.Output))
-			}
-			if err := c.retargetLinks(dst); err != nil {
-				return err
+				st.err = fmt.Errorf("copying %s into the clone: %w", src, err)
+				return st
 			}
 			continue
 		}
-		if err := c.copyTree(src, dst); err != nil {
-			return fmt.Errorf("copying %s into the clone: %w", src, err)
+		if err := c.copyTree(src, tmp); err != nil {
+			st.err = fmt.Errorf("copying %s into the clone: %w", src, err)
+			return st
+		}
+	}
+	return st
+}
+
+// placeNodeModules moves the staged copies into the checked-out work tree
+// (a rename: the same file system), leaving out a directory the commit
+// does not have and a node_modules the repository commits.
+func (c *Clone) placeNodeModules(st stagedModules) error {
+	defer os.RemoveAll(filepath.Join(c.Dir, "modules"))
+	for i, d := range st.dirs {
+		parent := filepath.Join(c.Work, filepath.FromSlash(d))
+		dst := filepath.Join(parent, "node_modules")
+		if fi, err := os.Stat(parent); err != nil || !fi.IsDir() {
+			continue
+		}
+		if _, err := os.Lstat(dst); err == nil {
+			continue // committed to the repository: the clone has it
+		}
+		if err := os.Rename(st.tmp[i], dst); err != nil {
+			return fmt.Errorf("moving the copy of %s/node_modules into the clone: %w", d, err)
 		}
 	}
 	return nil
