@@ -746,3 +746,37 @@ func TestFixStopsOnTheWrongManager(t *testing.T) {
 		t.Errorf("the checkout changed:\n%s", diffLines(before, after))
 	}
 }
+
+// An error whose message names a path inside the repository (TS7016 names
+// the untyped module's file) reads the same before the upgrade, compiled in
+// the checkout, and after it, in the clone: it is not counted new.
+func TestFixPathInAMessageIsNotNew(t *testing.T) {
+	fe := newFixEnv(t)
+	dir := copyDir(t, filepath.Join("../../fixtures/fix", "npm-app"))
+	var manifest map[string]any
+	data, err := os.ReadFile(filepath.Join(dir, "package.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &manifest); err != nil {
+		t.Fatal(err)
+	}
+	manifest["dependencies"].(map[string]any)["kleur"] = "4.1.5"
+	data, _ = json.MarshalIndent(manifest, "", "  ")
+	if err := os.WriteFile(filepath.Join(dir, "package.json"), append(data, '\n'), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "src/color.ts"), []byte("import kleur from \"kleur\";\nexport const red = kleur;\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	npmManager().install(t, fe.env, dir)
+	commitAll(t, dir)
+	patches, _ := filepath.Abs("../../fixtures/fix/npm-app.patches.json")
+	rep, r := runFix(t, fe, dir, "slugkit", "--target", "slugkit@2.0.0", "--patches", patches)
+	if r.code != 0 || rep.Status != "verified" || len(rep.Types.New) != 0 {
+		t.Fatalf("exit %d status %s, new errors %+v; want 0 verified with none\n%s", r.code, rep.Status, rep.Types.New, r.stderr)
+	}
+	if rep.Types.Baseline != 2 {
+		t.Errorf("baseline %d errors, want src/count.ts's and src/color.ts's untyped kleur", rep.Types.Baseline)
+	}
+}

@@ -112,6 +112,10 @@ func (t TSC) RunProject(ctx context.Context, root, config string, timeout time.D
 		return nil, err
 	}
 	run := &ProjectRun{Diagnostics: []model.Diagnostic{}}
+	roots := []string{root}
+	if real, err := filepath.EvalSymlinks(root); err == nil && real != root {
+		roots = append(roots, real)
+	}
 	for _, line := range strings.Split(string(stdout), "\n") {
 		p := strings.TrimSpace(line)
 		if !filepath.IsAbs(p) || locatedLine.MatchString(p) {
@@ -133,7 +137,7 @@ func (t TSC) RunProject(ctx context.Context, root, config string, timeout time.D
 			}
 			file = relOr(root, abs)
 		}
-		run.Diagnostics = append(run.Diagnostics, model.Diagnostic{File: file, Line: d.Line, Column: d.Column, Code: d.Code, Message: d.Message})
+		run.Diagnostics = append(run.Diagnostics, model.Diagnostic{File: file, Line: d.Line, Column: d.Column, Code: d.Code, Message: relMessage(roots, d.Message)})
 	}
 	sort.SliceStable(run.Diagnostics, func(i, j int) bool {
 		a, b := run.Diagnostics[i], run.Diagnostics[j]
@@ -149,6 +153,17 @@ func (t TSC) RunProject(ctx context.Context, root, config string, timeout time.D
 		return a.Code < b.Code
 	})
 	return run, nil
+}
+
+// relMessage writes the paths inside the repository that a message names
+// ("Could not find a declaration file for module 'x'. '/…/node_modules/x/
+// index.js' implicitly has an 'any' type.") relative to it, so the same
+// error reads the same in the checkout and in a clone of it.
+func relMessage(roots []string, msg string) string {
+	for _, r := range roots {
+		msg = strings.ReplaceAll(msg, filepath.ToSlash(r)+"/", "")
+	}
+	return msg
 }
 
 // NewUnderTarget is what the target compiler reports that the installed
