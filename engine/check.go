@@ -470,7 +470,7 @@ func emptyReport(name string) model.PackageReport {
 		Compile:      model.CompileReport{Status: model.StatusNotAnalyzed, Reason: "the package was not analyzed", Skipped: []model.SkippedFile{}, PreExistingErrors: []model.Diagnostic{}},
 		ModuleFormat: model.ModuleFormatReport{Status: model.StatusNotAnalyzed, Reason: "the package was not analyzed"},
 		Companions:   model.CompanionPlan{Name: name, Companions: []model.Companion{}, Conflicts: []model.Conflict{}},
-		Plan:         model.Plan{Package: name, Rules: []model.PlanRule{}, Unverified: []model.PlanRule{}, Deprecations: []model.PlanRule{}, Next: []string{}},
+		Plan:         model.Plan{Package: name, Rules: []model.PlanRule{}, Unverified: []model.PlanRule{}, Deprecations: []model.PlanRule{}, Noted: []model.PlanRule{}, Next: []string{}},
 		Notes:        []string{},
 		Warnings:     []string{},
 	}

@@ -350,13 +350,11 @@ func (c *checker) finish(ctx context.Context, rep *model.PackageReport, u unit, 
 			sites += r.rep.Sites
 		}
 	}
-	var visible []model.Finding
 	for _, f := range findings {
 		if f.Hidden {
 			rep.Counts.Hidden++
 			continue
 		}
-		visible = append(visible, f)
 		switch f.Severity {
 		case model.Breaking:
 			rep.Counts.Breaking++
@@ -410,7 +408,7 @@ func (c *checker) finish(ctx context.Context, rep *model.PackageReport, u unit, 
 	for _, m := range u.members[1:] {
 		members = append(members, plan.Target{Name: m.name(), Version: m.target})
 	}
-	rep.Plan = plan.Build(visible, plan.Options{
+	rep.Plan = plan.Build(findings, plan.Options{
 		Package: u.lead.name(), Target: u.lead.target, Pack: c.packFor(ctx, u, runs),
 		Repo: plan.Repo{Cwd: c.opts.CwdArg, Group: u.group != nil && !oneScope(u.group.Kind)}, Members: members, Companions: rep.Companions,
 	})

@@ -38,7 +38,8 @@ type RuleSite struct {
 // sites the pack's transforms take, exactly as the plan's dry run took them,
 // the deprecated uses it moves off included.
 // pack is the plan's pack, set whenever one covers the upgrade; rules are
-// the ids of the plan's rules (the run's own, for the review notes).
+// the ids of the plan's rules, the noted ones included (the run's own, for
+// the review notes).
 func byRule(reports []model.PackageReport) (pack string, findings []model.Finding, sites int, rules []string) {
 	for _, p := range reports {
 		if p.Plan.Pack == "" {
@@ -54,6 +55,10 @@ func byRule(reports []model.PackageReport) (pack string, findings []model.Findin
 					ruled[id] = true
 				}
 			}
+		}
+		// Noted rules have nothing to edit; their notes are the run's.
+		for _, rule := range p.Plan.Noted {
+			rules = appendUnique(rules, rule.ID)
 		}
 		for _, f := range p.Findings {
 			if ruled[f.ID] {

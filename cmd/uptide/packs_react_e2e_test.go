@@ -38,6 +38,7 @@ type reactCheck struct {
 			Rules        []planRule `json:"rules"`
 			Unverified   []planRule `json:"unverified"`
 			Deprecations []planRule `json:"deprecations"`
+			Noted        []planRule `json:"noted"`
 		} `json:"plan"`
 	} `json:"packages"`
 }
@@ -51,6 +52,7 @@ type planRule struct {
 	Manual   int               `json:"manual"`
 	Fix      map[string]string `json:"fix"`
 	Previews map[string]string `json:"previews"`
+	Review   []string          `json:"review"`
 }
 
 // reactPlan checks @types/react and returns its report, with every plan
@@ -70,7 +72,7 @@ func reactPlan(t *testing.T, fe fixEnv, dir string) (rep reactCheck, rules []str
 	for _, g := range []struct {
 		name  string
 		rules []planRule
-	}{{"rules", p.Plan.Rules}, {"unverified", p.Plan.Unverified}, {"deprecations", p.Plan.Deprecations}} {
+	}{{"rules", p.Plan.Rules}, {"unverified", p.Plan.Unverified}, {"deprecations", p.Plan.Deprecations}, {"noted", p.Plan.Noted}} {
 		for _, r := range g.rules {
 			var at []string
 			for id, by := range r.Fix {
@@ -88,7 +90,8 @@ func reactPlan(t *testing.T, fe fixEnv, dir string) (rep reactCheck, rules []str
 // defaultProps. ElementRef is a deprecated use the pack moves by rule;
 // defaultProps is gone from FunctionComponent (a breaking site only the
 // assisted fixer can take, and the pack's review note); propTypes is
-// deprecated on it and forwardRef still works, so neither enters the plan.
+// deprecated on it and forwardRef still works: both are noted, with the
+// pack's notes, nothing to edit.
 func TestPacksReactRefs(t *testing.T) {
 	fe := newFixEnv(t)
 	dir := packApp(t, fe, "react-refs-app")
@@ -97,6 +100,8 @@ func TestPacksReactRefs(t *testing.T) {
 	want := []string{
 		"rules react-proptypes-defaultprops 1/0/1/0 src/greeting.ts:14 agent",
 		"deprecations react-elementref 1/1/0/0 src/input.ts:11 rule",
+		"noted react-forwardref 1/0/0/1 src/input.ts:7 manual",
+		"noted react-proptypes-defaultprops 1/0/0/1 src/greeting.ts:10 manual",
 	}
 	if strings.Join(rules, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("plan:\n%s\nwant:\n%s", strings.Join(rules, "\n"), strings.Join(want, "\n"))
@@ -113,9 +118,14 @@ func TestPacksReactRefs(t *testing.T) {
 			t.Errorf("%s previews %v, want one", r.ID, r.Previews)
 		}
 	}
-	// What check saw at the sites the plan leaves out: propTypes is a
-	// deprecated use no rule claims, forwardRef's changed signature is
-	// information only (the code compiles against 19).
+	for _, r := range p.Plan.Noted {
+		if len(r.Review) == 0 {
+			t.Errorf("noted %s carries no review note", r.ID)
+		}
+	}
+	// What check saw at the noted sites: propTypes is a deprecated use no
+	// transform takes, forwardRef's changed signature is information only
+	// (the code compiles against 19).
 	seen := map[string]string{}
 	for _, f := range p.Findings {
 		seen[f.File+":"+strconv.Itoa(f.Line)+" "+f.Path+" "+f.Change] = f.Severity
@@ -136,13 +146,14 @@ func TestPacksReactRefs(t *testing.T) {
 		`✗ propTypes and defaultProps on function components ignored +1 +– +1 +–`,
 		`Deprecated \(still works; fix moves the by-rule ones, not counted\)`,
 		`! ElementRef deprecated for ComponentRef +1 +1 +– +–`,
+		`Noted \(still compiles; nothing to edit, read the note\)`,
+		`· forwardRef no longer needed +1`,
+		`· propTypes and defaultProps on function components ignored +1`,
+		`forwardRef no longer needed: forwardRef still works in 19; moving ref into props is a refactor to schedule`,
 	} {
 		if !regexp.MustCompile(line).MatchString(text.stdout) {
 			t.Errorf("check's plan lacks %q:\n%s", line, text.stdout)
 		}
-	}
-	if strings.Contains(text.stdout, "forwardRef") {
-		t.Errorf("check's plan names forwardRef, which still works in 19:\n%s", text.stdout)
 	}
 
 	before := checkoutDigest(t, dir)
@@ -175,14 +186,13 @@ func TestPacksReactRefs(t *testing.T) {
 			t.Errorf("left for you: %s:%d (%s), want only the defaultProps site", s.File, s.Line, s.Rule)
 		}
 	}
-	// The review notes are the run's rules': defaultProps's, and nothing
-	// about forwardRef, which no rule of the plan names.
+	// The review notes are the run's rules', the noted ones included:
+	// defaultProps's and forwardRef's.
 	decisions := strings.Join(pf.Decisions, "\n")
-	if !strings.Contains(decisions, "defaultProps on a function component silently stop applying at runtime in React 19") {
-		t.Errorf("decisions lack the defaultProps note:\n%s", decisions)
-	}
-	if strings.Contains(decisions, "forwardRef") {
-		t.Errorf("decisions name forwardRef:\n%s", decisions)
+	for _, note := range []string{"defaultProps on a function component silently stop applying at runtime in React 19", "forwardRef still works in 19"} {
+		if !strings.Contains(decisions, note) {
+			t.Errorf("decisions lack %q:\n%s", note, decisions)
+		}
 	}
 	input := git(t, dir, "show", "uptide/@types/react-19.1.0:src/input.ts")
 	if !strings.Contains(input, "export type InputHandle = React.ComponentRef<typeof Input>;") || strings.Contains(input, "ElementRef") {

@@ -21,7 +21,13 @@ type Plan struct {
 	// assisted fixer answers compiler errors only). Never counted in
 	// Totals; empty without a pack.
 	Deprecations []PlanRule `json:"deprecations"`
-	Totals       PlanTotals `json:"totals"`
+	// Noted are a pack's rules over uses that keep compiling and that no
+	// transform edits: a deprecated use the pack has no transform for, a
+	// changed signature the pack has review notes on (React 19's
+	// forwardRef, propTypes). Listed with the notes for a human to read,
+	// never counted in Totals, never edited; empty without a pack.
+	Noted  []PlanRule `json:"noted"`
+	Totals PlanTotals `json:"totals"`
 	// Next holds the exact commands for this repository, in order.
 	Next []string `json:"next"`
 }
@@ -70,4 +76,7 @@ type PlanRule struct {
 	Previews map[string]string `json:"previews,omitempty"`
 	// Note is one line a pack adds under the rule.
 	Note string `json:"note,omitempty"`
+	// Review are the pack's review notes on the rule: what fix lists under
+	// "Decisions for you" when the run has a site of it.
+	Review []string `json:"review,omitempty"`
 }

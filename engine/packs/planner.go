@@ -153,6 +153,17 @@ func (pl *Planner) Note(ruleID string) string {
 	return pl.pack.PlanNote(ruleID, pl.facts)
 }
 
+// Review is the rule's review notes (fix's "Decisions for you" when a run
+// has a site of it); ok says whether the pack has the rule.
+func (pl *Planner) Review(ruleID string) (notes []string, ok bool) {
+	for _, r := range pl.pack.Rules {
+		if r.ID == ruleID {
+			return append([]string(nil), r.Notes...), true
+		}
+	}
+	return nil, false
+}
+
 // Preview is what the rule's transform will do at a site it takes: the
 // changed lines of the file, before and after, as hunks ("@@ file:line @@",
 // "-" old lines, "+" new ones); "" for a site no transform takes.

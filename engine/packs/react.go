@@ -56,12 +56,17 @@ func reactPack() *Pack {
 				Transform: renameType("ElementRef", "ComponentRef"),
 			},
 			{
-				ID: "react-forwardref", Title: "forwardRef no longer needed", Change: "deprecated", Path: "React.forwardRef",
+				// forwardRef compiles against 19 (its signature changed, it
+				// is not deprecated): check files its uses as information,
+				// which the plan notes under this rule.
+				ID: "react-forwardref", Title: "forwardRef no longer needed", Change: "signature", Path: "React.forwardRef",
+				Also:  []Key{{Change: "deprecated", Path: "React.forwardRef"}},
 				Guide: "React 19 passes ref as a prop to function components; forwardRef still works.",
 				Notes: []string{"forwardRef still works in 19; moving ref into props is a refactor to schedule, not part of this upgrade."},
 			},
 			{
 				ID: "react-proptypes-defaultprops", Title: "propTypes and defaultProps on function components ignored", Change: "removed", Path: "React.FunctionComponent#defaultProps",
+				Also:  []Key{{Change: "deprecated", Path: "React.FunctionComponent#propTypes"}},
 				Guide: "React 19 ignores propTypes and defaultProps on function components: use default parameter values and TypeScript types.",
 				Notes: []string{"defaultProps on a function component silently stop applying at runtime in React 19: move each default into the destructured parameter; propTypes checks are gone."},
 			},

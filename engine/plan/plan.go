@@ -31,6 +31,12 @@ type Noter interface {
 	Note(ruleID string) string
 }
 
+// Reviewer is a Pack with review notes per rule; ok says whether the pack
+// has the rule at all.
+type Reviewer interface {
+	Review(ruleID string) (notes []string, ok bool)
+}
+
 // Options are what Build needs besides the findings.
 type Options struct {
 	Package string
@@ -51,8 +57,11 @@ type Options struct {
 //
 //   - only breaking findings enter the counted rules; unverified ones are
 //     grouped the same way in Plan.Unverified, and deprecated ones a
-//     pack's transform takes in Plan.Deprecations; info and additive
-//     findings are left out;
+//     pack's transform takes in Plan.Deprecations; the other deprecated
+//     ones a pack rule claims, and the info findings a pack rule with
+//     review notes claims (hidden or not: a use that compiles is hidden
+//     from the breaking view, not from the pack's note), in Plan.Noted;
+//     hidden findings, additive ones and the rest of info are left out;
 //   - a finding a pack rule claims goes under that rule, the others under
 //     RuleKey's plain-English rule;
 //   - a site the pack's transform takes is by rule, any other site of an
@@ -74,14 +83,23 @@ func Build(findings []model.Finding, opts Options) model.Plan {
 		Rules:        []model.PlanRule{},
 		Unverified:   []model.PlanRule{},
 		Deprecations: []model.PlanRule{},
+		Noted:        []model.PlanRule{},
 		Next:         []string{},
 	}
 	if opts.Pack != nil {
 		p.Pack = opts.Pack.Name()
 	}
-	var breaking, unverified, deprecated []model.Finding
+	var breaking, unverified, deprecated, info []model.Finding
 	for _, f := range findings {
-		if opts.MinConfidence > 0 && f.Confidence < opts.MinConfidence {
+		if f.Severity == model.Info && opts.Pack != nil {
+			// A use that compiles is noted whatever the confidence that
+			// it breaks (none: it compiles): the pack has a word on it.
+			if id, _, _, _ := opts.Pack.RuleFor(f); id != "" {
+				info = append(info, f)
+			}
+			continue
+		}
+		if f.Hidden || opts.MinConfidence > 0 && f.Confidence < opts.MinConfidence {
 			continue
 		}
 		switch f.Severity {
@@ -96,11 +114,18 @@ func Build(findings []model.Finding, opts Options) model.Plan {
 	p.Rules = group(breaking, opts.Pack)
 	p.Unverified = group(unverified, opts.Pack)
 	if opts.Pack != nil {
-		p.Deprecations = deprecations(group(deprecated, opts.Pack))
+		p.Deprecations, p.Noted = deprecations(deprecated, info, opts.Pack)
 	}
 	if n, ok := opts.Pack.(Noter); ok {
 		for i := range p.Rules {
 			p.Rules[i].Note = n.Note(p.Rules[i].ID)
+		}
+	}
+	if rv, ok := opts.Pack.(Reviewer); ok {
+		for _, rules := range [][]model.PlanRule{p.Rules, p.Deprecations, p.Noted} {
+			for i := range rules {
+				rules[i].Review, _ = rv.Review(rules[i].ID)
+			}
 		}
 	}
 	for _, r := range p.Rules {
@@ -123,25 +148,66 @@ func Build(findings []model.Finding, opts Options) model.Plan {
 	return p
 }
 
-// deprecations keeps the rules of deprecated uses a transform takes at
-// least once; their other sites are manual, since the assisted fixer
-// answers compiler errors and a deprecated use has none.
-func deprecations(rules []model.PlanRule) []model.PlanRule {
-	out := []model.PlanRule{}
-	for _, r := range rules {
-		if r.ByRule == 0 {
-			continue
-		}
-		r.Manual += r.ByAgent
-		r.ByAgent = 0
-		for id, by := range r.Fix {
-			if by == "agent" {
-				r.Fix[id] = "manual"
+// deprecations splits the deprecated uses: the rules a transform takes at
+// least once (their other sites manual: the assisted fixer answers
+// compiler errors and a deprecated use has none) are moved; the pack's
+// other rules over deprecated uses, and its rules with review notes over
+// info findings (they compile), are only noted.
+func deprecations(deprecated, info []model.Finding, pack Pack) (moved, notedRules []model.PlanRule) {
+	moved, notedRules = []model.PlanRule{}, []model.PlanRule{}
+	byID := map[string]model.Finding{}
+	for _, f := range deprecated {
+		byID[f.ID] = f
+	}
+	pool := append([]model.Finding{}, info...)
+	for _, r := range group(deprecated, pack) {
+		switch {
+		case r.ByRule > 0:
+			moved = append(moved, manualNotAgent(r))
+		case hasRule(pack, r.ID):
+			for _, id := range r.Findings {
+				pool = append(pool, byID[id])
 			}
 		}
-		out = append(out, r)
 	}
-	return out
+	rv, _ := pack.(Reviewer)
+	for _, r := range group(pool, pack) {
+		if !hasRule(pack, r.ID) {
+			continue
+		}
+		usedDeprecated := false
+		for _, id := range r.Findings {
+			_, d := byID[id]
+			usedDeprecated = usedDeprecated || d
+		}
+		if notes, _ := rv.Review(r.ID); usedDeprecated || len(notes) > 0 {
+			notedRules = append(notedRules, manualNotAgent(r))
+		}
+	}
+	return moved, notedRules
+}
+
+// manualNotAgent moves a rule's by-agent sites to manual: the assisted
+// fixer answers compiler errors, and these sites have none.
+func manualNotAgent(r model.PlanRule) model.PlanRule {
+	r.Manual += r.ByAgent
+	r.ByAgent = 0
+	for id, by := range r.Fix {
+		if by == "agent" {
+			r.Fix[id] = "manual"
+		}
+	}
+	return r
+}
+
+// hasRule: the pack has a rule of that id (not a plain-English group).
+func hasRule(pack Pack, id string) bool {
+	rv, ok := pack.(Reviewer)
+	if !ok {
+		return false
+	}
+	_, known := rv.Review(id)
+	return known
 }
 
 // needsNode: a breaking finding says the target's engines.node excludes

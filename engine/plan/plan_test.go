@@ -101,6 +101,7 @@ func TestBuildWithoutPack(t *testing.T) {
 		},
 		// Without a pack no deprecated use is moved by rule.
 		Deprecations: []model.PlanRule{},
+		Noted:        []model.PlanRule{},
 		Totals:       model.PlanTotals{Sites: 12, Manual: 12, Errors: 16},
 		Next:         []string{},
 	}
@@ -155,6 +156,7 @@ func TestBuildWithPack(t *testing.T) {
 		Deprecations: []model.PlanRule{
 			{ID: "zod/error-param", Title: "message params become error", Sites: 2, ByRule: 1, Manual: 1, Findings: []string{"d1", "d2"}, Fix: map[string]string{"d1": "rule", "d2": "manual"}},
 		},
+		Noted:  []model.PlanRule{},
 		Totals: model.PlanTotals{Sites: 8, ByRule: 4, ByAgent: 4, Errors: 6},
 		Next: []string{
 			"uptide check zod --target zod@4.1.12 --details",
@@ -196,7 +198,7 @@ func TestBuildIsOrderIndependent(t *testing.T) {
 
 func TestBuildEmpty(t *testing.T) {
 	got := Build(nil, Options{Package: "zod"})
-	want := model.Plan{Package: "zod", Rules: []model.PlanRule{}, Unverified: []model.PlanRule{}, Deprecations: []model.PlanRule{}, Next: []string{}}
+	want := model.Plan{Package: "zod", Rules: []model.PlanRule{}, Unverified: []model.PlanRule{}, Deprecations: []model.PlanRule{}, Noted: []model.PlanRule{}, Next: []string{}}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("(-want +got):\n%s", d)
 	}
@@ -242,5 +244,75 @@ func TestBuildEnginesNodeKeepsOnlyCheck(t *testing.T) {
 	if len(got.Rules) != 1 || got.Rules[0].ID != "engines-node" || got.Rules[0].Manual != 1 ||
 		got.Rules[0].Title != "needs a newer Node: the target's engines.node excludes the repository's" {
 		t.Errorf("rules %+v", got.Rules)
+	}
+}
+
+// reviewPack is testPack with review notes per rule.
+type reviewPack struct {
+	testPack
+	notes map[string][]string
+}
+
+func (p reviewPack) Review(id string) ([]string, bool) {
+	for _, r := range p.rules {
+		if r.id == id {
+			return p.notes[id], true
+		}
+	}
+	return nil, false
+}
+
+// Uses that keep compiling are noted under the pack's rule when a pack rule
+// claims a deprecated use no transform takes, or an info finding of a rule
+// with review notes; the plain-English groups and the info findings of a
+// rule without notes stay out. Noted rules are never counted, their sites
+// never the agent's.
+func TestBuildNoted(t *testing.T) {
+	pack := reviewPack{
+		testPack: testPack{rules: map[string]packRule{
+			"signature React.forwardRef":                   {id: "react-forwardref", title: "forwardRef no longer needed", takes: func(model.Finding) bool { return false }},
+			"deprecated React.FunctionComponent#propTypes": {id: "react-proptypes", title: "propTypes ignored", takes: func(model.Finding) bool { return false }},
+			"signature React.useRef":                       {id: "react-useref", title: "useRef needs an argument"},
+		}},
+		notes: map[string][]string{
+			"react-forwardref": {"forwardRef still works in 19."},
+			"react-proptypes":  {"propTypes checks are gone."},
+		},
+	}
+	findings := []model.Finding{
+		fnd("n1", "signature", model.Info, "src/input.ts", at("React.forwardRef")),
+		// Hidden (it compiles, so it hardly breaks) and still noted.
+		fnd("n2", "signature", model.Info, "src/other.ts", at("React.forwardRef"), func(f *model.Finding) { f.Hidden, f.Confidence = true, 0.3 }),
+		fnd("n3", "deprecated", model.Deprecated, "src/greeting.ts", at("React.FunctionComponent#propTypes")),
+		// An info finding of a rule without notes, one no rule claims, and
+		// a deprecated use no rule claims: none is noted.
+		fnd("x1", "signature", model.Info, "src/ref.ts", at("React.useRef")),
+		fnd("x2", "type", model.Info, "src/ref.ts", at("React.ReactNode")),
+		fnd("x3", "deprecated", model.Deprecated, "src/ref.ts", at("React.ReactFragment")),
+		// A breaking site of a rule with notes carries them.
+		fnd("b1", "deprecated", model.Breaking, "src/b.ts", at("React.FunctionComponent#propTypes")),
+		// A hidden breaking finding is not counted.
+		fnd("h1", "deprecated", model.Breaking, "src/h.ts", at("React.FunctionComponent#propTypes"), func(f *model.Finding) { f.Hidden = true }),
+	}
+	got := Build(findings, Options{Package: "@types/react", Pack: pack})
+	want := []model.PlanRule{
+		{ID: "react-forwardref", Title: "forwardRef no longer needed", Sites: 2, Manual: 2, Findings: []string{"n1", "n2"},
+			Fix: map[string]string{"n1": "manual", "n2": "manual"}, Review: []string{"forwardRef still works in 19."}},
+		{ID: "react-proptypes", Title: "propTypes ignored", Sites: 1, Manual: 1, Findings: []string{"n3"},
+			Fix: map[string]string{"n3": "manual"}, Review: []string{"propTypes checks are gone."}},
+	}
+	if d := cmp.Diff(want, got.Noted); d != "" {
+		t.Errorf("noted (-want +got):\n%s", d)
+	}
+	if len(got.Deprecations) != 0 || got.Totals.Sites != 1 {
+		t.Errorf("deprecations %+v, totals %+v: want none moved and only the breaking site counted", got.Deprecations, got.Totals)
+	}
+	if len(got.Rules) != 1 || !slices.Equal(got.Rules[0].Review, []string{"propTypes checks are gone."}) {
+		t.Errorf("rules %+v, want the breaking propTypes rule with its review note", got.Rules)
+	}
+	// A pack that cannot say which rules are its own notes nothing.
+	bare := Build(findings, Options{Package: "@types/react", Pack: pack.testPack})
+	if len(bare.Noted) != 0 {
+		t.Errorf("a pack without review notes noted %+v", bare.Noted)
 	}
 }

@@ -228,7 +228,7 @@ func renderCompanions(w io.Writer, cp model.CompanionPlan, p palette, width int)
 // renderPlan prints one line per rule: the breaking rules with their sites
 // split by rule, by agent and manual, then the possible impact apart.
 func renderPlan(w io.Writer, pr model.PackageReport, p palette, width int) {
-	if len(pr.Plan.Rules) == 0 && len(pr.Plan.Unverified) == 0 && len(pr.Plan.Deprecations) == 0 {
+	if len(pr.Plan.Rules) == 0 && len(pr.Plan.Unverified) == 0 && len(pr.Plan.Deprecations) == 0 && len(pr.Plan.Noted) == 0 {
 		return
 	}
 	t := &table{
@@ -259,6 +259,13 @@ func renderPlan(w io.Writer, pr model.PackageReport, p palette, width int) {
 			t.add("! "+r.Title, ruleSites(r), dash(r.ByRule), "–", dash(r.Manual))
 		}
 	}
+	noted := len(t.rows)
+	if len(pr.Plan.Noted) > 0 {
+		t.add("Noted (still compiles; nothing to edit, read the note)", "", "", "", "")
+		for _, r := range pr.Plan.Noted {
+			t.add("· "+r.Title, ruleSites(r), "", "", "")
+		}
+	}
 	fmt.Fprint(w, t.render(width, "  ", func(row, col int, s string) string {
 		switch {
 		case row < 0 && col == 0:
@@ -267,6 +274,8 @@ func renderPlan(w io.Writer, pr model.PackageReport, p palette, width int) {
 			return p.dim(s)
 		case row < nRules && col == 0:
 			return p.red(s)
+		case row >= noted:
+			return p.dim(s)
 		case row == nRules:
 			return p.yellow(s)
 		case row > nRules && col == 0:
@@ -277,6 +286,18 @@ func renderPlan(w io.Writer, pr model.PackageReport, p palette, width int) {
 	for _, r := range pr.Plan.Rules {
 		if r.Note != "" {
 			fmt.Fprintf(w, "    %s\n", p.dim(r.Title+": "+r.Note))
+		}
+	}
+	// The pack's review notes, which fix lists under "Decisions for you".
+	seen := map[string]bool{}
+	for _, rules := range [][]model.PlanRule{pr.Plan.Rules, pr.Plan.Deprecations, pr.Plan.Noted} {
+		for _, r := range rules {
+			for _, note := range r.Review {
+				if !seen[note] {
+					seen[note] = true
+					fmt.Fprintf(w, "    %s\n", p.dim(r.Title+": "+note))
+				}
+			}
 		}
 	}
 }

@@ -216,6 +216,9 @@ func (m Model) plan(b *lines, d state.Dep) []int {
 		case model.Deprecated:
 			// A deprecated use fix moves by rule; it still works.
 			sign = "! "
+		case model.Info:
+			// Still compiles; the pack has a word on it, nothing to edit.
+			sign = "· "
 		}
 		name := ansi.Truncate(sign+rule.Title, title, "…")
 		line := fmt.Sprintf("%s%-*s  %6d  %7s  %8s  %6s", mark, title+2, pad(name, title+2), rule.Sites, dash(rule.ByRule), dash(rule.ByAgent), dash(rule.Manual))
@@ -229,6 +232,9 @@ func (m Model) plan(b *lines, d state.Dep) []int {
 		}
 		if rule.Note != "" {
 			b.wrapped("    ", rule.Note, st.Muted)
+		}
+		for _, note := range rule.Review {
+			b.wrapped("    ", note, st.Muted)
 		}
 		if m.expanded[i] {
 			for _, f := range rule.Findings {

@@ -85,6 +85,8 @@ type PlanRule struct {
 	Previews map[string]string
 	// Note is the line a pack adds under the rule.
 	Note string
+	// Review are the pack's review notes on the rule.
+	Review []string
 }
 
 // Status is where a dependency's check stands.
@@ -173,7 +175,7 @@ func ResultOf(p *model.PackageReport) *CheckResult {
 	}
 	add := func(rules []model.PlanRule, sev model.Severity) {
 		for _, pr := range rules {
-			rule := PlanRule{ID: pr.ID, Title: pr.Title, Severity: sev, Sites: pr.Sites, ByRule: pr.ByRule, ByAgent: pr.ByAgent, Manual: pr.Manual, Fix: pr.Fix, Previews: pr.Previews, Note: pr.Note}
+			rule := PlanRule{ID: pr.ID, Title: pr.Title, Severity: sev, Sites: pr.Sites, ByRule: pr.ByRule, ByAgent: pr.ByAgent, Manual: pr.Manual, Fix: pr.Fix, Previews: pr.Previews, Note: pr.Note, Review: pr.Review}
 			for _, id := range pr.Findings {
 				if f, ok := findings[id]; ok {
 					rule.Findings = append(rule.Findings, f)
@@ -185,6 +187,8 @@ func ResultOf(p *model.PackageReport) *CheckResult {
 	add(p.Plan.Rules, model.Breaking)
 	add(p.Plan.Unverified, model.Unverified)
 	add(p.Plan.Deprecations, model.Deprecated)
+	// Uses that keep compiling, with what the pack says about them.
+	add(p.Plan.Noted, model.Info)
 	r.Importers = engine.ImporterLines(p)
 	r.Notes = append(r.Notes, p.Notes...)
 	for _, w := range p.Warnings {
