@@ -97,6 +97,19 @@ func (r *runner) applyRules(ctx context.Context, reports []model.PackageReport, 
 		}
 	}
 	r.rep.Decisions = append(r.rep.Decisions, pack.Review(ruleIDs, facts)...)
+	if pack.Places != nil {
+		// What no diagnostic points at, in the repository's own files.
+		if out, err := r.clone.Git(ctx, "ls-files", "-z"); err == nil {
+			rel, _ := filepath.Rel(r.clone.Work, r.croot)
+			var files []string
+			for _, f := range strings.Split(out, "\x00") {
+				if f, ok := strings.CutPrefix(f, filepath.ToSlash(rel)+"/"); ok || rel == "." {
+					files = append(files, f)
+				}
+			}
+			r.rep.Decisions = append(r.rep.Decisions, pack.PlacesIn(r.croot, files)...)
+		}
+	}
 	if len(findings) == 0 {
 		return nil, nil, true
 	}

@@ -128,6 +128,21 @@ func TestPacksZodMessageParam(t *testing.T) {
 	if strings.Contains(signup, "message:") {
 		t.Errorf("a message key is left on the branch:\n%s", signup)
 	}
+	// The test asserting zod 3's default messages is listed for a human
+	// (no compiler sees it); a label that only reads like one, in a file
+	// without zod, is not.
+	decisions := strings.Join(pf.Decisions, "\n")
+	for _, place := range []string{
+		`test/signup.test.js:9: "Required" is zod 3's default message for a missing value; zod 4 says "Invalid input: expected <type>, received undefined"`,
+		`test/signup.test.js:15: "String must contain at least 8 character(s)" is zod 3's default message for a lower bound`,
+	} {
+		if !strings.Contains(decisions, place) {
+			t.Errorf("decisions lack %q:\n%s", place, decisions)
+		}
+	}
+	if strings.Contains(decisions, "src/labels.ts") {
+		t.Errorf("decisions name a file without zod:\n%s", decisions)
+	}
 	if after := checkoutDigest(t, dir); after != before {
 		t.Errorf("the checkout changed:\n%s", diffLines(before, after))
 	}

@@ -7,6 +7,8 @@ package packs
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -100,6 +102,11 @@ type Pack struct {
 	Decisions func(f Facts) []string
 	// PlanNote, when set, is one line the plan shows under a rule.
 	PlanNote func(ruleID string, f Facts) string
+	// Places, when set, finds in one of the repository's files (slash
+	// path, content) what the upgrade changes that no diagnostic points
+	// at (zod's default messages asserted in a test), as review items
+	// naming file:line; fix lists them under "Decisions for you".
+	Places func(file, content string) []string
 }
 
 // Facts are named values a pack read from the upgrade's two versions.
@@ -281,4 +288,39 @@ func Apply(edits []Edit, content string) (string, error) {
 	}
 	b.WriteString(content[at:])
 	return b.String(), nil
+}
+
+// maxPlaces bounds the review items Places adds to a run; the rest are
+// counted.
+const maxPlaces = 50
+
+// PlacesIn runs Places over the repository's files (slash paths relative
+// to root); files over 1 MB and unreadable ones are skipped.
+func (p *Pack) PlacesIn(root string, files []string) []string {
+	if p.Places == nil {
+		return nil
+	}
+	var out []string
+	more := 0
+	for _, f := range files {
+		full := filepath.Join(root, filepath.FromSlash(f))
+		if fi, err := os.Stat(full); err != nil || !fi.Mode().IsRegular() || fi.Size() > 1<<20 {
+			continue
+		}
+		data, err := os.ReadFile(full)
+		if err != nil {
+			continue
+		}
+		for _, place := range p.Places(f, string(data)) {
+			if len(out) == maxPlaces {
+				more++
+				continue
+			}
+			out = append(out, place)
+		}
+	}
+	if more > 0 {
+		out = append(out, fmt.Sprintf("… and %d more such places", more))
+	}
+	return out
 }

@@ -8,12 +8,11 @@ import (
 // zodPack: zod 3 → 4, after zod's own migration guide.
 func zodPack() *Pack {
 	return &Pack{
-		Package: "zod", From: ">=3.0.0 <4.0.0", To: ">=4.0.0 <5.0.0",
+		Package: "zod", From: ">=3.0.0 <4.0.0", To: ">=4.0.0 <5.0.0", Places: zodDefaultMessages,
 		Rules: []Rule{
 			{
 				ID: "zod-error-params", Title: "required_error / invalid_type_error / errorMap become error", Change: "TS2353", Token: "required_error|invalid_type_error|errorMap",
 				Guide: "zod 4 replaces required_error, invalid_type_error and errorMap with one error param: error: (iss) => iss.input === undefined ? 'required message' : 'type message'.",
-				Notes: []string{"zod 4 words its default messages differently (\"Required\" became \"Invalid input: expected string, received undefined\"): tests asserting the old defaults need updating."},
 				// zod 4.1+ has two overloads of z.string(params), so tsc says
 				// no overload matches (TS2769) where 4.0 said TS2353.
 				Also:      []Key{{Change: "TS2769", Token: "required_error|invalid_type_error|errorMap"}},
