@@ -72,3 +72,20 @@ func TestPlacesInBounds(t *testing.T) {
 		t.Errorf("%d places, last %q; want %d and the count of the rest", len(got), got[len(got)-1], maxPlaces+1)
 	}
 }
+
+// FuzzZodDefaultMessages: any file content gives places on its own lines,
+// never a panic.
+func FuzzZodDefaultMessages(f *testing.F) {
+	f.Add("import { z } from \"zod\";\nexpect(m).toBe(\"Required\");\n")
+	f.Add("const s = `Expected ${a}, received ${b}`;\n'Invalid email' \"String must contain at least 1 character(s)\"")
+	f.Add("\"unterminated\n'\\\\'\n``")
+	f.Fuzz(func(t *testing.T, content string) {
+		lines := strings.Count(content, "\n") + 1
+		for _, p := range zodDefaultMessages("a.test.ts", content) {
+			var line int
+			if _, err := fmt.Sscanf(strings.TrimPrefix(p, "a.test.ts:"), "%d:", &line); err != nil || line < 1 || line > lines {
+				t.Fatalf("place %q names no line of the %d", p, lines)
+			}
+		}
+	})
+}
