@@ -115,8 +115,10 @@ func (c *checker) analyze(ctx context.Context, u unit) model.PackageReport {
 	if judged {
 		compilerFindings(findings, compilerFrom, compiler.target)
 	}
+	pack := c.packFor(ctx, u, runs)
+	findings = append(findings, noteUses(pack, runs)...)
 	c.timer.done(PhaseMatch)
-	c.finish(ctx, &rep, u, runs, compiles, findings)
+	c.finish(ctx, &rep, u, runs, compiles, findings, pack)
 	if judged && rep.Verdict == "safe" {
 		rep.Summary = compilerSafeSummary(compiles)
 	}
@@ -338,7 +340,7 @@ func newerTypeScript(lead string, wc *wsCompile) model.Finding {
 
 // finish fills the report from the findings: counts, verdict, coverage,
 // status and the plan.
-func (c *checker) finish(ctx context.Context, rep *model.PackageReport, u unit, runs []*memberRun, compiles []*wsCompile, findings []model.Finding) {
+func (c *checker) finish(ctx context.Context, rep *model.PackageReport, u unit, runs []*memberRun, compiles []*wsCompile, findings []model.Finding, pack plan.Pack) {
 	rep.Findings = findings
 	if rep.Findings == nil {
 		rep.Findings = []model.Finding{}
@@ -409,10 +411,29 @@ func (c *checker) finish(ctx context.Context, rep *model.PackageReport, u unit, 
 		members = append(members, plan.Target{Name: m.name(), Version: m.target})
 	}
 	rep.Plan = plan.Build(findings, plan.Options{
-		Package: u.lead.name(), Target: u.lead.target, Pack: c.packFor(ctx, u, runs),
+		Package: u.lead.name(), Target: u.lead.target, Pack: pack,
 		Repo: plan.Repo{Cwd: c.opts.CwdArg, Group: u.group != nil && !oneScope(u.group.Kind)}, Members: members, Companions: rep.Companions,
 	})
 	sortStrings(rep)
+}
+
+// noteUses are the info findings of the uses a covering pack's rule is
+// keyed by (React 19's forwardRef): the plan notes them with the rule.
+func noteUses(pack plan.Pack, runs []*memberRun) []model.Finding {
+	pl, ok := pack.(*packs.Planner)
+	if !ok || pl == nil {
+		return nil
+	}
+	var out []model.Finding
+	for _, r := range runs {
+		if r == nil || !r.ok {
+			continue
+		}
+		for _, ws := range sortedKeys(r.usages) {
+			out = append(out, match.NoteUses(r.m.name(), pack.Name(), r.usages[ws], pl.NotesUse)...)
+		}
+	}
+	return out
 }
 
 // packFor is the migration pack of the unit's upgrade, bound to the

@@ -153,6 +153,20 @@ func (pl *Planner) Note(ruleID string) string {
 	return pl.pack.PlanNote(ruleID, pl.facts)
 }
 
+// NotesUse says whether a rule of the pack is keyed by the uses of path
+// (change "use"): its every use is noted in the plan, whatever the diff
+// says of the symbol.
+func (pl *Planner) NotesUse(path string) bool {
+	for _, r := range pl.pack.Rules {
+		for _, k := range r.Keys() {
+			if k.Change == "use" && pathMatches(k.Path, path) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // Review is the rule's review notes (fix's "Decisions for you" when a run
 // has a site of it); ok says whether the pack has the rule.
 func (pl *Planner) Review(ruleID string) (notes []string, ok bool) {

@@ -56,10 +56,10 @@ func reactPack() *Pack {
 				Transform: renameType("ElementRef", "ComponentRef"),
 			},
 			{
-				// forwardRef compiles against 19 (its signature changed, it
-				// is not deprecated): check files its uses as information,
-				// which the plan notes under this rule.
-				ID: "react-forwardref", Title: "forwardRef no longer needed", Change: "signature", Path: "React.forwardRef",
+				// forwardRef compiles against 19 and its declaration need
+				// not change: the rule is keyed by its uses, which check
+				// notes for the plan whatever the diff says.
+				ID: "react-forwardref", Title: "forwardRef no longer needed", Change: "use", Path: "React.forwardRef",
 				Also:  []Key{{Change: "deprecated", Path: "React.forwardRef"}},
 				Guide: "React 19 passes ref as a prop to function components; forwardRef still works.",
 				Notes: []string{"forwardRef still works in 19; moving ref into props is a refactor to schedule, not part of this upgrade."},

@@ -37,6 +37,9 @@ type Reviewer interface {
 	Review(ruleID string) (notes []string, ok bool)
 }
 
+// changeUse is the change of a use a pack rule is keyed by (match.ChangeUse).
+const changeUse = "use"
+
 // Options are what Build needs besides the findings.
 type Options struct {
 	Package string
@@ -58,10 +61,9 @@ type Options struct {
 //   - only breaking findings enter the counted rules; unverified ones are
 //     grouped the same way in Plan.Unverified, and deprecated ones a
 //     pack's transform takes in Plan.Deprecations; the other deprecated
-//     ones a pack rule claims, and the info findings a pack rule with
-//     review notes claims (hidden or not: a use that compiles is hidden
-//     from the breaking view, not from the pack's note), in Plan.Noted;
-//     hidden findings, additive ones and the rest of info are left out;
+//     ones a pack rule claims, and the uses a pack rule is keyed by (info
+//     findings of change "use", hidden or not), in Plan.Noted; hidden
+//     findings, additive ones and the rest of info are left out;
 //   - a finding a pack rule claims goes under that rule, the others under
 //     RuleKey's plain-English rule;
 //   - a site the pack's transform takes is by rule, any other site of an
@@ -91,11 +93,13 @@ func Build(findings []model.Finding, opts Options) model.Plan {
 	}
 	var breaking, unverified, deprecated, info []model.Finding
 	for _, f := range findings {
-		if f.Severity == model.Info && opts.Pack != nil {
-			// A use that compiles is noted whatever the confidence that
-			// it breaks (none: it compiles): the pack has a word on it.
-			if id, _, _, _ := opts.Pack.RuleFor(f); id != "" {
-				info = append(info, f)
+		if f.Severity == model.Info {
+			// A use a pack rule is keyed by is noted, hidden or not (it
+			// compiles, so it hardly breaks): the pack has a word on it.
+			if f.Change == changeUse && opts.Pack != nil {
+				if id, _, _, _ := opts.Pack.RuleFor(f); id != "" {
+					info = append(info, f)
+				}
 			}
 			continue
 		}
@@ -151,8 +155,8 @@ func Build(findings []model.Finding, opts Options) model.Plan {
 // deprecations splits the deprecated uses: the rules a transform takes at
 // least once (their other sites manual: the assisted fixer answers
 // compiler errors and a deprecated use has none) are moved; the pack's
-// other rules over deprecated uses, and its rules with review notes over
-// info findings (they compile), are only noted.
+// other rules over deprecated uses, and its rules over the uses it notes
+// (they compile), are only noted.
 func deprecations(deprecated, info []model.Finding, pack Pack) (moved, notedRules []model.PlanRule) {
 	moved, notedRules = []model.PlanRule{}, []model.PlanRule{}
 	byID := map[string]model.Finding{}
@@ -170,17 +174,8 @@ func deprecations(deprecated, info []model.Finding, pack Pack) (moved, notedRule
 			}
 		}
 	}
-	rv, _ := pack.(Reviewer)
 	for _, r := range group(pool, pack) {
-		if !hasRule(pack, r.ID) {
-			continue
-		}
-		usedDeprecated := false
-		for _, id := range r.Findings {
-			_, d := byID[id]
-			usedDeprecated = usedDeprecated || d
-		}
-		if notes, _ := rv.Review(r.ID); usedDeprecated || len(notes) > 0 {
+		if hasRule(pack, r.ID) {
 			notedRules = append(notedRules, manualNotAgent(r))
 		}
 	}

@@ -270,7 +270,7 @@ func (p reviewPack) Review(id string) ([]string, bool) {
 func TestBuildNoted(t *testing.T) {
 	pack := reviewPack{
 		testPack: testPack{rules: map[string]packRule{
-			"signature React.forwardRef":                   {id: "react-forwardref", title: "forwardRef no longer needed", takes: func(model.Finding) bool { return false }},
+			"use React.forwardRef":                         {id: "react-forwardref", title: "forwardRef no longer needed", takes: func(model.Finding) bool { return false }},
 			"deprecated React.FunctionComponent#propTypes": {id: "react-proptypes", title: "propTypes ignored", takes: func(model.Finding) bool { return false }},
 			"signature React.useRef":                       {id: "react-useref", title: "useRef needs an argument"},
 		}},
@@ -280,12 +280,13 @@ func TestBuildNoted(t *testing.T) {
 		},
 	}
 	findings := []model.Finding{
-		fnd("n1", "signature", model.Info, "src/input.ts", at("React.forwardRef")),
-		// Hidden (it compiles, so it hardly breaks) and still noted.
-		fnd("n2", "signature", model.Info, "src/other.ts", at("React.forwardRef"), func(f *model.Finding) { f.Hidden, f.Confidence = true, 0.3 }),
+		fnd("n1", "use", model.Info, "src/input.ts", at("React.forwardRef")),
+		// Hidden (info always is) and still noted.
+		fnd("n2", "use", model.Info, "src/other.ts", at("React.forwardRef"), func(f *model.Finding) { f.Hidden = true }),
 		fnd("n3", "deprecated", model.Deprecated, "src/greeting.ts", at("React.FunctionComponent#propTypes")),
-		// An info finding of a rule without notes, one no rule claims, and
-		// a deprecated use no rule claims: none is noted.
+		// An info finding that is not a use (a changed signature that
+		// compiles) of a rule with a transform, one no rule claims, and a
+		// deprecated use no rule claims: none is noted.
 		fnd("x1", "signature", model.Info, "src/ref.ts", at("React.useRef")),
 		fnd("x2", "type", model.Info, "src/ref.ts", at("React.ReactNode")),
 		fnd("x3", "deprecated", model.Deprecated, "src/ref.ts", at("React.ReactFragment")),
