@@ -712,19 +712,7 @@ func TestFixStopsOnTheWrongManager(t *testing.T) {
 	fe := newFixEnv(t)
 	dir := copyDir(t, filepath.Join("../../fixtures/fix", "npm-app"))
 	npmManager().install(t, fe.env, dir)
-	var manifest map[string]any
-	data, err := os.ReadFile(filepath.Join(dir, "package.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(data, &manifest); err != nil {
-		t.Fatal(err)
-	}
-	manifest["packageManager"] = "npm@6.14.18"
-	data, _ = json.MarshalIndent(manifest, "", "  ")
-	if err := os.WriteFile(filepath.Join(dir, "package.json"), append(data, '\n'), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	editManifest(t, dir, func(m map[string]any) { m["packageManager"] = "npm@6.14.18" })
 	commitAll(t, dir)
 	before := checkoutDigest(t, dir)
 	rep, r := runFix(t, fe, dir, "slugkit", "--target", "slugkit@2.0.0")
@@ -753,19 +741,7 @@ func TestFixStopsOnTheWrongManager(t *testing.T) {
 func TestFixPathInAMessageIsNotNew(t *testing.T) {
 	fe := newFixEnv(t)
 	dir := copyDir(t, filepath.Join("../../fixtures/fix", "npm-app"))
-	var manifest map[string]any
-	data, err := os.ReadFile(filepath.Join(dir, "package.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(data, &manifest); err != nil {
-		t.Fatal(err)
-	}
-	manifest["dependencies"].(map[string]any)["kleur"] = "4.1.5"
-	data, _ = json.MarshalIndent(manifest, "", "  ")
-	if err := os.WriteFile(filepath.Join(dir, "package.json"), append(data, '\n'), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	editManifest(t, dir, func(m map[string]any) { m["dependencies"].(map[string]any)["kleur"] = "4.1.5" })
 	if err := os.WriteFile(filepath.Join(dir, "src/color.ts"), []byte("import kleur from \"kleur\";\nexport const red = kleur;\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -778,5 +754,23 @@ func TestFixPathInAMessageIsNotNew(t *testing.T) {
 	}
 	if rep.Types.Baseline != 2 {
 		t.Errorf("baseline %d errors, want src/count.ts's and src/color.ts's untyped kleur", rep.Types.Baseline)
+	}
+}
+
+// editManifest rewrites dir's package.json through edit.
+func editManifest(t *testing.T, dir string, edit func(map[string]any)) {
+	t.Helper()
+	var manifest map[string]any
+	data, err := os.ReadFile(filepath.Join(dir, "package.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &manifest); err != nil {
+		t.Fatal(err)
+	}
+	edit(manifest)
+	data, _ = json.MarshalIndent(manifest, "", "  ")
+	if err := os.WriteFile(filepath.Join(dir, "package.json"), append(data, '\n'), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
