@@ -466,5 +466,6 @@ func (c *Clone) Rename(ctx context.Context, branch string) error {
 		return err
 	}
 	c.Branch = branch
-	return nil
+	// The marker names the branch `uptide clean` lists the run by.
+	return renameInMarker(c.Dir, branch)
 }

@@ -305,6 +305,11 @@ func TestRenameBranch(t *testing.T) {
 	if got, _ := c.Git(context.Background(), "rev-parse", "--abbrev-ref", "HEAD"); got != "uptide/zod-4.1.12" || c.Branch != got {
 		t.Fatalf("branch %q / %q after rename", got, c.Branch)
 	}
+	// clean lists a kept run by the branch its marker names.
+	kept, err := List(filepath.Dir(c.Dir))
+	if err != nil || len(kept) != 1 || kept[0].Branch != "uptide/zod-4.1.12" {
+		t.Fatalf("kept runs %+v (%v), want the run named by its new branch", kept, err)
+	}
 	if err := c.Rename(context.Background(), "bad..name"); err == nil {
 		t.Fatal("an invalid name was taken")
 	}

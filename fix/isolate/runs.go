@@ -267,3 +267,26 @@ func writeMarker(dir string, m Marker) error {
 	}
 	return f.Close()
 }
+
+// renameInMarker sets the branch the run's marker names (written beside
+// and renamed over it, so the marker is never half there).
+func renameInMarker(dir, branch string) error {
+	path := filepath.Join(dir, MarkerName)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("the run's marker: %w", err)
+	}
+	var m Marker
+	if err := json.Unmarshal(data, &m); err != nil {
+		return fmt.Errorf("the run's marker %s: %w", path, err)
+	}
+	m.Branch = branch
+	if data, err = json.MarshalIndent(m, "", "  "); err != nil {
+		return err
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, append(data, '\n'), 0o600); err != nil {
+		return fmt.Errorf("the run's marker: %w", err)
+	}
+	return os.Rename(tmp, path)
+}
