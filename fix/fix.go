@@ -175,6 +175,11 @@ func (r *runner) run(ctx context.Context) {
 		r.stop("reading the checkout: %v", err)
 		return
 	}
+	if real, _ := filepath.EvalSymlinks(r.root); unlike == "" && real != top {
+		// tsc names files outside the repository root by absolute paths,
+		// which differ between the checkout and the clone.
+		unlike = "the repository is below the git top " + top
+	}
 	r.fetch = r.fetcher()
 
 	// What the upgrade is (check decides the target, the group, the
@@ -215,6 +220,12 @@ func (r *runner) run(ctx context.Context) {
 		r.progress("clone", "cloning %s into a private clone", top)
 		var err error
 		r.clone, err = isolate.New(workCtx, isolate.Options{Checkout: top, Root: r.o.RunsRoot, Branch: pendingBranch(r.o.Package), Env: r.o.Env})
+		if err == nil {
+			if r.croot, err = r.clone.Path(r.root); err == nil {
+				r.env = r.clone.Env(r.o.Env)
+			}
+		}
+		// Sent once croot and env are set: the main goroutine reads them.
 		cloned <- err
 		if err != nil {
 			if unlike != "" {
@@ -223,9 +234,6 @@ func (r *runner) run(ctx context.Context) {
 			spec <- nil
 			return
 		}
-		rel, _ := filepath.Rel(top, r.root)
-		r.croot = filepath.Join(r.clone.Work, rel)
-		r.env = r.clone.Env(r.o.Env)
 		if unlike != "" {
 			compileBefore(r.croot)
 		}

@@ -304,7 +304,8 @@ func (p *Pack) PlacesIn(root string, files []string) []string {
 	more := 0
 	for _, f := range files {
 		full := filepath.Join(root, filepath.FromSlash(f))
-		if fi, err := os.Stat(full); err != nil || !fi.Mode().IsRegular() || fi.Size() > 1<<20 {
+		// Lstat: a tracked symlink may point out of the repository.
+		if fi, err := os.Lstat(full); err != nil || !fi.Mode().IsRegular() || fi.Size() > 1<<20 {
 			continue
 		}
 		data, err := os.ReadFile(full)

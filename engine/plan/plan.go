@@ -174,12 +174,32 @@ func deprecations(deprecated, info []model.Finding, pack Pack) (moved, notedRule
 			}
 		}
 	}
-	for _, r := range group(pool, pack) {
+	for _, r := range group(dedupeSites(pool), pack) {
 		if hasRule(pack, r.ID) {
 			notedRules = append(notedRules, manualNotAgent(r))
 		}
 	}
 	return moved, notedRules
+}
+
+// dedupeSites keeps one finding per place and symbol: a use filed both as
+// deprecated and as a use a rule notes, or under two members of a group,
+// is one site.
+func dedupeSites(fs []model.Finding) []model.Finding {
+	type site struct {
+		ws, file, path string
+		line, column   int
+	}
+	seen := map[site]bool{}
+	out := fs[:0:0]
+	for _, f := range fs {
+		k := site{f.Workspace, f.File, f.Path, f.Line, f.Column}
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // manualNotAgent moves a rule's by-agent sites to manual: the assisted

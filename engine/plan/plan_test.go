@@ -271,6 +271,7 @@ func TestBuildNoted(t *testing.T) {
 	pack := reviewPack{
 		testPack: testPack{rules: map[string]packRule{
 			"use React.forwardRef":                         {id: "react-forwardref", title: "forwardRef no longer needed", takes: func(model.Finding) bool { return false }},
+			"deprecated React.forwardRef":                  {id: "react-forwardref", title: "forwardRef no longer needed", takes: func(model.Finding) bool { return false }},
 			"deprecated React.FunctionComponent#propTypes": {id: "react-proptypes", title: "propTypes ignored", takes: func(model.Finding) bool { return false }},
 			"signature React.useRef":                       {id: "react-useref", title: "useRef needs an argument"},
 		}},
@@ -281,6 +282,8 @@ func TestBuildNoted(t *testing.T) {
 	}
 	findings := []model.Finding{
 		fnd("n1", "use", model.Info, "src/input.ts", at("React.forwardRef")),
+		// The same use filed as deprecated too is one site.
+		fnd("n1d", "deprecated", model.Deprecated, "src/input.ts", at("React.forwardRef")),
 		// Hidden (info always is) and still noted.
 		fnd("n2", "use", model.Info, "src/other.ts", at("React.forwardRef"), func(f *model.Finding) { f.Hidden = true }),
 		fnd("n3", "deprecated", model.Deprecated, "src/greeting.ts", at("React.FunctionComponent#propTypes")),

@@ -114,7 +114,9 @@ func (t TSC) RunProject(ctx context.Context, root, config string, timeout time.D
 	run := &ProjectRun{Diagnostics: []model.Diagnostic{}}
 	roots := []string{root}
 	if real, err := filepath.EvalSymlinks(root); err == nil && real != root {
+		// The longer first: /private/var/x holds /var/x.
 		roots = append(roots, real)
+		sort.Slice(roots, func(i, j int) bool { return len(roots[i]) > len(roots[j]) })
 	}
 	for _, line := range strings.Split(string(stdout), "\n") {
 		p := strings.TrimSpace(line)

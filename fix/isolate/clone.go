@@ -146,8 +146,11 @@ func (c *Clone) populate(ctx context.Context, repo checkoutRepo) error {
 	env := c.Env(c.env)
 	// The node_modules copy runs beside the clone and the checkout.
 	staged := make(chan stagedModules, 1)
-	go func() { staged <- c.stageNodeModules(ctx, env) }()
+	sctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() { staged <- c.stageNodeModules(sctx, env) }()
 	if err := c.fill(ctx, env, repo); err != nil {
+		cancel() // the copy is for nothing now; wait for it to stop
 		<-staged
 		return err
 	}

@@ -97,7 +97,7 @@ func (c *Clone) stageNodeModules(ctx context.Context, env []string) stagedModule
 			}
 			continue
 		}
-		if err := c.copyTree(src, tmp); err != nil {
+		if err := c.copyTree(ctx, src, tmp); err != nil {
 			st.err = fmt.Errorf("copying %s into the clone: %w", src, err)
 			return st
 		}
@@ -187,7 +187,7 @@ const keptModeBits = fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky
 // copyTree copies src to dst: directories, regular files (mode and
 // modification time kept) and symlinks (target kept, retargeted into the
 // clone when absolute into the checkout); sockets and devices are left out.
-func (c *Clone) copyTree(src, dst string) error {
+func (c *Clone) copyTree(ctx context.Context, src, dst string) error {
 	type dirMeta struct {
 		path  string
 		mode  fs.FileMode
@@ -196,6 +196,9 @@ func (c *Clone) copyTree(src, dst string) error {
 	var dirs []dirMeta
 	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
+			return err
+		}
+		if err := ctx.Err(); err != nil {
 			return err
 		}
 		rel, err := filepath.Rel(src, p)

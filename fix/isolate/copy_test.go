@@ -110,7 +110,7 @@ func TestCopyTreeInGo(t *testing.T) {
 		if err := os.MkdirAll(filepath.Dir(filepath.Join(work, d)), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := c.copyTree(filepath.Join(f.checkout, d), filepath.Join(work, d)); err != nil {
+		if err := c.copyTree(context.Background(), filepath.Join(f.checkout, d), filepath.Join(work, d)); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -13,8 +13,9 @@ import (
 // The clone has the tracked files of HEAD and the node_modules of each
 // directory with a tracked package.json, so the checkout matches it when
 // it is clean (Dirty), has no submodule (the clone does not check them
-// out) and ignores nothing but those node_modules (no build output, no
-// generated sources a compiler could read). What reads the checkout then
+// out), no file git is told not to look at, and ignores nothing but those
+// node_modules (no build output, no generated sources a compiler could
+// read). What reads the checkout then
 // reads what the clone had before anything ran in it.
 func SameFiles(ctx context.Context, checkout string) (string, error) {
 	hooks, done, err := emptyDir()
@@ -31,6 +32,17 @@ func SameFiles(ctx context.Context, checkout string) (string, error) {
 		if strings.HasPrefix(e, "160000 ") {
 			_, p, _ := strings.Cut(e, "\t")
 			return fmt.Sprintf("the submodule %s is not checked out in a clone", p), nil
+		}
+	}
+	// A file git is told not to look at (assume-unchanged, skip-worktree,
+	// a sparse checkout) may differ from HEAD, which the clone has whole.
+	tagged, err := git(ctx, env, checkout, "ls-files", "-z", "-v", "-t")
+	if err != nil {
+		return "", err
+	}
+	for _, e := range strings.Split(tagged, "\x00") {
+		if tag, p, ok := strings.Cut(e, " "); ok && (tag == "S" || strings.ToUpper(tag) != tag) {
+			return fmt.Sprintf("git does not look at %s in the checkout (skip-worktree or assume-unchanged)", p), nil
 		}
 	}
 	dirs, err := installedDirs(ctx, env, checkout)

@@ -42,6 +42,17 @@ func TestSameFiles(t *testing.T) {
 	if r := same(); r != "" {
 		t.Fatalf("after removing the ignored file: %q", r)
 	}
+	// So is a file git does not look at: it may differ from HEAD.
+	run(t, f.checkout, "update-index", "--skip-worktree", "src/index.ts")
+	if r := same(); r != "git does not look at src/index.ts in the checkout (skip-worktree or assume-unchanged)" {
+		t.Fatalf("a skip-worktree file: %q", r)
+	}
+	run(t, f.checkout, "update-index", "--no-skip-worktree", "src/index.ts")
+	run(t, f.checkout, "update-index", "--assume-unchanged", "src/index.ts")
+	if r := same(); !strings.Contains(r, "src/index.ts") {
+		t.Fatalf("an assume-unchanged file: %q", r)
+	}
+	run(t, f.checkout, "update-index", "--no-assume-unchanged", "src/index.ts")
 	// So is a submodule, which a clone does not check out.
 	run(t, f.checkout, "update-index", "--add", "--cacheinfo", "160000,"+run(t, f.checkout, "rev-parse", "HEAD")+",vendor/lib")
 	if r := same(); r != "the submodule vendor/lib is not checked out in a clone" {

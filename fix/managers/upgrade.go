@@ -82,6 +82,13 @@ func Upgrade(ctx context.Context, opts Options) (res *Result, err error) {
 		opts.Timeout = 10 * time.Minute
 	}
 	m := opts.Manager
+	if m != nil {
+		// Found in the checkout: a lockfile there that the commit lacks
+		// (ignored) is Detect's to explain here.
+		if _, err := os.Stat(filepath.Join(opts.Root, filepath.FromSlash(m.Lockfile))); err != nil {
+			m = nil
+		}
+	}
 	if m == nil {
 		if m, err = Detect(ctx, opts.Root, opts.Repo, opts.Env); err != nil {
 			return nil, err

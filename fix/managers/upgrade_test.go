@@ -466,3 +466,22 @@ func TestManagerEnvKeepsPnpmSettingsForPnpm(t *testing.T) {
 		}
 	}
 }
+
+// A manager detected in the checkout whose lockfile the clone lacks (an
+// ignored lockfile) is detected again where the install runs, whose error
+// says what to commit, instead of a bare missing file.
+func TestDetectedManagerWithoutTheLockfileHere(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{"name":"app","dependencies":{"slugkit":"^1.0.0"}}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	repo, err := repo.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &Manager{Name: "npm", Version: "11.0.0", Argv: []string{"npm"}, Lockfile: "package-lock.json"}
+	_, err = Upgrade(context.Background(), Options{Root: dir, Repo: repo, Moves: []Move{{Name: "slugkit", To: "2.0.0"}}, Manager: m})
+	if err == nil || !strings.Contains(err.Error(), "commit the lockfile") {
+		t.Fatalf("err = %v, want Detect's: no lockfile, commit it", err)
+	}
+}
