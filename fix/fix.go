@@ -590,7 +590,8 @@ func (r *runner) finish(runCtx context.Context) {
 // commit stages exactly files (slash paths relative to the repository
 // root) and commits them; false when the run has to stop.
 func (r *runner) commit(ctx context.Context, subject string, files ...string) bool {
-	rel, _ := filepath.Rel(r.top, r.root)
+	// croot is the root in the clone, whatever path (a symlink) named it.
+	rel, _ := filepath.Rel(r.clone.Work, r.croot)
 	var paths []string
 	for _, f := range files {
 		paths = append(paths, filepath.ToSlash(filepath.Join(rel, filepath.FromSlash(f))))

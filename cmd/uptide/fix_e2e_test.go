@@ -774,3 +774,26 @@ func editManifest(t *testing.T, dir string, edit func(map[string]any)) {
 		t.Fatal(err)
 	}
 }
+
+// A checkout reached through a symlink (--cwd names the link) is the same
+// checkout: the clone, the compile and the commits find its files.
+func TestFixThroughASymlinkedPath(t *testing.T) {
+	fe := newFixEnv(t)
+	dir := fixRepo(t, fe, "npm-app", "npm")
+	link := filepath.Join(t.TempDir(), "app-link")
+	if err := os.Symlink(dir, link); err != nil {
+		t.Fatal(err)
+	}
+	before := checkoutDigest(t, dir)
+	patches, _ := filepath.Abs("../../fixtures/fix/npm-app.patches.json")
+	rep, r := runFix(t, fe, link, "slugkit", "--target", "slugkit@2.0.0", "--patches", patches)
+	if r.code != 0 || rep.Status != "verified" {
+		t.Fatalf("exit %d status %s (%s), want 0 verified\n%s", r.code, rep.Status, rep.Reason, r.stderr)
+	}
+	if got := subjects(rep); len(got) != 3 {
+		t.Errorf("commits %q, want the upgrade and two patches", got)
+	}
+	if after := checkoutDigest(t, dir); after != before {
+		t.Errorf("the checkout changed:\n%s", diffLines(before, after))
+	}
+}
