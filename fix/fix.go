@@ -207,7 +207,7 @@ func (r *runner) run(ctx context.Context) {
 	specCtx, specCancel := context.WithCancel(workCtx)
 	defer specCancel()
 	compileBefore := func(root string) {
-		r.progress("compile", "type-checking %s before the upgrade", strings.Join(workspaces, ", "))
+		r.progress("compile", "type-checking %s before the upgrade", engine.Where(workspaces))
 		run, err := compileWorkspaces(workCtx, root, workspaces, r.fetch, 10*time.Minute)
 		based <- baseline{run, err}
 	}
@@ -412,7 +412,7 @@ func (r *runner) typesAfter(ctx context.Context, workspaces []string, base *comp
 			Untyped: after.Untyped}
 		if len(after.Projects) == 0 {
 			r.rep.Types.Status = model.StatusSkipped
-			r.rep.Types.Reason = "no tsconfig.json in " + strings.Join(workspaces, ", ") + ": nothing to type-check"
+			r.rep.Types.Reason = "no tsconfig.json in " + engine.Where(workspaces) + ": nothing to type-check"
 		}
 	}
 }
@@ -468,7 +468,7 @@ func (r *runner) confirmServices(repository *model.Repository, workspaces []stri
 	}
 	r.rep.Services = &sv
 	if sv.Empty() {
-		r.progress("tests", "nothing in %s needs a service: --with-services changes nothing", strings.Join(workspaces, ", "))
+		r.progress("tests", "nothing in %s needs a service: --with-services changes nothing", engine.Where(workspaces))
 		return true
 	}
 	if !r.o.Yes {

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/uptide/uptide/engine"
 	"github.com/uptide/uptide/fix"
 )
 
@@ -197,7 +198,7 @@ func renderFixTests(w io.Writer, r *fix.Report, p palette) {
 		fmt.Fprintf(w, "  %s %s  %s · %s%s%s\n", mark, res.Status, commandLine(res.Run.Command), res.Run.Scope, counts, rerun)
 	}
 	for _, ws := range t.NoTests {
-		fmt.Fprintf(w, "  – no tests cover %s\n", ws)
+		fmt.Fprintf(w, "  – no tests cover %s\n", engine.Where([]string{ws}))
 	}
 	if len(t.Skipped) > 0 {
 		fmt.Fprintf(w, "  – %d test files need services and were not run (--with-services runs them):\n", len(t.Skipped))
