@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/engine/repo"
 	"github.com/uptide/uptide/engine/semver"
 )
 
@@ -295,21 +296,23 @@ func Apply(edits []Edit, content string) (string, error) {
 const maxPlaces = 50
 
 // PlacesIn runs Places over the repository's files (slash paths relative
-// to root); files over 1 MB and unreadable ones are skipped.
+// to root); files over repo.ReadSource's 1 MiB, symlinks and unreadable
+// ones are skipped.
 func (p *Pack) PlacesIn(root string, files []string) []string {
 	if p.Places == nil {
 		return nil
 	}
 	var out []string
+	var buf []byte
 	more := 0
 	for _, f := range files {
 		full := filepath.Join(root, filepath.FromSlash(f))
 		// Lstat: a tracked symlink may point out of the repository.
-		if fi, err := os.Lstat(full); err != nil || !fi.Mode().IsRegular() || fi.Size() > 1<<20 {
+		if fi, err := os.Lstat(full); err != nil || !fi.Mode().IsRegular() {
 			continue
 		}
-		data, err := os.ReadFile(full)
-		if err != nil {
+		data, ok := repo.ReadSource(full, &buf)
+		if !ok {
 			continue
 		}
 		for _, place := range p.Places(f, string(data)) {

@@ -5,6 +5,8 @@ import (
 	"path"
 	"regexp"
 	"strings"
+
+	"github.com/uptide/uptide/engine/repo"
 )
 
 // zod 4 words its default error messages differently from zod 3
@@ -35,12 +37,9 @@ var zodDefaults = []zodDefault{
 }
 
 var (
-	loadsZod = regexp.MustCompile(`(?:from\s*|import\s*\(\s*|require\s*\(\s*|import\s+)["']zod(?:/[^"']*)?["']`)
 	// stringLit is a one-line string literal of any quote.
 	stringLit = regexp.MustCompile("\"((?:[^\"\\\\\\n]|\\\\.)*)\"|'((?:[^'\\\\\\n]|\\\\.)*)'|`((?:[^`\\\\$]|\\\\.)*)`")
 )
-
-var sourceExts = map[string]bool{".ts": true, ".tsx": true, ".mts": true, ".cts": true, ".js": true, ".jsx": true, ".mjs": true, ".cjs": true}
 
 // isTestFile: a file of a test suite by its name or directory.
 func isTestFile(file string) bool {
@@ -52,10 +51,10 @@ func isTestFile(file string) bool {
 // zodDefaultMessages lists the zod 3 default messages a file that imports
 // zod, or a test file, has as string literals.
 func zodDefaultMessages(file, content string) []string {
-	if !sourceExts[path.Ext(file)] || strings.Contains("/"+file, "/node_modules/") {
+	if !repo.IsSource(file) || strings.Contains("/"+file, "/node_modules/") {
 		return nil
 	}
-	if !isTestFile(file) && !loadsZod.MatchString(content) {
+	if !isTestFile(file) && !loadsZod(content) {
 		return nil
 	}
 	var out []string
@@ -72,4 +71,14 @@ func zodDefaultMessages(file, content string) []string {
 		}
 	}
 	return out
+}
+
+// loadsZod: the text loads zod or one of its subpaths (import, require,
+// import(), export … from), by the importers scan's own reading.
+func loadsZod(content string) bool {
+	found := false
+	repo.ScanLoads([]byte(content), func(spec string, _ bool) {
+		found = found || spec == "zod" || strings.HasPrefix(spec, "zod/")
+	})
+	return found
 }

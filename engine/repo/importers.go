@@ -24,6 +24,10 @@ var sourceExts = map[string]bool{
 	".mts": true, ".cts": true, ".vue": true, ".svelte": true,
 }
 
+// IsSource says whether a file's extension is one of the sources that can
+// load a package.
+func IsSource(name string) bool { return sourceExts[filepath.Ext(name)] }
+
 // scanSkippedDirs hold installed or generated code, never the workspace's own.
 var scanSkippedDirs = map[string]bool{
 	"node_modules": true, "dist": true, "build": true, "coverage": true, ".git": true,
