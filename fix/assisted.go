@@ -309,3 +309,10 @@ func (v *cloneValidator) Validate(ctx context.Context, file, content string) (as
 	}
 	return assist.Compiled{Gone: newDiagnostics(run.Diagnostics, v.up), New: newDiagnostics(v.up, run.Diagnostics)}, nil
 }
+
+// PatchOf is an accepted proposal as the --patches file records it: the
+// rule by its title, which names the commit.
+func PatchOf(it assist.Item) Patch {
+	return Patch{Finding: it.Site.ID, Rule: it.Site.RuleTitle, File: it.Site.File, Line: it.Site.Line,
+		Diff: it.Diff, Explanation: it.Explanation}
+}

@@ -11,6 +11,7 @@ import (
 	"github.com/uptide/uptide/engine"
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/engine/packs"
+	"github.com/uptide/uptide/engine/plan"
 	"github.com/uptide/uptide/engine/typescript"
 	"github.com/uptide/uptide/fix/verify"
 )
@@ -40,7 +41,7 @@ type RuleSite struct {
 // pack is the plan's pack, set whenever one covers the upgrade; rules are
 // the ids of the plan's rules, the noted ones included (the run's own, for
 // the review notes).
-func byRule(reports []model.PackageReport) (pack string, findings []model.Finding, sites int, rules []string) {
+func byRule(reports []model.PackageReport) (pack string, findings []model.Finding, rules []string) {
 	for _, p := range reports {
 		if p.Plan.Pack == "" {
 			continue
@@ -48,7 +49,6 @@ func byRule(reports []model.PackageReport) (pack string, findings []model.Findin
 		pack = p.Plan.Pack
 		ruled := map[string]bool{}
 		for _, rule := range append(append([]model.PlanRule{}, p.Plan.Rules...), p.Plan.Deprecations...) {
-			sites += rule.ByRule
 			rules = appendUnique(rules, rule.ID)
 			for id, by := range rule.Fix {
 				if by == "rule" {
@@ -68,7 +68,7 @@ func byRule(reports []model.PackageReport) (pack string, findings []model.Findin
 	}
 	sort.SliceStable(findings, func(i, j int) bool { return findings[i].ID < findings[j].ID })
 	sort.Strings(rules)
-	return pack, findings, sites, rules
+	return pack, findings, rules
 }
 
 // applyRules makes the covering pack's rule edits in the clone, over the
@@ -77,7 +77,7 @@ func byRule(reports []model.PackageReport) (pack string, findings []model.Findin
 // them, into lintBefore. It returns the files edited and the ids of the
 // findings the rules took; false when the run has to stop.
 func (r *runner) applyRules(ctx context.Context, reports []model.PackageReport, workspaces []string, style verify.Style, lintBefore *verify.LintRun, lintOK *bool) ([]string, map[string]bool, bool) {
-	name, findings, _, ruleIDs := byRule(reports)
+	name, findings, ruleIDs := byRule(reports)
 	if name == "" {
 		return nil, nil, true
 	}
@@ -144,10 +144,7 @@ func (r *runner) applyRules(ctx context.Context, reports []model.PackageReport, 
 			r.rep.NotRun = append(r.rep.NotRun, fmt.Sprintf("rule edit %s at %s:%d: the transform did not take the site check's plan counted by rule", id, f.File, f.Line))
 			continue
 		}
-		sites++
-		if strings.HasPrefix(f.Change, "TS") {
-			sites += max(f.Similar, 0) // its similar diagnostics, edited with it
-		}
+		sites += plan.SitesOf(f) // a compiler code's similar diagnostics are edited with it
 		taken[f.ID] = true
 		rep.Sites = append(rep.Sites, RuleSite{File: f.File, Line: f.Line, Rule: id, Finding: f.ID})
 		ids = appendUnique(ids, id)

@@ -39,9 +39,9 @@ func TestRuleEdits(t *testing.T) {
 	}
 	pl := packs.For("zod", "3.23.8", "4.0.17").Planner(root)
 	rep := model.PackageReport{Package: "zod", Findings: findings, Plan: plan.Build(findings, plan.Options{Package: "zod", Pack: pl})}
-	name, ruled, sites, _ := byRule([]model.PackageReport{rep})
-	if name != "zod" || sites != 2 || len(ruled) != 2 {
-		t.Fatalf("byRule = %s, %d sites, %d findings; want zod, 2, 2", name, sites, len(ruled))
+	name, ruled, _ := byRule([]model.PackageReport{rep})
+	if name != "zod" || len(ruled) != 2 {
+		t.Fatalf("byRule = %s, %d findings; want zod, 2", name, len(ruled))
 	}
 	edits, err := packs.Named(name).Planner(root).Edits(ruled)
 	if err != nil {

@@ -324,7 +324,7 @@ func group(findings []model.Finding, pack Pack) []model.PlanRule {
 			r.preview(pack, c)
 			continue
 		}
-		n := sitesOf(c.f)
+		n := SitesOf(c.f)
 		r.rule.Sites += n
 		r.rule.Errors += errorsOf(c.f)
 		r.anchored = r.anchored || c.f.AnchorOnly
@@ -441,7 +441,7 @@ func split(r *model.PlanRule, n int, takes, hasPack bool) {
 }
 
 // sitesOf is how many sites a finding stands for outside a per-file rule.
-func sitesOf(f model.Finding) int {
+func SitesOf(f model.Finding) int {
 	if f.AnchorOnly {
 		return 1
 	}

@@ -34,8 +34,8 @@ func (b *keptBudget) limit() int64 { return max(b.total, b.docs.Load()*b.share) 
 
 // charge is one document's account against the budget.
 type charge struct {
-	b              *keptBudget
-	kept, reserved int64
+	b    *keptBudget
+	kept int64
 }
 
 // errKeptTooMuch stops a decode whose document would break the budget.
@@ -74,7 +74,7 @@ func (c *charge) add(n int64) error {
 	return nil
 }
 
-// release gives back what a document that is not kept reserved.
+// release gives back what a document that is not kept was charged.
 func (c *charge) release() {
 	if c == nil {
 		return

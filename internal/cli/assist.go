@@ -82,8 +82,7 @@ func autoAssist(p assist.Provider, maxCost float64, progress func(phase, line st
 			return out, err
 		}
 		for _, it := range accepted {
-			out.Patches = append(out.Patches, fix.Patch{Finding: it.Site.ID, Rule: it.Site.RuleTitle, File: it.Site.File,
-				Line: it.Site.Line, Diff: it.Diff, Explanation: it.Explanation})
+			out.Patches = append(out.Patches, fix.PatchOf(it))
 		}
 		return out, nil
 	}
@@ -153,16 +152,16 @@ func loadReview(cwd, pkg, target string) (string, []assist.Saved, error) {
 // readReview is the accepted set saveReview kept in file, none when there
 // is no file yet. The file is a --patches file.
 func readReview(file, pkg, target string) ([]assist.Saved, error) {
-	data, err := os.ReadFile(file)
-	if errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Stat(file); errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
+	// The checks fix --patches makes on the same file.
+	pf, err := fix.ReadPatches(file)
 	if err != nil {
 		return nil, err
 	}
-	var pf fix.PatchFile
-	if err := json.Unmarshal(data, &pf); err != nil || pf.SchemaVersion != 1 || pf.Package != pkg || pf.Target != target {
-		return nil, fmt.Errorf("the saved review %s is not one of %s → %s (%v)", file, pkg, target, err)
+	if pf.Package != pkg || pf.Target != target {
+		return nil, fmt.Errorf("the saved review %s is of %s → %s, not %s → %s", file, pf.Package, pf.Target, pkg, target)
 	}
 	var saved []assist.Saved
 	for _, p := range pf.Patches {
@@ -176,8 +175,7 @@ func readReview(file, pkg, target string) ([]assist.Saved, error) {
 func saveReview(file, pkg, target string, acc []assist.Item) {
 	pf := fix.PatchFile{SchemaVersion: 1, Package: pkg, Target: target, Patches: []fix.Patch{}}
 	for _, it := range acc {
-		pf.Patches = append(pf.Patches, fix.Patch{Finding: it.Site.ID, Rule: it.Site.Rule, File: it.Site.File, Line: it.Site.Line,
-			Diff: it.Diff, Explanation: it.Explanation})
+		pf.Patches = append(pf.Patches, fix.PatchOf(it))
 	}
 	data, err := json.MarshalIndent(pf, "", "  ")
 	if err != nil {

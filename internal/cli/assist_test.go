@@ -74,7 +74,7 @@ func TestSavedReview(t *testing.T) {
 	if err != nil || saved != nil {
 		t.Fatalf("%v %v", saved, err)
 	}
-	saveReview(file, "zod", "4.0.0", []assist.Item{{Site: assist.Site{ID: "f1"}, Diff: "d", Explanation: "e"}})
+	saveReview(file, "zod", "4.0.0", []assist.Item{{Site: assist.Site{ID: "f1", RuleTitle: "ZodError#errors is ZodError#issues", File: "src/a.ts", Line: 4}, Diff: "d", Explanation: "e"}})
 	_, saved, err = loadReview(cwd, "zod", "4.0.0")
 	if err != nil || len(saved) != 1 || saved[0] != (assist.Saved{ID: "f1", Diff: "d", Explanation: "e"}) {
 		t.Fatalf("%+v %v", saved, err)

@@ -11,18 +11,18 @@ import (
 )
 
 // A saved review round-trips through its file, which is the file fix
-// --patches takes; no file is no saved set, and a file of another upgrade
+// --patches takes (the rule by its title, as the hand-off writes it); no file is no saved set, and a file of another upgrade
 // or a broken one is named.
 func TestDemoReviewFile(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "react@19.0.0.json")
 	if saved, err := readReview(file, "react", "19.0.0"); err != nil || saved != nil {
 		t.Fatalf("no file: %v %v", saved, err)
 	}
-	saveReview(file, "react", "19.0.0", []assist.Item{{Site: assist.Site{ID: "f1", Rule: "react-global-jsx", File: "web/src/App.tsx", Line: 3},
+	saveReview(file, "react", "19.0.0", []assist.Item{{Site: assist.Site{ID: "f1", Rule: "react-global-jsx", RuleTitle: "global JSX namespace removed", File: "web/src/App.tsx", Line: 3},
 		Diff: "d", Explanation: "e"}})
 	pf, err := fix.ReadPatches(file)
 	if err != nil || pf.Package != "react" || pf.Target != "19.0.0" || len(pf.Patches) != 1 ||
-		pf.Patches[0] != (fix.Patch{Finding: "f1", Rule: "react-global-jsx", File: "web/src/App.tsx", Line: 3, Diff: "d", Explanation: "e"}) {
+		pf.Patches[0] != (fix.Patch{Finding: "f1", Rule: "global JSX namespace removed", File: "web/src/App.tsx", Line: 3, Diff: "d", Explanation: "e"}) {
 		t.Fatalf("fix --patches reads %+v, %v", pf, err)
 	}
 	saved, err := readReview(file, "react", "19.0.0")
