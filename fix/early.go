@@ -50,13 +50,10 @@ func (r *runner) installEarly(ctx context.Context, repository *model.Repository,
 	if r.detectErr != nil {
 		return nil
 	}
-	cloneRepo, err := repo.Load(r.croot)
-	if err != nil {
+	res, cloneRepo, err := r.upgradeClone(ctx, pl)
+	if cloneRepo == nil {
 		return nil
 	}
-	r.progress("install", "installing %s", moveList(pl.moves))
-	res, err := managers.Upgrade(ctx, managers.Options{Root: r.croot, Repo: cloneRepo, Moves: pl.managerMoves, Env: r.env, Manager: r.manager,
-		Progress: func(line string) { r.progress("install", "%s", line) }})
 	return &earlyInstall{moves: pl.managerMoves, repo: cloneRepo, res: res, err: err}
 }
 
@@ -77,6 +74,13 @@ func (r *runner) install(ctx context.Context, plan *upgradePlan, early *earlyIns
 			return nil, nil, fmt.Errorf("putting the clone back before the install: %w", err)
 		}
 	}
+	return r.upgradeClone(ctx, plan)
+}
+
+// upgradeClone installs the plan's moves in the clone, returning the
+// clone's repository as it was before (nil when its manifests cannot be
+// read).
+func (r *runner) upgradeClone(ctx context.Context, plan *upgradePlan) (*managers.Result, *model.Repository, error) {
 	cloneRepo, err := repo.Load(r.croot)
 	if err != nil {
 		return nil, nil, fmt.Errorf("the clone's manifests: %w", err)

@@ -99,11 +99,11 @@ func (r *runner) applyRules(ctx context.Context, reports []model.PackageReport, 
 	r.rep.Decisions = append(r.rep.Decisions, pack.Review(ruleIDs, facts)...)
 	if pack.Places != nil {
 		// What no diagnostic points at, in the repository's own files.
-		if out, err := r.clone.Git(ctx, "ls-files", "-z"); err == nil {
-			rel, _ := filepath.Rel(r.clone.Work, r.croot)
+		rel, _ := filepath.Rel(r.clone.Work, r.croot)
+		if out, err := r.clone.Git(ctx, "ls-files", "-z", "--", filepath.ToSlash(rel)); err == nil {
 			var files []string
 			for _, f := range strings.Split(out, "\x00") {
-				if f, ok := strings.CutPrefix(f, filepath.ToSlash(rel)+"/"); ok || rel == "." {
+				if f = strings.TrimPrefix(f, filepath.ToSlash(rel)+"/"); f != "" {
 					files = append(files, f)
 				}
 			}

@@ -6,11 +6,6 @@ import (
 	"github.com/uptide/uptide/engine/model"
 )
 
-// ChangeUse is the change of a finding that stands for a use a migration
-// pack has a note on, whatever the diff says of the symbol (React 19's
-// forwardRef still compiles, and its declaration did not change).
-const ChangeUse = "use"
-
 // NoteUses makes one info finding per usage whose canonical path noted
 // says a pack has a note on, with ids as every other finding's.
 func NoteUses(pkg, pack string, usages []model.Usage, noted func(path string) bool) []model.Finding {
@@ -21,12 +16,12 @@ func NoteUses(pkg, pack string, usages []model.Usage, noted func(path string) bo
 			continue
 		}
 		out = append(out, model.Finding{
-			Package: pkg, Path: u.CanonicalPath, SymbolPath: u.SymbolPath, Change: ChangeUse,
+			Package: pkg, Path: u.CanonicalPath, SymbolPath: u.SymbolPath, Change: model.ChangeUse,
 			Severity: model.Info, Confidence: 1,
 			Reason:     fmt.Sprintf("uses %s, which still compiles against the target; the %s pack has a note on it", u.CanonicalPath, pack),
 			Fixability: model.NoFix,
 			Workspace:  u.Workspace, File: u.File, Line: u.Line, Column: u.Column,
-			Access: u.Access, Via: u.Via, Rule: ChangeUse,
+			Access: u.Access, Via: u.Via, Rule: model.ChangeUse,
 		})
 	}
 	return finalize(out)

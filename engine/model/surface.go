@@ -112,6 +112,12 @@ const (
 	ChangeNarrowed   ChangeKind = "narrowed"
 )
 
+// ChangeUse is the change of a finding that stands for a use a migration
+// pack has a note on, whatever the diff says of the symbol (React 19's
+// forwardRef still compiles, and its declaration did not change); a pack
+// rule keyed by it is about uses, not about a change.
+const ChangeUse = "use"
+
 // Severity is what a change means for consumers before usage is known.
 type Severity string
 

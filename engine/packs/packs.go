@@ -103,8 +103,8 @@ type Pack struct {
 	Decisions func(f Facts) []string
 	// PlanNote, when set, is one line the plan shows under a rule.
 	PlanNote func(ruleID string, f Facts) string
-	// Places, when set, finds in one of the repository's files (slash
-	// path, content) what the upgrade changes that no diagnostic points
+	// Places, when set, finds in one of the repository's source files
+	// (slash path, content) what the upgrade changes that no diagnostic points
 	// at (zod's default messages asserted in a test), as review items
 	// naming file:line; fix lists them under "Decisions for you".
 	Places func(file, content string) []string
@@ -306,6 +306,9 @@ func (p *Pack) PlacesIn(root string, files []string) []string {
 	var buf []byte
 	more := 0
 	for _, f := range files {
+		if !repo.IsSource(f) {
+			continue // Places reads sources: no image, lockfile or data file is opened
+		}
 		full := filepath.Join(root, filepath.FromSlash(f))
 		// Lstat: a tracked symlink may point out of the repository.
 		if fi, err := os.Lstat(full); err != nil || !fi.Mode().IsRegular() {

@@ -1,6 +1,10 @@
 package packs
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/uptide/uptide/engine/model"
+)
 
 // reactPack: @types/react 18 → 19 (the types carry the breaking changes;
 // react itself is a companion moved with them).
@@ -59,7 +63,7 @@ func reactPack() *Pack {
 				// forwardRef compiles against 19 and its declaration need
 				// not change: the rule is keyed by its uses, which check
 				// notes for the plan whatever the diff says.
-				ID: "react-forwardref", Title: "forwardRef no longer needed", Change: "use", Path: "React.forwardRef",
+				ID: "react-forwardref", Title: "forwardRef no longer needed", Change: model.ChangeUse, Path: "React.forwardRef",
 				Also:  []Key{{Change: "deprecated", Path: "React.forwardRef"}},
 				Guide: "React 19 passes ref as a prop to function components; forwardRef still works.",
 				Notes: []string{"forwardRef still works in 19; moving ref into props is a refactor to schedule, not part of this upgrade."},

@@ -37,9 +37,6 @@ type Reviewer interface {
 	Review(ruleID string) (notes []string, ok bool)
 }
 
-// changeUse is the change of a use a pack rule is keyed by (match.ChangeUse).
-const changeUse = "use"
-
 // Options are what Build needs besides the findings.
 type Options struct {
 	Package string
@@ -96,7 +93,7 @@ func Build(findings []model.Finding, opts Options) model.Plan {
 		if f.Severity == model.Info {
 			// A use a pack rule is keyed by is noted, hidden or not (it
 			// compiles, so it hardly breaks): the pack has a word on it.
-			if f.Change == changeUse && opts.Pack != nil {
+			if f.Change == model.ChangeUse && opts.Pack != nil {
 				if id, _, _, _ := opts.Pack.RuleFor(f); id != "" {
 					info = append(info, f)
 				}

@@ -18,6 +18,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 )
 
 // SchemaVersion is the version of changelog.json's format. Version 1 was
@@ -141,7 +142,10 @@ func Decode(b []byte) (*Snapshot, error) {
 var shippedJSON []byte
 
 // Shipped is the snapshot shipped in the tree, checked.
-func Shipped() (*Snapshot, error) { return Decode(shippedJSON) }
+func Shipped() (*Snapshot, error) { return shipped() }
+
+// shipped decodes and checks the embedded snapshot once per process.
+var shipped = sync.OnceValues(func() (*Snapshot, error) { return Decode(shippedJSON) })
 
 // Covers reports whether the snapshot lists the API version.
 func (s *Snapshot) Covers(version string) bool { return s.index(version) >= 0 }
