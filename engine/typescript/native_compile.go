@@ -263,10 +263,7 @@ type nativeJudgment struct {
 }
 
 func newNativeJudgment(root, gen string, sides ...*nativeSide) *nativeJudgment {
-	j := &nativeJudgment{roots: []string{root}, gen: gen, lines: map[string][]int{}}
-	if real, err := filepath.EvalSymlinks(root); err == nil && real != root {
-		j.roots = append(j.roots, real)
-	}
+	j := &nativeJudgment{roots: repoRoots(root), gen: gen, lines: map[string][]int{}}
 	for _, s := range sides {
 		if s == nil {
 			continue

@@ -112,18 +112,21 @@ func (t TSC) RunProject(ctx context.Context, root, config string, timeout time.D
 		return nil, err
 	}
 	run := &ProjectRun{Diagnostics: []model.Diagnostic{}}
-	roots := []string{root}
-	if real, err := filepath.EvalSymlinks(root); err == nil && real != root {
-		// The longer first: /private/var/x holds /var/x.
-		roots = append(roots, real)
-		sort.Slice(roots, func(i, j int) bool { return len(roots[i]) > len(roots[j]) })
+	roots := repoRoots(root)
+	inRepo := func(p string) (string, bool) {
+		for _, r := range roots {
+			if rel, ok := under(r, p); ok {
+				return rel, true
+			}
+		}
+		return "", false
 	}
 	for _, line := range strings.Split(string(stdout), "\n") {
 		p := strings.TrimSpace(line)
 		if !filepath.IsAbs(p) || locatedLine.MatchString(p) {
 			continue
 		}
-		if rel, ok := under(root, p); ok && !strings.Contains("/"+rel, "/node_modules/") {
+		if rel, ok := inRepo(p); ok && !strings.Contains("/"+rel, "/node_modules/") {
 			run.Files++
 		}
 	}
@@ -137,7 +140,11 @@ func (t TSC) RunProject(ctx context.Context, root, config string, timeout time.D
 			if !filepath.IsAbs(abs) {
 				abs = filepath.Join(root, abs)
 			}
-			file = relOr(root, abs)
+			if rel, ok := inRepo(abs); ok {
+				file = rel
+			} else {
+				file = filepath.ToSlash(abs)
+			}
 		}
 		run.Diagnostics = append(run.Diagnostics, model.Diagnostic{File: file, Line: d.Line, Column: d.Column, Code: d.Code, Message: relMessage(roots, d.Message)})
 	}
@@ -157,11 +164,23 @@ func (t TSC) RunProject(ctx context.Context, root, config string, timeout time.D
 	return run, nil
 }
 
+// repoRoots are root and, when a symlink leads to it, its real path: tsc
+// names files and writes messages with either.
+func repoRoots(root string) []string {
+	if real, err := filepath.EvalSymlinks(root); err == nil && real != root {
+		return []string{root, real}
+	}
+	return []string{root}
+}
+
 // relMessage writes the paths inside the repository that a message names
 // ("Could not find a declaration file for module 'x'. '/…/node_modules/x/
 // index.js' implicitly has an 'any' type.") relative to it, so the same
 // error reads the same in the checkout and in a clone of it.
 func relMessage(roots []string, msg string) string {
+	// The longer first: /private/var/x holds /var/x.
+	roots = append([]string(nil), roots...)
+	sort.Slice(roots, func(i, j int) bool { return len(roots[i]) > len(roots[j]) })
 	for _, r := range roots {
 		msg = strings.ReplaceAll(msg, filepath.ToSlash(r)+"/", "")
 	}
