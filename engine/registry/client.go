@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/uptide/uptide/internal/safeurl"
 	"io"
 	"net"
 	"net/http"
@@ -231,7 +232,7 @@ func (c *Client) attempt(ctx context.Context, req request, budget time.Duration,
 
 	hr, err := http.NewRequestWithContext(actx, http.MethodGet, req.url.String(), nil)
 	if err != nil {
-		return c.newError(req, 0, "bad request URL "+redactURL(req.url.String()), nil)
+		return c.newError(req, 0, "bad request URL "+safeurl.String(req.url.String()), nil)
 	}
 	hr.Header.Set("Accept", req.accept)
 	hr.Header.Set("User-Agent", userAgent)
@@ -265,7 +266,7 @@ func (c *Client) attempt(ctx context.Context, req request, budget time.Duration,
 		if errors.As(err, &ne) && ne.Timeout() {
 			return retryable{c.newError(req, 0, fmt.Sprintf("no answer within %s", c.timeout), context.DeadlineExceeded)}
 		}
-		return retryable{c.newError(req, 0, "request failed", scrubError(err))}
+		return retryable{c.newError(req, 0, "request failed", safeurl.Error(err))}
 	}
 	defer resp.Body.Close()
 	wd.headersArrived()

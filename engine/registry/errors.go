@@ -1,9 +1,7 @@
 package registry
 
 import (
-	"errors"
 	"fmt"
-	"net/url"
 	"strings"
 )
 
@@ -37,28 +35,6 @@ func (e *Error) Error() string {
 }
 
 func (e *Error) Unwrap() error { return e.Err }
-
-// redactURL is a URL safe for messages: no user:password, no query (signed
-// tarball URLs carry secrets there), no fragment.
-func redactURL(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return "<unparseable URL>"
-	}
-	u.User = nil
-	u.RawQuery, u.Fragment, u.RawFragment, u.ForceQuery = "", "", "", false
-	return u.String()
-}
-
-// scrubError keeps a transport error's cause but drops the URL that
-// net/http wraps around it, which may carry a query with a secret.
-func scrubError(err error) error {
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		return fmt.Errorf("%s %s: %w", ue.Op, redactURL(ue.URL), ue.Err)
-	}
-	return err
-}
 
 // statusReason is the short explanation for a refusal.
 func statusReason(status int, registryNerf string, hadAuth bool) string {

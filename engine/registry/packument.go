@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/uptide/uptide/internal/safeurl"
 	"io"
 	"net/http"
 	"net/url"
@@ -93,7 +94,7 @@ func (c *Client) registryFor(name string) (string, error) {
 func (c *Client) loadPackument(ctx context.Context, name, reg string, full bool, key string) (*model.Packument, error) {
 	u, err := url.Parse(reg + escapeName(name))
 	if err != nil {
-		return nil, &Error{Package: name, Host: hostOf(reg), Reason: "bad registry URL " + redactURL(reg)}
+		return nil, &Error{Package: name, Host: hostOf(reg), Reason: "bad registry URL " + safeurl.String(reg)}
 	}
 	req := request{pkg: name, url: u, registry: reg, accept: abbreviatedAccept}
 	if full {

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/uptide/uptide/internal/proc"
 )
 
 // Command is --llm-cmd: any other tool, run once per call with the
@@ -60,7 +62,13 @@ func (c *Command) Complete(ctx context.Context, req Request) (Reply, error) {
 	var out, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &stderr
 	cmd.WaitDelay = 5 * time.Second
-	if err := cmd.Run(); err != nil {
+	// Its own process group, killed whole on a timeout or a cancel: a
+	// wrapper script's children do not outlive it.
+	proc.OwnGroup(cmd)
+	cmd.Cancel = func() error { proc.KillGroup(cmd); return nil }
+	err = cmd.Run()
+	proc.KillGroup(cmd) // anything it left behind
+	if err != nil {
 		if ctx.Err() == context.DeadlineExceeded {
 			return Reply{}, fmt.Errorf("--llm-cmd %s did not answer within %v", c.Argv[0], limit)
 		}

@@ -2,6 +2,7 @@ package assist
 
 import (
 	"fmt"
+	"github.com/uptide/uptide/internal/safeurl"
 	"net/url"
 	"strings"
 )
@@ -36,7 +37,7 @@ func NewProvider(c Config) (Provider, error) {
 	case c.URL != "":
 		u, err := url.Parse(c.URL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return nil, fmt.Errorf("--llm-url %q: give the http(s) URL of an OpenAI-compatible API (http://localhost:11434/v1 for Ollama)", redactURL(c.URL))
+			return nil, fmt.Errorf("--llm-url %q: give the http(s) URL of an OpenAI-compatible API (http://localhost:11434/v1 for Ollama)", safeurl.String(c.URL))
 		}
 		return &OpenAI{URL: c.URL, Model: c.Model, Key: lookup(c.Env, "OPENAI_API_KEY")}, nil
 	}

@@ -4,11 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
+	"github.com/uptide/uptide/internal/safeurl"
 	"io"
 	"net/http"
-	neturl "net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -36,7 +35,7 @@ func post(ctx context.Context, client *http.Client, url string, headers map[stri
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(data))
 	if err != nil {
-		return 0, nil, nil, fmt.Errorf("%s: %w", redactURL(url), err)
+		return 0, nil, nil, fmt.Errorf("%s: %w", safeurl.String(url), err)
 	}
 	req.Header.Set("content-type", "application/json")
 	for k, v := range headers {
@@ -47,26 +46,20 @@ func post(ctx context.Context, client *http.Client, url string, headers map[stri
 	}
 	resp, err := client.Do(req)
 	if err != nil {
-		if ctx.Err() != nil && errorsIsDeadline(ctx) {
-			return 0, nil, nil, &RetryError{After: defaultBackoff, Err: fmt.Errorf("%s did not answer within %v", redactURL(url), callTimeout)}
+		if ctx.Err() == context.DeadlineExceeded {
+			return 0, nil, nil, &RetryError{After: defaultBackoff, Err: fmt.Errorf("%s did not answer within %v", safeurl.String(url), callTimeout)}
 		}
 		// The cause without the URL's query or user info, where keys
 		// may hide; never a header.
-		var ue *neturl.Error
-		if errors.As(err, &ue) {
-			return 0, nil, nil, fmt.Errorf("%s %s: %v", ue.Op, redactURL(url), ue.Err)
-		}
-		return 0, nil, nil, err
+		return 0, nil, nil, safeurl.Error(err)
 	}
 	defer resp.Body.Close()
 	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
 	if err != nil {
-		return resp.StatusCode, resp.Header, nil, fmt.Errorf("%s: reading the answer: %w", redactURL(url), err)
+		return resp.StatusCode, resp.Header, nil, fmt.Errorf("%s: reading the answer: %w", safeurl.String(url), err)
 	}
 	return resp.StatusCode, resp.Header, raw, nil
 }
-
-func errorsIsDeadline(ctx context.Context) bool { return ctx.Err() == context.DeadlineExceeded }
 
 // retryable says whether an HTTP status asks to be tried again later:
 // rate limits, overload (Anthropic's 529) and server errors.
@@ -90,19 +83,6 @@ func retryAfter(h http.Header, now func() time.Time) time.Duration {
 		return 0
 	}
 	return defaultBackoff
-}
-
-// redactURL drops a URL's user info and query: where keys hide.
-func redactURL(u string) string {
-	if i := strings.Index(u, "?"); i >= 0 {
-		u = u[:i]
-	}
-	if i := strings.Index(u, "://"); i >= 0 {
-		if at := strings.LastIndex(u[i+3:], "@"); at >= 0 {
-			u = u[:i+3] + u[i+3+at+1:]
-		}
-	}
-	return u
 }
 
 // redact removes secret from s, in case a server echoes it.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/uptide/uptide/internal/safeurl"
 	"net/http"
 	"net/url"
 	"strings"
@@ -43,7 +44,7 @@ func (o *OpenAI) Name() string {
 	if m == "" {
 		m = "(the server's default model)"
 	}
-	return "openai-compatible " + m + " at " + redactURL(o.URL) + priceNote(o.Model)
+	return "openai-compatible " + m + " at " + safeurl.String(o.URL) + priceNote(o.Model)
 }
 
 // Reserve implements Provider.
@@ -102,7 +103,7 @@ func (o *OpenAI) Complete(ctx context.Context, req Request) (Reply, error) {
 				msg = r.Error.Type + ": " + msg
 			}
 		}
-		err := fmt.Errorf("%s: %d %s", redactURL(o.endpoint()), status, redact(msg, o.Key))
+		err := fmt.Errorf("%s: %d %s", safeurl.String(o.endpoint()), status, redact(msg, o.Key))
 		if retryable(status) {
 			now := o.Now
 			if now == nil {
@@ -113,7 +114,7 @@ func (o *OpenAI) Complete(ctx context.Context, req Request) (Reply, error) {
 		return Reply{}, refusal(status, err)
 	}
 	if jerr != nil || len(r.Choices) == 0 {
-		return Reply{}, fmt.Errorf("%s: the answer has no choices (%v)", redactURL(o.endpoint()), jerr)
+		return Reply{}, fmt.Errorf("%s: the answer has no choices (%v)", safeurl.String(o.endpoint()), jerr)
 	}
 	p, _ := PriceOf(o.Model)
 	reply := Reply{Text: r.Choices[0].Message.Content, InputTokens: r.Usage.PromptTokens, OutputTokens: r.Usage.CompletionTokens,
