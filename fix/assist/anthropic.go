@@ -100,7 +100,7 @@ func (a *Anthropic) Complete(ctx context.Context, req Request) (Reply, error) {
 		}
 		err := fmt.Errorf("anthropic: %d %s", status, redact(msg, a.Key))
 		if retryable(status) {
-			return Reply{}, &RetryError{After: retryAfter(h, a.now), Status: status, Err: err}
+			return Reply{}, &RetryError{After: retryAfter(h, a.now), Err: err}
 		}
 		return Reply{}, refusal(status, err)
 	}

@@ -11,9 +11,7 @@ import (
 // default backoff when it gave none).
 type RetryError struct {
 	After time.Duration
-	// Status is the HTTP status ("" for a command provider).
-	Status int
-	Err    error
+	Err   error
 }
 
 func (e *RetryError) Error() string {

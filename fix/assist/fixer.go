@@ -105,6 +105,9 @@ func (f *Fixer) Propose(ctx context.Context, site Site, first, calls int, hint s
 		at.Diff, at.Explanation = s.Diff, s.Explanation
 		val, verr := Validate(ctx, site, s.Diff, f.Read, f.Validator)
 		if verr != nil {
+			// The call was made and paid: the attempt is the item's.
+			at.Reason = verr.Error()
+			p.Attempts, p.Cost = append(p.Attempts, at), p.Cost+at.Cost
 			return p, verr
 		}
 		at.Validation = &val

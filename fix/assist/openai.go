@@ -109,7 +109,7 @@ func (o *OpenAI) Complete(ctx context.Context, req Request) (Reply, error) {
 			if now == nil {
 				now = time.Now
 			}
-			return Reply{}, &RetryError{After: retryAfter(h, now), Status: status, Err: err}
+			return Reply{}, &RetryError{After: retryAfter(h, now), Err: err}
 		}
 		return Reply{}, refusal(status, err)
 	}

@@ -3,6 +3,7 @@ package assist
 import (
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Price is a model's list price in dollars per million tokens: what cost
@@ -32,12 +33,7 @@ var prices = map[string]Price{
 // PriceOf is model's list price, by its longest known prefix; false when
 // the model has none (a local model, or one this table does not know).
 func PriceOf(model string) (Price, bool) {
-	keys := make([]string, 0, len(prices))
-	for k := range prices {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool { return len(keys[i]) > len(keys[j]) })
-	for _, k := range keys {
+	for _, k := range priceKeys() {
 		if strings.HasPrefix(model, k) {
 			return prices[k], true
 		}
@@ -56,3 +52,19 @@ func reserveFor(p Price, req Request) float64 {
 	in := (len(req.System)+len(req.User))/3 + 16
 	return p.Cost(in, req.MaxTokens)
 }
+
+// priceKeys are the model prefixes of prices, the longest first (a model
+// takes its most specific price), sorted once.
+var priceKeys = sync.OnceValue(func() []string {
+	keys := make([]string, 0, len(prices))
+	for k := range prices {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if len(keys[i]) != len(keys[j]) {
+			return len(keys[i]) > len(keys[j])
+		}
+		return keys[i] < keys[j]
+	})
+	return keys
+})
