@@ -96,25 +96,7 @@ func compilerFor(ctx context.Context, root, dir string, fetch typescript.FetchFu
 	return typescript.FetchTSC(ctx, fetch, nil, typescript.PinnedVersion)
 }
 
-// newDiagnostics is after minus before as multisets on file, code and
-// message: edits shift positions, so lines are not part of the key.
+// newDiagnostics is after minus before (model.Without).
 func newDiagnostics(before, after []model.Diagnostic) []model.Diagnostic {
-	type key struct {
-		file, message string
-		code          int
-	}
-	left := map[key]int{}
-	for _, d := range before {
-		left[key{d.File, d.Message, d.Code}]++
-	}
-	out := []model.Diagnostic{}
-	for _, d := range after {
-		k := key{d.File, d.Message, d.Code}
-		if left[k] > 0 {
-			left[k]--
-			continue
-		}
-		out = append(out, d)
-	}
-	return out
+	return model.Without(after, before)
 }

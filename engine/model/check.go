@@ -107,6 +107,29 @@ type Diagnostic struct {
 	Root *Root `json:"root,omitempty"`
 }
 
+// Without is ds less the diagnostics of minus, as multisets on file, code
+// and message: edits shift positions, so lines are not part of the key.
+func Without(ds, minus []Diagnostic) []Diagnostic {
+	type key struct {
+		file, message string
+		code          int
+	}
+	left := map[key]int{}
+	for _, d := range minus {
+		left[key{d.File, d.Message, d.Code}]++
+	}
+	out := []Diagnostic{}
+	for _, d := range ds {
+		k := key{d.File, d.Message, d.Code}
+		if left[k] > 0 {
+			left[k]--
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
 // CauseKind says what a traced root is.
 type CauseKind string
 

@@ -66,8 +66,8 @@ func (v *ruleValidator) Validate(_ context.Context, file, content string) (Compi
 		return out
 	}
 	was, now := errsOf(before), errsOf(content)
-	c.Gone = missing(was, now)
-	c.New = missing(now, was)
+	c.Gone = model.Without(was, now)
+	c.New = model.Without(now, was)
 	if strings.Contains(content, "nope") {
 		c.New = append(c.New, errNew)
 	}

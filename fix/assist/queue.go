@@ -469,6 +469,15 @@ func (q *Queue) Files(id string) (before, after string, err error) {
 	return before, before, nil
 }
 
+// diagKey is a diagnostic as model.Without counts it: file, code and
+// message, without its position.
+type diagKey struct {
+	file, message string
+	code          int
+}
+
+func keyOf(d model.Diagnostic) diagKey { return diagKey{d.File, d.Message, d.Code} }
+
 // resolve marks the open sites whose errors the accepted patches removed
 // (as multisets: an error two sites share is removed once per patch), and
 // gives back the ones a taken-back patch no longer covers. q.mu is held.
@@ -520,7 +529,7 @@ func (q *Queue) resolve() {
 		}
 		by := ""
 		for _, a := range accepted {
-			if len(missing(e.Site.Errors, a.gone)) < len(e.Site.Errors) {
+			if len(model.Without(e.Site.Errors, a.gone)) < len(e.Site.Errors) {
 				by = a.Site.ID
 				break
 			}

@@ -93,7 +93,7 @@ func Validate(ctx context.Context, site Site, diff string, read func(file string
 		return val, fmt.Errorf("compiling %s with the patch: %w", site.File, err)
 	}
 	val.Compiled = &c
-	if left := missing(site.Errors, c.Gone); len(left) > 0 {
+	if left := model.Without(site.Errors, c.Gone); len(left) > 0 {
 		val.Reason = "the compiler still reports " + diagList(left)
 		if len(c.New) > 0 {
 			val.Reason += ", and the patch adds " + diagList(c.New)
@@ -232,31 +232,6 @@ func equalAt(lines, block []string, at int) bool {
 		}
 	}
 	return true
-}
-
-type diagKey struct {
-	file, message string
-	code          int
-}
-
-func keyOf(d model.Diagnostic) diagKey { return diagKey{d.File, d.Message, d.Code} }
-
-// missing are the diagnostics of want that gone does not hold, as
-// multisets on file, code and message.
-func missing(want, gone []model.Diagnostic) []model.Diagnostic {
-	have := map[diagKey]int{}
-	for _, d := range gone {
-		have[keyOf(d)]++
-	}
-	var out []model.Diagnostic
-	for _, d := range want {
-		if have[keyOf(d)] > 0 {
-			have[keyOf(d)]--
-			continue
-		}
-		out = append(out, d)
-	}
-	return out
 }
 
 func diagList(ds []model.Diagnostic) string {
