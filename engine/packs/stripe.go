@@ -167,15 +167,12 @@ func stripeReview(f Facts, snap *stripe.Snapshot, loadErr error) []string {
 	head := fmt.Sprintf("Stripe API %s → %s: %d changelog entries between the two pinned versions, each to check against what your integration sends and reads (source: %s %s):",
 		from, to, len(entries), snap.Source.Package, snap.Source.File)
 	lines := []string{head}
+	// The snapshot holds breaking entries only (stripe.Parse reads no other).
 	for _, e := range entries {
-		kind := "change"
-		if e.Breaking {
-			kind = "breaking"
-		}
 		if e.Area != "" {
-			lines = append(lines, fmt.Sprintf("  %s · %s · %s: %s", e.Version, kind, e.Area, e.Summary))
+			lines = append(lines, fmt.Sprintf("  %s · breaking · %s: %s", e.Version, e.Area, e.Summary))
 		} else {
-			lines = append(lines, fmt.Sprintf("  %s · %s: %s", e.Version, kind, e.Summary))
+			lines = append(lines, fmt.Sprintf("  %s · breaking: %s", e.Version, e.Summary))
 		}
 	}
 	return lines
