@@ -393,11 +393,12 @@ func TestCancellation(t *testing.T) {
 	// A canceled context fails before any request is made.
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	before := len(reg.seen("/"))
 	if _, err := c.Packument(ctx, "other", false); !errors.Is(err, context.Canceled) {
 		t.Fatalf("want context.Canceled, got %v", err)
 	}
-	if len(reg.seen("/")) != before {
+	// Counted by its own path: the subtests' requests are recorded when
+	// their handlers notice the cancel, which may come later still.
+	if len(reg.seen("/other")) != 0 {
 		t.Error("a request was made with a canceled context")
 	}
 }
