@@ -168,14 +168,14 @@ func (pl *Planner) NotesUse(path string) bool {
 }
 
 // Review is the rule's review notes (fix's "Decisions for you" when a run
-// has a site of it); ok says whether the pack has the rule.
-func (pl *Planner) Review(ruleID string) (notes []string, ok bool) {
+// has a site of it).
+func (pl *Planner) Review(ruleID string) []string {
 	for _, r := range pl.pack.Rules {
 		if r.ID == ruleID {
-			return append([]string(nil), r.Notes...), true
+			return append([]string(nil), r.Notes...)
 		}
 	}
-	return nil, false
+	return nil
 }
 
 // Preview is what the rule's transform will do at a site it takes: the

@@ -31,10 +31,9 @@ type Noter interface {
 	Note(ruleID string) string
 }
 
-// Reviewer is a Pack with review notes per rule; ok says whether the pack
-// has the rule at all.
+// Reviewer is a Pack with review notes per rule.
 type Reviewer interface {
-	Review(ruleID string) (notes []string, ok bool)
+	Review(ruleID string) []string
 }
 
 // Options are what Build needs besides the findings.
@@ -125,7 +124,7 @@ func Build(findings []model.Finding, opts Options) model.Plan {
 	if rv, ok := opts.Pack.(Reviewer); ok {
 		for _, rules := range [][]model.PlanRule{p.Rules, p.Deprecations, p.Noted} {
 			for i := range rules {
-				rules[i].Review, _ = rv.Review(rules[i].ID)
+				rules[i].Review = rv.Review(rules[i].ID)
 			}
 		}
 	}
@@ -161,18 +160,20 @@ func deprecations(deprecated, info []model.Finding, pack Pack) (moved, notedRule
 		byID[f.ID] = f
 	}
 	pool := append([]model.Finding{}, info...)
-	for _, r := range group(deprecated, pack) {
+	rules, claimed := groupClaimed(deprecated, pack)
+	for _, r := range rules {
 		switch {
 		case r.ByRule > 0:
 			moved = append(moved, manualNotAgent(r))
-		case hasRule(pack, r.ID):
+		case claimed[r.ID]:
 			for _, id := range r.Findings {
 				pool = append(pool, byID[id])
 			}
 		}
 	}
-	for _, r := range group(dedupeSites(pool), pack) {
-		if hasRule(pack, r.ID) {
+	rules, claimed = groupClaimed(dedupeSites(pool), pack)
+	for _, r := range rules {
+		if claimed[r.ID] {
 			notedRules = append(notedRules, manualNotAgent(r))
 		}
 	}
@@ -212,16 +213,6 @@ func manualNotAgent(r model.PlanRule) model.PlanRule {
 	return r
 }
 
-// hasRule: the pack has a rule of that id (not a plain-English group).
-func hasRule(pack Pack, id string) bool {
-	rv, ok := pack.(Reviewer)
-	if !ok {
-		return false
-	}
-	_, known := rv.Review(id)
-	return known
-}
-
 // needsNode: a breaking finding says the target's engines.node excludes
 // the repository's Node.
 func needsNode(fs []model.Finding) bool {
@@ -248,6 +239,7 @@ type fileKey struct{ workspace, file string }
 // ruleAcc accumulates one rule.
 type ruleAcc struct {
 	rule      model.PlanRule
+	claimed   bool // a pack rule, not a plain-English group
 	anchored  bool
 	perFile   map[fileKey]*fileAcc
 	hasFolded bool
@@ -264,6 +256,12 @@ type fileAcc struct {
 }
 
 func group(findings []model.Finding, pack Pack) []model.PlanRule {
+	out, _ := groupClaimed(findings, pack)
+	return out
+}
+
+// groupClaimed is group, with the ids of the rules a pack's rule claimed.
+func groupClaimed(findings []model.Finding, pack Pack) ([]model.PlanRule, map[string]bool) {
 	claims := make([]claim, 0, len(findings))
 	perFileRules := map[fileKey]string{}
 	for _, f := range findings {
@@ -294,6 +292,7 @@ func group(findings []model.Finding, pack Pack) []model.PlanRule {
 			r = &ruleAcc{rule: model.PlanRule{ID: c.ruleID, Title: c.title, Findings: []string{}, Fix: map[string]string{}}}
 			rules[c.ruleID] = r
 		}
+		r.claimed = r.claimed || c.claimed
 		if c.title != "" && (r.rule.Title == "" || c.title < r.rule.Title) {
 			// Titles of one rule agree; if a pack's do not, the smallest
 			// wins so the plan stays deterministic.
@@ -336,7 +335,11 @@ func group(findings []model.Finding, pack Pack) []model.PlanRule {
 		r.preview(pack, c)
 	}
 	out := make([]model.PlanRule, 0, len(rules))
+	claimed := map[string]bool{}
 	for _, r := range rules {
+		if r.claimed {
+			claimed[r.rule.ID] = true
+		}
 		if r.rule.PerFile {
 			r.settleFiles(pack != nil)
 		} else if !r.anchored {
@@ -351,7 +354,7 @@ func group(findings []model.Finding, pack Pack) []model.PlanRule {
 		}
 		return out[i].ID < out[j].ID
 	})
-	return out
+	return out, claimed
 }
 
 // fold adds an unclaimed compiler-only finding to the per-file rule that
