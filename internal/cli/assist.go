@@ -117,12 +117,18 @@ func queueHook(p assist.Provider, maxCost float64, cwd string) func(context.Cont
 		if err != nil {
 			return nil, 0, err
 		}
-		f := &assist.Fixer{Provider: p, Validator: in.Validator, Read: in.Read, Budget: assist.NewBudget(maxCost)}
-		q, resumed := assist.NewQueueWith(ctx, in.Sites, f, assist.Options{Saved: saved, Persist: func(acc []assist.Item) {
-			saveReview(file, in.Package, in.To, acc)
-		}})
-		return review.FromQueueFile(q, file), resumed, nil
+		return reviewQueue(ctx, in, p, maxCost, file, saved)
 	}
+}
+
+// reviewQueue is the review screen's queue over provider, resuming the
+// saved accepted set and keeping it in file after every decision.
+func reviewQueue(ctx context.Context, in fix.AssistInput, p assist.Provider, budget float64, file string, saved []assist.Saved) (review.Source, int, error) {
+	f := &assist.Fixer{Provider: p, Validator: in.Validator, Read: in.Read, Budget: assist.NewBudget(budget)}
+	q, resumed := assist.NewQueueWith(ctx, in.Sites, f, assist.Options{Saved: saved, Persist: func(acc []assist.Item) {
+		saveReview(file, in.Package, in.To, acc)
+	}})
+	return review.FromQueueFile(q, file), resumed, nil
 }
 
 // reviewFile is where the accepted set of pkg's upgrade to target in the

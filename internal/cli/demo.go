@@ -13,7 +13,6 @@ import (
 
 	"github.com/uptide/uptide/engine/registry"
 	"github.com/uptide/uptide/fix"
-	"github.com/uptide/uptide/fix/assist"
 	"github.com/uptide/uptide/fixtures"
 	"github.com/uptide/uptide/internal/demoprovider"
 	"github.com/uptide/uptide/internal/testregistry"
@@ -111,11 +110,7 @@ func demoQueue(dir string) func(ctx context.Context, in fix.AssistInput) (review
 		if err != nil {
 			return nil, 0, err
 		}
-		f := &assist.Fixer{Provider: demoprovider.New(in.Read), Validator: in.Validator, Read: in.Read, Budget: assist.NewBudget(demoBudget)}
-		q, resumed := assist.NewQueueWith(ctx, in.Sites, f, assist.Options{Saved: saved, Persist: func(acc []assist.Item) {
-			saveReview(file, in.Package, in.To, acc)
-		}})
-		return review.FromQueueFile(q, file), resumed, nil
+		return reviewQueue(ctx, in, demoprovider.New(in.Read), demoBudget, file, saved)
 	}
 }
 
