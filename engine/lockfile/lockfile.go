@@ -148,7 +148,9 @@ func Load(file string) (Lockfile, error) {
 	case "bun.lockb":
 		return nil, binaryBunError(abs)
 	case "package-lock.json", "npm-shrinkwrap.json":
-		return loadNPM(abs)
+		if l, ok := loadNPM(abs); ok {
+			return l, nil
+		}
 	}
 	data, err := os.ReadFile(abs)
 	if err != nil {

@@ -16,26 +16,22 @@ import (
 // large monorepos are hundreds of megabytes), and v2's legacy copy of the
 // tree is skipped entry by entry. Anything the stream cannot take as it is
 // (a syntax error, an unknown version, a missing table) is parsed again
-// whole by parseNPM, whose errors carry the line.
-func loadNPM(file string) (Lockfile, error) {
+// whole by parseNPM, whose errors carry the line: false sends Load there.
+func loadNPM(file string) (Lockfile, bool) {
 	f, err := os.Open(file)
 	if err != nil {
-		return nil, &Error{File: file, Msg: "cannot read the lockfile: " + unwrapPathError(err), Hint: "check that it exists and is readable"}
+		return nil, false // Load's whole-file read names the error
 	}
+	defer f.Close()
 	br := bufio.NewReaderSize(f, 256<<10)
 	if bom, _ := br.Peek(3); bytes.Equal(bom, []byte("\xef\xbb\xbf")) {
 		_, _ = br.Discard(3)
 	}
 	l, err := decodeNPMStream(file, br)
-	f.Close()
-	if err == nil {
-		return l, nil
+	if err != nil {
+		return nil, false
 	}
-	data, rerr := os.ReadFile(file)
-	if rerr != nil {
-		return nil, &Error{File: file, Msg: "cannot read the lockfile: " + unwrapPathError(rerr), Hint: "check that it exists and is readable"}
-	}
-	return Parse(file, data)
+	return l, true
 }
 
 // errNeedWhole sends decodeNPMStream's caller to the whole-file parser.
