@@ -1,6 +1,7 @@
 package isolate
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -63,40 +64,28 @@ func gitBin() (string, error) {
 	return bin, nil
 }
 
-// gitResult is one finished git: its stdout alone (so that a warning on
-// stderr never ends up parsed), the interleaved output for messages, and
-// the exit code.
+// gitResult is one finished git: its stdout whole and apart (so that a
+// warning on stderr never ends up parsed), the tail of its stderr for
+// messages, and the exit code.
 type gitResult struct {
 	Stdout string
 	Output string
 	Code   int
 }
 
-// runGit runs git in dir through proc.Run. proc keeps only the tail of the
-// interleaved output, so stdout goes to a file of its own through sh: a
-// long `git status -z` must arrive whole.
+// runGit runs git in dir through proc.Run, its stdout kept whole: a long
+// `git status -z` must arrive whole.
 func runGit(ctx context.Context, env []string, dir string, args ...string) (gitResult, error) {
 	bin, err := gitBin()
 	if err != nil {
 		return gitResult{}, err
 	}
-	out, err := os.CreateTemp("", "uptide-git-*")
-	if err != nil {
-		return gitResult{}, fmt.Errorf("git %s: a temporary file for its output: %w", args[0], err)
-	}
-	outPath := out.Name()
-	out.Close()
-	defer os.Remove(outPath)
-	argv := append([]string{"sh", "-c", `o=$1; shift; exec "$@" >"$o"`, "uptide-git", outPath, bin}, args...)
-	res, err := proc.Run(ctx, proc.Cmd{Argv: argv, Dir: dir, Env: env})
+	var stdout bytes.Buffer
+	res, err := proc.Run(ctx, proc.Cmd{Argv: append([]string{bin}, args...), Dir: dir, Env: env, Stdout: &stdout})
 	if err != nil {
 		return gitResult{}, fmt.Errorf("git %s in %s: %w", strings.Join(args, " "), dir, err)
 	}
-	data, err := os.ReadFile(outPath)
-	if err != nil {
-		return gitResult{}, fmt.Errorf("git %s in %s: reading its output: %w", strings.Join(args, " "), dir, err)
-	}
-	return gitResult{Stdout: string(data), Output: res.Output, Code: res.ExitCode}, nil
+	return gitResult{Stdout: stdout.String(), Output: res.Output, Code: res.ExitCode}, nil
 }
 
 // git runs git and fails on a non-zero exit with git's own words.

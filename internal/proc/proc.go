@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os/exec"
 	"strings"
 	"time"
@@ -79,6 +80,9 @@ type Cmd struct {
 	Timeout time.Duration // 0: none beyond ctx
 	// Progress, when set, receives each line of output as it arrives.
 	Progress func(line string)
+	// Stdout, when set, receives the standard output whole, and Output
+	// holds the standard error alone.
+	Stdout io.Writer
 }
 
 // Run runs c in its own process group. A non-zero exit is not an error
@@ -100,6 +104,9 @@ func Run(ctx context.Context, c Cmd) (Result, error) {
 	cmd.Env = c.Env
 	out := &tail{max: 64 << 10, progress: c.Progress}
 	cmd.Stdout, cmd.Stderr = out, out
+	if c.Stdout != nil {
+		cmd.Stdout = c.Stdout
+	}
 	OwnGroup(cmd)
 	if err := cmd.Start(); err != nil {
 		return Result{}, fmt.Errorf("start %s: %w", c.Argv[0], err)

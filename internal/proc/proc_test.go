@@ -85,3 +85,21 @@ func TestRunExitTimeoutAndGroup(t *testing.T) {
 		t.Fatalf("progress lines %q", lines)
 	}
 }
+
+// With Stdout set, the standard output arrives whole there, beyond the
+// tail Output keeps, and Output holds the standard error alone.
+func TestRunStdoutApart(t *testing.T) {
+	var stdout strings.Builder
+	script := `i=0; while [ $i -lt 20000 ]; do echo "line $i"; i=$((i+1)); done; echo oops >&2`
+	res, err := Run(context.Background(), Cmd{Argv: []string{"sh", "-c", script}, Stdout: &stdout})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(stdout.String(), "\n"), "\n")
+	if len(lines) != 20000 || lines[0] != "line 0" || lines[19999] != "line 19999" {
+		t.Errorf("stdout: %d lines, first %q, last %q", len(lines), lines[0], lines[len(lines)-1])
+	}
+	if strings.TrimSpace(res.Output) != "oops" {
+		t.Errorf("Output = %q, want the standard error alone", res.Output)
+	}
+}
