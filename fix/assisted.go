@@ -9,7 +9,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/engine/packs"
@@ -62,7 +61,7 @@ type AssistReport struct {
 // run has to stop.
 func (r *runner) assistStep(ctx context.Context, reports []model.PackageReport, workspaces []string, base *compileRun, from, to string, ruled map[string]bool) bool {
 	r.progress("assist", "type-checking the upgrade to find the sites to fix")
-	up, err := compileWorkspaces(ctx, r.croot, workspaces, r.fetch, 10*time.Minute)
+	up, err := compileWorkspaces(ctx, r.croot, workspaces, r.fetch, r.tscs)
 	if r.interrupted(ctx, "the assisted fixes") {
 		return false
 	}
@@ -95,7 +94,7 @@ func (r *runner) assistStep(ctx context.Context, reports []model.PackageReport, 
 		}
 	}
 	r.progress("assist", "%s for the assisted fixer, %d manual", plural(agent, "site", "sites"), len(sites)-agent)
-	v := &cloneValidator{root: r.croot, workspaces: workspaces, fetch: r.fetch, up: up.Diagnostics}
+	v := &cloneValidator{root: r.croot, workspaces: workspaces, fetch: r.fetch, tscs: r.tscs, up: up.Diagnostics}
 	out, err := r.o.Assist(ctx, AssistInput{Package: r.o.Package, From: from, To: to, Sites: sites, Validator: v,
 		Read: v.read})
 	if r.interrupted(ctx, "the assisted fixes") {
@@ -267,6 +266,7 @@ type cloneValidator struct {
 	root       string
 	workspaces []string
 	fetch      typescript.FetchFunc
+	tscs       *typescript.ProjectServer
 	// up are the diagnostics of the upgraded clone without any patch.
 	up []model.Diagnostic
 }
@@ -300,7 +300,7 @@ func (v *cloneValidator) Validate(ctx context.Context, file, content string) (as
 	if err := os.WriteFile(p, []byte(content), info.Mode().Perm()); err != nil {
 		return assist.Compiled{}, err
 	}
-	run, err := compileWorkspaces(ctx, v.root, v.workspaces, v.fetch, 10*time.Minute)
+	run, err := compileWorkspaces(ctx, v.root, v.workspaces, v.fetch, v.tscs)
 	if rerr := os.WriteFile(p, orig, info.Mode().Perm()); rerr != nil && err == nil {
 		err = fmt.Errorf("restoring %s after its validation: %w", file, rerr)
 	}

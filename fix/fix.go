@@ -15,6 +15,7 @@ import (
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/engine/registry"
 	"github.com/uptide/uptide/engine/repo"
+	"github.com/uptide/uptide/engine/typescript"
 	"github.com/uptide/uptide/fix/isolate"
 	"github.com/uptide/uptide/fix/managers"
 	"github.com/uptide/uptide/fix/verify"
@@ -73,6 +74,8 @@ type runner struct {
 	detectErr error
 	detected  chan struct{}
 	fetch     func(ctx context.Context, name, version string) (string, error)
+	// tscs runs the run's compiles (before, after, validations).
+	tscs *typescript.ProjectServer
 	// cleanMu guards clean: the compiles before and after may fetch.
 	cleanMu sync.Mutex
 	clean   []func()
@@ -97,10 +100,12 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		Tests:    TestsReport{Results: []verify.TestResult{}, NoTests: []string{}, Skipped: []verify.ServiceSkip{}, NotRun: []string{}},
 		Style:    StyleReport{Formatted: []string{}, NewFailures: map[string][]string{}},
 		Checkout: CheckoutReport{Changed: []string{}}}}
+	r.tscs = typescript.NewProjectServer()
 	defer func() {
 		for _, f := range r.clean {
 			f()
 		}
+		r.tscs.Close()
 	}()
 	r.run(ctx)
 	r.finish(ctx)
@@ -208,7 +213,7 @@ func (r *runner) run(ctx context.Context) {
 	defer specCancel()
 	compileBefore := func(root string) {
 		r.progress("compile", "type-checking %s before the upgrade", engine.Where(workspaces))
-		run, err := compileWorkspaces(workCtx, root, workspaces, r.fetch, 10*time.Minute)
+		run, err := compileWorkspaces(workCtx, root, workspaces, r.fetch, r.tscs)
 		based <- baseline{run, err}
 	}
 	if unlike == "" {
@@ -399,7 +404,7 @@ func (r *runner) typesAfter(ctx context.Context, workspaces []string, base *comp
 	case baseErr != nil:
 		r.rep.Types.Reason = "the baseline compile failed: " + baseErr.Error()
 	default:
-		after, err := compileWorkspaces(ctx, r.croot, workspaces, r.fetch, 10*time.Minute)
+		after, err := compileWorkspaces(ctx, r.croot, workspaces, r.fetch, r.tscs)
 		if ctx.Err() != nil {
 			return
 		}

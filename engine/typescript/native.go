@@ -150,19 +150,30 @@ func runTSC(ctx context.Context, argv []string, dir, name string, timeout time.D
 		}
 		code = exit.ExitCode()
 	}
-	errText := strings.TrimSpace(stderr.String())
-	diags, err := parseNativeOutput(stdout.Bytes())
+	diags, err := readTSC(name, code, stdout.Bytes(), stderr.String())
+	if err != nil {
+		return nil, nil, err
+	}
+	return diags, stdout.Bytes(), nil
+}
+
+// readTSC reads what one tsc run wrote: its diagnostics, or why the run
+// says nothing to trust (an exit status tsc does not give for errors
+// found, a failure without a diagnostic, a crash).
+func readTSC(name string, code int, stdout []byte, stderr string) ([]nativeDiag, error) {
+	errText := strings.TrimSpace(stderr)
+	diags, err := parseNativeOutput(stdout)
 	switch {
 	case err != nil:
-		return nil, nil, fmt.Errorf("%s: %w", name, err)
+		return nil, fmt.Errorf("%s: %w", name, err)
 	case code != 0 && code != 1 && code != 2,
 		code != 0 && len(diags) == 0,
 		strings.Contains(errText, "panic:") || strings.Contains(errText, "goroutine "):
 		detail := errText
 		if detail == "" {
-			detail = strings.TrimSpace(stdout.String())
+			detail = strings.TrimSpace(string(stdout))
 		}
-		return nil, nil, fmt.Errorf("%s exited %d: %s", name, code, clip(detail, 2000))
+		return nil, fmt.Errorf("%s exited %d: %s", name, code, clip(detail, 2000))
 	}
-	return diags, stdout.Bytes(), nil
+	return diags, nil
 }

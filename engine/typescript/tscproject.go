@@ -26,6 +26,10 @@ import (
 type TSC struct {
 	Version string
 	Argv    []string
+	// Dir is the typescript package the command runs.
+	Dir string
+	// server, when set, runs the command in its long-lived driver.
+	server *ProjectServer
 }
 
 // Label is "TypeScript 5.8.3".
@@ -54,13 +58,13 @@ func TSCAt(ctx context.Context, dir string) (TSC, error) {
 		if err != nil {
 			return TSC{}, err
 		}
-		return TSC{Version: pkg.Version, Argv: []string{node, script}}, nil
+		return TSC{Version: pkg.Version, Argv: []string{node, script}, Dir: dir}, nil
 	}
 	exe, err := NativeTSC(dir)
 	if err != nil {
 		return TSC{}, err
 	}
-	return TSC{Version: pkg.Version, Argv: []string{exe}}, nil
+	return TSC{Version: pkg.Version, Argv: []string{exe}, Dir: dir}, nil
 }
 
 // FetchTSC is typescript@version from the compiler cache, fetched through
@@ -106,8 +110,16 @@ var projectFlags = []string{"--pretty", "false", "--noEmit", "--incremental", "f
 // RunProject type-checks the project whose tsconfig is config (absolute)
 // with t, in root (the repository; diagnostics come back relative to it).
 func (t TSC) RunProject(ctx context.Context, root, config string, timeout time.Duration) (*ProjectRun, error) {
-	argv := append(append(append([]string{}, t.Argv...), "-p", config), projectFlags...)
-	diags, stdout, err := runTSC(ctx, argv, root, t.Label()+" tsc -p "+relOr(root, config), timeout)
+	name := t.Label() + " tsc -p " + relOr(root, config)
+	var diags []nativeDiag
+	var stdout []byte
+	var err error
+	if t.server != nil {
+		diags, stdout, err = t.server.run(ctx, t, root, config, name, timeout)
+	} else {
+		argv := append(append(append([]string{}, t.Argv...), "-p", config), projectFlags...)
+		diags, stdout, err = runTSC(ctx, argv, root, name, timeout)
+	}
 	if err != nil {
 		return nil, err
 	}

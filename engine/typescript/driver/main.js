@@ -35,6 +35,7 @@ function main() {
     native: (params) => require('./native').nativePlan(ts, params),
     enclosing: (params) => require('./scopes').enclosing(ts, params),
     ancestors: (params) => require('./scopes').ancestors(ts, params),
+    project: (params) => require('./project').project(ts, params),
   };
   protocol.serve(process.stdin, process.stdout, methods);
 }

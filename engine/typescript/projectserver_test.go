@@ -1,0 +1,159 @@
+package typescript
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"time"
+)
+
+// writeTree writes files (slash paths relative to dir) into dir.
+func writeTree(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, text := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// A project with every kind of output tsc -p writes: an option the config
+// gets wrong, errors in the sources, a message over several lines, an error
+// located in the compiler's own lib.dom.d.ts, an unresolved import.
+var serverProject = map[string]string{
+	"tsconfig.json": `{
+  "compilerOptions": { "target": "es2020", "lib": ["es2020", "dom"], "strict": true, "noEmit": true, "notAnOption": true },
+  "include": ["src"]
+}`,
+	"src/a.ts": "export const count: number = \"three\";\n",
+	"src/b.ts": "type Deep = { a: { b: { c: number } } };\nexport const d: Deep = { a: { b: { c: \"x\" } } };\nexport function f(x: { n: number }) { return x.n; }\nf({ n: \"1\" } as unknown as { n: string });\n",
+	"src/g.ts": "declare const name: number;\n",
+	"src/c.ts": "import { nothing } from \"not-installed\";\nexport const n = nothing;\n",
+}
+
+// fetchedTSC is typescript@version whole (its lib/tsc.js too), fetched
+// once into the tool cache.
+func fetchedTSC(t *testing.T, version string) TSC {
+	t.Helper()
+	requireNode(t)
+	tsc, err := FetchTSC(context.Background(), registryFetch, nil, version)
+	if err != nil {
+		t.Fatalf("typescript@%s: %v", version, err)
+	}
+	return tsc
+}
+
+func mustRun(t *testing.T, tsc TSC, root, config string) *ProjectRun {
+	t.Helper()
+	run, err := tsc.RunProject(context.Background(), root, config, 2*time.Minute)
+	if err != nil {
+		t.Fatalf("%s: %v", tsc.Label(), err)
+	}
+	return run
+}
+
+// The driver's tsc -p reports what tsc's command line reports, on every
+// supported compiler, and keeps doing so when a file changes between runs
+// (the kept source files never hide an edit).
+func TestProjectServerIsTsc(t *testing.T) {
+	versions := append([]string{PinnedVersion}, supportedVersions...)
+	for _, v := range versions {
+		t.Run(v, func(t *testing.T) {
+			t.Parallel()
+			tsc := fetchedTSC(t, v)
+			root := t.TempDir()
+			writeTree(t, root, serverProject)
+			config := filepath.Join(root, "tsconfig.json")
+			s := NewProjectServer()
+			defer s.Close()
+			served := s.Serve(tsc)
+			if served.server == nil {
+				t.Fatalf("TypeScript %s has a JavaScript API: the server runs it", v)
+			}
+
+			want := mustRun(t, tsc, root, config)
+			if len(want.Diagnostics) < 6 || want.Files != 4 {
+				t.Fatalf("the project should give tsc's config, source, lib and import errors over 4 files: %+v", want)
+			}
+			for i := 0; i < 2; i++ {
+				if got := mustRun(t, served, root, config); !reflect.DeepEqual(got, want) {
+					t.Fatalf("run %d: the server gave\n%+v\ntsc gave\n%+v", i+1, got, want)
+				}
+			}
+
+			// An edit between runs: a fixed error and a new one.
+			writeTree(t, root, map[string]string{"src/a.ts": "export const count: number = 3;\nexport const s: string = 4;\n"})
+			want = mustRun(t, tsc, root, config)
+			if got := mustRun(t, served, root, config); !reflect.DeepEqual(got, want) {
+				t.Fatalf("after an edit: the server gave\n%+v\ntsc gave\n%+v", got, want)
+			}
+
+			// A syntax error: tsc stops before the semantic errors.
+			writeTree(t, root, map[string]string{"src/a.ts": "export const = ;\n"})
+			want = mustRun(t, tsc, root, config)
+			if got := mustRun(t, served, root, config); !reflect.DeepEqual(got, want) {
+				t.Fatalf("a syntax error: the server gave\n%+v\ntsc gave\n%+v", got, want)
+			}
+			for _, d := range want.Diagnostics {
+				if d.Code == 2322 {
+					t.Fatalf("tsc reports no semantic error beside a syntax error: %+v", want.Diagnostics)
+				}
+			}
+
+			// A config that is not there.
+			missing := filepath.Join(root, "nope", "tsconfig.json")
+			want = mustRun(t, tsc, root, missing)
+			if got := mustRun(t, served, root, missing); !reflect.DeepEqual(got, want) || len(got.Diagnostics) != 1 {
+				t.Fatalf("a missing config: the server gave\n%+v\ntsc gave\n%+v", got, want)
+			}
+		})
+	}
+}
+
+// Two installations of one compiler (the checkout's and a clone's copy)
+// share a driver, and an error in a default library is named under the
+// installation the caller ran, as its own tsc names it.
+func TestProjectServerSharesACopiedCompiler(t *testing.T) {
+	c := fetchedTSC(t, PinnedVersion)
+	checkout, clone := t.TempDir(), t.TempDir()
+	for _, root := range []string{checkout, clone} {
+		writeTree(t, root, serverProject)
+		if err := copyTree(c.Dir, filepath.Join(root, "node_modules", "typescript")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := NewProjectServer()
+	defer s.Close()
+	var runs []*ProjectRun
+	for _, root := range []string{checkout, clone} {
+		tsc, err := TSCAt(context.Background(), filepath.Join(root, "node_modules", "typescript"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := mustRun(t, tsc, root, filepath.Join(root, "tsconfig.json"))
+		got := mustRun(t, s.Serve(tsc), root, filepath.Join(root, "tsconfig.json"))
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s: the server gave\n%+v\ntsc gave\n%+v", root, got, want)
+		}
+		runs = append(runs, got)
+	}
+	if len(s.drivers) != 1 {
+		t.Errorf("one compiler, copied: want one driver, got %d", len(s.drivers))
+	}
+	if !reflect.DeepEqual(runs[0], runs[1]) {
+		t.Errorf("the same project reads the same in the checkout and the clone:\n%+v\n%+v", runs[0], runs[1])
+	}
+	found := false
+	for _, d := range runs[1].Diagnostics {
+		found = found || d.File == "node_modules/typescript/lib/lib.dom.d.ts"
+	}
+	if !found {
+		t.Errorf("the redeclared global is an error in the clone's lib.dom.d.ts: %+v", runs[1].Diagnostics)
+	}
+}
