@@ -61,6 +61,10 @@ type CheckOptions struct {
 	// packages found in the analysis come only with the final report. Fix
 	// starts installing on it.
 	Planned func(model.PackageReport)
+	// Drivers, when set, run the repository's own compiler for check and
+	// outlive it: the fix runner's compiles then use the driver (and the
+	// parsed files) check leaves. Their owner closes them.
+	Drivers *typescript.Drivers
 }
 
 // Check answers what upgrading each asked package breaks in the repository:
@@ -191,6 +195,8 @@ type checker struct {
 	pinned    *typescript.Adapter
 	pinnedErr error
 	adapters  map[string]*typescript.Adapter // by compiler directory
+	// shared are the adapters opts.Drivers own.
+	shared map[*typescript.Adapter]bool
 	// mu guards fetched: overlays fetch what targets import while compiling.
 	mu      sync.Mutex
 	fetched []*registry.Package
@@ -213,7 +219,7 @@ func (c *checker) close() {
 		c.pinned.Close()
 	}
 	for _, a := range c.adapters {
-		if a != c.pinned {
+		if a != c.pinned && !c.shared[a] {
 			a.Close()
 		}
 	}

@@ -61,6 +61,17 @@ func (c *checker) judge(ctx context.Context, ws string) (*typescript.Adapter, er
 	if c.adapters == nil {
 		c.adapters = map[string]*typescript.Adapter{}
 	}
+	if c.opts.Drivers != nil && compiler.FromRepo {
+		a, err := c.opts.Drivers.Adapter(compiler)
+		if err != nil {
+			return nil, fmt.Errorf("the TypeScript compiler of %s: %w", dir, err)
+		}
+		if c.shared == nil {
+			c.shared = map[*typescript.Adapter]bool{}
+		}
+		c.adapters[key], c.shared[a] = a, true
+		return a, nil
+	}
 	a := typescript.New(compiler, typescript.Options{})
 	c.adapters[key] = a
 	return a, nil

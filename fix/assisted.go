@@ -61,7 +61,7 @@ type AssistReport struct {
 // run has to stop.
 func (r *runner) assistStep(ctx context.Context, reports []model.PackageReport, workspaces []string, base *compileRun, from, to string, ruled map[string]bool) bool {
 	r.progress("assist", "type-checking the upgrade to find the sites to fix")
-	up, err := compileWorkspaces(ctx, r.croot, workspaces, r.fetch, r.tscs)
+	up, err := compileWorkspaces(ctx, r.croot, workspaces, r.fetch, r.drivers)
 	if r.interrupted(ctx, "the assisted fixes") {
 		return false
 	}
@@ -94,7 +94,7 @@ func (r *runner) assistStep(ctx context.Context, reports []model.PackageReport, 
 		}
 	}
 	r.progress("assist", "%s for the assisted fixer, %d manual", plural(agent, "site", "sites"), len(sites)-agent)
-	v := &cloneValidator{root: r.croot, workspaces: workspaces, fetch: r.fetch, tscs: r.tscs, up: up.Diagnostics}
+	v := &cloneValidator{root: r.croot, workspaces: workspaces, fetch: r.fetch, drivers: r.drivers, up: up.Diagnostics}
 	out, err := r.o.Assist(ctx, AssistInput{Package: r.o.Package, From: from, To: to, Sites: sites, Validator: v,
 		Read: v.read})
 	if r.interrupted(ctx, "the assisted fixes") {
@@ -209,8 +209,10 @@ func (r *runner) scopes(ctx context.Context, sites []assist.Site) error {
 	if err != nil {
 		return fmt.Errorf("the compiler for the enclosing declarations: %w", err)
 	}
-	a := typescript.New(compiler, typescript.Options{NoSurfaceCache: true})
-	defer a.Close()
+	a, err := r.drivers.Adapter(compiler)
+	if err != nil {
+		return fmt.Errorf("the compiler for the enclosing declarations: %w", err)
+	}
 	for i := range sites {
 		s := &sites[i]
 		text, err := readInside(r.croot, s.File)
@@ -266,7 +268,7 @@ type cloneValidator struct {
 	root       string
 	workspaces []string
 	fetch      typescript.FetchFunc
-	tscs       *typescript.ProjectServer
+	drivers    *typescript.Drivers
 	// up are the diagnostics of the upgraded clone without any patch.
 	up []model.Diagnostic
 }
@@ -300,7 +302,7 @@ func (v *cloneValidator) Validate(ctx context.Context, file, content string) (as
 	if err := os.WriteFile(p, []byte(content), info.Mode().Perm()); err != nil {
 		return assist.Compiled{}, err
 	}
-	run, err := compileWorkspaces(ctx, v.root, v.workspaces, v.fetch, v.tscs)
+	run, err := compileWorkspaces(ctx, v.root, v.workspaces, v.fetch, v.drivers)
 	if rerr := os.WriteFile(p, orig, info.Mode().Perm()); rerr != nil && err == nil {
 		err = fmt.Errorf("restoring %s after its validation: %w", file, rerr)
 	}

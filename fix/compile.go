@@ -30,10 +30,10 @@ const compileTimeout = 10 * time.Minute
 // compileWorkspaces type-checks every tsconfig project of the workspaces
 // (solution tsconfigs through their references) with the compiler each
 // workspace resolves (its node_modules/typescript or the nearest above, the
-// pinned one when the repository installs none), emit off. server runs the
-// compilers with a JavaScript API, so the run's compiles share a loaded
-// compiler and the files no upgrade or edit changed.
-func compileWorkspaces(ctx context.Context, root string, workspaces []string, fetch typescript.FetchFunc, server *typescript.ProjectServer) (*compileRun, error) {
+// pinned one when the repository installs none), emit off. drivers run the
+// compilers with a JavaScript API, so the run's compiles (and check) share
+// a loaded compiler and the files no upgrade or edit changed.
+func compileWorkspaces(ctx context.Context, root string, workspaces []string, fetch typescript.FetchFunc, drivers *typescript.Drivers) (*compileRun, error) {
 	run := &compileRun{Diagnostics: []model.Diagnostic{}}
 	seen := map[string]bool{}
 	labels := map[string]bool{}
@@ -48,7 +48,7 @@ func compileWorkspaces(ctx context.Context, root string, workspaces []string, fe
 		if err != nil {
 			return nil, err
 		}
-		tsc = server.Serve(tsc)
+		tsc = drivers.Serve(tsc)
 		labels[tsc.Label()] = true
 		for _, project := range typescript.Projects(config) {
 			if seen[project] {

@@ -74,8 +74,9 @@ type runner struct {
 	detectErr error
 	detected  chan struct{}
 	fetch     func(ctx context.Context, name, version string) (string, error)
-	// tscs runs the run's compiles (before, after, validations).
-	tscs *typescript.ProjectServer
+	// drivers run the repository's compiler for check and for the
+	// compiles before and after the upgrade and the validations.
+	drivers *typescript.Drivers
 	// cleanMu guards clean: the compiles before and after may fetch.
 	cleanMu sync.Mutex
 	clean   []func()
@@ -100,12 +101,12 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		Tests:    TestsReport{Results: []verify.TestResult{}, NoTests: []string{}, Skipped: []verify.ServiceSkip{}, NotRun: []string{}},
 		Style:    StyleReport{Formatted: []string{}, NewFailures: map[string][]string{}},
 		Checkout: CheckoutReport{Changed: []string{}}}}
-	r.tscs = typescript.NewProjectServer()
+	r.drivers = typescript.NewDrivers()
 	defer func() {
 		for _, f := range r.clean {
 			f()
 		}
-		r.tscs.Close()
+		r.drivers.Close()
 	}()
 	r.run(ctx)
 	r.finish(ctx)
@@ -213,7 +214,7 @@ func (r *runner) run(ctx context.Context) {
 	defer specCancel()
 	compileBefore := func(root string) {
 		r.progress("compile", "type-checking %s before the upgrade", engine.Where(workspaces))
-		run, err := compileWorkspaces(workCtx, root, workspaces, r.fetch, r.tscs)
+		run, err := compileWorkspaces(workCtx, root, workspaces, r.fetch, r.drivers)
 		based <- baseline{run, err}
 	}
 	if unlike == "" {
@@ -247,7 +248,7 @@ func (r *runner) run(ctx context.Context) {
 	r.progress("check", "checking %s", r.o.Package)
 	crep, checkErr := engine.Check(workCtx, engine.CheckOptions{Cwd: r.o.Cwd, CwdArg: r.o.CwdArg, Env: r.o.Env, Client: r.o.Client, CompilerClient: r.o.CompilerClient,
 		Packages: []string{r.o.Package}, Targets: r.o.Targets, Group: r.o.Group, Compile: true, Events: r.o.CheckEvents,
-		Planned: func(p model.PackageReport) {
+		Drivers: r.drivers, Planned: func(p model.PackageReport) {
 			if concerns(p, r.o.Package) {
 				select {
 				case plans <- p:
@@ -404,7 +405,7 @@ func (r *runner) typesAfter(ctx context.Context, workspaces []string, base *comp
 	case baseErr != nil:
 		r.rep.Types.Reason = "the baseline compile failed: " + baseErr.Error()
 	default:
-		after, err := compileWorkspaces(ctx, r.croot, workspaces, r.fetch, r.tscs)
+		after, err := compileWorkspaces(ctx, r.croot, workspaces, r.fetch, r.drivers)
 		if ctx.Err() != nil {
 			return
 		}

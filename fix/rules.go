@@ -119,9 +119,12 @@ func (r *runner) applyRules(ctx context.Context, reports []model.PackageReport, 
 	// The transforms that need syntax parse with the compiler the
 	// enclosing declarations use; without one they take no site, and the
 	// plan's dry run (which had one) said by rule: the report says so.
-	if compiler, err := typescript.ResolveCompiler(ctx, r.croot, r.fetch, nil); err == nil {
-		a := typescript.New(compiler, typescript.Options{NoSurfaceCache: true})
-		defer a.Close()
+	compiler, err := typescript.ResolveCompiler(ctx, r.croot, r.fetch, nil)
+	var a *typescript.Adapter
+	if err == nil {
+		a, err = r.drivers.Adapter(compiler)
+	}
+	if err == nil {
 		planner.WithSyntax(engine.SyntaxOf(ctx, a))
 	} else {
 		r.rep.NotRun = append(r.rep.NotRun, "rule edits that need syntax: "+err.Error())

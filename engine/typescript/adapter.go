@@ -139,16 +139,25 @@ func (a *Adapter) Close() error {
 }
 
 func (a *Adapter) call(ctx context.Context, method string, params any, subject string, out any) error {
-	return a.callProgress(ctx, method, params, subject, out, nil)
+	return a.request(ctx, method, params, subject, out, a.opts.RequestTimeout, nil)
+}
+
+// callWithin is call with its own time limit.
+func (a *Adapter) callWithin(ctx context.Context, method string, params any, subject string, out any, timeout time.Duration) error {
+	return a.request(ctx, method, params, subject, out, timeout, nil)
 }
 
 // callProgress is call for a request whose progress lines go to onProgress.
 func (a *Adapter) callProgress(ctx context.Context, method string, params any, subject string, out any, onProgress func(json.RawMessage)) error {
+	return a.request(ctx, method, params, subject, out, a.opts.RequestTimeout, onProgress)
+}
+
+func (a *Adapter) request(ctx context.Context, method string, params any, subject string, out any, timeout time.Duration, onProgress func(json.RawMessage)) error {
 	p, err := a.driver(ctx)
 	if err != nil {
 		return err
 	}
-	raw, err := p.callProgress(ctx, method, params, a.opts.RequestTimeout, subject, onProgress)
+	raw, err := p.callProgress(ctx, method, params, timeout, subject, onProgress)
 	if err != nil {
 		return err
 	}

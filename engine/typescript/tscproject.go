@@ -28,8 +28,8 @@ type TSC struct {
 	Argv    []string
 	// Dir is the typescript package the command runs.
 	Dir string
-	// server, when set, runs the command in its long-lived driver.
-	server *ProjectServer
+	// server, when set, runs the command in the run's driver of Dir.
+	server *Drivers
 }
 
 // Label is "TypeScript 5.8.3".

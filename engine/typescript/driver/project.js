@@ -2,26 +2,21 @@
 'use strict';
 
 // `tsc -p <config> <flags>` inside the driver, for the fix runner's
-// before/after compiles. It takes the steps tsc's command line takes (parse
-// the command line, read the config, one fresh program, the diagnostics
-// emitFilesAndReportErrors reports, the exit status) and writes what tsc
-// writes, so the caller reads one output whichever ran it. What differs is
-// what is kept between runs: the compiler is loaded once per driver, and a
-// source file parsed and bound by one run is handed to the next when its
-// path, text and options are the same (what a language service's document
-// registry does), so the compile after an upgrade parses and binds only the
-// files that changed. Every run still builds a new program and a new
-// checker.
+// compiles before and after the upgrade. It takes the steps tsc's command
+// line takes (parse the command line, read the config, one fresh program,
+// the diagnostics emitFilesAndReportErrors reports, the exit status) and
+// writes what tsc writes, so the caller reads one output whichever ran it.
+// What differs is what is kept between runs: the compiler is loaded once
+// per driver, and the driver's parsed files (sources.js) are handed to the
+// next program while their text is unchanged, so the compile after an
+// upgrade, in a driver check already used, parses and binds only what the
+// upgrade and the edits changed. Every run still builds a new program and
+// a new checker.
 
 const path = require('path');
-const { atLeast, tscJSDocMode } = require('./compat');
+const { shareSources } = require('./sources');
+const { inside } = require('./paths');
 const { DriverError } = require('./protocol');
-
-/**
- * Source files kept between runs, by path, options and parse settings.
- * @type {Map<string, import('typescript').SourceFile>}
- */
-const kept = new Map();
 
 /** Thrown to stop a run where tsc would exit. */
 class Exit {
@@ -95,7 +90,7 @@ function project(ts, params) {
       rootNames: parsed.fileNames,
       options: parsed.options,
       projectReferences: parsed.projectReferences,
-      host: sharingHost(ts, parsed.options, cwd, loadedDir),
+      host: sharingHost(ts, parsed.options, cwd),
       configFileParsingDiagnostics: ts.getConfigFileParsingDiagnostics(parsed),
     });
     return finish(ts.emitFilesAndReportErrorsAndGetExitStatus(program, report, write));
@@ -106,35 +101,24 @@ function project(ts, params) {
 }
 
 /**
- * A compiler host as tsc makes it, whose getSourceFile hands back a file a
- * previous run parsed when its path, text and parse settings match. Before
- * TypeScript 5 the program sets a file's module format after the host
- * returns it, so there only the compiler's own libraries are shared.
+ * A compiler host as tsc makes it, with the driver's shared parsed files
+ * (sources.js: the files check's programs parsed too), each handed out
+ * only while its text is the file's text: a verification never trusts a
+ * modification time alone.
  * @param {typeof import('typescript')} ts
  * @param {import('typescript').CompilerOptions} options
  * @param {string} cwd
- * @param {string} loadedDir
  */
-function sharingHost(ts, options, cwd, loadedDir) {
+function sharingHost(ts, options, cwd) {
   const host = ts.createCompilerHost(options);
-  const mode = tscJSDocMode(ts);
-  if (mode !== undefined) /** @type {any} */ (host).jsDocParsingMode = mode;
+  const parse = host.getSourceFile.bind(host);
+  shareSources(ts, host, options);
+  const shared = host.getSourceFile;
   host.getCurrentDirectory = () => cwd;
-  const optionsKey = keyOf(options);
-  const everything = atLeast(ts, 5, 0);
-  const parse = host.getSourceFile;
   host.getSourceFile = (fileName, languageVersionOrOptions, onError, shouldCreateNewSourceFile) => {
-    if (shouldCreateNewSourceFile || !(everything || inside(loadedDir, fileName))) {
-      return parse.call(host, fileName, languageVersionOrOptions, onError, shouldCreateNewSourceFile);
-    }
-    const text = host.readFile(fileName);
-    const key = fileName + '\0' + optionsKey + '\0' + keyOf(languageVersionOrOptions);
-    const hit = kept.get(key);
-    if (hit && text !== undefined && hit.text === text) return hit;
-    const sf = parse.call(host, fileName, languageVersionOrOptions, onError, shouldCreateNewSourceFile);
-    if (sf) kept.set(key, sf);
-    else kept.delete(key);
-    return sf;
+    const sf = shared(fileName, languageVersionOrOptions, onError, shouldCreateNewSourceFile);
+    if (!sf || sf.text === host.readFile(fileName)) return sf;
+    return parse(fileName, languageVersionOrOptions, onError, true);
   };
   return host;
 }
@@ -148,25 +132,6 @@ function renamed(d, rename) {
   if (!d.file || rename(d.file.fileName) === d.file.fileName) return d;
   const file = Object.create(d.file, { fileName: { value: rename(d.file.fileName) } });
   return { ...d, file };
-}
-
-/**
- * A stable key for options or parse settings, functions left out.
- * @param {unknown} v
- */
-function keyOf(v) {
-  if (v === null || typeof v !== 'object') return JSON.stringify(v);
-  const o = /** @type {Record<string, unknown>} */ (v);
-  return JSON.stringify(Object.keys(o).sort().filter((k) => typeof o[k] !== 'function' && k !== 'configFile').map((k) => [k, o[k]]));
-}
-
-/**
- * @param {string} dir
- * @param {string} f
- */
-function inside(dir, f) {
-  const rel = path.relative(dir, f);
-  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
 }
 
 /**

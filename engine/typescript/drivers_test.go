@@ -61,7 +61,7 @@ func mustRun(t *testing.T, tsc TSC, root, config string) *ProjectRun {
 // The driver's tsc -p reports what tsc's command line reports, on every
 // supported compiler, and keeps doing so when a file changes between runs
 // (the kept source files never hide an edit).
-func TestProjectServerIsTsc(t *testing.T) {
+func TestDriversRunTscAsTscDoes(t *testing.T) {
 	versions := append([]string{PinnedVersion}, supportedVersions...)
 	for _, v := range versions {
 		t.Run(v, func(t *testing.T) {
@@ -70,7 +70,7 @@ func TestProjectServerIsTsc(t *testing.T) {
 			root := t.TempDir()
 			writeTree(t, root, serverProject)
 			config := filepath.Join(root, "tsconfig.json")
-			s := NewProjectServer()
+			s := NewDrivers()
 			defer s.Close()
 			served := s.Serve(tsc)
 			if served.server == nil {
@@ -119,7 +119,7 @@ func TestProjectServerIsTsc(t *testing.T) {
 // Two installations of one compiler (the checkout's and a clone's copy)
 // share a driver, and an error in a default library is named under the
 // installation the caller ran, as its own tsc names it.
-func TestProjectServerSharesACopiedCompiler(t *testing.T) {
+func TestDriversShareACopiedCompiler(t *testing.T) {
 	c := fetchedTSC(t, PinnedVersion)
 	checkout, clone := t.TempDir(), t.TempDir()
 	for _, root := range []string{checkout, clone} {
@@ -128,7 +128,7 @@ func TestProjectServerSharesACopiedCompiler(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	s := NewProjectServer()
+	s := NewDrivers()
 	defer s.Close()
 	var runs []*ProjectRun
 	for _, root := range []string{checkout, clone} {
