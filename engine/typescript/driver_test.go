@@ -25,6 +25,7 @@ rl.on('line', (line) => {
     case 'echo': out({ id: r.id, result: r.params }); break;
     case 'fail': out({ id: r.id, error: { code: 'NO_TYPES', message: 'nothing here' } }); break;
     case 'crash': process.stderr.write('FATAL: heap out of memory\n'); process.exit(3);
+    case 'slowcrash': setTimeout(() => { process.stderr.write('FATAL: heap out of memory\n'); process.exit(3); }, 300); break;
     case 'hang': setInterval(() => {}, 1000); break;
     case 'garbage': process.stdout.write('this is not json\n'); break;
     case 'wrongid': out({ id: r.id + 100, result: {} }); break;
@@ -203,4 +204,31 @@ func TestNodeMissingOrOld(t *testing.T) {
 			t.Fatalf("got %v", err)
 		}
 	})
+}
+
+// A request waiting for another caller's request on a shared driver that
+// crashes goes to a new driver instead of failing with it.
+func TestAdapterRequestAfterAnotherCrashed(t *testing.T) {
+	a := New(pinnedCompiler(t), Options{NoSurfaceCache: true})
+	t.Cleanup(func() { a.Close() })
+	a.proc = startFake(t)
+	crashed := make(chan error, 1)
+	go func() {
+		var out any
+		crashed <- a.call(context.Background(), "slowcrash", nil, "first", &out)
+	}()
+	time.Sleep(100 * time.Millisecond) // the crash request holds the driver
+	var hello struct {
+		TypeScript string `json:"typescript"`
+	}
+	if err := a.call(context.Background(), "hello", nil, "second", &hello); err != nil {
+		t.Fatalf("the waiting request failed with the other's crash: %v", err)
+	}
+	if hello.TypeScript != PinnedVersion {
+		t.Errorf("answered by %q, want a new driver of TypeScript %s", hello.TypeScript, PinnedVersion)
+	}
+	var de *DriverError
+	if err := <-crashed; !errors.As(err, &de) || de.Code != CodeCrashed {
+		t.Errorf("the crashing request: %v, want CRASHED", err)
+	}
 }
