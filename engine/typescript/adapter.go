@@ -158,14 +158,6 @@ func (a *Adapter) request(ctx context.Context, method string, params any, subjec
 		return err
 	}
 	raw, err := p.callProgress(ctx, method, params, timeout, subject, onProgress)
-	var de *DriverError
-	if errors.As(err, &de) && de.unsent {
-		// The driver another request broke: this one gets a new driver.
-		if p, err = a.driver(ctx); err != nil {
-			return err
-		}
-		raw, err = p.callProgress(ctx, method, params, timeout, subject, onProgress)
-	}
 	if err != nil {
 		return err
 	}

@@ -28,9 +28,6 @@ type DriverError struct {
 	// CRASHED, TIMEOUT, MALFORMED for failures of the process.
 	Code    string
 	Message string
-	// unsent: the process had stopped before this request reached it
-	// (while the request waited for another one, of another caller).
-	unsent bool
 }
 
 func (e *DriverError) Error() string {
@@ -166,7 +163,7 @@ func (p *proc) callProgress(ctx context.Context, method string, params any, time
 		return err
 	}
 	if p.broken != nil {
-		return nil, &DriverError{Subject: subject, Method: method, Code: CodeCrashed, Message: "the driver stopped earlier: " + p.broken.Error(), unsent: true}
+		return nil, &DriverError{Subject: subject, Method: method, Code: CodeCrashed, Message: "the driver stopped earlier: " + p.broken.Error()}
 	}
 	p.nextID++
 	id := p.nextID

@@ -207,7 +207,8 @@ func TestNodeMissingOrOld(t *testing.T) {
 }
 
 // A request waiting for another caller's request on a shared driver that
-// crashes goes to a new driver instead of failing with it.
+// crashes goes to a new driver instead of failing with it: Adapter.driver
+// waits for the request in flight before it judges the process.
 func TestAdapterRequestAfterAnotherCrashed(t *testing.T) {
 	a := New(pinnedCompiler(t), Options{NoSurfaceCache: true})
 	t.Cleanup(func() { a.Close() })
