@@ -322,11 +322,10 @@ func (r *runner) run(ctx context.Context) {
 	// The rest is verification: from here the run is failed, not not-run.
 	r.rep.Status = StatusFailed
 	style := verify.DetectStyle(r.croot)
-	lintBefore := verify.LintRun{Failures: map[string][]string{}}
-	lintBeforeOK := true
+	lb := &lintBaseline{run: verify.LintRun{Failures: map[string][]string{}}, ok: true}
 	// The pack's rule edits come first, as one commit: the assisted fixer
 	// then sees the clone they left, and is not handed their sites.
-	ruleFiles, ruled, ok := r.applyRules(ctx, reports, workspaces, style, &lintBefore, &lintBeforeOK)
+	ruleFiles, ruled, ok := r.applyRules(ctx, reports, workspaces, style, lb)
 	if !ok || r.interrupted(ctx, "the rule edits") {
 		return
 	}
@@ -342,17 +341,7 @@ func (r *runner) run(ctx context.Context) {
 			unlinted = append(unlinted, f)
 		}
 	}
-	if style.Linter != nil && len(unlinted) > 0 {
-		r.progress("lint", "linting %d files before the edits (%s)", len(unlinted), style.Linter.Name)
-		run, err := style.Lint(ctx, r.croot, r.env, unlinted)
-		if err != nil {
-			lintBeforeOK = false
-			r.rep.NotRun = append(r.rep.NotRun, fmt.Sprintf("lint (%s) before the edits: %v", style.Linter.Name, err))
-		}
-		for f, msgs := range run.Failures {
-			lintBefore.Failures[f] = msgs
-		}
-	}
+	r.lintBefore(ctx, style, unlinted, "the edits", lb)
 	edited := r.applyPatches(ctx)
 	if ctx.Err() != nil {
 		r.interrupted(ctx, "the edits")
@@ -389,7 +378,7 @@ func (r *runner) run(ctx context.Context) {
 	for _, f := range patchFiles {
 		lintFiles = appendUnique(lintFiles, f)
 	}
-	r.lintAndTest(ctx, workspaces, reports, edited, lintFiles, style, cloneRepo, lintBefore, lintBeforeOK)
+	r.lintAndTest(ctx, workspaces, reports, edited, lintFiles, style, cloneRepo, *lb)
 	<-typed
 	if r.interrupted(ctx, "the compile and the tests") {
 		return
@@ -423,10 +412,35 @@ func (r *runner) typesAfter(ctx context.Context, workspaces []string, base *comp
 	}
 }
 
+// lintBaseline is the lint of the files the edits touch, taken before
+// them; ok is false when a part of it could not run, and then no new lint
+// failure can be told.
+type lintBaseline struct {
+	run verify.LintRun
+	ok  bool
+}
+
+// lintBefore lints files before what changes them (the rule edits, the
+// patches), into lb, when the repository has a linter.
+func (r *runner) lintBefore(ctx context.Context, style verify.Style, files []string, what string, lb *lintBaseline) {
+	if style.Linter == nil || len(files) == 0 {
+		return
+	}
+	r.progress("lint", "linting %d files before %s (%s)", len(files), what, style.Linter.Name)
+	run, err := style.Lint(ctx, r.croot, r.env, files)
+	if err != nil {
+		lb.ok = false
+		r.rep.NotRun = append(r.rep.NotRun, fmt.Sprintf("lint (%s) before %s: %v", style.Linter.Name, what, err))
+	}
+	for f, msgs := range run.Failures {
+		lb.run.Failures[f] = msgs
+	}
+}
+
 // lintAndTest lints the edited files and runs the affected tests. It
 // writes the report's NotRun, Style and Tests, never Types.
 func (r *runner) lintAndTest(ctx context.Context, workspaces []string, reports []model.PackageReport, edited, lintFiles []string,
-	style verify.Style, cloneRepo *model.Repository, lintBefore verify.LintRun, lintBeforeOK bool) {
+	style verify.Style, cloneRepo *model.Repository, lb lintBaseline) {
 	// Lint the edited files.
 	if style.Linter != nil && len(lintFiles) > 0 {
 		r.rep.Style.Linter = style.Linter.Name
@@ -435,8 +449,8 @@ func (r *runner) lintAndTest(ctx context.Context, workspaces []string, reports [
 		switch {
 		case err != nil:
 			r.rep.NotRun = append(r.rep.NotRun, fmt.Sprintf("lint (%s): %v", style.Linter.Name, err))
-		case lintBeforeOK:
-			r.rep.Style.NewFailures = verify.NewLintFailures(lintBefore, after)
+		case lb.ok:
+			r.rep.Style.NewFailures = verify.NewLintFailures(lb.run, after)
 		}
 	}
 

@@ -74,9 +74,9 @@ func byRule(reports []model.PackageReport) (pack string, findings []model.Findin
 // applyRules makes the covering pack's rule edits in the clone, over the
 // sites check's plan counted by rule, as one commit. Before writing, the
 // linter (when the repository has one) reads the files as the upgrade left
-// them, into lintBefore. It returns the files edited and the ids of the
+// them, into lb. It returns the files edited and the ids of the
 // findings the rules took; false when the run has to stop.
-func (r *runner) applyRules(ctx context.Context, reports []model.PackageReport, workspaces []string, style verify.Style, lintBefore *verify.LintRun, lintOK *bool) ([]string, map[string]bool, bool) {
+func (r *runner) applyRules(ctx context.Context, reports []model.PackageReport, workspaces []string, style verify.Style, lb *lintBaseline) ([]string, map[string]bool, bool) {
 	name, findings, ruleIDs := byRule(reports)
 	if name == "" {
 		return nil, nil, true
@@ -166,17 +166,7 @@ func (r *runner) applyRules(ctx context.Context, reports []model.PackageReport, 
 	if len(files) == 0 {
 		return nil, taken, true
 	}
-	if style.Linter != nil {
-		r.progress("lint", "linting %d files before the rule edits (%s)", len(files), style.Linter.Name)
-		run, err := style.Lint(ctx, r.croot, r.env, files)
-		if err != nil {
-			*lintOK = false
-			r.rep.NotRun = append(r.rep.NotRun, fmt.Sprintf("lint (%s) before the rule edits: %v", style.Linter.Name, err))
-		}
-		for f, msgs := range run.Failures {
-			lintBefore.Failures[f] = msgs
-		}
-	}
+	r.lintBefore(ctx, style, files, "the rule edits", lb)
 	r.progress("edits", "%s rules: %s in %s", name, plural(sites, "site", "sites"), plural(len(files), "file", "files"))
 	for _, fe := range edits {
 		if err := writeEdits(r.croot, fe); err != nil {

@@ -844,3 +844,81 @@ func TestFixLoadsTheCompilerOnce(t *testing.T) {
 		t.Errorf("want one driver of the repository's compiler and no tsc process, got drivers %q and tsc %q", drivers, tscs)
 	}
 }
+
+// The repository's linter (biome, configured and installed) reads the
+// edited files before and after the edits: a patch that brings a lint
+// failure the file did not have fails verification, one that does not
+// verifies, whatever failures the file already had (title.ts's debugger).
+func TestFixLintsTheEdits(t *testing.T) {
+	if runtime.GOOS != "linux" || runtime.GOARCH != "amd64" {
+		t.Skipf("the biome test pins the linux-x64 binary; this is %s/%s", runtime.GOOS, runtime.GOARCH)
+	}
+	fe := newFixEnv(t)
+	biome := filepath.Join(pinnedTool(t, "@biomejs/cli-linux-x64", "1.9.4"), "biome")
+	if err := os.Chmod(biome, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile("../../fixtures/fix/npm-app.patches.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	clean := filepath.Join(t.TempDir(), "clean.json")
+	debugged := filepath.Join(t.TempDir(), "debugger.json")
+	withDebugger := strings.Replace(string(data), `@@ -1,5 +1,3 @@`, `@@ -1,5 +1,4 @@`, 1)
+	withDebugger = strings.Replace(withDebugger, `+  return title.slice(0, 20);\n`, `+  debugger;\n+  return title.slice(0, 20);\n`, 1)
+	if withDebugger == string(data) {
+		t.Fatal("the fixture's short.ts patch changed: the debugger line was not added")
+	}
+	for file, body := range map[string]string{clean: string(data), debugged: withDebugger} {
+		if err := os.WriteFile(file, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		name, patches, status string
+		failing               bool
+	}{
+		{"a clean patch verifies", clean, "verified", false},
+		{"a new lint failure fails", debugged, "failed", true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := copyDir(t, filepath.Join("../../fixtures/fix", "npm-app"))
+			config := `{"formatter": {"indentStyle": "space"}, "linter": {"rules": {"recommended": true}}}` + "\n"
+			if err := os.WriteFile(filepath.Join(dir, "biome.json"), []byte(config), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			title, err := os.OpenFile(filepath.Join(dir, "src", "title.ts"), os.O_APPEND|os.O_WRONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := title.WriteString("\nexport function legacy(): void {\n  debugger;\n}\n"); err != nil {
+				t.Fatal(err)
+			}
+			title.Close()
+			npmManager().install(t, fe.env, dir)
+			if err := os.Symlink(biome, filepath.Join(dir, "node_modules", ".bin", "biome")); err != nil {
+				t.Fatal(err)
+			}
+			commitAll(t, dir)
+			var rep struct {
+				fixReport
+				Style struct {
+					Linter      string              `json:"linter"`
+					NewFailures map[string][]string `json:"newFailures"`
+				} `json:"style"`
+			}
+			r := run(t, fe.env, dir, "fix", "slugkit", "--target", "slugkit@2.0.0", "--patches", c.patches, "--json")
+			decode(t, r, &rep)
+			if rep.Status != c.status || rep.Style.Linter != "biome" {
+				t.Fatalf("status %s (%s), linter %q; want %s by biome\n%s", rep.Status, rep.Reason, rep.Style.Linter, c.status, r.stderr)
+			}
+			msgs, failing := rep.Style.NewFailures["src/short.ts"]
+			if failing != c.failing || len(rep.Style.NewFailures) > 1 {
+				t.Errorf("new lint failures %v, want src/short.ts failing: %v", rep.Style.NewFailures, c.failing)
+			}
+			if c.failing && !strings.Contains(strings.Join(msgs, "\n"), "debugger") {
+				t.Errorf("src/short.ts's new failure %q should name the debugger statement", msgs)
+			}
+		})
+	}
+}
