@@ -197,18 +197,32 @@ func cachedPackage(ctx context.Context, fetch FetchFunc, progress ProgressFunc, 
 	if err := checkCompilerPackage(src, name, version); err != nil {
 		return "", fmt.Errorf("fetched %s: %w", label, err)
 	}
+	return installCached(parent, label, func(tmp string) error {
+		if err := copy(src, tmp); err != nil {
+			return fmt.Errorf("compiler cache: %w", err)
+		}
+		if more != nil {
+			return more(ctx, tmp)
+		}
+		return nil
+	})
+}
+
+// installCached fills parent/label through fill, in a temporary directory
+// renamed into place once complete (.complete marks it), so a reader never
+// sees half of it.
+func installCached(parent, label string, fill func(tmp string) error) (string, error) {
+	dir := filepath.Join(parent, label)
+	if _, err := os.Stat(filepath.Join(dir, ".complete")); err == nil {
+		return dir, nil
+	}
 	tmp, err := os.MkdirTemp(parent, label+".tmp-")
 	if err != nil {
 		return "", fmt.Errorf("compiler cache: %w", err)
 	}
 	defer os.RemoveAll(tmp)
-	if err := copy(src, tmp); err != nil {
-		return "", fmt.Errorf("compiler cache: %w", err)
-	}
-	if more != nil {
-		if err := more(ctx, tmp); err != nil {
-			return "", err
-		}
+	if err := fill(tmp); err != nil {
+		return "", err
 	}
 	if err := os.WriteFile(filepath.Join(tmp, ".complete"), nil, 0o644); err != nil {
 		return "", fmt.Errorf("compiler cache: %w", err)
@@ -243,22 +257,24 @@ func checkCompilerPackage(dir, name, version string) error {
 	return nil
 }
 
-// copyCompiler copies what the driver loads: package.json, the JS API and
-// the lib declaration files (not tsserver, tsc or the locales).
-func copyCompiler(src, dst string) error {
-	keep := func(rel string) bool {
-		rel = filepath.ToSlash(rel)
-		if rel == "package.json" || rel == "LICENSE.txt" || rel == "lib/typescript.js" {
-			return true
-		}
-		return strings.HasPrefix(rel, "lib/lib.") && strings.HasSuffix(rel, ".d.ts") && !strings.Contains(rel[4:], "/")
+// driverFile: the driver loads the file (package.json, the JS API and the
+// lib declaration files; not tsserver, tsc or the locales).
+func driverFile(rel string) bool {
+	rel = filepath.ToSlash(rel)
+	if rel == "package.json" || rel == "LICENSE.txt" || rel == "lib/typescript.js" {
+		return true
 	}
+	return strings.HasPrefix(rel, "lib/lib.") && strings.HasSuffix(rel, ".d.ts") && !strings.Contains(rel[4:], "/")
+}
+
+// copyCompiler copies what the driver loads.
+func copyCompiler(src, dst string) error {
 	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		rel, err := filepath.Rel(src, p)
-		if err != nil || d.IsDir() || !keep(rel) || !d.Type().IsRegular() {
+		if err != nil || d.IsDir() || !driverFile(rel) || !d.Type().IsRegular() {
 			return err
 		}
 		out := filepath.Join(dst, rel)

@@ -25,6 +25,7 @@ rl.on('line', (line) => {
     case 'echo': out({ id: r.id, result: r.params }); break;
     case 'fail': out({ id: r.id, error: { code: 'NO_TYPES', message: 'nothing here' } }); break;
     case 'crash': process.stderr.write('FATAL: heap out of memory\n'); process.exit(3);
+    case 'project': process.stderr.write('FATAL: heap out of memory\n'); process.exit(3);
     case 'slowcrash': setTimeout(() => { process.stderr.write('FATAL: heap out of memory\n'); process.exit(3); }, 300); break;
     case 'hang': setInterval(() => {}, 1000); break;
     case 'garbage': process.stdout.write('this is not json\n'); break;

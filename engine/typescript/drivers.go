@@ -4,14 +4,16 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
-	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/uptide/uptide/internal/cache"
 )
 
 // Drivers are the drivers of one run, one per compiler, shared by whoever
@@ -37,12 +39,18 @@ func NewDrivers() *Drivers {
 	return &Drivers{drivers: map[string]*Adapter{}, ids: map[string]string{}}
 }
 
-// Adapter is the run's adapter of compiler, started on first use.
+// Adapter is the run's adapter of compiler, started on first use. The
+// driver loads a copy of the compiler kept in the cache under its identity,
+// never an installation the run may change (a clone's node_modules the
+// upgrade rewrites when the package is typescript itself).
 func (s *Drivers) Adapter(compiler *Compiler) (*Adapter, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
 		return nil, errClosed
+	}
+	if v := compiler.Version; v == "" || strings.ContainsAny(v, `/\ `) || strings.HasPrefix(v, ".") {
+		return nil, fmt.Errorf("%s: %q is not a TypeScript version", compiler.Dir, v)
 	}
 	id, err := s.identity(compiler.Dir, compiler.Version)
 	if err != nil {
@@ -51,7 +59,22 @@ func (s *Drivers) Adapter(compiler *Compiler) (*Adapter, error) {
 	if a, ok := s.drivers[id]; ok {
 		return a, nil
 	}
-	a := New(compiler, Options{})
+	parent, err := cache.Dir("compilers")
+	if err != nil {
+		return nil, fmt.Errorf("compiler cache: %w", err)
+	}
+	dir, err := installCached(parent, "local-"+id, func(tmp string) error {
+		if err := copyCompiler(compiler.Dir, tmp); err != nil {
+			return fmt.Errorf("compiler cache: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	loaded := *compiler
+	loaded.Dir = dir
+	a := New(&loaded, Options{})
 	s.drivers[id] = a
 	return a, nil
 }
@@ -62,7 +85,7 @@ func (s *Drivers) Serve(t TSC) TSC {
 	if s == nil || t.Dir == "" {
 		return t
 	}
-	if major, _ := strconv.Atoi(strings.SplitN(t.Version, ".", 2)[0]); major >= 7 {
+	if ok, _ := supportedAPI(t.Version); !ok {
 		return t
 	}
 	t.server = s
@@ -88,18 +111,33 @@ type projectAnswer struct {
 	ExitCode int    `json:"exitCode"`
 }
 
-// run is RunProject's tsc -p in the driver of t's compiler.
+// run is RunProject's tsc -p in the driver of t's compiler. When the
+// driver fails (it crashed, say out of memory with check's programs beside
+// the compile, or the compiler threw), tsc itself runs the project.
 func (s *Drivers) run(ctx context.Context, t TSC, root, config, name string, timeout time.Duration) ([]nativeDiag, []byte, error) {
 	a, err := s.Adapter(&Compiler{Dir: t.Dir, Version: t.Version, FromRepo: true, RepoDir: t.Dir})
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", name, err)
 	}
-	params := map[string]any{"cwd": root, "config": config, "args": projectFlags, "typescriptDir": t.Dir}
+	if timeout <= 0 {
+		timeout = 24 * time.Hour // as tsc's: none
+	}
+	// tsc names its default libraries under its real path.
+	asDir := t.Dir
+	if real, err := filepath.EvalSymlinks(t.Dir); err == nil {
+		asDir = real
+	}
+	params := map[string]any{"cwd": root, "config": config, "args": projectFlags, "typescriptDir": asDir}
 	var ans projectAnswer
-	if err := a.callWithin(ctx, "project", params, name, &ans, timeout); err != nil {
-		if ctx.Err() != nil {
-			return nil, nil, ctx.Err()
-		}
+	err = a.callWithin(ctx, "project", params, name, &ans, timeout)
+	var de *DriverError
+	switch {
+	case ctx.Err() != nil:
+		return nil, nil, ctx.Err()
+	case errors.As(err, &de) && de.Code != CodeTimeout && de.Code != "BAD_REQUEST":
+		argv := append(append(append([]string{}, t.Argv...), "-p", config), projectFlags...)
+		return runTSC(ctx, argv, root, name, timeout)
+	case err != nil:
 		return nil, nil, err
 	}
 	diags, err := readTSC(name, ans.ExitCode, []byte(ans.Stdout), "")
@@ -109,28 +147,40 @@ func (s *Drivers) run(ctx context.Context, t TSC, root, config, name string, tim
 	return diags, []byte(ans.Stdout), nil
 }
 
-// identity names a compiler by version and the digest of its
-// lib/typescript.js, remembered per file path, size and modification time.
+// identity names a compiler by version and the digest of the files the
+// driver loads from it (lib/typescript.js and the lib declarations),
+// remembered per typescript.js path, size and modification time.
 func (s *Drivers) identity(dir, version string) (string, error) {
 	script := filepath.Join(dir, "lib", "typescript.js")
 	st, err := os.Stat(script)
 	if err != nil {
 		return "", fmt.Errorf("TypeScript %s without lib/typescript.js: %w", version, err)
 	}
-	stamp := fmt.Sprintf("%s %d %d", script, st.Size(), st.ModTime().UnixNano())
+	stamp := fmt.Sprintf("%s %s %d %d", script, version, st.Size(), st.ModTime().UnixNano())
 	if id, ok := s.ids[stamp]; ok {
 		return id, nil
 	}
-	f, err := os.Open(script)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
 	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", fmt.Errorf("read %s: %w", script, err)
+	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil || d.IsDir() || !driverFile(rel) || filepath.ToSlash(rel) == "LICENSE.txt" {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(h, "%s\x00%d\x00", filepath.ToSlash(rel), len(data))
+		h.Write(data)
+		return nil
+	})
+	if err != nil {
+		return "", fmt.Errorf("reading TypeScript %s in %s: %w", version, dir, err)
 	}
-	id := version + " " + hex.EncodeToString(h.Sum(nil))
+	id := "typescript@" + version + "-" + hex.EncodeToString(h.Sum(nil))[:16]
 	s.ids[stamp] = id
 	return id, nil
 }

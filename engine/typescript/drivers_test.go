@@ -2,8 +2,10 @@ package typescript
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 )
@@ -148,5 +150,127 @@ func TestDriversShareACopiedCompiler(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("the redeclared global is an error in the clone's lib.dom.d.ts: %+v", runs[1].Diagnostics)
+	}
+}
+
+// Projects over the same files with options that change what parsing and
+// binding store on a file (imports tslib adds, the binder's unreachable
+// code and unused label errors), run one after the other in one driver in
+// both orders, each give what tsc gives.
+func TestDriversKeepProjectsOptionsApart(t *testing.T) {
+	for _, v := range []string{"4.5.5", "5.4.5", "5.9.3", PinnedVersion} {
+		t.Run(v, func(t *testing.T) {
+			t.Parallel()
+			tsc := fetchedTSC(t, v)
+			root := t.TempDir()
+			base := `"target": "es5", "module": "commonjs", "strict": true`
+			if strings.HasPrefix(v, "6.") {
+				base += `, "ignoreDeprecations": "6.0"`
+			}
+			writeTree(t, root, map[string]string{
+				"src/a.ts":                        "export class B {}\nexport class A extends B {}\nexport function f(x: number) {\n  return x;\n  x++;\n}\nlbl: for (;;) { break; }\n",
+				"tsconfig.plain.json":             `{ "compilerOptions": { ` + base + ` }, "include": ["src"] }`,
+				"tsconfig.strict.json":            `{ "compilerOptions": { ` + base + `, "importHelpers": true, "allowUnreachableCode": false, "allowUnusedLabels": false }, "include": ["src"] }`,
+				"node_modules/tslib/package.json": `{"name":"tslib","version":"2.6.2","types":"tslib.d.ts"}`,
+				"node_modules/tslib/tslib.d.ts":   "export declare function __extends(d: Function, b: Function): void;\n",
+			})
+			plain, strict := filepath.Join(root, "tsconfig.plain.json"), filepath.Join(root, "tsconfig.strict.json")
+			want := map[string]*ProjectRun{plain: mustRun(t, tsc, root, plain), strict: mustRun(t, tsc, root, strict)}
+			codes := func(r *ProjectRun) map[int]bool {
+				out := map[int]bool{}
+				for _, d := range r.Diagnostics {
+					out[d.Code] = true
+				}
+				return out
+			}
+			if s, p := codes(want[strict]), codes(want[plain]); !s[7027] || !s[7028] || p[7027] || p[7028] {
+				t.Fatalf("tsc: the strict project has the unreachable code (7027) and the unused label (7028), the plain one neither: %+v %+v",
+					want[strict].Diagnostics, want[plain].Diagnostics)
+			}
+			for _, order := range [][]string{{plain, strict}, {strict, plain}} {
+				s := NewDrivers()
+				for _, config := range order {
+					if got := mustRun(t, s.Serve(tsc), root, config); !reflect.DeepEqual(got, want[config]) {
+						t.Errorf("%s after %v: the driver gave\n%+v\ntsc gave\n%+v", filepath.Base(config), order, got, want[config])
+					}
+				}
+				s.Close()
+			}
+		})
+	}
+}
+
+// A file edited to the same size with its old modification time back is
+// read again: a kept parse is only handed out for the text on disk.
+func TestDriversReadAnEditTheClockMisses(t *testing.T) {
+	tsc := fetchedTSC(t, PinnedVersion)
+	root := t.TempDir()
+	writeTree(t, root, serverProject)
+	config := filepath.Join(root, "tsconfig.json")
+	s := NewDrivers()
+	defer s.Close()
+	served := s.Serve(tsc)
+	mustRun(t, served, root, config)
+	file := filepath.Join(root, "src", "a.ts")
+	st, err := os.Stat(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Same length: the error is gone.
+	writeTree(t, root, map[string]string{"src/a.ts": "export const count: number = 3333333;\n"})
+	if err := os.Chtimes(file, st.ModTime(), st.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	want := mustRun(t, tsc, root, config)
+	if got := mustRun(t, served, root, config); !reflect.DeepEqual(got, want) {
+		t.Errorf("after a same-size edit: the driver gave\n%+v\ntsc gave\n%+v", got, want)
+	}
+}
+
+// traceResolution in a tsconfig: the traces go where tsc writes them (its
+// output, which the diagnostics are read from), never onto the driver's
+// answers.
+func TestDriversTraceResolution(t *testing.T) {
+	tsc := fetchedTSC(t, PinnedVersion)
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		"tsconfig.json": `{ "compilerOptions": { "strict": true, "traceResolution": true }, "include": ["src"] }`,
+		"src/a.ts":      "import { b } from \"./b\";\nexport const x: number = b;\n",
+		"src/b.ts":      "export const b = \"s\";\n",
+	})
+	config := filepath.Join(root, "tsconfig.json")
+	want := mustRun(t, tsc, root, config)
+	s := NewDrivers()
+	defer s.Close()
+	if got := mustRun(t, s.Serve(tsc), root, config); !reflect.DeepEqual(got, want) || len(got.Diagnostics) != 1 {
+		t.Errorf("the driver gave\n%+v\ntsc gave\n%+v", got, want)
+	}
+	// The driver answered it (no fall back to tsc): it still runs.
+	a, err := s.Adapter(&Compiler{Dir: tsc.Dir, Version: tsc.Version})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.proc == nil || a.proc.broken != nil {
+		t.Errorf("the driver broke on the traces: %v", a.proc)
+	}
+}
+
+// A driver that dies during a compile (out of memory, say) does not fail
+// it: tsc runs the project.
+func TestDriversFallBackToTsc(t *testing.T) {
+	tsc := fetchedTSC(t, PinnedVersion)
+	root := t.TempDir()
+	writeTree(t, root, serverProject)
+	config := filepath.Join(root, "tsconfig.json")
+	s := NewDrivers()
+	defer s.Close()
+	a, err := s.Adapter(&Compiler{Dir: tsc.Dir, Version: tsc.Version})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.proc = startFake(t) // answers `project` by crashing
+	want := mustRun(t, tsc, root, config)
+	if got := mustRun(t, s.Serve(tsc), root, config); !reflect.DeepEqual(got, want) {
+		t.Errorf("after the driver crashed: got\n%+v\ntsc gave\n%+v", got, want)
 	}
 }

@@ -37,7 +37,12 @@ function main() {
     ancestors: (params) => require('./scopes').ancestors(ts, params),
     project: (params) => require('./project').project(ts, params),
   };
-  protocol.serve(process.stdin, process.stdout, methods);
+  // stdout is the protocol's alone: whatever else writes there (a
+  // compiler host's trace under traceResolution, ts.sys.write) goes to
+  // stderr instead.
+  const channel = { write: process.stdout.write.bind(process.stdout) };
+  process.stdout.write = /** @type {any} */ (process.stderr.write.bind(process.stderr));
+  protocol.serve(process.stdin, /** @type {any} */ (channel), methods);
 }
 
 main();

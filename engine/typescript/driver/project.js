@@ -15,6 +15,7 @@
 
 const path = require('path');
 const { shareSources } = require('./sources');
+const { atLeast } = require('./compat');
 const { inside } = require('./paths');
 const { DriverError } = require('./protocol');
 
@@ -90,7 +91,7 @@ function project(ts, params) {
       rootNames: parsed.fileNames,
       options: parsed.options,
       projectReferences: parsed.projectReferences,
-      host: sharingHost(ts, parsed.options, cwd),
+      host: sharingHost(ts, parsed.options, cwd, write),
       configFileParsingDiagnostics: ts.getConfigFileParsingDiagnostics(parsed),
     });
     return finish(ts.emitFilesAndReportErrorsAndGetExitStatus(program, report, write));
@@ -108,11 +109,17 @@ function project(ts, params) {
  * @param {typeof import('typescript')} ts
  * @param {import('typescript').CompilerOptions} options
  * @param {string} cwd
+ * @param {(s: string) => void} write tsc's stdout
  */
-function sharingHost(ts, options, cwd) {
+function sharingHost(ts, options, cwd, write) {
   const host = ts.createCompilerHost(options);
   const parse = host.getSourceFile.bind(host);
-  shareSources(ts, host, options);
+  // Before 5.1 a program keeps its module resolutions on the SourceFile:
+  // tsc's resolution and check's (which maps workspace packages to their
+  // sources) must not meet there.
+  shareSources(ts, host, options, atLeast(ts, 5, 1) ? '' : 'tsc -p');
+  // Where tsc writes --traceResolution: its output, never the protocol.
+  host.trace = write;
   const shared = host.getSourceFile;
   host.getCurrentDirectory = () => cwd;
   host.getSourceFile = (fileName, languageVersionOrOptions, onError, shouldCreateNewSourceFile) => {

@@ -13,15 +13,14 @@
 // every node before anything reads them.
 //
 // A SourceFile is handed out again only to a program that would have
-// produced the same one: the key holds what parsing reads (language
-// version, module format, module detection, JSDoc parsing) and what binding
-// reads (strictness, fallthrough checks), and the entry its file's size and
-// modification time.
+// produced the same one: the key holds what parsing and binding read and
+// store (keyedOptions, the language version, the module format, the JSDoc
+// parsing), and the entry its file's size and modification time.
 
 const fs = require('fs');
 const path = require('path');
 const { inside } = require('./paths');
-const { tscJSDocMode } = require('./compat');
+const { atLeast, tscJSDocMode } = require('./compat');
 
 const MAX_SOURCES = 50000;
 
@@ -31,14 +30,43 @@ const files = new Map();
 let live = new WeakSet();
 
 /**
- * The options a SourceFile's parse and bind depend on, besides what the
- * compiler passes to getSourceFile.
+ * The options that change what parsing and binding store on a SourceFile:
+ * the ones the compiler itself flags (affectsSourceFile,
+ * affectsBindDiagnostics), the ones older compilers do not flag yet
+ * (importHelpers and jsxImportSource add imports to file.imports; the
+ * binder's unreachable-code and unused-label errors follow
+ * allowUnreachableCode and allowUnusedLabels), and, before TypeScript 5.1,
+ * which keeps a program's module resolutions on the SourceFile, the ones
+ * that change resolution.
+ * @type {WeakMap<object, string[]>}
+ */
+const keyedByCompiler = new WeakMap();
+const ALWAYS_KEYED = ['target', 'module', 'moduleResolution', 'moduleDetection', 'jsx', 'jsxImportSource', 'importHelpers', 'strict',
+  'alwaysStrict', 'noFallthroughCasesInSwitch', 'allowUnreachableCode', 'allowUnusedLabels', 'preserveConstEnums', 'isolatedModules',
+  'verbatimModuleSyntax'];
+
+/** @param {typeof import('typescript')} ts */
+function keyedOptions(ts) {
+  let names = keyedByCompiler.get(ts);
+  if (names) return names;
+  const set = new Set(ALWAYS_KEYED);
+  const resolutionsOnFile = !atLeast(ts, 5, 1);
+  const decls = /** @type {any[]} */ ((/** @type {any} */ (ts)).optionDeclarations || []);
+  for (const d of decls) {
+    if (d.affectsSourceFile || d.affectsBindDiagnostics || (resolutionsOnFile && d.affectsModuleResolution)) set.add(d.name);
+  }
+  names = [...set].sort();
+  keyedByCompiler.set(ts, names);
+  return names;
+}
+
+/**
+ * @param {typeof import('typescript')} ts
  * @param {import('typescript').CompilerOptions} options
  */
-function optionsKey(options) {
+function optionsKey(ts, options) {
   const o = /** @type {any} */ (options);
-  return JSON.stringify([o.target, o.module, o.moduleDetection, o.jsx, o.strict, o.alwaysStrict, o.noFallthroughCasesInSwitch,
-    o.preserveConstEnums, o.isolatedModules, o.verbatimModuleSyntax]);
+  return JSON.stringify(keyedOptions(ts).map((n) => o[n]));
 }
 
 /** @param {string} f */
@@ -53,16 +81,19 @@ function fileVersion(f) {
 
 /**
  * Installs the shared cache as host.getSourceFile, and tsc's JSDoc parsing.
+ * Programs whose module resolution must not meet another's on an older
+ * compiler's SourceFiles share among themselves only, under a namespace.
  * @param {typeof import('typescript')} ts
  * @param {import('typescript').CompilerHost} host
  * @param {import('typescript').CompilerOptions} options
+ * @param {string} [namespace]
  */
-function shareSources(ts, host, options) {
+function shareSources(ts, host, options, namespace = '') {
   const jsDocMode = tscJSDocMode(ts);
   if (jsDocMode !== undefined) /** @type {any} */ (host).jsDocParsingMode = jsDocMode;
   const canonical = host.getCanonicalFileName.bind(host);
   const orig = host.getSourceFile.bind(host);
-  const optKey = optionsKey(options) + '|' + String(jsDocMode);
+  const optKey = optionsKey(ts, options) + '|' + String(jsDocMode) + '|' + namespace;
   host.getSourceFile = (fileName, languageVersionOrOptions, onError, shouldCreateNewSourceFile) => {
     const lv = /** @type {any} */ (languageVersionOrOptions);
     const mode = typeof lv === 'object' && lv ? `${lv.languageVersion}|${lv.impliedNodeFormat}` : String(lv);
