@@ -100,8 +100,13 @@ func git(ctx context.Context, env []string, dir string, args ...string) (string,
 	return strings.TrimSpace(res.Stdout), nil
 }
 
+// gitError is a failed git in its own words: its stderr, else its stdout
+// (where git says "nothing to commit").
 func gitError(dir string, args []string, res gitResult) error {
 	msg := strings.TrimSpace(res.Output)
+	if msg == "" {
+		msg = clipLines(strings.TrimSpace(res.Stdout), 20)
+	}
 	if msg == "" {
 		msg = "no output"
 	}
@@ -116,4 +121,13 @@ func emptyDir() (string, func(), error) {
 		return "", nil, fmt.Errorf("an empty hooks directory: %w", err)
 	}
 	return dir, func() { os.RemoveAll(dir) }, nil
+}
+
+// clipLines is s cut to its first n lines.
+func clipLines(s string, n int) string {
+	lines := strings.SplitN(s, "\n", n+1)
+	if len(lines) > n {
+		return strings.Join(lines[:n], "\n") + "\n…"
+	}
+	return s
 }

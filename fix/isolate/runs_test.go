@@ -1,6 +1,7 @@
 package isolate
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -186,4 +187,14 @@ func FuzzParseMarker(f *testing.F) {
 			t.Fatalf("round trip %+v -> %+v %v", m, m2, err)
 		}
 	})
+}
+
+// A failed git that explains itself on stdout alone ("nothing to commit")
+// is reported in those words, not as "no output".
+func TestGitErrorSaysWhatStdoutSays(t *testing.T) {
+	f := newFixture(t)
+	_, err := git(context.Background(), os.Environ(), f.checkout, "commit", "-m", "empty")
+	if err == nil || !strings.Contains(err.Error(), "nothing to commit") {
+		t.Errorf("committing nothing: %v, want git's own 'nothing to commit'", err)
+	}
 }
