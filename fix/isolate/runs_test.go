@@ -193,7 +193,12 @@ func FuzzParseMarker(f *testing.F) {
 // is reported in those words, not as "no output".
 func TestGitErrorSaysWhatStdoutSays(t *testing.T) {
 	f := newFixture(t)
-	_, err := git(context.Background(), os.Environ(), f.checkout, "commit", "-m", "empty")
+	hooks, done, err := emptyDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer done()
+	_, err = git(context.Background(), quietEnv(os.Environ(), hooks), f.checkout, "commit", "-m", "empty")
 	if err == nil || !strings.Contains(err.Error(), "nothing to commit") {
 		t.Errorf("committing nothing: %v, want git's own 'nothing to commit'", err)
 	}
