@@ -23,7 +23,7 @@
 
 const fs = require('fs');
 const path = require('path');
-const { real, inside, isBare, packageOf, requireAbs, uniq, rootsOf } = require('./paths');
+const { real, inside, isBare, packageOf, requireAbs, uniq, rootsOf, typedModule } = require('./paths');
 const { builtinModules } = require('module');
 const { DriverError } = require('./protocol');
 const { traceRoots } = require('./cause');
@@ -696,10 +696,8 @@ function createHost(ts, options, cache, mapping, legacyHooks) {
   // A type reference "react" goes to the overlay when @types/react is linked.
   const mappedTypes = new Set();
   for (const p of mapped) {
-    if (p.startsWith('@types/')) {
-      const bare = p.slice('@types/'.length);
-      mappedTypes.add(bare.includes('__') ? '@' + bare.replace('__', '/') : bare);
-    }
+    const typed = typedModule(p);
+    if (typed) mappedTypes.add(typed);
   }
   const remap = mapping ? mapping.remap : [];
   const keep = mapping && mapping.keep ? mapping.keep : [];

@@ -19,7 +19,7 @@
 
 const fs = require('fs');
 const path = require('path');
-const { real, inside, isBare, packageOf, requireAbs, uniq, rootsOf } = require('./paths');
+const { real, inside, isBare, packageOf, requireAbs, uniq, rootsOf, typesName } = require('./paths');
 const { DriverError } = require('./protocol');
 const { sourcePathsOf } = require('./wssource');
 const { loadProjects } = require('./compile');
@@ -275,10 +275,6 @@ function effectiveTypeRoots(ts, options, dir) {
   return Array.isArray(roots) ? roots.map((/** @type {string} */ r) => path.resolve(dir, r)) : [];
 }
 
-/** @param {string} name */
-function typesName(name) {
-  return name.startsWith('@') ? '@types/' + name.slice(1).replace('/', '__') : '@types/' + name;
-}
 
 /**
  * @param {string} a

@@ -160,4 +160,25 @@ function withoutComments(text) {
   return out;
 }
 
-module.exports = { real, inside, isBare, packageOf, requireAbs, uniq, rootsOf, contributesGlobals };
+/**
+ * The DefinitelyTyped package of a module ("@types/react" for react,
+ * "@types/babel__core" for @babel/core).
+ * @param {string} name
+ */
+function typesName(name) {
+  return '@types/' + (name.startsWith('@') ? name.slice(1).replace('/', '__') : name);
+}
+
+/**
+ * The module a DefinitelyTyped package types ("react" for @types/react,
+ * "@babel/core" for @types/babel__core); '' for any other package.
+ * @param {string} name
+ */
+function typedModule(name) {
+  if (!name.startsWith('@types/')) return '';
+  const bare = name.slice('@types/'.length);
+  const i = bare.indexOf('__');
+  return i > 0 ? '@' + bare.slice(0, i) + '/' + bare.slice(i + 2) : bare;
+}
+
+module.exports = { real, inside, isBare, packageOf, requireAbs, uniq, rootsOf, contributesGlobals, typesName, typedModule };

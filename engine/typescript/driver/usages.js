@@ -20,6 +20,7 @@
 const fs = require('fs');
 const path = require('path');
 const { DriverError } = require('./protocol');
+const { typesName, typedModule } = require('./paths');
 const { analyze, openPackage, installedFacts } = require('./surface');
 const { PathIndex } = require('./pathindex');
 const { planWorkspace, openWorkspace, inside } = require('./workspace');
@@ -305,10 +306,6 @@ function packageRootOf(file, name) {
   return '';
 }
 
-/** @param {string} name */
-function typesName(name) {
-  return '@types/' + (name.startsWith('@') ? name.slice(1).replace('/', '__') : name);
-}
 
 /**
  * The installed surface's position map, kept per directory and manifest.
@@ -676,18 +673,6 @@ class Scan {
     if (namesInString(sf.text, name)) return { counts: true, reason: `the module specifier is computed, in a file that names ${name} in a string` };
     return { counts: false, reason: 'the module specifier is computed, in a file that neither loads nor names a checked package' };
   }
-}
-
-/**
- * The module a DefinitelyTyped package types ("react" for @types/react,
- * "@babel/core" for @types/babel__core); '' for any other package.
- * @param {string} name
- */
-function typedModule(name) {
-  if (!name.startsWith('@types/')) return '';
-  const bare = name.slice('@types/'.length);
-  const i = bare.indexOf('__');
-  return i > 0 ? '@' + bare.slice(0, i) + '/' + bare.slice(i + 2) : bare;
 }
 
 /**
