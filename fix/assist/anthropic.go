@@ -94,15 +94,11 @@ func (a *Anthropic) Complete(ctx context.Context, req Request) (Reply, error) {
 	var r anthropicResponse
 	jerr := json.Unmarshal(raw, &r)
 	if status != http.StatusOK {
-		msg := clipText(string(raw), 200)
+		var typ, msg string
 		if jerr == nil && r.Error != nil {
-			msg = r.Error.Type + ": " + r.Error.Message
+			typ, msg = r.Error.Type, r.Error.Message
 		}
-		err := fmt.Errorf("anthropic: %d %s", status, redact(msg, a.Key))
-		if retryable(status) {
-			return Reply{}, &RetryError{After: retryAfter(h, a.now), Err: err}
-		}
-		return Reply{}, refusal(status, err)
+		return Reply{}, httpFailure("anthropic", status, h, raw, typ, msg, a.Key, a.now)
 	}
 	if jerr != nil {
 		return Reply{}, fmt.Errorf("anthropic: the answer is not a message: %v", jerr)

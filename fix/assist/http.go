@@ -61,6 +61,28 @@ func post(ctx context.Context, client *http.Client, url string, headers map[stri
 	return resp.StatusCode, resp.Header, raw, nil
 }
 
+// httpFailure is a provider's answer other than 200 as an error naming
+// who answered and the status, in the provider's own words (its error's
+// type and message) when its body gives them, else the body's start; a
+// status that asks to be tried again later is a RetryError.
+func httpFailure(who string, status int, h http.Header, raw []byte, errType, errMsg, key string, now func() time.Time) error {
+	msg := clipText(string(raw), 200)
+	if errMsg != "" {
+		msg = errMsg
+		if errType != "" {
+			msg = errType + ": " + msg
+		}
+	}
+	err := fmt.Errorf("%s: %d %s", who, status, redact(msg, key))
+	if retryable(status) {
+		if now == nil {
+			now = time.Now
+		}
+		return &RetryError{After: retryAfter(h, now), Err: err}
+	}
+	return refusal(status, err)
+}
+
 // retryable says whether an HTTP status asks to be tried again later:
 // rate limits, overload (Anthropic's 529) and server errors.
 func retryable(status int) bool {

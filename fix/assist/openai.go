@@ -96,22 +96,11 @@ func (o *OpenAI) Complete(ctx context.Context, req Request) (Reply, error) {
 	var r openAIResponse
 	jerr := json.Unmarshal(raw, &r)
 	if status != http.StatusOK {
-		msg := clipText(string(raw), 200)
+		var typ, msg string
 		if jerr == nil && r.Error != nil {
-			msg = r.Error.Message
-			if r.Error.Type != "" {
-				msg = r.Error.Type + ": " + msg
-			}
+			typ, msg = r.Error.Type, r.Error.Message
 		}
-		err := fmt.Errorf("%s: %d %s", safeurl.String(o.endpoint()), status, redact(msg, o.Key))
-		if retryable(status) {
-			now := o.Now
-			if now == nil {
-				now = time.Now
-			}
-			return Reply{}, &RetryError{After: retryAfter(h, now), Err: err}
-		}
-		return Reply{}, refusal(status, err)
+		return Reply{}, httpFailure(safeurl.String(o.endpoint()), status, h, raw, typ, msg, o.Key, o.Now)
 	}
 	if jerr != nil || len(r.Choices) == 0 {
 		return Reply{}, fmt.Errorf("%s: the answer has no choices (%v)", safeurl.String(o.endpoint()), jerr)
