@@ -219,7 +219,11 @@ func (c *checker) close() {
 		c.pinned.Close()
 	}
 	for _, a := range c.adapters {
-		if a != c.pinned && !c.shared[a] {
+		switch {
+		case c.shared[a]:
+			// Its owner goes on with it: what only check reads goes.
+			_ = a.Release(context.Background())
+		case a != c.pinned:
 			a.Close()
 		}
 	}

@@ -142,6 +142,20 @@ func (a *Adapter) call(ctx context.Context, method string, params any, subject s
 	return a.request(ctx, method, params, subject, out, a.opts.RequestTimeout, nil)
 }
 
+// Release tells a driver that outlives a check (typescript.Drivers) to
+// drop the programs and caches only check reads, keeping the parsed files
+// the next compiles share. A driver not running has nothing to drop.
+func (a *Adapter) Release(ctx context.Context) error {
+	a.mu.Lock()
+	running := a.proc != nil
+	a.mu.Unlock()
+	if !running {
+		return nil
+	}
+	var out struct{}
+	return a.call(ctx, "release", nil, "the programs check kept", &out)
+}
+
 // callWithin is call with its own time limit.
 func (a *Adapter) callWithin(ctx context.Context, method string, params any, subject string, out any, timeout time.Duration) error {
 	return a.request(ctx, method, params, subject, out, timeout, nil)

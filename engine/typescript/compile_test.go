@@ -561,3 +561,15 @@ func linkedFixtures(list []string) []LinkedPackage {
 	}
 	return out
 }
+
+// A check compile after Release gives what it gave before: the driver only
+// dropped what it keeps to go faster.
+func TestCompileAfterRelease(t *testing.T) {
+	a := newAdapter(t)
+	tt := compileCases()[0]
+	runCompileCase(t, a, tt, nil)
+	if err := a.Release(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	runCompileCase(t, a, tt, nil)
+}

@@ -960,4 +960,9 @@ function cmp(a, b) {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-module.exports = { compile, newOnly, loadProjects };
+/** Drops the caches of module resolutions and baseline diagnostics. */
+function release() {
+  caches.clear();
+}
+
+module.exports = { compile, newOnly, loadProjects, release };

@@ -36,6 +36,13 @@ function main() {
     enclosing: (params) => require('./scopes').enclosing(ts, params),
     ancestors: (params) => require('./scopes').ancestors(ts, params),
     project: (params) => require('./project').project(ts, params),
+    // check is over and the driver goes on (the fix runner's compiles):
+    // what only check reads again goes; the parsed files stay.
+    release: () => {
+      require('./workspace').release();
+      require('./compile').release();
+      return {};
+    },
   };
   // stdout is the protocol's alone: whatever else writes there (a
   // compiler host's trace under traceResolution, ts.sys.write) goes to

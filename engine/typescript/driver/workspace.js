@@ -302,4 +302,9 @@ function inside(root, p) {
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
 
-module.exports = { planWorkspace, openWorkspace, inside };
+/** Drops the kept programs (the check that read them is over). */
+function release() {
+  kept.length = 0;
+}
+
+module.exports = { planWorkspace, openWorkspace, inside, release };
