@@ -44,6 +44,18 @@ func fetchedTSC(t *testing.T, version string) TSC {
 	return tsc
 }
 
+// driversProject is typescript@version's tsc, a root holding files, its
+// tsconfig.json and drivers closed with the test.
+func driversProject(t *testing.T, version string, files map[string]string) (TSC, string, string, *Drivers) {
+	t.Helper()
+	tsc := fetchedTSC(t, version)
+	root := t.TempDir()
+	writeTree(t, root, files)
+	s := NewDrivers()
+	t.Cleanup(func() { s.Close() })
+	return tsc, root, filepath.Join(root, "tsconfig.json"), s
+}
+
 func mustRun(t *testing.T, tsc TSC, root, config string) *ProjectRun {
 	t.Helper()
 	run, err := tsc.RunProject(context.Background(), root, config, 2*time.Minute)
@@ -61,12 +73,7 @@ func TestDriversRunTscAsTscDoes(t *testing.T) {
 	for _, v := range versions {
 		t.Run(v, func(t *testing.T) {
 			t.Parallel()
-			tsc := fetchedTSC(t, v)
-			root := t.TempDir()
-			writeTree(t, root, serverProject)
-			config := filepath.Join(root, "tsconfig.json")
-			s := NewDrivers()
-			defer s.Close()
+			tsc, root, config, s := driversProject(t, v, serverProject)
 			served := s.Serve(tsc)
 			if served.server == nil {
 				t.Fatalf("TypeScript %s has a JavaScript API: the server runs it", v)
@@ -203,12 +210,7 @@ func TestDriversKeepProjectsOptionsApart(t *testing.T) {
 // A file edited to the same size with its old modification time back is
 // read again: a kept parse is only handed out for the text on disk.
 func TestDriversReadAnEditTheClockMisses(t *testing.T) {
-	tsc := fetchedTSC(t, PinnedVersion)
-	root := t.TempDir()
-	writeTree(t, root, serverProject)
-	config := filepath.Join(root, "tsconfig.json")
-	s := NewDrivers()
-	defer s.Close()
+	tsc, root, config, s := driversProject(t, PinnedVersion, serverProject)
 	served := s.Serve(tsc)
 	mustRun(t, served, root, config)
 	file := filepath.Join(root, "src", "a.ts")
@@ -231,17 +233,12 @@ func TestDriversReadAnEditTheClockMisses(t *testing.T) {
 // output, which the diagnostics are read from), never onto the driver's
 // answers.
 func TestDriversTraceResolution(t *testing.T) {
-	tsc := fetchedTSC(t, PinnedVersion)
-	root := t.TempDir()
-	writeTree(t, root, map[string]string{
+	tsc, root, config, s := driversProject(t, PinnedVersion, map[string]string{
 		"tsconfig.json": `{ "compilerOptions": { "strict": true, "traceResolution": true }, "include": ["src"] }`,
 		"src/a.ts":      "import { b } from \"./b\";\nexport const x: number = b;\n",
 		"src/b.ts":      "export const b = \"s\";\n",
 	})
-	config := filepath.Join(root, "tsconfig.json")
 	want := mustRun(t, tsc, root, config)
-	s := NewDrivers()
-	defer s.Close()
 	if got := mustRun(t, s.Serve(tsc), root, config); !reflect.DeepEqual(got, want) || len(got.Diagnostics) != 1 {
 		t.Errorf("the driver gave\n%+v\ntsc gave\n%+v", got, want)
 	}
@@ -258,12 +255,7 @@ func TestDriversTraceResolution(t *testing.T) {
 // A driver that dies during a compile (out of memory, say) does not fail
 // it: tsc runs the project.
 func TestDriversFallBackToTsc(t *testing.T) {
-	tsc := fetchedTSC(t, PinnedVersion)
-	root := t.TempDir()
-	writeTree(t, root, serverProject)
-	config := filepath.Join(root, "tsconfig.json")
-	s := NewDrivers()
-	defer s.Close()
+	tsc, root, config, s := driversProject(t, PinnedVersion, serverProject)
 	a, err := s.Adapter(&Compiler{Dir: tsc.Dir, Version: tsc.Version})
 	if err != nil {
 		t.Fatal(err)
