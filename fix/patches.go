@@ -82,19 +82,12 @@ func ApplyPatch(root string, p Patch) error {
 	if err != nil {
 		return err
 	}
-	next, err := unidiff.Apply(string(data), hunks)
+	// Patches reviewed one by one were each written against the upgraded
+	// file; an earlier one in the same file moves the lines of the next.
+	// Its hunks move only to the one place their old block occurs exactly.
+	next, _, _, err := unidiff.ApplyMoved(string(data), hunks)
 	if err != nil {
-		// Patches reviewed one by one were each written against the
-		// upgraded file; an earlier one in the same file moves the lines of
-		// the next. Its hunks move only to the one place their old block
-		// occurs exactly.
-		repaired, rerr := unidiff.Repair(string(data), hunks)
-		if rerr != nil {
-			return fmt.Errorf("%s: %w", p.File, err)
-		}
-		if next, err = unidiff.Apply(string(data), repaired); err != nil {
-			return fmt.Errorf("%s: %w", p.File, err)
-		}
+		return fmt.Errorf("%s: %w", p.File, err)
 	}
 	return os.WriteFile(file, []byte(next), info.Mode().Perm())
 }

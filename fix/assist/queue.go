@@ -334,15 +334,8 @@ func applyMoved(content, diff, file string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	next, err := unidiff.Apply(content, hunks)
-	if err == nil {
-		return next, nil
-	}
-	repaired, rerr := unidiff.Repair(content, hunks)
-	if rerr != nil {
-		return "", rerr
-	}
-	return unidiff.Apply(content, repaired)
+	next, _, _, err := unidiff.ApplyMoved(content, hunks)
+	return next, err
 }
 
 // AcceptRule accepts every validated proposal of rule and says how many.

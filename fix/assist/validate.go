@@ -63,19 +63,12 @@ func Validate(ctx context.Context, site Site, diff string, read func(file string
 		val.Repaired = true
 	}
 	val.Stage = "apply"
-	after, err := unidiff.Apply(before, hunks)
+	after, applied, moved, err := unidiff.ApplyMoved(before, hunks)
 	if err != nil {
-		repaired, rerr := unidiff.Repair(before, hunks)
-		if rerr != nil {
-			val.Reason = fmt.Sprintf("the diff does not apply to %s exactly: %v; a header is repaired only when its old block occurs once: %v", site.File, err, rerr)
-			return val, nil
-		}
-		if after, err = unidiff.Apply(before, repaired); err != nil {
-			val.Reason = fmt.Sprintf("the diff does not apply to %s exactly: %v", site.File, err)
-			return val, nil
-		}
-		hunks, val.Repaired = repaired, true
+		val.Reason = fmt.Sprintf("the diff does not apply to %s exactly (a header is repaired only when its old block occurs once): %v", site.File, err)
+		return val, nil
 	}
+	hunks, val.Repaired = applied, val.Repaired || moved
 	if after == before {
 		val.Reason = "the diff changes nothing"
 		return val, nil

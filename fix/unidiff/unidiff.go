@@ -268,6 +268,25 @@ func Repair(content string, hunks []Hunk) ([]Hunk, error) {
 	return out, nil
 }
 
+// ApplyMoved is Apply, and when the hunks do not apply where their
+// headers say (an earlier patch moved the lines, a model miscounted),
+// Apply of what Repair makes of them. It returns the result, the hunks as
+// applied and whether a header was moved.
+func ApplyMoved(content string, hunks []Hunk) (string, []Hunk, bool, error) {
+	next, err := Apply(content, hunks)
+	if err == nil {
+		return next, hunks, false, nil
+	}
+	repaired, rerr := Repair(content, hunks)
+	if rerr != nil {
+		return "", nil, false, fmt.Errorf("%w; %v", err, rerr)
+	}
+	if next, err = Apply(content, repaired); err != nil {
+		return "", nil, false, err
+	}
+	return next, repaired, true, nil
+}
+
 func matchAt(lines, block []string, at int) bool {
 	if at < 0 || at+len(block) > len(lines) {
 		return false

@@ -107,6 +107,41 @@ func TestRepair(t *testing.T) {
 	}
 }
 
+// ApplyMoved applies in place, moves a misplaced hunk to its one place
+// (and says so), and fails with both reasons when neither works.
+func TestApplyMoved(t *testing.T) {
+	content := "a\nb\nc\nd\nb\ne\n"
+	cases := []struct {
+		name, diff, want, err string
+		moved                 bool
+	}{
+		{"in place", "@@ -3,2 +3,2 @@\n c\n-d\n+D\n", "a\nb\nc\nD\nb\ne\n", "", false},
+		{"moved", "@@ -1,2 +1,2 @@\n c\n-d\n+D\n", "a\nb\nc\nD\nb\ne\n", "", true},
+		{"ambiguous", "@@ -9 +9 @@\n-b\n+B\n", "", "occurs at lines 2 and 5", false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			hunks, err := Parse(c.diff, "f")
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, applied, moved, err := ApplyMoved(content, hunks)
+			if c.err != "" {
+				if err == nil || !strings.Contains(err.Error(), c.err) {
+					t.Fatalf("err %v, want %q", err, c.err)
+				}
+				return
+			}
+			if err != nil || got != c.want || moved != c.moved {
+				t.Fatalf("got %q moved %v (%v), want %q moved %v", got, moved, err, c.want, c.moved)
+			}
+			if again, err := Apply(content, applied); err != nil || again != c.want {
+				t.Errorf("the hunks as applied give %q (%v)", again, err)
+			}
+		})
+	}
+}
+
 func TestMakeRoundTrips(t *testing.T) {
 	cases := []struct{ before, after string }{
 		{original, strings.Replace(original, "{ lower: true }", "{ lower: true, locale: \"en\" }", 1)},
