@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"regexp"
-	"strconv"
 	"strings"
 
 	"github.com/uptide/uptide/engine/model"
@@ -47,7 +46,7 @@ func Validate(ctx context.Context, site Site, diff string, read func(file string
 		// Models miscount hunk lines more often than anything else: the
 		// counts are recomputed from the lines, and the hunks must then
 		// each match the file once (the header repaired like a moved one).
-		fixed, ok := recount(diff)
+		fixed, ok := unidiff.Recount(diff)
 		if !ok {
 			val.Reason = "the diff does not parse: " + err.Error()
 			return val, nil
@@ -139,59 +138,6 @@ func Suppression(hunks []unidiff.Hunk) string {
 	return ""
 }
 
-// recount rewrites each hunk header's counts from the lines that follow
-// it; false when the diff has no hunk header to fix.
-func recount(diff string) (string, bool) {
-	lines := strings.Split(strings.TrimSuffix(diff, "\n"), "\n")
-	hdr := regexp.MustCompile(`^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@(.*)$`)
-	var out []string
-	changed := false
-	for i := 0; i < len(lines); i++ {
-		m := hdr.FindStringSubmatch(lines[i])
-		if m == nil {
-			out = append(out, lines[i])
-			continue
-		}
-		old, nw := 0, 0
-		j := i + 1
-		for ; j < len(lines); j++ {
-			l := lines[j]
-			if hdr.MatchString(l) || strings.HasPrefix(l, "--- ") || strings.HasPrefix(l, "diff ") {
-				break
-			}
-			switch {
-			case l == "" || l[0] == ' ':
-				old++
-				nw++
-			case l[0] == '-':
-				old++
-			case l[0] == '+':
-				nw++
-			}
-		}
-		// A trailing blank line after the last hunk is the reply's, not
-		// a context line.
-		for j == len(lines) && j > i+1 && lines[j-1] == "" {
-			j--
-			old--
-			nw--
-			lines = lines[:j]
-		}
-		oldStart, _ := strconv.Atoi(m[1])
-		newStart, _ := strconv.Atoi(m[2])
-		if old == 0 {
-			oldStart = max(0, oldStart-1)
-		}
-		h := fmt.Sprintf("@@ -%d,%d +%d,%d @@%s", oldStart, old, newStart, nw, m[3])
-		if h != lines[i] {
-			changed = true
-		}
-		out = append(out, h)
-		out = append(out, lines[i+1:j]...)
-		i = j - 1
-	}
-	return strings.Join(out, "\n") + "\n", changed
-}
 
 // uniqueBlocks says why a hunk whose header was rewritten cannot be
 // trusted: its old block is empty, absent or occurs more than once.

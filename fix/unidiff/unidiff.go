@@ -353,3 +353,56 @@ func clip(s string, n int) string {
 	}
 	return s[:n] + "…"
 }
+
+// Recount rewrites each hunk header's counts from the lines that follow it
+// (what a model miscounts most); false when no header changed.
+func Recount(diff string) (string, bool) {
+	lines := strings.Split(strings.TrimSuffix(diff, "\n"), "\n")
+	var out []string
+	changed := false
+	for i := 0; i < len(lines); i++ {
+		m := hunkHeader.FindStringSubmatch(lines[i])
+		if m == nil {
+			out = append(out, lines[i])
+			continue
+		}
+		old, nw := 0, 0
+		j := i + 1
+		for ; j < len(lines); j++ {
+			l := lines[j]
+			if hunkHeader.MatchString(l) || strings.HasPrefix(l, "--- ") || strings.HasPrefix(l, "diff ") {
+				break
+			}
+			switch {
+			case l == "" || l[0] == ' ':
+				old++
+				nw++
+			case l[0] == '-':
+				old++
+			case l[0] == '+':
+				nw++
+			}
+		}
+		// A trailing blank line after the last hunk is the reply's, not
+		// a context line.
+		for j == len(lines) && j > i+1 && lines[j-1] == "" {
+			j--
+			old--
+			nw--
+			lines = lines[:j]
+		}
+		oldStart, _ := strconv.Atoi(m[1])
+		newStart, _ := strconv.Atoi(m[3])
+		if old == 0 {
+			oldStart = max(0, oldStart-1)
+		}
+		h := fmt.Sprintf("@@ -%d,%d +%d,%d @@%s", oldStart, old, newStart, nw, lines[i][len(m[0]):])
+		if h != lines[i] {
+			changed = true
+		}
+		out = append(out, h)
+		out = append(out, lines[i+1:j]...)
+		i = j - 1
+	}
+	return strings.Join(out, "\n") + "\n", changed
+}

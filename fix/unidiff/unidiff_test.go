@@ -214,3 +214,25 @@ func FuzzMake(f *testing.F) {
 		}
 	})
 }
+
+// Recount takes a header's counts from its lines, keeps the section text
+// after the header, and leaves a trailing blank line out of the last hunk.
+func TestRecount(t *testing.T) {
+	cases := []struct {
+		name, diff, want string
+		changed          bool
+	}{
+		{"miscounted", "--- a/f\n+++ b/f\n@@ -3,9 +3,1 @@ func f\n c\n-d\n+D\n", "--- a/f\n+++ b/f\n@@ -3,2 +3,2 @@ func f\n c\n-d\n+D\n", true},
+		{"right already", "@@ -3,2 +3,2 @@\n c\n-d\n+D\n", "@@ -3,2 +3,2 @@\n c\n-d\n+D\n", false},
+		{"trailing blank line", "@@ -1 +1 @@\n-a\n+A\n\n", "@@ -1,1 +1,1 @@\n-a\n+A\n", true},
+		{"two hunks", "@@ -1,5 +1,5 @@\n-a\n+A\n@@ -4 +4,7 @@\n d\n-b\n+B\n", "@@ -1,1 +1,1 @@\n-a\n+A\n@@ -4,2 +4,2 @@\n d\n-b\n+B\n", true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, changed := Recount(c.diff)
+			if got != c.want || changed != c.changed {
+				t.Errorf("got %q changed %v, want %q changed %v", got, changed, c.want, c.changed)
+			}
+		})
+	}
+}
