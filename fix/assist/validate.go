@@ -138,7 +138,6 @@ func Suppression(hunks []unidiff.Hunk) string {
 	return ""
 }
 
-
 // uniqueBlocks says why a hunk whose header was rewritten cannot be
 // trusted: its old block is empty, absent or occurs more than once.
 func uniqueBlocks(content string, hunks []unidiff.Hunk) string {
