@@ -20,15 +20,7 @@ type queueSource struct {
 // PatchesFile is where the accepted set is kept ("" when nowhere).
 func (s queueSource) PatchesFile() string { return s.file }
 
-func (s queueSource) Items() []Item {
-	items := s.q.Items()
-	out := make([]Item, len(items))
-	for i, it := range items {
-		out[i] = Item{Site: it.Site, Status: it.Status, Diff: it.Diff, Explanation: it.Explanation,
-			Reason: it.Reason, Attempts: it.Attempts, Cost: it.Cost}
-	}
-	return out
-}
+func (s queueSource) Items() []Item { return s.q.Items() }
 
 func (s queueSource) Provider() string           { return s.q.Provider() }
 func (s queueSource) Spent() float64             { return s.q.Spent() }

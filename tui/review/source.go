@@ -26,18 +26,9 @@ const (
 	Manual    = assist.Manual
 )
 
-// Item is one site and what the fixer made of it.
-type Item struct {
-	Site        assist.Site
-	Status      Status
-	Diff        string
-	Explanation string
-	// Reason says why the last attempt was not kept, or why the site is
-	// manual.
-	Reason   string
-	Attempts int
-	Cost     float64
-}
+// Item is one site and what the fixer made of it (its attempts' history
+// too, which the screen does not show).
+type Item = assist.Item
 
 // Source is the queue behind the screen: the fixer working ahead of the
 // cursor, the accepted set. Every method returns at once; work happens in
