@@ -160,16 +160,9 @@ func parseNPM(file string, data []byte) (Lockfile, error) {
 	}
 	l := &npmLockfile{file: file}
 	versionLine := keyLine(data, `"lockfileVersion"`)
-	switch v := strings.TrimSpace(string(h.LockfileVersion)); v {
-	case "1", "":
-		// npm 5 and 6 wrote 1; an old shrinkwrap has no version at all.
-		l.format, l.version = NPMv1, 1
-	case "2":
-		l.format, l.version = NPMv2, 2
-	case "3":
-		l.format, l.version = NPMv3, 3
-	default:
-		return nil, &Error{File: file, Line: versionLine, Msg: fmt.Sprintf("lockfileVersion %s is not one Uptide reads (1, 2 or 3)", v),
+	var ok bool
+	if l.format, l.version, ok = npmVersion(h.LockfileVersion); !ok {
+		return nil, &Error{File: file, Line: versionLine, Msg: fmt.Sprintf("lockfileVersion %s is not one Uptide reads (1, 2 or 3)", strings.TrimSpace(string(h.LockfileVersion))),
 			Hint: "write it with npm 7 or later (`npm install --lockfile-version 3`), or upgrade Uptide"}
 	}
 	if l.version >= 2 {
@@ -184,13 +177,32 @@ func parseNPM(file string, data []byte) (Lockfile, error) {
 			return nil, jsonError(file, data, shiftJSONError(err, h.Dependencies.offsetIn(data)), npmHint)
 		}
 	}
+	l.indexWorkspaces()
+	return l, nil
+}
+
+// npmVersion reads lockfileVersion: npm 5 and 6 wrote 1, an old
+// shrinkwrap has none at all; false for any other.
+func npmVersion(raw json.RawMessage) (Format, int, bool) {
+	switch strings.TrimSpace(string(raw)) {
+	case "1", "":
+		return NPMv1, 1, true
+	case "2":
+		return NPMv2, 2, true
+	case "3":
+		return NPMv3, 3, true
+	}
+	return "", 0, false
+}
+
+// indexWorkspaces finds a v1 lockfile's workspaces: its file: links.
+func (l *npmLockfile) indexWorkspaces() {
 	l.workspaces = map[string]*npmV1Dep{}
 	for _, d := range l.deps {
 		if d != nil && strings.HasPrefix(d.Version, "file:") {
 			l.workspaces[path.Clean(strings.TrimPrefix(d.Version, "file:"))] = d
 		}
 	}
-	return l, nil
 }
 
 // jsonError turns an encoding/json error into an *Error with the line.

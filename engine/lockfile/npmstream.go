@@ -5,9 +5,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"github.com/uptide/uptide/internal/jsontok"
 	"io"
 	"os"
-	"path"
 	"strings"
 )
 
@@ -39,7 +39,7 @@ var errNeedWhole = errors.New("parse the whole file")
 
 func decodeNPMStream(file string, r io.Reader) (*npmLockfile, error) {
 	dec := json.NewDecoder(r)
-	if !openObject(dec) {
+	if !jsontok.OpenObject(dec) {
 		return nil, errNeedWhole
 	}
 	var version json.RawMessage
@@ -64,7 +64,7 @@ func decodeNPMStream(file string, r io.Reader) (*npmLockfile, error) {
 				return nil, errNeedWhole
 			}
 		case "packages":
-			if !openObject(dec) {
+			if !jsontok.OpenObject(dec) {
 				return nil, errNeedWhole
 			}
 			if packages == nil {
@@ -89,7 +89,7 @@ func decodeNPMStream(file string, r io.Reader) (*npmLockfile, error) {
 			v := strings.TrimSpace(string(version))
 			if v == "2" || v == "3" {
 				// v2's copy of the tree for npm 6: scanned, never built.
-				if skipValue(dec) != nil {
+				if jsontok.SkipValue(dec) != nil {
 					return nil, errNeedWhole
 				}
 				continue
@@ -98,7 +98,7 @@ func decodeNPMStream(file string, r io.Reader) (*npmLockfile, error) {
 				return nil, errNeedWhole
 			}
 		default:
-			if skipValue(dec) != nil {
+			if jsontok.SkipValue(dec) != nil {
 				return nil, errNeedWhole
 			}
 		}
@@ -110,14 +110,8 @@ func decodeNPMStream(file string, r io.Reader) (*npmLockfile, error) {
 		return nil, errNeedWhole
 	}
 	l := &npmLockfile{file: file}
-	switch v := strings.TrimSpace(string(version)); v {
-	case "1", "":
-		l.format, l.version = NPMv1, 1
-	case "2":
-		l.format, l.version = NPMv2, 2
-	case "3":
-		l.format, l.version = NPMv3, 3
-	default:
+	var ok bool
+	if l.format, l.version, ok = npmVersion(version); !ok {
 		return nil, errNeedWhole
 	}
 	if l.version >= 2 {
@@ -128,12 +122,7 @@ func decodeNPMStream(file string, r io.Reader) (*npmLockfile, error) {
 		return l, nil
 	}
 	l.deps = deps
-	l.workspaces = map[string]*npmV1Dep{}
-	for _, d := range l.deps {
-		if d != nil && strings.HasPrefix(d.Version, "file:") {
-			l.workspaces[path.Clean(strings.TrimPrefix(d.Version, "file:"))] = d
-		}
-	}
+	l.indexWorkspaces()
 	return l, nil
 }
 
@@ -157,40 +146,3 @@ func foldKey(key string, names ...string) string {
 	}
 	return ""
 }
-
-func openObject(dec *json.Decoder) bool {
-	tok, err := dec.Token()
-	d, ok := tok.(json.Delim)
-	return err == nil && ok && d == '{'
-}
-
-// skipValue consumes one value a member at a time, so a large object is
-// never buffered whole.
-func skipValue(dec *json.Decoder) error {
-	tok, err := dec.Token()
-	if err != nil {
-		return err
-	}
-	d, ok := tok.(json.Delim)
-	if !ok || (d != '{' && d != '[') {
-		return nil
-	}
-	for dec.More() {
-		if d == '{' {
-			if _, err := dec.Token(); err != nil {
-				return err
-			}
-		}
-		var skip skipJSON
-		if err := dec.Decode(&skip); err != nil {
-			return err
-		}
-	}
-	_, err = dec.Token()
-	return err
-}
-
-// skipJSON accepts any value and keeps nothing of it.
-type skipJSON struct{}
-
-func (*skipJSON) UnmarshalJSON([]byte) error { return nil }

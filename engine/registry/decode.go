@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/uptide/uptide/internal/jsontok"
 	"io"
 
 	"github.com/uptide/uptide/engine/model"
@@ -195,7 +196,10 @@ func decodePackumentStream(r io.Reader, name string, kept *charge) (*model.Packu
 			}
 			continue
 		default:
-			field = &skipJSON{}
+			if err := jsontok.SkipValue(dec); err != nil {
+				return nil, fmt.Errorf("decode packument: %w", err)
+			}
+			continue
 		}
 		if err := dec.Decode(field); err != nil {
 			return nil, fmt.Errorf("decode packument: %w", err)
@@ -258,7 +262,10 @@ func decodeVersions(dec *json.Decoder, out map[string]model.Release, in interner
 		return nil // a scalar: no versions
 	}
 	if d != '{' {
-		return skipRest(dec) // a list: no versions
+		if err := jsontok.SkipRest(dec); err != nil { // a list: no versions
+			return fmt.Errorf("decode packument: %w", err)
+		}
+		return nil
 	}
 	for dec.More() {
 		tok, err := dec.Token()
@@ -285,30 +292,6 @@ func decodeVersions(dec *json.Decoder, out map[string]model.Release, in interner
 	}
 	return nil
 }
-
-// skipRest consumes tokens up to the end of the array or object whose
-// opening delimiter was just read.
-func skipRest(dec *json.Decoder) error {
-	for depth := 1; depth > 0; {
-		tok, err := dec.Token()
-		if err != nil {
-			return fmt.Errorf("decode packument: %w", err)
-		}
-		if d, ok := tok.(json.Delim); ok {
-			if d == '{' || d == '[' {
-				depth++
-			} else {
-				depth--
-			}
-		}
-	}
-	return nil
-}
-
-// skipJSON accepts any value and keeps nothing of it.
-type skipJSON struct{}
-
-func (*skipJSON) UnmarshalJSON([]byte) error { return nil }
 
 // interner shares one copy of the strings a document repeats in every
 // version (dependency names and ranges, engine keys).
