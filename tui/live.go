@@ -292,7 +292,7 @@ func (l *Live) Fix(ctx context.Context, req CheckRequest, progress func(phase, l
 			out.Calls, out.Sites = q.Calls(), q.Records()
 		}
 		if src.Provider() == "" {
-			out.Note = "no provider configured: every site was manual, no calls were made"
+			out.Note = assist.NoProviderNote
 		}
 		return out, err
 	}

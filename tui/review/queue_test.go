@@ -57,3 +57,25 @@ func TestFromQueue(t *testing.T) {
 		t.Fatalf("provider %q spent %v", src.Provider(), src.Spent())
 	}
 }
+
+// Without a provider every site is the user's: manual, said so, and no
+// key asks for anything.
+func TestNoProvider(t *testing.T) {
+	src := NoProvider([]assist.Site{{ID: "a", File: "src/a.ts", Line: 1}, {ID: "b", File: "src/b.ts", Line: 2}})
+	src.Focus("a")
+	src.Retry("a", "try harder")
+	src.Replace("b", "--- a/src/b.ts\n+++ b/src/b.ts\n")
+	src.Accept("a")
+	if src.Provider() != "" || src.Spent() != 0 {
+		t.Errorf("provider %q spent %v, want none", src.Provider(), src.Spent())
+	}
+	items := src.Items()
+	if len(items) != 2 {
+		t.Fatalf("%d items", len(items))
+	}
+	for _, it := range items {
+		if it.Status != Manual || it.Reason != assist.NoProviderNote || it.Attempts != 0 {
+			t.Errorf("%s: %v %q after %d attempts, want manual, said so, none", it.Site.ID, it.Status, it.Reason, it.Attempts)
+		}
+	}
+}
