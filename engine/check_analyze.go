@@ -2,9 +2,11 @@ package engine
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/uptide/uptide/engine/groups"
 	"github.com/uptide/uptide/engine/match"
@@ -487,7 +489,23 @@ func (c *checker) packFor(ctx context.Context, u unit, runs []*memberRun) plan.P
 
 // SyntaxOf is a pack's parser over a TypeScript adapter.
 func SyntaxOf(ctx context.Context, a *typescript.Adapter) packs.Syntax {
+	// A site's transform asks the same question more than once (planning,
+	// the dry run, the edit): each answer is kept for this text.
+	type question struct {
+		file   string
+		text   [sha256.Size]byte
+		offset int
+	}
+	var mu sync.Mutex
+	answers := map[question][]packs.Node{}
 	return func(file, text string, offset int) ([]packs.Node, error) {
+		q := question{file, sha256.Sum256([]byte(text)), offset}
+		mu.Lock()
+		nodes, ok := answers[q]
+		mu.Unlock()
+		if ok {
+			return nodes, nil
+		}
 		chains, err := a.Ancestors(ctx, file, text, []int{offset})
 		if err != nil {
 			return nil, err
@@ -496,6 +514,9 @@ func SyntaxOf(ctx context.Context, a *typescript.Adapter) packs.Syntax {
 		for _, n := range chains[0] {
 			out = append(out, packs.Node{Kind: n.Kind, Start: n.Start, End: n.End})
 		}
+		mu.Lock()
+		answers[q] = out
+		mu.Unlock()
 		return out, nil
 	}
 }
