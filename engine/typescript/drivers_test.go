@@ -266,3 +266,37 @@ func TestDriversFallBackToTsc(t *testing.T) {
 		t.Errorf("after the driver crashed: got\n%+v\ntsc gave\n%+v", got, want)
 	}
 }
+
+// A compiler installed the way pnpm does (node_modules/typescript a link
+// into .pnpm): the driver names lib files by their real path, as tsc does.
+func TestDriversNameLibsAsALinkedTscDoes(t *testing.T) {
+	c := fetchedTSC(t, PinnedVersion)
+	root := t.TempDir()
+	writeTree(t, root, serverProject)
+	real := filepath.Join(root, "node_modules", ".pnpm", "typescript@"+PinnedVersion, "node_modules", "typescript")
+	if err := copyTree(c.Dir, real); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(".pnpm", "typescript@"+PinnedVersion, "node_modules", "typescript"), filepath.Join(root, "node_modules", "typescript")); err != nil {
+		t.Fatal(err)
+	}
+	tsc, err := TSCAt(context.Background(), filepath.Join(root, "node_modules", "typescript"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	config := filepath.Join(root, "tsconfig.json")
+	want := mustRun(t, tsc, root, config)
+	s := NewDrivers()
+	defer s.Close()
+	got := mustRun(t, s.Serve(tsc), root, config)
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("the driver gave\n%+v\ntsc gave\n%+v", got, want)
+	}
+	found := false
+	for _, d := range got.Diagnostics {
+		found = found || strings.HasPrefix(d.File, "node_modules/.pnpm/")
+	}
+	if !found {
+		t.Errorf("the lib.dom.d.ts error is named under the real path: %+v", got.Diagnostics)
+	}
+}
