@@ -52,7 +52,12 @@ func (s *Drivers) Adapter(compiler *Compiler) (*Adapter, error) {
 	if v := compiler.Version; v == "" || strings.ContainsAny(v, `/\ `) || strings.HasPrefix(v, ".") {
 		return nil, fmt.Errorf("%s: %q is not a TypeScript version", compiler.Dir, v)
 	}
-	id, err := s.identity(compiler.Dir, compiler.Version)
+	// The installation itself, not the link to it pnpm makes.
+	src := compiler.Dir
+	if real, err := filepath.EvalSymlinks(src); err == nil {
+		src = real
+	}
+	id, err := s.identity(src, compiler.Version)
 	if err != nil {
 		return nil, err
 	}
@@ -64,7 +69,7 @@ func (s *Drivers) Adapter(compiler *Compiler) (*Adapter, error) {
 		return nil, fmt.Errorf("compiler cache: %w", err)
 	}
 	dir, err := installCached(parent, "local-"+id, func(tmp string) error {
-		if err := copyCompiler(compiler.Dir, tmp); err != nil {
+		if err := copyCompiler(src, tmp); err != nil {
 			return fmt.Errorf("compiler cache: %w", err)
 		}
 		return nil
@@ -113,14 +118,19 @@ type projectAnswer struct {
 
 // run is RunProject's tsc -p in the driver of t's compiler. When the
 // driver fails (it crashed, say out of memory with check's programs beside
-// the compile, or the compiler threw), tsc itself runs the project.
+// the compile, or the compiler threw) or cannot start (no copy of the
+// compiler could be made), tsc itself runs the project.
 func (s *Drivers) run(ctx context.Context, t TSC, root, config, name string, timeout time.Duration) ([]nativeDiag, []byte, error) {
-	a, err := s.Adapter(&Compiler{Dir: t.Dir, Version: t.Version, FromRepo: true, RepoDir: t.Dir})
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", name, err)
-	}
 	if timeout <= 0 {
 		timeout = 24 * time.Hour // as tsc's: none
+	}
+	argv := append(append(append([]string{}, t.Argv...), "-p", config), projectFlags...)
+	a, err := s.Adapter(&Compiler{Dir: t.Dir, Version: t.Version, FromRepo: true, RepoDir: t.Dir})
+	if err != nil {
+		if errors.Is(err, errClosed) {
+			return nil, nil, fmt.Errorf("%s: %w", name, err)
+		}
+		return runTSC(ctx, argv, root, name, timeout) // no copy of the compiler to load
 	}
 	// tsc names its default libraries under its real path.
 	asDir := t.Dir
@@ -135,7 +145,6 @@ func (s *Drivers) run(ctx context.Context, t TSC, root, config, name string, tim
 	case ctx.Err() != nil:
 		return nil, nil, ctx.Err()
 	case errors.As(err, &de) && de.Code != CodeTimeout && de.Code != "BAD_REQUEST":
-		argv := append(append(append([]string{}, t.Argv...), "-p", config), projectFlags...)
 		return runTSC(ctx, argv, root, name, timeout)
 	case err != nil:
 		return nil, nil, err
@@ -161,6 +170,7 @@ func (s *Drivers) identity(dir, version string) (string, error) {
 		return id, nil
 	}
 	h := sha256.New()
+	read := 0
 	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -175,8 +185,12 @@ func (s *Drivers) identity(dir, version string) (string, error) {
 		}
 		fmt.Fprintf(h, "%s\x00%d\x00", filepath.ToSlash(rel), len(data))
 		h.Write(data)
+		read++
 		return nil
 	})
+	if err == nil && read < 2 {
+		err = errors.New("no lib/typescript.js and lib declarations found")
+	}
 	if err != nil {
 		return "", fmt.Errorf("reading TypeScript %s in %s: %w", version, dir, err)
 	}

@@ -88,6 +88,7 @@ func TestDriversRunTscAsTscDoes(t *testing.T) {
 					t.Fatalf("run %d: the server gave\n%+v\ntsc gave\n%+v", i+1, got, want)
 				}
 			}
+			assertServed(t, s, tsc)
 
 			// An edit between runs: a fixed error and a new one.
 			writeTree(t, root, map[string]string{"src/a.ts": "export const count: number = 3;\nexport const s: string = 4;\n"})
@@ -148,6 +149,13 @@ func TestDriversShareACopiedCompiler(t *testing.T) {
 	if len(s.drivers) != 1 {
 		t.Errorf("one compiler, copied: want one driver, got %d", len(s.drivers))
 	}
+	for _, root := range []string{checkout, clone} {
+		tsc, err := TSCAt(context.Background(), filepath.Join(root, "node_modules", "typescript"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		assertServed(t, s, tsc)
+	}
 	if !reflect.DeepEqual(runs[0], runs[1]) {
 		t.Errorf("the same project reads the same in the checkout and the clone:\n%+v\n%+v", runs[0], runs[1])
 	}
@@ -201,6 +209,7 @@ func TestDriversKeepProjectsOptionsApart(t *testing.T) {
 						t.Errorf("%s after %v: the driver gave\n%+v\ntsc gave\n%+v", filepath.Base(config), order, got, want[config])
 					}
 				}
+				assertServed(t, s, tsc)
 				s.Close()
 			}
 		})
@@ -227,6 +236,7 @@ func TestDriversReadAnEditTheClockMisses(t *testing.T) {
 	if got := mustRun(t, served, root, config); !reflect.DeepEqual(got, want) {
 		t.Errorf("after a same-size edit: the driver gave\n%+v\ntsc gave\n%+v", got, want)
 	}
+	assertServed(t, s, tsc)
 }
 
 // traceResolution in a tsconfig: the traces go where tsc writes them (its
@@ -242,13 +252,22 @@ func TestDriversTraceResolution(t *testing.T) {
 	if got := mustRun(t, s.Serve(tsc), root, config); !reflect.DeepEqual(got, want) || len(got.Diagnostics) != 1 {
 		t.Errorf("the driver gave\n%+v\ntsc gave\n%+v", got, want)
 	}
-	// The driver answered it (no fall back to tsc): it still runs.
+	assertServed(t, s, tsc)
+}
+
+// assertServed fails unless the driver of tsc's compiler answered (is
+// running): tsc's fall back would give the same diagnostics.
+func assertServed(t *testing.T, s *Drivers, tsc TSC) {
+	t.Helper()
 	a, err := s.Adapter(&Compiler{Dir: tsc.Dir, Version: tsc.Version})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a.proc == nil || a.proc.broken != nil {
-		t.Errorf("the driver broke on the traces: %v", a.proc)
+	a.mu.Lock()
+	p := a.proc
+	a.mu.Unlock()
+	if p == nil || p.broken != nil {
+		t.Errorf("the driver did not answer (tsc ran instead): %v", p)
 	}
 }
 
@@ -299,4 +318,5 @@ func TestDriversNameLibsAsALinkedTscDoes(t *testing.T) {
 	if !found {
 		t.Errorf("the lib.dom.d.ts error is named under the real path: %+v", got.Diagnostics)
 	}
+	assertServed(t, s, tsc)
 }
