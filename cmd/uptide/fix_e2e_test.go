@@ -804,46 +804,54 @@ func TestFixThroughASymlinkedPath(t *testing.T) {
 // the surfaces, a cache miss in this fresh environment).
 func TestFixLoadsTheCompilerOnce(t *testing.T) {
 	fe := newFixEnv(t)
-	dir := fixRepo(t, fe, "npm-app", "npm")
 	node, err := exec.LookPath("node")
 	if err != nil {
 		t.Fatal(err)
 	}
-	bin, log := t.TempDir(), filepath.Join(t.TempDir(), "node.log")
-	wrapper := fmt.Sprintf("#!/bin/sh\necho \"$*\" >> %s\nexec %s \"$@\"\n", strconv.Quote(log), strconv.Quote(node))
-	if err := os.WriteFile(filepath.Join(bin, "node"), []byte(wrapper), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	logged := fe
-	logged.extra = nil
-	for _, kv := range fe.extra {
-		if p, ok := strings.CutPrefix(kv, "PATH="); ok {
-			kv = "PATH=" + bin + string(os.PathListSeparator) + p
-		}
-		logged.extra = append(logged.extra, kv)
-	}
-	patches, _ := filepath.Abs("../../fixtures/fix/npm-app.patches.json")
-	rep, r := runFix(t, logged, dir, "slugkit", "--target", "slugkit@2.0.0", "--patches", patches)
-	if r.code != 0 || rep.Status != "verified" || rep.Types.Status != "analyzed" || rep.Types.Baseline != 1 {
-		t.Fatalf("exit %d status %s, types %+v; want 0 verified, the baseline's one error\n%s", r.code, rep.Status, rep.Types, r.stderr)
-	}
-	data, err := os.ReadFile(log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var drivers, tscs []string
-	for _, line := range strings.Split(string(data), "\n") {
-		switch {
-		// The driver loads its copy of the repository's 5.8.3, kept in the
-		// cache under the compiler's digest.
-		case strings.Contains(line, "main.js") && strings.Contains(line, "local-typescript@5.8.3-"):
-			drivers = append(drivers, line)
-		case strings.Contains(line, "tsc.js"):
-			tscs = append(tscs, line)
-		}
-	}
-	if len(drivers) != 1 || len(tscs) != 0 {
-		t.Errorf("want one driver of the repository's compiler and no tsc process, got drivers %q and tsc %q", drivers, tscs)
+	// npm installs typescript in place, pnpm links it into .pnpm.
+	for _, c := range []struct{ fixture, manager, patches string }{
+		{"npm-app", "npm", "npm-app.patches.json"},
+		{"pnpm-catalog", "pnpm", "pnpm-catalog.patches.json"},
+	} {
+		t.Run(c.manager, func(t *testing.T) {
+			dir := fixRepo(t, fe, c.fixture, c.manager)
+			bin, log := t.TempDir(), filepath.Join(t.TempDir(), "node.log")
+			wrapper := fmt.Sprintf("#!/bin/sh\necho \"$*\" >> %s\nexec %s \"$@\"\n", strconv.Quote(log), strconv.Quote(node))
+			if err := os.WriteFile(filepath.Join(bin, "node"), []byte(wrapper), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			logged := fe
+			logged.extra = nil
+			for _, kv := range fe.extra {
+				if p, ok := strings.CutPrefix(kv, "PATH="); ok {
+					kv = "PATH=" + bin + string(os.PathListSeparator) + p
+				}
+				logged.extra = append(logged.extra, kv)
+			}
+			patches, _ := filepath.Abs(filepath.Join("../../fixtures/fix", c.patches))
+			rep, r := runFix(t, logged, dir, "slugkit", "--target", "slugkit@2.0.0", "--patches", patches)
+			if r.code != 0 || rep.Status != "verified" || rep.Types.Status != "analyzed" {
+				t.Fatalf("exit %d status %s, types %+v; want 0 verified\n%s", r.code, rep.Status, rep.Types, r.stderr)
+			}
+			data, err := os.ReadFile(log)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var drivers, tscs []string
+			for _, line := range strings.Split(string(data), "\n") {
+				switch {
+				// The driver loads its copy of the repository's 5.8.3, kept in
+				// the cache under the compiler's digest.
+				case strings.Contains(line, "main.js") && strings.Contains(line, "local-typescript@5.8.3-"):
+					drivers = append(drivers, line)
+				case strings.Contains(line, "tsc.js"):
+					tscs = append(tscs, line)
+				}
+			}
+			if len(drivers) != 1 || len(tscs) != 0 {
+				t.Errorf("want one driver of the repository's compiler and no tsc process, got drivers %q and tsc %q", drivers, tscs)
+			}
+		})
 	}
 }
 
