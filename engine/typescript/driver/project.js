@@ -66,7 +66,7 @@ function project(ts, params) {
       cmd.errors.forEach(report);
       throw new Exit(1);
     }
-    let configFile = ts.sys.directoryExists(config) ? path.join(config, 'tsconfig.json') : config;
+    const configFile = ts.sys.directoryExists(config) ? path.join(config, 'tsconfig.json') : config;
     if (!ts.sys.fileExists(configFile)) {
       report(ts.createCompilerDiagnostic(configFile === config ? ts.Diagnostics.The_specified_path_does_not_exist_Colon_0 : ts.Diagnostics.Cannot_find_a_tsconfig_json_file_at_the_specified_directory_Colon_0, config));
       throw new Exit(1);
