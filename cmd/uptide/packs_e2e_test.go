@@ -94,6 +94,22 @@ func packApp(t *testing.T, fe fixEnv, fixture string) string {
 	return dir
 }
 
+// fixPack runs fix --json on a pack's upgrade and fails unless it exits
+// with code and status and commits wantSubjects (unchecked when nil).
+func fixPack(t *testing.T, fe fixEnv, dir, pkg, target string, code int, status string, wantSubjects []string) (fixReport, packFix) {
+	t.Helper()
+	res, out := runFix(t, fe, dir, pkg, "--target", target)
+	var pf packFix
+	decode(t, out, &pf)
+	if out.code != code || res.Status != status {
+		t.Fatalf("exit %d status %s (%s), want %d %s\n%s", out.code, res.Status, res.Reason, code, status, out.stderr)
+	}
+	if s := subjects(res); wantSubjects != nil && strings.Join(s, "\n") != strings.Join(wantSubjects, "\n") {
+		t.Errorf("commits %q, want %q", s, wantSubjects)
+	}
+	return res, pf
+}
+
 // tscCleanAt fails when a new error of the branch lies at a by-rule site.
 func tscCleanAt(t *testing.T, pf packFix, sites []string) {
 	t.Helper()
@@ -154,19 +170,10 @@ func TestPacksZodTutorial(t *testing.T) {
 	}
 
 	before := checkoutDigest(t, dir)
-	res, out := runFix(t, fe, dir, "zod", "--target", target)
-	var pf packFix
-	decode(t, out, &pf)
 	// deepPartial is left for you (no provider): not verified, the branch
 	// is still made.
-	if out.code != 1 || res.Status != "failed" {
-		t.Fatalf("exit %d status %s (%s), want 1 failed on the deepPartial site\n%s", out.code, res.Status, res.Reason, out.stderr)
-	}
-	wantSubjects := []string{"upgrade zod 3.23.8 → 4.0.17",
-		"apply zod rules: 8 sites (zod-error-issues, zod-error-params, zod-message-param, zod-native-enum, zod-record-key, zod-string-formats)"}
-	if s := subjects(res); strings.Join(s, "\n") != strings.Join(wantSubjects, "\n") {
-		t.Errorf("commits %q, want %q", s, wantSubjects)
-	}
+	res, pf := fixPack(t, fe, dir, "zod", target, 1, "failed", []string{"upgrade zod 3.23.8 → 4.0.17",
+		"apply zod rules: 8 sites (zod-error-issues, zod-error-params, zod-message-param, zod-native-enum, zod-record-key, zod-string-formats)"})
 	if pf.Rules == nil || pf.Rules.Pack != "zod" || len(pf.Rules.Sites) != 7 || pf.Rules.Commit == "" {
 		t.Fatalf("rules %+v, want the zod pack's 7 findings (3 breaking, 4 deprecated) in one commit", pf.Rules)
 	}
@@ -226,12 +233,7 @@ func TestPacksReactApp(t *testing.T) {
 	}
 
 	before := checkoutDigest(t, dir)
-	res, out := runFix(t, fe, dir, "react", "--target", target)
-	var pf packFix
-	decode(t, out, &pf)
-	if out.code != 0 || res.Status != "verified" {
-		t.Fatalf("exit %d status %s (%s), want 0 verified\n%s", out.code, res.Status, res.Reason, out.stderr)
-	}
+	res, pf := fixPack(t, fe, dir, "react", target, 0, "verified", nil)
 	s := subjects(res)
 	if len(s) != 2 || !strings.HasPrefix(s[0], "upgrade react") || s[1] != "apply @types/react rules: 8 sites (react-global-jsx, react-reactchild, react-reactfragment, react-reacttext, react-useref-argument, react-vfc)" {
 		t.Errorf("commits %q, want the upgrade then the rules' one commit", s)
@@ -283,16 +285,8 @@ func TestPacksStripeApp(t *testing.T) {
 		t.Errorf("check's plan lacks the pins' note %q:\n%s", note, text.stdout)
 	}
 
-	res, out := runFix(t, fe, dir, "stripe", "--target", target)
-	var pf packFix
-	decode(t, out, &pf)
-	if out.code != 0 || res.Status != "verified" {
-		t.Fatalf("exit %d status %s (%s), want 0 verified\n%s", out.code, res.Status, res.Reason, out.stderr)
-	}
-	wantSubjects := []string{"upgrade stripe 14.25.0 → 15.0.0", "apply stripe rules: 2 sites (stripe-api-version, stripe-product-marketing-features)"}
-	if s := subjects(res); strings.Join(s, "\n") != strings.Join(wantSubjects, "\n") {
-		t.Errorf("commits %q, want %q", s, wantSubjects)
-	}
+	_, pf := fixPack(t, fe, dir, "stripe", target, 0, "verified",
+		[]string{"upgrade stripe 14.25.0 → 15.0.0", "apply stripe rules: 2 sites (stripe-api-version, stripe-product-marketing-features)"})
 	billing := git(t, dir, "show", "uptide/stripe-15.0.0:src/billing.ts")
 	for _, s := range []string{`apiVersion: "2024-04-10"`, `marketing_features: [{ name: "Unlimited projects" }`} {
 		if !strings.Contains(billing, s) {
