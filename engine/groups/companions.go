@@ -278,12 +278,16 @@ func evaluate(c *cache, f *mover, cand *candidate, movers map[string]*mover, byN
 	return decision{}
 }
 
-// pinnedBy: the followed package's new manifest pins the candidate.
+// pinnedBy: the followed package's new manifest pins the candidate with a
+// link that binds them to one copy (a peer, or a dependency within one
+// scope). A plain dependency on a package of another scope is the followed
+// package's own nested copy (next pinning postcss 8.4.31 next to the
+// repository's 8.4.38): it neither moves the candidate nor conflicts with it.
 func pinnedBy(c *cache, f *mover, cand *candidate) (decision, bool) {
 	if !f.hasToRel {
 		return decision{}, false
 	}
-	v, ok := pins(f.toRel)[cand.name]
+	v, ok := bindingPin(f.toRel, f.name, cand.name)
 	if !ok {
 		return decision{}, false
 	}
@@ -375,7 +379,9 @@ func namesFollowed(c *cache, f *mover, cand *candidate, inst model.Release, move
 
 // sharedPins: the candidate pins, exactly, a package of its or the
 // followed package's scope that the followed package now pins at another
-// version.
+// version. It moves to a release that no longer disagrees: one pinning or
+// accepting the same version, or one that stopped depending on it
+// (@storybook/addon-essentials 8.6 no longer names @storybook/manager-api).
 func sharedPins(c *cache, f *mover, cand *candidate, inst model.Release, movers map[string]*mover) (decision, bool) {
 	if !f.hasToRel {
 		return decision{}, false
@@ -397,43 +403,55 @@ func sharedPins(c *cache, f *mover, cand *candidate, inst model.Release, movers 
 	if disagree == "" {
 		return decision{}, false
 	}
-	on := ""
 	ch, ok := pick(c, cand, f, movers, func(rv relVersion) bool {
-		agree, o := pinsAgree(pins(*rv.rel), want)
-		if !agree {
-			return false
-		}
-		if ls := linksTo(*rv.rel, f.name); len(ls) > 0 && !c.accepts(ls, f.toV) {
-			return false
-		}
-		on = o
-		return true
+		agree, _, _ := c.pinsAgree(*rv.rel, want)
+		// Only a binding link refuses the followed package: a plain
+		// dependency on another scope's package nests its own copy.
+		return agree && bindsAccept(c, *rv.rel, cand.name, f.name, f.toV)
 	})
 	if !ok {
 		return decision{conflict, "", fmt.Sprintf("no release of %s pins %s %s like %s %s", cand.name, disagree, want[disagree], f.name, f.to)}, true
 	}
-	_, on = pinsAgree(pins(*ch.rv.rel), want)
-	why := fmt.Sprintf("pins %s %s like %s %s", on, want[on], f.name, f.to) + ch.crossNote(fmt.Sprintf("pins %s %s", on, want[on]))
-	return decision{move, ch.rv.raw, why}, true
+	_, on, l := c.pinsAgree(*ch.rv.rel, want)
+	var why, what string
+	switch {
+	case on == "":
+		why = fmt.Sprintf("no longer depends on %s, which %s %s pins at %s", disagree, f.name, f.to, want[disagree])
+		what = fmt.Sprintf("agrees with %s %s", f.name, f.to)
+	case l.spec == want[on]:
+		why = fmt.Sprintf("pins %s %s like %s %s", on, want[on], f.name, f.to)
+		what = fmt.Sprintf("pins %s %s", on, want[on])
+	default:
+		why = fmt.Sprintf("accepts %s %s like %s %s (%s %s)", on, want[on], f.name, f.to, fieldWord(l.field), l.spec)
+		what = fmt.Sprintf("accepts %s %s", on, want[on])
+	}
+	return decision{move, ch.rv.raw, why + ch.crossNote(what)}, true
 }
 
-// pinsAgree reports whether every package both pin has one version, and at
-// least one is shared; on names the first shared one.
-func pinsAgree(have, want map[string]string) (bool, string) {
-	on := ""
+// pinsAgree reports whether release r agrees with the pins want: every
+// package of want that r names, it pins at the same version or requires
+// with a range admitting it. A release naming none of them agrees (it
+// stopped depending on them). on names the package r agrees on, one it
+// pins alike first, with its entry; "" when it names none.
+func (c *cache) pinsAgree(r model.Release, want map[string]string) (agree bool, on string, how link) {
 	for _, dep := range sortedKeys(want) {
-		v, ok := have[dep]
-		if !ok {
+		ls := linksTo(r, dep)
+		if len(ls) == 0 {
 			continue
 		}
-		if semver.Compare(v, want[dep]) != 0 {
-			return false, ""
+		v, err := semver.Parse(want[dep])
+		if err != nil || !c.accepts(ls, v) {
+			return false, "", link{}
 		}
-		if on == "" {
-			on = dep
+		exact, _ := semver.Exact(ls[0].spec)
+		if on == "" || exact == want[dep] && how.spec != want[on] {
+			on, how = dep, ls[0]
+			if exact == want[dep] {
+				how.spec = exact
+			}
 		}
 	}
-	return on != "", on
+	return true, on, how
 }
 
 // eligible yields, newest first, the releases of the candidate a plan may

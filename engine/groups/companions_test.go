@@ -101,7 +101,9 @@ func TestCompanions(t *testing.T) {
 			companions: []model.Companion{
 				// 1.0.5 is newer but pins provider 1.0.1.
 				{Name: "@ai-sdk/openai", From: "0.0.66", To: "1.0.0", Why: "pins @ai-sdk/provider 1.0.0 like ai 4.0.0; crosses a minor: no 0.0.x pins @ai-sdk/provider 1.0.0"},
-				{Name: "@ai-sdk/react", From: "0.0.70", To: "1.0.0", Why: "pinned by ai 4.0.0"},
+				// ai 4.0.0's own dependency on @ai-sdk/react 1.0.0 is its
+				// nested copy; the provider-utils both pin is what binds.
+				{Name: "@ai-sdk/react", From: "0.0.70", To: "1.0.0", Why: "pins @ai-sdk/provider-utils 2.0.0 like ai 4.0.0; crosses a minor: no 0.0.x pins @ai-sdk/provider-utils 2.0.0"},
 			},
 		},
 		{
@@ -118,15 +120,70 @@ func TestCompanions(t *testing.T) {
 		},
 		{
 			name: "the target pins below what is installed: a conflict, never a downgrade",
-			p: merge(ai, registry(pk("ai",
-				v("3.4.0"), v("4.0.0", dep("@ai-sdk/react", "1.0.0"))))),
-			target: Dep{Name: "ai", Installed: "3.4.0", Workspace: "."},
-			to:     "4.0.0",
+			p: registry(
+				pk("@ai-sdk/openai", v("0.0.66"), v("1.0.0", dep("@ai-sdk/provider", "1.0.0"))),
+				pk("@ai-sdk/provider", v("0.0.26"), v("1.0.0"), v("1.2.0"))),
+			target: Dep{Name: "@ai-sdk/openai", Installed: "0.0.66", Workspace: "."},
+			to:     "1.0.0",
 			candidates: []Dep{
-				{Name: "@ai-sdk/react", Installed: "1.2.0", Workspace: "."},
+				{Name: "@ai-sdk/provider", Installed: "1.2.0", Workspace: "."},
 			},
 			conflicts: []model.Conflict{
-				{Name: "@ai-sdk/react", From: "1.2.0", Why: "ai 4.0.0 pins @ai-sdk/react 1.0.0, below the installed 1.2.0"},
+				{Name: "@ai-sdk/provider", From: "1.2.0", Why: "@ai-sdk/openai 1.0.0 pins @ai-sdk/provider 1.0.0, below the installed 1.2.0"},
+			},
+		},
+		{
+			// next depends on postcss 8.4.31 exactly; npm nests that copy
+			// under next and the repository keeps its own 8.4.38.
+			name: "a plain dependency pinning another scope's package is its own copy, never a conflict",
+			p: merge(react, registry(
+				pk("next",
+					v("14.2.3", dep("postcss", "8.4.31"), dep("@next/env", "14.2.3"), peer("react", "^18.2.0"), peer("react-dom", "^18.2.0")),
+					v("15.5.29", dep("postcss", "8.4.31"), dep("@next/env", "15.5.29"), peer("react", "^18.2.0 || ^19.0.0"), peer("react-dom", "^18.2.0 || ^19.0.0")),
+					v("16.0.0", dep("postcss", "8.5.6"), dep("@next/env", "16.0.0"), peer("react", "^18.2.0 || ^19.0.0"), peer("react-dom", "^18.2.0 || ^19.0.0"))),
+				pk("postcss", v("8.4.31"), v("8.4.38"), v("8.5.6")))),
+			target: Dep{Name: "react", Installed: "18.3.1", Workspace: "."},
+			to:     "19.0.0",
+			candidates: []Dep{
+				{Name: "next", Installed: "14.2.3", Workspace: "."},
+				{Name: "postcss", Installed: "8.4.38", Workspace: "."},
+				{Name: "react-dom", Installed: "18.3.1", Workspace: "."},
+			},
+			companions: []model.Companion{
+				{Name: "next", From: "14.2.3", To: "15.5.29", Why: "accepts react 19.0.0 (peer ^18.2.0 || ^19.0.0); crosses a major: no 14.x accepts react 19.0.0"},
+				{Name: "react-dom", From: "18.3.1", To: "19.0.0", Why: "released in lockstep (19.0.0 peer-requires react ^19.0.0)"},
+			},
+		},
+		{
+			// The storybook 8 family: @storybook/react 8.6 pins the
+			// manager-api it ships with; addon-essentials 8.0 pinned its
+			// own, 8.6 no longer depends on it at all.
+			name: "a release that stopped depending on a shared pin agrees with it",
+			p: merge(react, registry(
+				pk("@storybook/react",
+					v("8.0.9", dep("@storybook/manager-api", "8.0.9"), dep("@storybook/preview-api", "8.0.9"), peer("react", "^16.8.0 || ^17.0.0 || ^18.0.0")),
+					v("8.6.19", dep("@storybook/manager-api", "8.6.19"), dep("@storybook/preview-api", "8.6.19"), peer("react", "^16.8.0 || ^17.0.0 || ^18.0.0 || ^19.0.0-beta"), peer("storybook", "^8.6.19"))),
+				pk("@storybook/addon-essentials",
+					v("8.0.9", dep("@storybook/manager-api", "8.0.9"), dep("@storybook/preview-api", "8.0.9"), dep("@storybook/addon-actions", "8.0.9")),
+					v("8.6.18", dep("@storybook/addon-actions", "8.6.18"), peer("storybook", "^8.6.18")),
+					v("8.6.19", dep("@storybook/addon-actions", "8.6.19"), peer("storybook", "^8.6.19"))),
+				pk("@storybook/addon-links",
+					v("8.0.9", dep("@storybook/preview-api", "8.0.9")),
+					v("8.6.19", dep("@storybook/preview-api", "^8.6.0"), peer("storybook", "^8.6.19"))),
+				pk("storybook", v("8.0.9"), v("8.6.19")))),
+			target: Dep{Name: "react", Installed: "18.3.1", Workspace: "."},
+			to:     "19.0.0",
+			candidates: []Dep{
+				{Name: "@storybook/react", Installed: "8.0.9", Workspace: "."},
+				{Name: "@storybook/addon-essentials", Installed: "8.0.9", Workspace: "."},
+				{Name: "@storybook/addon-links", Installed: "8.0.9", Workspace: "."},
+				{Name: "storybook", Installed: "8.0.9", Workspace: "."},
+			},
+			companions: []model.Companion{
+				{Name: "@storybook/addon-essentials", From: "8.0.9", To: "8.6.19", Why: "no longer depends on @storybook/manager-api, which @storybook/react 8.6.19 pins at 8.6.19"},
+				{Name: "@storybook/addon-links", From: "8.0.9", To: "8.6.19", Why: "accepts @storybook/preview-api 8.6.19 like @storybook/react 8.6.19 (dependency ^8.6.0)"},
+				{Name: "@storybook/react", From: "8.0.9", To: "8.6.19", Why: "accepts react 19.0.0 (peer ^16.8.0 || ^17.0.0 || ^18.0.0 || ^19.0.0-beta)"},
+				{Name: "storybook", From: "8.0.9", To: "8.6.19", Why: "@storybook/react 8.6.19 peer-requires storybook ^8.6.19"},
 			},
 		},
 		{
@@ -285,15 +342,15 @@ func TestCompanions(t *testing.T) {
 		},
 		{
 			name:   "no packument for a candidate: only the target's own manifest speaks",
-			p:      registry(pk("ai", v("3.4.0"), v("4.0.0", dep("@ai-sdk/react", "1.0.0")))),
-			target: Dep{Name: "ai", Installed: "3.4.0", Workspace: "."},
-			to:     "4.0.0",
+			p:      registry(pk("@ai-sdk/openai", v("0.0.66"), v("1.0.0", dep("@ai-sdk/provider", "1.0.0")))),
+			target: Dep{Name: "@ai-sdk/openai", Installed: "0.0.66", Workspace: "."},
+			to:     "1.0.0",
 			candidates: []Dep{
+				{Name: "@ai-sdk/provider", Installed: "0.0.26", Workspace: "."},
 				{Name: "@ai-sdk/react", Installed: "0.0.70", Workspace: "."},
-				{Name: "@ai-sdk/openai", Installed: "0.0.66", Workspace: "."},
 			},
 			companions: []model.Companion{
-				{Name: "@ai-sdk/react", From: "0.0.70", To: "1.0.0", Why: "pinned by ai 4.0.0"},
+				{Name: "@ai-sdk/provider", From: "0.0.26", To: "1.0.0", Why: "pinned by @ai-sdk/openai 1.0.0"},
 			},
 		},
 	}

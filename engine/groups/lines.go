@@ -133,6 +133,17 @@ func bindingLinks(r model.Release, name, pkg string) []link {
 	return out
 }
 
+// bindingPin is the version r (a release of name) pins pkg at exactly
+// through a binding link, peer entries first.
+func bindingPin(r model.Release, name, pkg string) (string, bool) {
+	for _, l := range bindingLinks(r, name, pkg) {
+		if v, ok := semver.Exact(l.spec); ok {
+			return v, true
+		}
+	}
+	return "", false
+}
+
 // bindsAccept is c.accepts over bindingLinks(r, name, pkg) without building
 // the list: it runs for every release a pick reads, against every mover.
 func bindsAccept(c *cache, r model.Release, name, pkg string, v *semver.Version) bool {
