@@ -47,7 +47,8 @@ type decision struct {
 // Each linked candidate moves to the version that agrees with the package
 // it follows, by the first rule that applies:
 //
-//  1. the version the followed package's new manifest pins exactly;
+//  1. the version the followed package's new manifest pins exactly with a
+//     link that binds them (see below);
 //  2. @types/<pkg> of a moving <pkg>: see TypesRelease;
 //  3. lockstep: its release at the followed version exists and asks for
 //     that version (react-dom 19.0.0 for react 19.0.0), even when the
@@ -58,7 +59,8 @@ type decision struct {
 //     refuses the new version: its newest release whose range accepts it
 //     (an exact one "pins"), else its newest release that no longer names it;
 //  6. its installed manifest pins a package the followed one now pins at
-//     another version: its newest release whose exact pins agree.
+//     another version: its newest release that agrees, pinning or
+//     accepting the same version or no longer depending on it.
 //
 // Rules 4 to 6 read only releases above the installed one, neither
 // deprecated nor prereleases (unless the target is one) nor above the latest
@@ -67,9 +69,10 @@ type decision struct {
 // the followed package and with every other mover, else the newest of the
 // nearest line above that has one, and then the reason says it crosses
 // ("crosses a major: no 8.x accepts react 19.0.0"). Only links that tie two
-// packages to one copy count in rules 3 and 5: a peer entry, or a
+// packages to one copy count in rules 1, 3, 5 and 6: a peer entry, or a
 // dependency within one scope; a package's plain dependency on a package of
-// another scope gets its own nested copy and never moves it. A companion a
+// another scope gets its own nested copy and never moves it (next 15 pins
+// postcss 8.4.31 for itself, whatever postcss the repository has). A companion a
 // later mover disagrees with is placed again. A candidate linked by rule 1,
 // 4, 5 or 6 with no agreeing release is a conflict. The closure is transitive; a types package whose package
 // is a candidate waits for that package's decision before its own manifest
