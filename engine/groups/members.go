@@ -107,3 +107,61 @@ func conflictNamed(p *model.CompanionPlan, name string) (model.Conflict, bool) {
 	}
 	return model.Conflict{}, false
 }
+
+// SharedTarget is the version a lockstep group goes to when its lead's
+// target is to. Members installed at one version are released together;
+// when one of them tops out below to (storybook 10 exists,
+// @storybook/addon-essentials stops at 8.6.19), moving the others there
+// leaves it behind in a state no install of the family has. The group then goes to
+// the newest version at or below to that every member has released, not
+// deprecated, no prerelease unless to is one, and above the installed one;
+// why says so. Otherwise, and when no such version exists, it is to.
+func (ix *Index) SharedTarget(g model.Group, lead Dep, to string) (target, why string) {
+	toV, err := semver.Parse(to)
+	if err != nil || len(g.Members) < 2 || len(g.Versions) != len(g.Members) {
+		return to, ""
+	}
+	for _, v := range g.Versions {
+		if v != g.Versions[0] {
+			return to, ""
+		}
+	}
+	has := func(name, version string) bool {
+		r, ok := ix.c.p.release(name, version)
+		return ok && r.Deprecated == ""
+	}
+	// A member that tops out below to; one that only skipped the version
+	// (a family whose members release on their own) follows its own
+	// line through MemberTargets.
+	missing, top := "", ""
+	for _, name := range g.Members {
+		for _, rv := range ix.c.releases(name) {
+			if rv.rel.Deprecated != "" || rv.v.IsPrerelease() && !toV.IsPrerelease() {
+				continue
+			}
+			if rv.v.Compare(toV) < 0 && missing == "" {
+				missing, top = name, rv.raw
+			}
+			break
+		}
+	}
+	if missing == "" {
+		return to, ""
+	}
+	for _, rv := range ix.c.releases(lead.Name) {
+		if semver.Compare(rv.raw, lead.Installed) <= 0 {
+			break
+		}
+		if rv.v.Compare(toV) > 0 || rv.v.IsPrerelease() && !toV.IsPrerelease() {
+			continue
+		}
+		all := true
+		for _, name := range g.Members {
+			all = all && has(name, rv.raw)
+		}
+		if all {
+			return rv.raw, fmt.Sprintf("%s stops at %s: %s is the newest release every member of the group has", missing, top, rv.raw)
+		}
+	}
+	return to, ""
+}

@@ -114,3 +114,48 @@ func TestMemberTargets(t *testing.T) {
 		})
 	}
 }
+
+func TestSharedTarget(t *testing.T) {
+	sb := registry(
+		pk("storybook", v("8.0.9"), v("8.6.18"), v("8.6.19"), v("10.0.0")),
+		pk("@storybook/react", v("8.0.9"), v("8.6.18"), v("8.6.19"), v("10.0.0")),
+		// Its last release is 8.6.19: storybook 9 took it in.
+		pk("@storybook/addon-essentials", v("8.0.9"), v("8.6.18"), v("8.6.19")),
+		pk("@storybook/blocks", v("8.0.9"), v("8.6.18"), v("8.6.19", deprecated("broken")), v("8.6.20-rc.0")),
+	)
+	group := func(members ...string) model.Group {
+		g := model.Group{Kind: model.GroupPeer, Members: members}
+		for range members {
+			g.Versions = append(g.Versions, "8.0.9")
+		}
+		return g
+	}
+	lead := Dep{Name: "storybook", Installed: "8.0.9", Workspace: "."}
+	for _, tc := range []struct {
+		name     string
+		g        model.Group
+		lead     Dep
+		to, want string
+		wantWhy  string
+	}{
+		{"every member has the target", group("storybook", "@storybook/react"), lead, "10.0.0", "10.0.0", ""},
+		{"a member that tops out below the target holds the group at the newest shared release",
+			group("storybook", "@storybook/addon-essentials", "@storybook/react"), lead, "10.0.0", "8.6.19",
+			"@storybook/addon-essentials stops at 8.6.19: 8.6.19 is the newest release every member of the group has"},
+		{"a deprecated release is not shared, a prerelease is not a top",
+			group("storybook", "@storybook/blocks", "@storybook/react"), lead, "10.0.0", "8.6.18",
+			"@storybook/blocks stops at 8.6.18: 8.6.18 is the newest release every member of the group has"},
+		{"members on different versions are no lockstep group",
+			model.Group{Kind: model.GroupPeer, Members: []string{"storybook", "@storybook/addon-essentials"}, Versions: []string{"8.0.9", "8.6.18"}},
+			lead, "10.0.0", "10.0.0", ""},
+		{"nothing shared above what is installed keeps the target",
+			group("storybook", "@storybook/addon-essentials"), Dep{Name: "storybook", Installed: "8.6.19", Workspace: "."}, "10.0.0", "10.0.0", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, why := NewIndex(sb).SharedTarget(tc.g, tc.lead, tc.to)
+			if got != tc.want || why != tc.wantWhy {
+				t.Errorf("SharedTarget = %q, %q; want %q, %q", got, why, tc.want, tc.wantWhy)
+			}
+		})
+	}
+}
