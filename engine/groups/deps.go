@@ -69,6 +69,17 @@ func scope(name string) string {
 	return ""
 }
 
+// family is the release family of a package: its scope, or for an
+// unscoped package the scope named after it, whose packages are released
+// with it (nx and @nx/*, storybook and @storybook/*, prisma and
+// @prisma/client, eslint and @eslint/js).
+func family(name string) string {
+	if s := scope(name); s != "" {
+		return s
+	}
+	return "@" + name
+}
+
 func sameScope(a, b string) bool {
 	s := scope(a)
 	return s != "" && s == scope(b)

@@ -1,7 +1,7 @@
 // Package groups owns the rules that make dependencies move together: the
-// release groups list draws among the direct dependencies (one scope on one
-// major, explicit dependencies across majors, peer links, shared exact
-// pins, each only between workspaces that can see each other), where a group's
+// release groups list draws among the direct dependencies (one family on one
+// major, explicit dependencies across majors, lockstep peer links, shared
+// exact pins, each only between workspaces that can see each other), where a group's
 // members go when its lead moves to a chosen target (MemberTargets), and the
 // companion plan of one upgrade (the versions that agree with the target,
 // @types releases, lockstep releases, the transitive closure and the

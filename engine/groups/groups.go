@@ -40,11 +40,17 @@ type edge struct {
 //
 //   - family: one scope, one installed major, linked by depending or
 //     peer-depending on one another or on the same package of the scope;
-//   - explicit: one scope, one depending on the other whatever the majors;
-//   - peer: across scopes, the target of one peer-requires the other with a
-//     range its installed version does not satisfy (a peer range that is
-//     already satisfied links nothing, or every React library would join
-//     react);
+//     the unscoped package a scope is named after is of its family (nx and
+//     @nx/*, prisma and @prisma/client);
+//   - explicit: one family, one depending on the other whatever the majors;
+//   - peer: across scopes, released in lockstep: the target of one
+//     peer-requires the other with a range its installed version does not
+//     satisfy, anchored at the target's own version (react-dom 19.1.0
+//     peer-requires react ^19.1.0). A wider peer range is a companion's
+//     requirement, not a release train: a tool whose next major needs a
+//     newer typescript or eslint is planned by Companions, and joins
+//     neither (or every plugin would join its host, and through the host
+//     every other plugin);
 //   - shared pin: across scopes, both pin the same exact version of a
 //     package of one of their scopes.
 //
@@ -63,7 +69,9 @@ type edge struct {
 // it types, which Companions plans.
 //
 // Groups are the connected components. A one-scope group is titled
-// "@scope/* (N packages)" with members sorted; any other group is titled
+// "@scope/* (N packages)" with members sorted, or after the package its
+// scope is named after when that is a member ("nx (9 packages)", nx
+// first); any other group is titled
 // after its lead, listed first: an unscoped member if there is one, then
 // the one linked to the most other members, then the one most members
 // depend on, then the first by name.
@@ -202,9 +210,9 @@ func (s sight) hidden(n int, high, low string) bool {
 	return false
 }
 
-// scopeEdges links packages of one scope: a direct dependency whatever the
-// majors (explicit, or family on one major), and a shared same-scope
-// dependency on one major (family).
+// scopeEdges links packages of one family (see family): a direct
+// dependency whatever the majors (explicit, or family on one major), and a
+// shared dependency of the family on one major (family).
 func scopeEdges(vis sight) []edge {
 	nodes, byName := vis.nodes, vis.byName
 	var out []edge
@@ -214,14 +222,14 @@ func scopeEdges(vis sight) []edge {
 	}
 	sharers := map[bucket]map[string][]int{}
 	for i, n := range nodes {
-		s := scope(n.name)
+		s := family(n.name)
 		// @types packages move with the package they type (see
 		// Companions); as a family they would only share @types/node.
-		if s == "" || s == "@types" || !n.hasInst {
+		if s == "@types" || !n.hasInst {
 			continue
 		}
 		for _, dep := range names(n.inst) {
-			if scope(dep) != s || dep == n.name {
+			if family(dep) != s || dep == n.name {
 				continue
 			}
 			for _, j := range byName[dep] {
@@ -234,7 +242,11 @@ func scopeEdges(vis sight) []edge {
 				why := fmt.Sprintf("%s %s %s %s %s (%s installed)", n.name, n.installed, verb(ls[0].field), dep, ls[0].spec, m.installed)
 				if n.hasMajor && m.hasMajor && n.major == m.major {
 					kind = model.GroupFamily
-					why = fmt.Sprintf("same scope, major %d, %s %s %s", n.major, n.name, verb(ls[0].field), dep)
+					tie := "same scope"
+					if scope(dep) != scope(n.name) {
+						tie = "one family"
+					}
+					why = fmt.Sprintf("%s, major %d, %s %s %s", tie, n.major, n.name, verb(ls[0].field), dep)
 				}
 				out = append(out, edge{a: i, b: j, kind: kind, why: why})
 			}
@@ -265,8 +277,16 @@ func scopeEdges(vis sight) []edge {
 	return out
 }
 
-// peerEdges links across scopes a package whose target peer-requires
-// another with a range that the other's installed version does not meet.
+// peerEdges links across scopes a package released in lockstep with
+// another: its target peer-requires the other with a range that the
+// other's installed version does not meet, the other has a release at the
+// very same version, and the range is anchored there, admitting that
+// release and none of an earlier line (react-dom 19.1.0 peer-requires react
+// ^19.1.0). A wider range is a companion's requirement, not a release
+// train: nx 24 peer-requires typescript ^5.8.0 and @nx/eslint 23
+// peer-requires eslint ^9 || ^10, but typescript and eslint are released on
+// their own, so moving them never needs nx (Companions plans what moving nx
+// drags along).
 func peerEdges(c *cache, vis sight) []edge {
 	nodes, byName := vis.nodes, vis.byName
 	var out []edge
@@ -277,9 +297,11 @@ func peerEdges(c *cache, vis sight) []edge {
 		for _, dep := range sortedKeys(n.tgt.PeerDependencies) {
 			spec := n.tgt.PeerDependencies[dep]
 			r := c.rng(spec)
+			if r == nil || sameScope(n.name, dep) || dep == n.name || !c.anchoredAt(r, dep, n.target) {
+				continue
+			}
 			for _, j := range byName[dep] {
-				m := nodes[j]
-				if sameScope(n.name, dep) || dep == n.name || r == nil || r.Satisfies(m.installed) || !vis.linked(i, j) {
+				if r.Satisfies(nodes[j].installed) || !vis.linked(i, j) {
 					continue
 				}
 				out = append(out, edge{a: i, b: j, kind: model.GroupPeer,
@@ -288,6 +310,28 @@ func peerEdges(c *cache, vis sight) []edge {
 		}
 	}
 	return out
+}
+
+// anchoredAt reports whether range r names the release train of version of
+// pkg: pkg has a release at version, r admits it, and r admits none of
+// pkg's releases on an earlier line (major.minor).
+func (c *cache) anchoredAt(r *semver.Range, pkg, version string) bool {
+	t, err := semver.Parse(version)
+	if err != nil {
+		return false
+	}
+	rel, ok := c.p.release(pkg, version)
+	if !ok || rel.Deprecated != "" || !r.SatisfiesVersion(t) {
+		return false
+	}
+	for _, rv := range c.releases(pkg) {
+		if rv.v.Major() < t.Major() || rv.v.Major() == t.Major() && rv.v.Minor() < t.Minor() {
+			if r.SatisfiesVersion(rv.v) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // pinEdges links across scopes packages pinning the same exact version of
@@ -343,19 +387,29 @@ func describe(nodes []node, members []int, edges []edge) (model.Group, bool) {
 			semver.Compare(a.installed, b.installed) == 0 && a.installed < b.installed
 	})
 	majors := map[uint64]bool{}
-	s := scope(nodes[members[0]].name)
-	oneScope := s != ""
+	s := family(nodes[members[0]].name)
+	oneScope, namesake := true, ""
 	for _, i := range members {
 		if nodes[i].hasMajor {
 			majors[nodes[i].major] = true
 		}
-		if scope(nodes[i].name) != s {
+		if family(nodes[i].name) != s {
 			oneScope = false
+		}
+		if scope(nodes[i].name) == "" {
+			namesake = nodes[i].name
 		}
 	}
 	g := model.Group{}
 	if oneScope {
 		g.Title = fmt.Sprintf("%s/* (%d packages)", s, len(members))
+		if namesake != "" {
+			// nx and @nx/*: named after the package, which leads.
+			g.Title = fmt.Sprintf("%s (%d packages)", namesake, len(members))
+			sort.SliceStable(members, func(x, y int) bool {
+				return nodes[members[x]].name == namesake && nodes[members[y]].name != namesake
+			})
+		}
 		g.Kind = model.GroupFamily
 		if len(majors) > 1 {
 			g.Kind = model.GroupExplicit

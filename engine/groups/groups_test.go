@@ -309,3 +309,75 @@ func TestVisible(t *testing.T) {
 		}
 	}
 }
+
+// An nx monorepo with prisma, swc, eslint and tailwind, shaped after the
+// real manifests (nx 19.8.4 → 24, @nx/* 19.8.4 → 23.3.1, prisma 5 → 7):
+// every tool's next major peer-requires a newer typescript, eslint or swc,
+// and @nx/* depend on one another and on nx at their own version.
+func nxRegistry() Packuments {
+	return registry(
+		pk("nx",
+			v("19.8.4", dep("@nx/nx-linux-x64-gnu", "19.8.4"), peer("@swc-node/register", "^1.8.0"), peer("@swc/core", "^1.3.85")),
+			v("24.0.7", dep("@nx/nx-linux-x64-gnu", "24.0.7"), peer("@swc-node/register", "^1.11.1"), peer("@swc/core", "^1.15.8"), peer("typescript", "^5.8.0 || ^6.0.0"))),
+		pk("@nx/devkit", v("19.8.4", peer("nx", ">= 19 <= 21")), v("23.3.1", peer("nx", ">= 23 <= 25 || ^24.0.0-0"))),
+		pk("@nx/workspace", v("19.8.4", dep("@nx/devkit", "19.8.4"), dep("nx", "19.8.4")), v("23.3.1", dep("@nx/devkit", "23.3.1"), dep("nx", "23.3.1"))),
+		pk("@nx/js",
+			v("19.8.4", dep("@nx/devkit", "19.8.4"), dep("@nx/workspace", "19.8.4")),
+			v("23.3.1", dep("@nx/devkit", "23.3.1"), dep("@nx/workspace", "23.3.1"), peer("@swc/cli", ">=0.6.0 <0.9.0"))),
+		pk("@nx/eslint",
+			v("19.8.4", dep("@nx/devkit", "19.8.4"), dep("@nx/js", "19.8.4"), peer("eslint", "^8.0.0 || ^9.0.0")),
+			v("23.3.1", dep("@nx/devkit", "23.3.1"), dep("@nx/js", "23.3.1"), dep("typescript", "~6.0.3"), peer("eslint", "^9.0.0 || ^10.0.0"))),
+		pk("@nx/eslint-plugin",
+			v("19.8.4", dep("@nx/devkit", "19.8.4"), dep("@nx/js", "19.8.4"), peer("@typescript-eslint/parser", "^6.13.2 || ^7.0.0 || ^8.0.0"), peer("eslint-config-prettier", "^9.0.0")),
+			v("23.3.1", dep("@nx/devkit", "23.3.1"), dep("@nx/js", "23.3.1"), peer("@typescript-eslint/parser", "^8.0.0"), peer("eslint-config-prettier", "^10.0.0"))),
+		pk("typescript", v("5.3.3"), v("5.9.3"), v("6.0.3")),
+		pk("eslint", v("8.57.1"), v("9.39.1"), v("10.16.0")),
+		pk("eslint-config-prettier", v("9.1.0", peer("eslint", ">=7.0.0")), v("10.1.9", peer("eslint", ">=7.0.0"))),
+		pk("@typescript-eslint/parser", v("7.18.0", peer("eslint", "^8.56.0")), v("8.46.0", peer("eslint", "^8.57.0 || ^9.0.0"), peer("typescript", ">=4.8.4 <6.0.0"))),
+		pk("prisma", v("5.14.0", dep("@prisma/engines", "5.14.0")), v("7.10.1", dep("@prisma/engines", "7.10.1"), peer("typescript", ">=5.4.0"))),
+		pk("@prisma/client", v("5.14.0", peer("prisma", "*")), v("7.10.1", peer("prisma", "*"), peer("typescript", ">=5.4.0"))),
+		pk("@swc-node/register", v("1.9.2", peer("@swc/core", ">=1.4.13"), peer("typescript", ">=4.3")), v("1.12.1", peer("@swc/core", ">=1.4.13"), peer("typescript", ">=4.3 <7"))),
+		pk("@swc/core", v("1.5.29", peer("@swc/helpers", "*")), v("1.16.22", peer("@swc/helpers", ">=0.5.17"))),
+		pk("tailwindcss", v("3.4.3"), v("4.1.16")),
+		pk("eslint-plugin-tailwindcss", v("3.18.2", peer("tailwindcss", "^3.4.0")), v("4.4.0", peer("eslint", "^9.0.0 || ^10.0.0"), peer("tailwindcss", "^4.0.0"))),
+	)
+}
+
+// Issue 23 item 11: on that repository list drew "typescript (6 packages)"
+// and "eslint (11 packages)" holding every @nx/* package. A group holds the
+// packages that must move together: nx with @nx/*, prisma with
+// @prisma/client; a tool that merely peer-requires typescript, eslint or
+// tailwindcss is their companion, in no group of theirs.
+func TestReleaseGroupsAreReleaseTrains(t *testing.T) {
+	var deps []Dep
+	for _, d := range [][2]string{
+		{"nx", "19.8.4"}, {"@nx/devkit", "19.8.4"}, {"@nx/workspace", "19.8.4"}, {"@nx/js", "19.8.4"},
+		{"@nx/eslint", "19.8.4"}, {"@nx/eslint-plugin", "19.8.4"},
+		{"typescript", "5.3.3"}, {"eslint", "8.57.1"}, {"eslint-config-prettier", "9.1.0"}, {"@typescript-eslint/parser", "7.18.0"},
+		{"prisma", "5.14.0"}, {"@prisma/client", "5.14.0"}, {"@swc-node/register", "1.9.2"}, {"@swc/core", "1.5.29"},
+		{"tailwindcss", "3.4.3"}, {"eslint-plugin-tailwindcss", "3.18.2"},
+	} {
+		deps = append(deps, Dep{Name: d[0], Installed: d[1], Workspace: "."})
+	}
+	want := []model.Group{
+		{
+			Title:      "nx (6 packages)",
+			Kind:       model.GroupFamily,
+			Members:    []string{"nx", "@nx/devkit", "@nx/eslint", "@nx/eslint-plugin", "@nx/js", "@nx/workspace"},
+			Versions:   []string{"19.8.4", "19.8.4", "19.8.4", "19.8.4", "19.8.4", "19.8.4"},
+			Workspaces: []string{"."},
+			Why:        "same scope, major 19, share @nx/devkit; one family, major 19, @nx/devkit peer-requires nx; one family, major 19, @nx/workspace depends on nx",
+		},
+		{
+			Title:      "prisma (2 packages)",
+			Kind:       model.GroupFamily,
+			Members:    []string{"prisma", "@prisma/client"},
+			Versions:   []string{"5.14.0", "5.14.0"},
+			Workspaces: []string{"."},
+			Why:        "one family, major 5, @prisma/client peer-requires prisma",
+		},
+	}
+	if d := cmp.Diff(want, ReleaseGroups(deps, nxRegistry())); d != "" {
+		t.Errorf("groups (-want +got):\n%s", d)
+	}
+}

@@ -20,6 +20,9 @@ func fixtureRegistry() Packuments {
 		pk("react-markdown", v("9.0.0", peer("react", "^19.1.0"))),
 		pk("react-select", v("5.0.0", peer("react", "^19.1.0"))),
 		pk("react-window", v("2.0.0", peer("react", "^19.1.0"))),
+		pk("react-art", v("19.0.0", peer("react", "^19.0.0")), v("19.1.0", peer("react", "^19.1.0"))),
+		pk("react-server-dom-webpack", v("19.0.0", peer("react", "^19.0.0")), v("19.1.0", peer("react", "^19.1.0"))),
+		pk("react-test-renderer", v("19.0.0", peer("react", "^19.0.0")), v("19.1.0", peer("react", "^19.1.0"))),
 		pk("a", v("1.0.0"), v("2.0.0", peer("b", "^2.0.0"))),
 		pk("b", v("1.0.0"), v("2.0.0", peer("a", "^2.0.0"))),
 	))
@@ -48,12 +51,14 @@ func TestReleaseGroupsAcrossWorkspaces(t *testing.T) {
 			},
 			want: []model.Group{
 				{
-					Title:      "ai (3 packages)",
+					// ai 4.0.0 peer-requires zod ^3.23.8: a companion of ai,
+					// not a member of its release train.
+					Title:      "ai (2 packages)",
 					Kind:       model.GroupSharedPin,
-					Members:    []string{"ai", "@ai-sdk/openai", "zod"},
-					Versions:   []string{"3.4.0", "0.0.66", "3.22.4"},
+					Members:    []string{"ai", "@ai-sdk/openai"},
+					Versions:   []string{"3.4.0", "0.0.66"},
 					Workspaces: []string{"packages/legacy"},
-					Why:        "ai and @ai-sdk/openai pin @ai-sdk/provider 0.0.26 exactly; ai 4.0.0 peer-requires zod ^3.23.8",
+					Why:        "both pin @ai-sdk/provider 0.0.26 exactly",
 				},
 				{
 					Title:      "react (2 packages)",
@@ -185,9 +190,10 @@ func TestReleaseGroupsLeadAndWhy(t *testing.T) {
 		want model.Group
 	}{
 		{
-			// npm-v3 as one workspace: zod is only peer-required, ai is
-			// linked to every other member.
-			name: "the unscoped member with the most links leads, every kind of link is told",
+			// npm-v3 as one workspace: zod is only peer-required by ai's
+			// target with a range of its own line (^3.23.8), which makes it
+			// ai's companion, not a member.
+			name: "the unscoped member leads, a package it merely peer-requires is no member",
 			deps: []Dep{
 				{Name: "zod", Installed: "3.22.4", Workspace: "."},
 				{Name: "@ai-sdk/react", Installed: "0.0.70", Workspace: "."},
@@ -195,12 +201,12 @@ func TestReleaseGroupsLeadAndWhy(t *testing.T) {
 				{Name: "ai", Installed: "3.4.0", Workspace: "."},
 			},
 			want: model.Group{
-				Title:      "ai (4 packages)",
+				Title:      "ai (3 packages)",
 				Kind:       model.GroupSharedPin,
-				Members:    []string{"ai", "@ai-sdk/openai", "@ai-sdk/react", "zod"},
-				Versions:   []string{"3.4.0", "0.0.66", "0.0.70", "3.22.4"},
+				Members:    []string{"ai", "@ai-sdk/openai", "@ai-sdk/react"},
+				Versions:   []string{"3.4.0", "0.0.66", "0.0.70"},
 				Workspaces: []string{"."},
-				Why:        "3 of them pin @ai-sdk/provider-utils 1.0.20 exactly; ai 4.0.0 peer-requires zod ^3.23.8",
+				Why:        "all 3 pin @ai-sdk/provider-utils 1.0.20 exactly",
 			},
 		},
 		{
@@ -231,18 +237,35 @@ func TestReleaseGroupsLeadAndWhy(t *testing.T) {
 			name: "more links than a line holds are counted",
 			deps: []Dep{
 				{Name: "react", Installed: "19.0.0", Workspace: "."},
-				{Name: "react-window", Installed: "2.0.0", Workspace: "."},
-				{Name: "react-select", Installed: "5.0.0", Workspace: "."},
-				{Name: "react-markdown", Installed: "9.0.0", Workspace: "."},
-				{Name: "@testing-library/react", Installed: "16.1.0", Workspace: "."},
+				{Name: "react-art", Installed: "19.0.0", Workspace: "."},
+				{Name: "react-dom", Installed: "19.0.0", Workspace: "."},
+				{Name: "react-server-dom-webpack", Installed: "19.0.0", Workspace: "."},
+				{Name: "react-test-renderer", Installed: "19.0.0", Workspace: "."},
 			},
 			want: model.Group{
 				Title: "react (5 packages)", Kind: model.GroupPeer,
-				Members:    []string{"react", "@testing-library/react", "react-markdown", "react-select", "react-window"},
-				Versions:   []string{"19.0.0", "16.1.0", "9.0.0", "5.0.0", "2.0.0"},
+				Members:    []string{"react", "react-art", "react-dom", "react-server-dom-webpack", "react-test-renderer"},
+				Versions:   []string{"19.0.0", "19.0.0", "19.0.0", "19.0.0", "19.0.0"},
 				Workspaces: []string{"."},
-				Why: "@testing-library/react 16.1.0 peer-requires react ^19.1.0; react-markdown 9.0.0 peer-requires react ^19.1.0; " +
-					"react-select 5.0.0 peer-requires react ^19.1.0; +1 more link",
+				Why: "react-art 19.1.0 peer-requires react ^19.1.0; react-dom 19.1.0 peer-requires react ^19.1.0; " +
+					"react-server-dom-webpack 19.1.0 peer-requires react ^19.1.0; +1 more link",
+			},
+		},
+		{
+			// A React library whose target needs react 19.1 is react's
+			// companion: react is released on its own.
+			name: "a library peer-requiring a newer react is no member of react's group",
+			deps: []Dep{
+				{Name: "react", Installed: "19.0.0", Workspace: "."},
+				{Name: "react-dom", Installed: "19.0.0", Workspace: "."},
+				{Name: "react-window", Installed: "2.0.0", Workspace: "."},
+				{Name: "react-select", Installed: "5.0.0", Workspace: "."},
+				{Name: "@testing-library/react", Installed: "16.1.0", Workspace: "."},
+			},
+			want: model.Group{
+				Title: "react (2 packages)", Kind: model.GroupPeer,
+				Members: []string{"react", "react-dom"}, Versions: []string{"19.0.0", "19.0.0"},
+				Workspaces: []string{"."}, Why: "react-dom 19.1.0 peer-requires react ^19.1.0",
 			},
 		},
 	}
