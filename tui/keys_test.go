@@ -79,7 +79,10 @@ func TestHomeKeys(t *testing.T) {
 			wantIn(t, h.view(), "/zod")
 			wantIn(t, h.view(), "3.25.76 → 4.1.12")
 			wantNot(t, h.view(), "express")
-			wantIn(t, h.view(), "ai (3 packages)") // its member zod matches
+		}},
+		{"/ keeps a group whose member matches", []string{"/", "o", "p", "e", "n"}, func(t *testing.T, h *harness) {
+			wantIn(t, h.view(), "ai (2 packages)") // its member @ai-sdk/openai matches
+			wantNot(t, h.view(), "express")
 		}},
 		{"enter keeps the filter, esc clears it", []string{"/", "e", "x", "p", "enter"}, func(t *testing.T, h *harness) {
 			wantIn(t, h.view(), "filter: exp")
