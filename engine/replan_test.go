@@ -47,11 +47,12 @@ func TestPlanTargetMovesTheGroup(t *testing.T) {
 			check:      "uptide check react --target react@19.1.0 --target react-dom@19.1.0 --group --details",
 		},
 		{
-			name: "ai to 4.0.0 moves the providers and zod by the rules",
+			// zod, which ai 4.0.0 peer-requires ^3.23.8, is its companion.
+			name: "ai to 4.0.0 moves the providers, and zod as a companion",
 			pkg:  "ai", target: "4.0.0",
-			members:    []string{"@ai-sdk/openai@1.0.0", "zod@3.25.76"},
-			companions: []string{},
-			check:      "uptide check ai --target ai@4.0.0 --target @ai-sdk/openai@1.0.0 --target zod@3.25.76 --group --details",
+			members:    []string{"@ai-sdk/openai@1.0.0"},
+			companions: []string{"zod@3.25.76"},
+			check:      "uptide check ai --target ai@4.0.0 --target @ai-sdk/openai@1.0.0 --group --details",
 		},
 		{
 			name: "@aws-sdk/client-s3 to 3.600.0 takes the presigner's same release",
