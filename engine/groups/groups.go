@@ -42,7 +42,8 @@ type edge struct {
 //     peer-depending on one another or on the same package of the scope;
 //     the unscoped package a scope is named after is of its family (nx and
 //     @nx/*, prisma and @prisma/client);
-//   - explicit: one family, one depending on the other whatever the majors;
+//   - explicit: one family, one depending on the other, on another major,
+//     with a range the other's installed version misses;
 //   - peer: across scopes, released in lockstep: the target of one
 //     peer-requires the other with a range its installed version does not
 //     satisfy, anchored at the target's own version (react-dom 19.1.0
@@ -89,7 +90,7 @@ func (ix *Index) ReleaseGroups(deps []Dep) []model.Group {
 	}
 	vis := sight{nodes, byName}
 	var edges []edge
-	edges = append(edges, scopeEdges(vis)...)
+	edges = append(edges, scopeEdges(c, vis)...)
 	edges = append(edges, peerEdges(c, vis)...)
 	edges = append(edges, pinEdges(vis)...)
 
@@ -213,7 +214,7 @@ func (s sight) hidden(n int, high, low string) bool {
 // scopeEdges links packages of one family (see family): a direct
 // dependency whatever the majors (explicit, or family on one major), and a
 // shared dependency of the family on one major (family).
-func scopeEdges(vis sight) []edge {
+func scopeEdges(c *cache, vis sight) []edge {
 	nodes, byName := vis.nodes, vis.byName
 	var out []edge
 	type bucket struct {
@@ -238,9 +239,17 @@ func scopeEdges(vis sight) []edge {
 				}
 				m := nodes[j]
 				ls := linksTo(n.inst, dep)
+				sameMajor := n.hasMajor && m.hasMajor && n.major == m.major
+				if mv, err := semver.Parse(m.installed); !sameMajor && err == nil && c.accepts(ls, mv) {
+					// Across majors only a link the installed copy misses
+					// is a train to reconcile (@bull-board/express 5
+					// pinning the api 5.21.0 next to api 6): @swc/core
+					// accepting any @swc/helpers ties nothing.
+					continue
+				}
 				kind := model.GroupExplicit
 				why := fmt.Sprintf("%s %s %s %s %s (%s installed)", n.name, n.installed, verb(ls[0].field), dep, ls[0].spec, m.installed)
-				if n.hasMajor && m.hasMajor && n.major == m.major {
+				if sameMajor {
 					kind = model.GroupFamily
 					tie := "same scope"
 					if scope(dep) != scope(n.name) {

@@ -338,6 +338,8 @@ func nxRegistry() Packuments {
 		pk("@prisma/client", v("5.14.0", peer("prisma", "*")), v("7.10.1", peer("prisma", "*"), peer("typescript", ">=5.4.0"))),
 		pk("@swc-node/register", v("1.9.2", peer("@swc/core", ">=1.4.13"), peer("typescript", ">=4.3")), v("1.12.1", peer("@swc/core", ">=1.4.13"), peer("typescript", ">=4.3 <7"))),
 		pk("@swc/core", v("1.5.29", peer("@swc/helpers", "*")), v("1.16.22", peer("@swc/helpers", ">=0.5.17"))),
+		pk("@swc/cli", v("0.3.14", peer("@swc/core", "^1.2.66")), v("0.8.2", peer("@swc/core", "^1.2.66"))),
+		pk("@swc/helpers", v("0.5.24"), v("0.5.25")),
 		pk("tailwindcss", v("3.4.3"), v("4.1.16")),
 		pk("eslint-plugin-tailwindcss", v("3.18.2", peer("tailwindcss", "^3.4.0")), v("4.4.0", peer("eslint", "^9.0.0 || ^10.0.0"), peer("tailwindcss", "^4.0.0"))),
 	)
@@ -347,7 +349,9 @@ func nxRegistry() Packuments {
 // and "eslint (11 packages)" holding every @nx/* package. A group holds the
 // packages that must move together: nx with @nx/*, prisma with
 // @prisma/client; a tool that merely peer-requires typescript, eslint or
-// tailwindcss is their companion, in no group of theirs.
+// tailwindcss is their companion, in no group of theirs, and packages of
+// one scope on different majors whose ranges accept each other (@swc/cli,
+// @swc/core, @swc/helpers) are released apart.
 func TestReleaseGroupsAreReleaseTrains(t *testing.T) {
 	var deps []Dep
 	for _, d := range [][2]string{
@@ -355,6 +359,7 @@ func TestReleaseGroupsAreReleaseTrains(t *testing.T) {
 		{"@nx/eslint", "19.8.4"}, {"@nx/eslint-plugin", "19.8.4"},
 		{"typescript", "5.3.3"}, {"eslint", "8.57.1"}, {"eslint-config-prettier", "9.1.0"}, {"@typescript-eslint/parser", "7.18.0"},
 		{"prisma", "5.14.0"}, {"@prisma/client", "5.14.0"}, {"@swc-node/register", "1.9.2"}, {"@swc/core", "1.5.29"},
+		{"@swc/cli", "0.3.14"}, {"@swc/helpers", "0.5.24"},
 		{"tailwindcss", "3.4.3"}, {"eslint-plugin-tailwindcss", "3.18.2"},
 	} {
 		deps = append(deps, Dep{Name: d[0], Installed: d[1], Workspace: "."})
