@@ -318,6 +318,7 @@ func nxRegistry() Packuments {
 	return registry(
 		pk("nx",
 			v("19.8.4", dep("@nx/nx-linux-x64-gnu", "19.8.4"), peer("@swc-node/register", "^1.8.0"), peer("@swc/core", "^1.3.85")),
+			v("23.3.1", dep("@nx/nx-linux-x64-gnu", "23.3.1"), peer("@swc-node/register", "^1.8.0"), peer("@swc/core", "^1.3.85"), peer("typescript", "^5.8.0 || ^6.0.0")),
 			v("24.0.7", dep("@nx/nx-linux-x64-gnu", "24.0.7"), peer("@swc-node/register", "^1.11.1"), peer("@swc/core", "^1.15.8"), peer("typescript", "^5.8.0 || ^6.0.0"))),
 		pk("@nx/devkit", v("19.8.4", peer("nx", ">= 19 <= 21")), v("23.3.1", peer("nx", ">= 23 <= 25 || ^24.0.0-0"))),
 		pk("@nx/workspace", v("19.8.4", dep("@nx/devkit", "19.8.4"), dep("nx", "19.8.4")), v("23.3.1", dep("@nx/devkit", "23.3.1"), dep("nx", "23.3.1"))),
@@ -384,5 +385,49 @@ func TestReleaseGroupsAreReleaseTrains(t *testing.T) {
 	}
 	if d := cmp.Diff(want, ReleaseGroups(deps, nxRegistry())); d != "" {
 		t.Errorf("groups (-want +got):\n%s", d)
+	}
+}
+
+// eslint 8 → 10 on that repository: @nx/eslint 19 refuses eslint 10, so it
+// moves to 23, which pins its whole train, nx included (a dependency within
+// one family binds like a peer), and nx 23's peer range takes typescript
+// along; typescript is not pinned by @nx/eslint 23's own dependency on
+// ~6.0.3 (its nested copy), and the tools beside them stay.
+func TestCompanionsFollowAReleaseTrain(t *testing.T) {
+	var deps []Dep
+	for _, d := range [][2]string{
+		{"nx", "19.8.4"}, {"@nx/devkit", "19.8.4"}, {"@nx/workspace", "19.8.4"}, {"@nx/js", "19.8.4"}, {"@nx/eslint", "19.8.4"},
+		{"typescript", "5.3.3"}, {"eslint-config-prettier", "9.1.0"}, {"tailwindcss", "3.4.3"},
+	} {
+		deps = append(deps, Dep{Name: d[0], Installed: d[1], Workspace: "."})
+	}
+	got := Companions(Dep{Name: "eslint", Installed: "8.57.1", Workspace: "."}, "10.16.0", deps, nxRegistry())
+	want := []model.Companion{
+		{Name: "@nx/devkit", From: "19.8.4", To: "23.3.1", Why: "pinned by @nx/eslint 23.3.1"},
+		{Name: "@nx/eslint", From: "19.8.4", To: "23.3.1", Why: "accepts eslint 10.16.0 (peer ^9.0.0 || ^10.0.0); crosses a major: no 19.x accepts eslint 10.16.0"},
+		{Name: "@nx/js", From: "19.8.4", To: "23.3.1", Why: "pinned by @nx/eslint 23.3.1"},
+		{Name: "@nx/workspace", From: "19.8.4", To: "23.3.1", Why: "pins @nx/devkit 23.3.1 like @nx/eslint 23.3.1; crosses a major: no 19.x pins @nx/devkit 23.3.1"},
+		{Name: "nx", From: "19.8.4", To: "23.3.1", Why: "@nx/devkit 23.3.1 peer-requires nx >= 23 <= 25 || ^24.0.0-0; crosses a major: no 19.x satisfies >= 23 <= 25 || ^24.0.0-0"},
+		{Name: "typescript", From: "5.3.3", To: "5.9.3", Why: "nx 23.3.1 peer-requires typescript ^5.8.0 || ^6.0.0"},
+	}
+	if d := cmp.Diff(want, got.Companions); d != "" || len(got.Conflicts) > 0 {
+		t.Errorf("companions (-want +got):\n%s\nconflicts %+v", d, got.Conflicts)
+	}
+}
+
+// Without @nx/devkit among the dependencies, only @nx/workspace's own
+// dependency on nx ties nx to the train: one family, so it binds.
+func TestCompanionsPinTheFamilyNamesake(t *testing.T) {
+	deps := []Dep{
+		{Name: "nx", Installed: "19.8.4", Workspace: "."},
+		{Name: "@nx/workspace", Installed: "19.8.4", Workspace: "."},
+	}
+	got := Companions(Dep{Name: "@nx/js", Installed: "19.8.4", Workspace: "."}, "23.3.1", deps, nxRegistry())
+	want := []model.Companion{
+		{Name: "@nx/workspace", From: "19.8.4", To: "23.3.1", Why: "pinned by @nx/js 23.3.1"},
+		{Name: "nx", From: "19.8.4", To: "23.3.1", Why: "pinned by @nx/workspace 23.3.1"},
+	}
+	if d := cmp.Diff(want, got.Companions); d != "" || len(got.Conflicts) > 0 {
+		t.Errorf("companions (-want +got):\n%s\nconflicts %+v", d, got.Conflicts)
 	}
 }

@@ -119,14 +119,16 @@ func agreesWithMovers(c *cache, name string, rv relVersion, movers map[string]*m
 
 // bindingLinks are the entries of r (a release of name) naming pkg that
 // tie the two together in one install: a peer entry, which resolves to the
-// repository's copy, or a dependency within one scope (a release train).
+// repository's copy, or a dependency within one family (a release train:
+// one scope, or a scope and the package it is named after, @nx/workspace
+// pinning nx).
 // A plain dependency on a package of another scope gets its own nested
 // copy when the versions disagree, so it is never a reason to move name.
 func bindingLinks(r model.Release, name, pkg string) []link {
 	ls := linksTo(r, pkg)
 	out := ls[:0:0]
 	for _, l := range ls {
-		if l.field == model.Peer || sameScope(name, pkg) {
+		if l.field == model.Peer || family(name) == family(pkg) {
 			out = append(out, l)
 		}
 	}
@@ -158,7 +160,7 @@ func bindsAccept(c *cache, r model.Release, name, pkg string, v *semver.Version)
 	if !ok(spec, has) {
 		return false
 	}
-	if !sameScope(name, pkg) {
+	if family(name) != family(pkg) {
 		return true
 	}
 	spec, has = r.Dependencies[pkg]
