@@ -1,0 +1,132 @@
+package main
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/uptide/uptide/engine/model"
+)
+
+// companionPlanOf is list's companion plan of name at installed.
+func companionPlanOf(t *testing.T, rep model.DiscoverReport, name, installed string) model.CompanionPlan {
+	t.Helper()
+	for _, p := range rep.Companions {
+		if p.Name == name && p.From == installed {
+			return p
+		}
+	}
+	t.Fatalf("list plans no companions for %s %s (plans: %d)", name, installed, len(rep.Companions))
+	return model.CompanionPlan{}
+}
+
+// Issue 23 item 1 on fixtures/check/npm-next, installed by the real npm:
+// next depends on postcss 8.4.31 exactly, the app on postcss 8.4.38. npm
+// nests next's copy, so react 18 → 19 moving next 14 → 15 has no conflict,
+// and fix goes on to install it.
+func TestNextPinningItsOwnPostcssIsNoConflict(t *testing.T) {
+	fe := newFixEnv(t)
+	dir := copyFixture(t, "npm-next")
+	npmInstall(t, fe.env, dir)
+	commitAll(t, dir)
+
+	r := run(t, fe.env, dir, "list", "--json")
+	var rep model.DiscoverReport
+	decode(t, r, &rep)
+	react := companionPlanOf(t, rep, "react", "18.3.1")
+	if got, want := companionLines(react), []string{
+		"@types/react 18.3.12 → 19.1.2", "@types/react-dom 18.3.1 → 19.1.1", "next 14.2.3 → 15.5.29", "react-dom 18.3.1 → 19.1.0",
+	}; !slices.Equal(got, want) {
+		t.Errorf("react 18 → 19 companions %q, want %q (postcss is next's own nested copy)", got, want)
+	}
+	if next := companionPlanOf(t, rep, "next", "14.2.3"); len(next.Companions)+len(next.Conflicts) > 0 {
+		t.Errorf("next 14 → 15 drags %q; its pinned postcss is its own copy", companionLines(next))
+	}
+
+	r = run(t, fe.env, dir, "check", "react", "--group", "--json")
+	var chk model.CheckReport
+	decode(t, r, &chk)
+	pr := packageReport(t, chk, "react (2 packages)")
+	if len(pr.Companions.Conflicts) > 0 || strings.Contains(r.stdout, "postcss 8.4.38 conflict") {
+		t.Errorf("check react --group reports conflicts %+v", pr.Companions.Conflicts)
+	}
+
+	fix, r := runFix(t, fe, dir, "react", "--group")
+	if strings.Contains(fix.Reason, "conflict") || fix.Install == nil {
+		t.Fatalf("fix react --group stopped before installing: exit %d, %s (%s)\n%s", r.code, fix.Status, fix.Reason, r.stderr)
+	}
+	if fix.Status != "verified" {
+		t.Errorf("fix react --group: %s (%s), want verified", fix.Status, fix.Reason)
+	}
+}
+
+// Issue 23 item 2 on fixtures/check/npm-storybook: @storybook/react 8.6
+// pins the manager-api of its release; @storybook/addon-essentials 8.6
+// no longer depends on it at all, so it agrees and moves along with
+// react 19. And the storybook family, whose addon-essentials stops at
+// 8.6.14 while storybook goes on to 10, is checked at 8.6.14.
+func TestStorybookAddonThatDroppedASharedPinAgrees(t *testing.T) {
+	e := checkEnv(t)
+	dir := copyFixture(t, "npm-storybook")
+	npmInstall(t, e, dir)
+
+	r := run(t, e, dir, "list", "--json")
+	var rep model.DiscoverReport
+	decode(t, r, &rep)
+	react := companionPlanOf(t, rep, "react", "18.3.1")
+	want := []string{
+		"@storybook/addon-essentials 8.0.0 → 8.6.14", "@storybook/react 8.0.0 → 8.6.14",
+		"@types/react 18.3.12 → 19.1.2", "@types/react-dom 18.3.1 → 19.1.1",
+		"react-dom 18.3.1 → 19.1.0", "storybook 8.0.0 → 8.6.14",
+	}
+	if got := companionLines(react); !slices.Equal(got, want) {
+		t.Errorf("react 18 → 19 companions\n got %q\nwant %q", got, want)
+	}
+	sb := group(rep, "storybook (3 packages)")
+	if sb == nil || sb.Kind != model.GroupFamily || !slices.Equal(sb.Members, []string{"storybook", "@storybook/addon-essentials", "@storybook/react"}) {
+		t.Fatalf("storybook family: %+v (groups %+v)", sb, rep.Groups)
+	}
+
+	r = run(t, e, dir, "check", "storybook", "--json")
+	var chk model.CheckReport
+	decode(t, r, &chk)
+	pr := packageReport(t, chk, "storybook (3 packages)")
+	targets := map[string]string{}
+	for _, m := range pr.Members {
+		targets[m.Name] = m.Target
+	}
+	for _, name := range sb.Members {
+		if targets[name] != "8.6.14" {
+			t.Errorf("check storybook: %s → %q, want 8.6.14, the newest release every member has (members %+v)", name, targets[name], pr.Members)
+		}
+	}
+	if !slices.ContainsFunc(pr.Notes, func(n string) bool { return strings.Contains(n, "@storybook/addon-essentials stops at 8.6.14") }) {
+		t.Errorf("check storybook notes %q lack why the family stays at 8.6.14", pr.Notes)
+	}
+}
+
+// Issue 23 item 11 on fixtures/check/npm-nx: @nx/eslint 21 peer-requires
+// eslint ^10, eslint-plugin-tailwindcss 4 peer-requires eslint ^10 and
+// tailwindcss ^4. The one release group is nx with its @nx/* plugins;
+// eslint, tailwindcss and the plugin are companions, never members.
+func TestNxGroupsAreReleaseTrains(t *testing.T) {
+	e := checkEnv(t)
+	dir := copyFixture(t, "npm-nx")
+	npmInstall(t, e, dir)
+
+	r := run(t, e, dir, "list", "--json")
+	var rep model.DiscoverReport
+	decode(t, r, &rep)
+	var titles []string
+	for _, g := range rep.Groups {
+		titles = append(titles, g.Title+": "+strings.Join(g.Members, ", "))
+	}
+	if want := []string{"nx (4 packages): nx, @nx/eslint, @nx/js, @nx/workspace"}; !slices.Equal(titles, want) {
+		t.Errorf("groups %q, want %q", titles, want)
+	}
+	eslint := companionPlanOf(t, rep, "eslint", "9.0.0")
+	want := []string{"@nx/eslint 19.8.4 → 21.0.0", "@nx/js 19.8.4 → 21.0.0", "@nx/workspace 19.8.4 → 21.0.0", "nx 19.8.4 → 21.0.0"}
+	if got := companionLines(eslint); !slices.Equal(got, want) {
+		t.Errorf("eslint 9 → 10 companions\n got %q\nwant %q", got, want)
+	}
+}
