@@ -32,6 +32,7 @@ const (
 	wait                    // a types package waiting for the package it types
 	move                    // a companion
 	conflict                // linked, but no release agrees
+	remove                  // made needless by the upgrade
 )
 
 type decision struct {
@@ -49,7 +50,8 @@ type decision struct {
 //
 //  1. the version the followed package's new manifest pins exactly with a
 //     link that binds them (see below);
-//  2. @types/<pkg> of a moving <pkg>: see TypesRelease;
+//  2. @types/<pkg> of a moving <pkg>: see TypesRelease; removed instead
+//     when <pkg>'s new version ships its own types (see OwnTypesFrom);
 //  3. lockstep: its release at the followed version exists and asks for
 //     that version (react-dom 19.0.0 for react 19.0.0), even when the
 //     installed range would accept it;
@@ -115,6 +117,9 @@ func (ix *Index) Companions(target Dep, to string, candidates []Dep) model.Compa
 		case conflict:
 			decided[cand.name] = true
 			plan.Conflicts = append(plan.Conflicts, model.Conflict{Name: cand.name, From: cand.installed, Why: d.why})
+		case remove:
+			decided[cand.name] = true
+			plan.Companions = append(plan.Companions, model.Companion{Name: cand.name, From: cand.installed, Why: d.why, Remove: true})
 		}
 	}
 	for {
@@ -159,6 +164,10 @@ func reconcile(c *cache, plan *model.CompanionPlan, movers map[string]*mover, re
 		kept := plan.Companions[:0]
 		for _, cp := range plan.Companions {
 			m := movers[cp.Name]
+			if cp.Remove {
+				kept = append(kept, cp)
+				continue
+			}
 			if m.toV == nil || !m.hasToRel || agreesWithMovers(c, m.name, relVersion{m.to, m.toV, &m.toRel}, movers) {
 				kept = append(kept, cp)
 				continue
@@ -252,6 +261,9 @@ func evaluate(c *cache, f *mover, cand *candidate, movers map[string]*mover, byN
 	}
 	if typed := TypedPackage(cand.name); typed != "" {
 		if m := movers[typed]; m != nil && seenFrom(cand, m) {
+			if shipsOwnTypes(ownTypesFrom(c.releases(cand.name)), m.to) {
+				return decision{verdict: remove, why: fmt.Sprintf("%s %s ships its own types", typed, m.to)}
+			}
 			to, how := typesRelease(c.releases(cand.name), m.to, cand.installed)
 			if to == "" {
 				return decision{}

@@ -393,3 +393,49 @@ func TestCompanionsIsDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// Issue 23 item 10: a target that ships its own declarations makes its
+// @types package a removal, not a move to a stub or to a release typing
+// an older major. DefinitelyTyped marks it with a stub: a deprecated one
+// (@types/bcryptjs 3.0.0, @types/config 4.4.0) or, before deprecations,
+// one depending on the package it types (@types/pino 7.0.5).
+func TestCompanionsRemoveTypesATargetShipsItself(t *testing.T) {
+	stub := func(pkg string) opt {
+		return deprecated("This is a stub types definition. " + pkg + " provides its own type definitions, so you do not need this installed.")
+	}
+	p := registry(
+		pk("bcryptjs", v("2.4.3"), v("3.0.3")),
+		pk("@types/bcryptjs", v("2.4.2"), v("2.4.6"), v("3.0.0", stub("bcryptjs"))),
+		pk("config", v("3.3.12"), v("4.3.0"), v("5.0.1")),
+		pk("@types/config", v("0.0.39"), v("3.3.5"), v("4.4.0", stub("config"))),
+		pk("pino", v("6.14.0"), v("10.4.0")),
+		pk("@types/pino", v("6.3.12"), v("7.0.5", dep("pino", "*"))),
+	)
+	for _, tc := range []struct {
+		name, pkg, from, to, types, installed string
+		want                                  model.Companion
+	}{
+		{"a deprecated stub", "bcryptjs", "2.4.3", "3.0.3", "@types/bcryptjs", "2.4.6",
+			model.Companion{Name: "@types/bcryptjs", From: "2.4.6", Why: "bcryptjs 3.0.3 ships its own types", Remove: true}},
+		{"a stub below the target's major", "config", "3.3.12", "5.0.1", "@types/config", "0.0.39",
+			model.Companion{Name: "@types/config", From: "0.0.39", Why: "config 5.0.1 ships its own types", Remove: true}},
+		{"an old stub that depends on its package", "pino", "6.14.0", "10.4.0", "@types/pino", "6.3.12",
+			model.Companion{Name: "@types/pino", From: "6.3.12", Why: "pino 10.4.0 ships its own types", Remove: true}},
+		{"below the stub's version the types move", "config", "3.3.12", "4.3.0", "@types/config", "0.0.39",
+			model.Companion{Name: "@types/config", From: "0.0.39", To: "3.3.5", Why: "types of config, newest release"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := Companions(Dep{Name: tc.pkg, Installed: tc.from, Workspace: "."}, tc.to,
+				[]Dep{{Name: tc.types, Installed: tc.installed, Workspace: "."}}, p)
+			if d := cmp.Diff([]model.Companion{tc.want}, got.Companions); d != "" || len(got.Conflicts) > 0 {
+				t.Errorf("companions (-want +got):\n%s\nconflicts %+v", d, got.Conflicts)
+			}
+		})
+	}
+	if from := OwnTypesFrom(p["@types/pino"]); from != "7.0.5" {
+		t.Errorf("OwnTypesFrom(@types/pino) = %q, want 7.0.5", from)
+	}
+	if v, _ := TypesRelease(p["@types/pino"], "10.4.0", "6.3.12"); v != "" {
+		t.Errorf("TypesRelease picked the stub %s", v)
+	}
+}

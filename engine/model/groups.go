@@ -46,6 +46,10 @@ type Companion struct {
 	From string `json:"from"`
 	To   string `json:"to"`
 	Why  string `json:"why"`
+	// Remove: the upgrade makes the package needless and removes it (To
+	// is ""): an @types package whose package's target ships its own
+	// declarations.
+	Remove bool `json:"remove,omitempty"`
 }
 
 // Conflict is a package that should move with an upgrade but has no release
