@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -96,6 +97,7 @@ func (c *checker) analyze(ctx context.Context, u unit) model.PackageReport {
 		return c.finishNotAnalyzed(rep, strings.Join(reasons, "; "))
 	}
 
+	removeOwnTypes(&rep.Companions, runs)
 	companions, warnings := c.linkCompanions(ctx, rep.Companions, runs)
 	rep.Warnings = append(rep.Warnings, warnings...)
 	var compiles []*wsCompile
@@ -176,6 +178,31 @@ func (c *checker) companionPlan(ctx context.Context, u unit) model.CompanionPlan
 	return out
 }
 
+// removeOwnTypes makes the @types package of a member whose target ships
+// its own declarations a removal in the plan, whether or not
+// DefinitelyTyped published the stub the companion rules read.
+func removeOwnTypes(plan *model.CompanionPlan, runs []*memberRun) {
+	for _, r := range runs {
+		if r.removesTypes == "" {
+			continue
+		}
+		rm := model.Companion{Name: r.removesTypes, From: r.rep.TypesVia.Installed, Remove: true,
+			Why: fmt.Sprintf("%s %s ships its own types", r.m.name(), r.m.target)}
+		if rm.From == "" {
+			rm.From = r.rep.TypesVia.From
+		}
+		i := slices.IndexFunc(plan.Companions, func(c model.Companion) bool { return c.Name == rm.Name })
+		if i < 0 {
+			plan.Companions = append(plan.Companions, rm)
+			sort.Slice(plan.Companions, func(a, b int) bool { return plan.Companions[a].Name < plan.Companions[b].Name })
+			continue
+		}
+		if !plan.Companions[i].Remove {
+			plan.Companions[i] = rm
+		}
+	}
+}
+
 // linkCompanions fetches the companions for the overlay: the target
 // compiles next to the versions that move with it. A types package a member
 // is analyzed through is that member's target already.
@@ -188,7 +215,7 @@ func (c *checker) linkCompanions(ctx context.Context, plan model.CompanionPlan, 
 	var out []typescript.LinkedPackage
 	var warnings []string
 	for _, cp := range plan.Companions {
-		if linked[cp.Name] {
+		if linked[cp.Name] || cp.Remove {
 			continue
 		}
 		p, err := c.fetch(ctx, cp.Name, cp.To)

@@ -48,6 +48,9 @@ type memberRun struct {
 	baselineDir string
 	// noCompile says why the overlay has nothing to judge for the member.
 	noCompile string
+	// removesTypes is the @types package the target makes needless: it
+	// ships its own declarations, which the member is analyzed against.
+	removesTypes string
 	notes     []string
 	warnings  []string
 }

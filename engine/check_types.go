@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -41,6 +42,9 @@ func (c *checker) typesMember(ctx context.Context, run *memberRun, sa *typescrip
 			baseline = v
 			run.warnings = append(run.warnings, fmt.Sprintf("%s %s is installed for %s %s; the baseline is %s %s, which types the installed major", typesFrom, installedTypes, m.name(), m.row.Installed, typesFrom, baseline))
 		}
+	}
+	if own := c.ownTypes(ctx, run, sa, pk); own != nil {
+		return c.ownTypesMember(ctx, run, sa, pkgDir, typesFrom, installedTypes, baseline, own)
 	}
 	target, _ := groups.TypesRelease(pk, m.target, baseline)
 	if target == "" {
@@ -81,6 +85,57 @@ func (c *checker) typesMember(ctx context.Context, run *memberRun, sa *typescrip
 	}
 	run.tgt.Version, run.tgt.TypesFrom = target, typesFrom
 	c.diffRun(ctx, run, sa, instDir, p.Dir)
+	return run
+}
+
+// ownTypes is the target's own surface when the target ships declarations
+// (bcryptjs 3, config 5, pino 7 and later), nil when it ships none: its
+// tarball, fetched for the module-format check anyway, says so; failing
+// that, DefinitelyTyped's stub release does.
+func (c *checker) ownTypes(ctx context.Context, run *memberRun, sa *typescript.Adapter, types *model.Packument) *model.Surface {
+	m := run.m
+	if run.runtimeTgt == "" {
+		return nil
+	}
+	s, err := sa.ExtractSurface(ctx, run.runtimeTgt, m.name(), m.target)
+	var nt *typescript.NoTypesError
+	switch {
+	case err == nil:
+		return s
+	case !errors.As(err, &nt) && groups.ShipsOwnTypes(types, m.target):
+		run.warnings = append(run.warnings, fmt.Sprintf("%s@%s ships its own types, which could not be read: %v", m.name(), m.target, err))
+	}
+	return nil
+}
+
+// ownTypesMember analyzes a package typed by DefinitelyTyped whose target
+// types itself: the baseline is the @types release, the target the
+// package's own declarations, and the overlay links the target alone, so
+// the compile runs against the declarations the upgrade installs, not the
+// @types package the upgrade removes.
+func (c *checker) ownTypesMember(ctx context.Context, run *memberRun, sa *typescript.Adapter, pkgDir, typesFrom, installedTypes, baseline string, own *model.Surface) *memberRun {
+	m := run.m
+	run.removesTypes = typesFrom
+	run.rep.TypesVia = &model.TypesVia{Package: typesFrom, From: baseline}
+	if baseline != installedTypes {
+		run.rep.TypesVia.Installed = installedTypes
+	}
+	instDir := pkgDir
+	if baseline != installedTypes {
+		p, err := c.fetch(ctx, typesFrom, baseline)
+		if err != nil {
+			return run.fail(model.StatusNotAnalyzed, fmt.Sprintf("fetching %s@%s: %v", typesFrom, baseline, err))
+		}
+		instDir = p.Dir
+	}
+	var err error
+	if run.inst, err = sa.ExtractSurface(ctx, instDir, m.name(), baseline+typesLabel); err != nil {
+		return run.fail(model.StatusNotAnalyzed, fmt.Sprintf("reading %s@%s: %v", typesFrom, baseline, err))
+	}
+	run.inst.Version, run.inst.TypesFrom = baseline, typesFrom
+	run.tgt, run.tgtDir = own, run.runtimeTgt
+	run.notes = append(run.notes, fmt.Sprintf("%s %s ships its own types: compiled against them; the upgrade removes %s %s", m.name(), m.target, typesFrom, installedTypes))
+	c.diffRun(ctx, run, sa, instDir, run.runtimeTgt)
 	return run
 }
 

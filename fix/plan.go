@@ -94,6 +94,14 @@ func planOf(name string, reports []model.PackageReport, r *model.Repository) (*u
 			}
 		}
 		for _, c := range p.Companions.Companions {
+			if c.Remove {
+				// bcryptjs 3 types itself: its @types package goes in the
+				// same install, so nothing keeps the stale declarations.
+				if declares(r, c.Name) {
+					add(Move{Name: c.Name, From: c.From, Why: "removed: " + c.Why}, managers.Move{Name: c.Name, Remove: true})
+				}
+				continue
+			}
 			if c.To == "" {
 				continue
 			}
@@ -174,14 +182,21 @@ func pendingBranch(name string) string { return "uptide/" + name + "-pending" }
 // 19.1.0 (+ react-dom, @types/react)".
 func upgradeSubject(name string, pl *upgradePlan) string {
 	s := fmt.Sprintf("upgrade %s %s → %s", name, pl.from, pl.to)
-	var others []string
+	var others, removed []string
 	for _, m := range pl.moves {
-		if m.Name != name {
+		switch {
+		case m.Name == name:
+		case m.To == "":
+			removed = append(removed, m.Name)
+		default:
 			others = append(others, m.Name)
 		}
 	}
 	if len(others) > 0 {
 		s += " (+ " + strings.Join(others, ", ") + ")"
+	}
+	if len(removed) > 0 {
+		s += " (removes " + strings.Join(removed, ", ") + ")"
 	}
 	return s
 }
@@ -189,6 +204,10 @@ func upgradeSubject(name string, pl *upgradePlan) string {
 func moveList(moves []Move) string {
 	var parts []string
 	for _, m := range moves {
+		if m.To == "" {
+			parts = append(parts, "-"+m.Name)
+			continue
+		}
 		parts = append(parts, m.Name+"@"+m.To)
 	}
 	return strings.Join(parts, " ")

@@ -65,6 +65,10 @@ func (a *App) openReview(id int) tea.Cmd {
 	ses := &fixSession{msgs: make(chan tea.Msg, 64), handoff: make(chan []fix.Patch, 1), cancel: cancel}
 	var companions []string
 	for _, w := range a.s.With(id) {
+		if w.Remove {
+			companions = append(companions, "remove "+w.Name)
+			continue
+		}
 		companions = append(companions, w.Name+"@"+w.To)
 	}
 	a.push(&reviewScreen{m: review.New(a.s, d.Row.Name, d.Row.Installed, d.Target, companions), session: ses})

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -262,6 +263,30 @@ func addJSONDependency(data []byte, field, name, value string) ([]byte, error) {
 	out := append([]byte{}, data[:last.valEnd]...)
 	out = append(out, ",\n"+indent+enc(name)+": "+enc(value)...)
 	return append(out, data[last.valEnd:]...), nil
+}
+
+// removeJSONMember deletes "name": … from the object field, with the comma
+// and line break that separated it, leaving every other byte alone (an
+// object it empties stays, as {}).
+func removeJSONMember(data []byte, field, name string) ([]byte, error) {
+	members, objStart, objEnd, err := objectMembers(data, field)
+	if err != nil {
+		return nil, err
+	}
+	i := slices.IndexFunc(members, func(m jsonMember) bool { return m.key == name })
+	var from, to int
+	switch {
+	case i < 0:
+		return nil, errNotFound
+	case len(members) == 1:
+		from, to = objStart+1, objEnd-1
+	case i < len(members)-1:
+		from, to = members[i].keyStart, members[i+1].keyStart
+	default:
+		from, to = members[i-1].valEnd, members[i].valEnd
+	}
+	out := append([]byte{}, data[:from]...)
+	return append(out, data[to:]...), nil
 }
 
 func indentBefore(data []byte, objStart int, members []jsonMember) string {

@@ -72,6 +72,32 @@ func TestAddJSONDependency(t *testing.T) {
 	}
 }
 
+// An @types package a target makes needless is deleted with its comma and
+// line, wherever it stands in the object.
+func TestRemoveJSONMember(t *testing.T) {
+	in := "{\n  \"name\": \"x\",\n  \"devDependencies\": {\n    \"@types/bcryptjs\": \"^2.4.6\",\n    \"@types/node\": \"^20\",\n    \"@types/pino\": \"^6.3.12\"\n  }\n}\n"
+	for _, tc := range []struct{ name, want string }{
+		{"@types/bcryptjs", "{\n  \"name\": \"x\",\n  \"devDependencies\": {\n    \"@types/node\": \"^20\",\n    \"@types/pino\": \"^6.3.12\"\n  }\n}\n"},
+		{"@types/node", "{\n  \"name\": \"x\",\n  \"devDependencies\": {\n    \"@types/bcryptjs\": \"^2.4.6\",\n    \"@types/pino\": \"^6.3.12\"\n  }\n}\n"},
+		{"@types/pino", "{\n  \"name\": \"x\",\n  \"devDependencies\": {\n    \"@types/bcryptjs\": \"^2.4.6\",\n    \"@types/node\": \"^20\"\n  }\n}\n"},
+	} {
+		out, err := removeJSONMember([]byte(in), "devDependencies", tc.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(out) != tc.want {
+			t.Errorf("removing %s: got\n%s\nwant\n%s", tc.name, out, tc.want)
+		}
+	}
+	out, err := removeJSONMember([]byte("{\"devDependencies\": {\"@types/x\": \"1\"}}"), "devDependencies", "@types/x")
+	if err != nil || string(out) != "{\"devDependencies\": {}}" {
+		t.Errorf("removing the only member: %q, %v", out, err)
+	}
+	if _, err := removeJSONMember([]byte(in), "devDependencies", "@types/nope"); err == nil {
+		t.Error("removing a member that is not there succeeded")
+	}
+}
+
 func TestSetCatalogEntryKeepsFormatting(t *testing.T) {
 	in := "packages:\n  - \"apps/*\"\n\n# shared\ncatalog:\n  zod: '~3.22.4'   # old\n  kleur: ^4.1.5\ncatalogs:\n  react18:\n    \"@types/react\": \"^18.3.0\"\n    react: ^18.3.1 # pinned\n"
 	out, err := setCatalogEntry([]byte(in), "default", "zod", "~3.25.76")

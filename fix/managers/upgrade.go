@@ -25,6 +25,10 @@ type Move struct {
 	// to Workspaces (slash paths, "." root).
 	Add        bool
 	Workspaces []string
+	// Remove is a package the upgrade makes needless (an @types package
+	// whose package now ships its own types): its entry is deleted from
+	// every manifest declaring it, in the same install; To is "".
+	Remove bool
 }
 
 // Options are one migration transaction.
@@ -62,12 +66,15 @@ type edit struct {
 	exact   string
 	styled  string
 	add     bool // a new dependency (path[0] is the field)
+	remove  bool // a dependency deleted (path[0] is the field)
 }
 
 // declared is one workspace declaration a move touches, for reading the
 // lockfile before and after.
 type declared struct {
 	ws, name, spec, styledSpec, exactSpec string
+	// removed: the move deletes it; no install settles it on a version.
+	removed bool
 }
 
 // Upgrade = Detect + bump manifests/catalogs + install (styled ranges, or
@@ -240,6 +247,9 @@ type unsettledDecl struct{ ws, name, got, want string }
 // the spec spec gives) is not its move's target, nil when all are.
 func unsettled(moves []Move, decls []declared, lock lockfile.Lockfile, spec func(declared) string) *unsettledDecl {
 	for _, d := range decls {
+		if d.removed {
+			continue
+		}
 		want := wantVersion(moves, d.name)
 		if got, ok := lock.Installed(d.ws, d.name, spec(d)); !ok || got != want {
 			return &unsettledDecl{ws: d.ws, name: d.name, got: got, want: want}
@@ -266,6 +276,23 @@ func plan(opts Options) ([]edit, []declared, map[string]bool, error) {
 	catalogs := map[string]bool{}
 	pw := filepath.Join(opts.Root, "pnpm-workspace.yaml")
 	for _, mv := range opts.Moves {
+		if mv.Remove {
+			moved[mv.Name] = true
+			found := false
+			for _, w := range opts.Repo.Workspaces {
+				for _, d := range w.Declarations {
+					if d.Name == mv.Name && d.Type != model.Peer && d.Kind != model.SpecWorkspace && d.Kind != model.SpecLink && d.Kind != model.SpecFile {
+						found = true
+						edits = append(edits, edit{file: w.Manifest, path: []string{string(d.Type), d.Name}, name: d.Name, remove: true})
+						decls = append(decls, declared{ws: w.Path, name: d.Name, spec: d.Spec, removed: true})
+					}
+				}
+			}
+			if !found {
+				return nil, nil, nil, fmt.Errorf("no workspace of %s declares %s with a registry version: nothing to remove", opts.Root, mv.Name)
+			}
+			continue
+		}
 		if mv.Name == "" || !exactVersion.MatchString(mv.To) {
 			return nil, nil, nil, fmt.Errorf("managers: move %q to %q: a move needs a package name and an exact version", mv.Name, mv.To)
 		}
@@ -381,6 +408,8 @@ func applyEdits(edits []edit, originals map[string][]byte, styled bool) error {
 			out, err = setCatalogEntry(data, e.catalog, e.name, v)
 		case e.add:
 			out, err = addJSONDependency(data, e.path[0], e.name, v)
+		case e.remove:
+			out, err = removeJSONMember(data, e.path[0], e.name)
 		default:
 			out, err = setJSONString(data, v, e.path...)
 		}
@@ -515,7 +544,7 @@ func movedVersions(moves []Move, decls []declared, before, after lockfile.Lockfi
 			if v, ok := before.Installed(d.ws, d.name, d.spec); ok && d.spec != "" {
 				from[v] = true
 			}
-			if v, ok := after.Installed(d.ws, d.name, d.styledSpec); ok {
+			if v, ok := after.Installed(d.ws, d.name, d.styledSpec); ok && !d.removed {
 				to[v] = true
 			}
 		}

@@ -193,6 +193,19 @@ func renderPackage(w io.Writer, pr model.PackageReport, v checkView, p palette, 
 	}
 }
 
+// companionColumns are a companion's name, versions and why as list and
+// check print them: "remove @types/bcryptjs  2.4.6  bcryptjs 3.0.3 ships its
+// own types" for a removal, "new → 10.4.0" for a package the upgrade adds.
+func companionColumns(c model.Companion) (name, versions, why string) {
+	switch {
+	case c.Remove:
+		return "remove " + c.Name, c.From, c.Why
+	case c.From == "":
+		return c.Name, "new → " + orQuestion(c.To), c.Why
+	}
+	return c.Name, arrow(c.From, c.To), c.Why
+}
+
 func renderCompanions(w io.Writer, cp model.CompanionPlan, p palette, width int) {
 	if len(cp.Companions)+len(cp.Conflicts) == 0 {
 		return
@@ -202,12 +215,7 @@ func renderCompanions(w io.Writer, cp model.CompanionPlan, p palette, width int)
 	// whatever the names' lengths.
 	t := &table{header: []string{"", "", ""}, flexible: []bool{false, false, true}, keep: 2}
 	for _, c := range cp.Companions {
-		versions := arrow(c.From, c.To)
-		if c.From == "" {
-			// Not installed: the upgrade adds it.
-			versions = "new → " + orQuestion(c.To)
-		}
-		t.add(c.Name, versions, c.Why)
+		t.add(companionColumns(c))
 	}
 	for _, c := range cp.Conflicts {
 		t.add("✗ "+c.Name, c.From, "conflict: "+c.Why)

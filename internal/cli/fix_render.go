@@ -36,7 +36,11 @@ func renderFix(w io.Writer, r *fix.Report, p palette) {
 			if from == "" {
 				from = "(new)"
 			}
-			fmt.Fprintf(w, "  %-28s %s → %s  %s\n", m.Name, from, m.To, p.dim(m.Why))
+			to := m.To
+			if to == "" {
+				to = "(removed)"
+			}
+			fmt.Fprintf(w, "  %-28s %s → %s  %s\n", m.Name, from, to, p.dim(m.Why))
 		}
 	}
 	if len(r.Commits) > 0 {

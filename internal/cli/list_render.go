@@ -96,7 +96,7 @@ func renderList(w io.Writer, rep *model.DiscoverReport, all bool, p palette, wid
 			fmt.Fprintf(w, "  %s %s → %s moves with:\n", c.Name, c.From, c.To)
 			t := &table{header: []string{"", "", ""}, flexible: []bool{false, false, true}, keep: 2}
 			for _, m := range c.Companions {
-				t.add(m.Name, m.From+" → "+m.To, m.Why)
+				t.add(companionColumns(m))
 			}
 			for _, m := range c.Conflicts {
 				t.add("✗ "+m.Name, m.From, "conflict: "+m.Why)

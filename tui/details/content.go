@@ -134,6 +134,10 @@ func (m Model) companions(b *lines, d state.Dep) {
 	}
 	var rows [][3]string
 	for _, c := range p.Companions {
+		if c.Remove {
+			rows = append(rows, [3]string{"remove " + c.Name, c.From, c.Why})
+			continue
+		}
 		rows = append(rows, [3]string{c.Name, c.From + " → " + c.To, c.Why})
 	}
 	for _, c := range p.Conflicts {
