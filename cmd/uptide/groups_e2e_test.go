@@ -130,3 +130,59 @@ func TestNxGroupsAreReleaseTrains(t *testing.T) {
 		t.Errorf("eslint 9 → 10 companions\n got %q\nwant %q", got, want)
 	}
 }
+
+// Issue 23 item 10 (its first half) on fixtures/check/npm-own-types:
+// bcryptjs 3 and config 5 ship their own declarations. bcryptjs's @types
+// package publishes the deprecated stub list reads; config's publishes
+// none here, and check reads the target's tarball. Either way the plan
+// removes the @types package, check compiles against the target's own
+// types instead of saying "not compiled", and fix deletes the @types entry
+// from package.json in the same install.
+func TestOwnTypesRemoveTheirTypesPackage(t *testing.T) {
+	fe := newFixEnv(t)
+	dir := copyFixture(t, "npm-own-types")
+	npmInstall(t, fe.env, dir)
+	commitAll(t, dir)
+
+	r := run(t, fe.env, dir, "list", "--json")
+	var rep model.DiscoverReport
+	decode(t, r, &rep)
+	bc := companionPlanOf(t, rep, "bcryptjs", "2.4.3")
+	want := []model.Companion{{Name: "@types/bcryptjs", From: "2.4.6", Why: "bcryptjs 3.0.3 ships its own types", Remove: true}}
+	if !slices.Equal(bc.Companions, want) || len(bc.Conflicts) > 0 {
+		t.Errorf("bcryptjs 2 → 3 companions %+v, want %+v", bc.Companions, want)
+	}
+	r = run(t, fe.env, dir, "list", "--ci")
+	if !strings.Contains(r.stdout, "remove @types/bcryptjs  2.4.6  bcryptjs 3.0.3 ships its own types") {
+		t.Errorf("list does not say the removal:\n%s", r.stdout)
+	}
+
+	for _, tc := range []struct{ pkg, types, installed, target string }{
+		{"bcryptjs", "@types/bcryptjs", "2.4.6", "3.0.3"},
+		{"config", "@types/config", "3.3.5", "5.0.1"},
+	} {
+		r = run(t, fe.env, dir, "check", tc.pkg, "--json")
+		var chk model.CheckReport
+		decode(t, r, &chk)
+		pr := packageReport(t, chk, tc.pkg)
+		if r.code != 0 || pr.Compile.Compiled == 0 || strings.Contains(pr.Compile.Line, "not compiled") {
+			t.Errorf("check %s: exit %d, compile %+v; want it compiled against %s %s's own types", tc.pkg, r.code, pr.Compile, tc.pkg, tc.target)
+		}
+		rm := model.Companion{Name: tc.types, From: tc.installed, Why: tc.pkg + " " + tc.target + " ships its own types", Remove: true}
+		if !slices.Contains(pr.Companions.Companions, rm) {
+			t.Errorf("check %s companions %+v lack %+v", tc.pkg, pr.Companions.Companions, rm)
+		}
+	}
+
+	fix, r := runFix(t, fe, dir, "bcryptjs")
+	if r.code != 0 || fix.Status != "verified" {
+		t.Fatalf("fix bcryptjs: exit %d, %s (%s)\n%s\n%s", r.code, fix.Status, fix.Reason, r.stdout, r.stderr)
+	}
+	manifest := git(t, dir, "show", fix.Branch+":package.json")
+	if strings.Contains(manifest, "@types/bcryptjs") || !strings.Contains(manifest, `"bcryptjs": "^3.0.3"`) {
+		t.Errorf("the branch's package.json keeps @types/bcryptjs or lacks bcryptjs 3:\n%s", manifest)
+	}
+	if lock := git(t, dir, "show", fix.Branch+":package-lock.json"); strings.Contains(lock, "node_modules/@types/bcryptjs") {
+		t.Error("the branch's lockfile still installs @types/bcryptjs")
+	}
+}
