@@ -306,7 +306,7 @@ func peerEdges(c *cache, vis sight) []edge {
 		for _, dep := range sortedKeys(n.tgt.PeerDependencies) {
 			spec := n.tgt.PeerDependencies[dep]
 			r := c.rng(spec)
-			if r == nil || sameScope(n.name, dep) || dep == n.name || !c.anchoredAt(r, dep, n.target) {
+			if len(byName[dep]) == 0 || r == nil || sameScope(n.name, dep) || dep == n.name || !c.anchoredAt(r, dep, n.target) {
 				continue
 			}
 			for _, j := range byName[dep] {
