@@ -39,7 +39,8 @@ type edge struct {
 // peer links):
 //
 //   - family: one scope, one installed major, linked by depending or
-//     peer-depending on one another or on the same package of the scope;
+//     peer-depending on one another, or by pinning the same package of the
+//     scope exactly (@aws-sdk/* on @aws-sdk/core);
 //     the unscoped package a scope is named after is of its family (nx and
 //     @nx/*, prisma and @prisma/client);
 //   - explicit: one family, one depending on the other, on another major,
@@ -213,7 +214,7 @@ func (s sight) hidden(n int, high, low string) bool {
 
 // scopeEdges links packages of one family (see family): a direct
 // dependency whatever the majors (explicit, or family on one major), and a
-// shared dependency of the family on one major (family).
+// dependency of the family both pin exactly, on one major (family).
 func scopeEdges(c *cache, vis sight) []edge {
 	nodes, byName := vis.nodes, vis.byName
 	var out []edge
@@ -259,7 +260,11 @@ func scopeEdges(c *cache, vis sight) []edge {
 				}
 				out = append(out, edge{a: i, b: j, kind: kind, why: why})
 			}
-			if n.hasMajor {
+			// Sharing binds only at an exact version (the @aws-sdk clients
+			// pin the @aws-sdk/core of their release): @nestjs/schedule 6
+			// and @nestjs/throttler 6 both accepting any @nestjs/common
+			// 10 or 11 are released apart.
+			if n.hasMajor && pinsExactly(linksTo(n.inst, dep)) {
 				b := bucket{s, n.major}
 				if sharers[b] == nil {
 					sharers[b] = map[string][]int{}
@@ -284,6 +289,16 @@ func scopeEdges(c *cache, vis sight) []edge {
 		}
 	}
 	return out
+}
+
+// pinsExactly reports whether every entry names an exact version.
+func pinsExactly(ls []link) bool {
+	for _, l := range ls {
+		if !semver.IsExact(l.spec) {
+			return false
+		}
+	}
+	return len(ls) > 0
 }
 
 // peerEdges links across scopes a package released in lockstep with

@@ -91,6 +91,20 @@ func TestReleaseGroups(t *testing.T) {
 			want: []model.Group{},
 		},
 		{
+			// ghostfolio: both accept any @nestjs/common 10 or 11; they
+			// are released apart, whatever their majors.
+			name: "one scope on one major accepting the same package with a range is not a group",
+			p: registry(
+				pk("@nestjs/schedule", v("6.0.1", peer("@nestjs/common", "^10.0.0 || ^11.0.0"), peer("@nestjs/core", "^10.0.0 || ^11.0.0"))),
+				pk("@nestjs/throttler", v("6.4.0", peer("@nestjs/common", "^7.0.0 || ^8.0.0 || ^9.0.0 || ^10.0.0 || ^11.0.0"), peer("@nestjs/core", "^7.0.0 || ^8.0.0 || ^9.0.0 || ^10.0.0 || ^11.0.0"))),
+			),
+			deps: []Dep{
+				{Name: "@nestjs/schedule", Installed: "6.0.1", Workspace: "."},
+				{Name: "@nestjs/throttler", Installed: "6.4.0", Workspace: "."},
+			},
+			want: []model.Group{},
+		},
+		{
 			name: "an explicit dependency joins one scope across majors",
 			p: registry(
 				pk("@bull-board/api", v("5.21.0"), v("6.0.0")),
