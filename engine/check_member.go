@@ -51,8 +51,8 @@ type memberRun struct {
 	// removesTypes is the @types package the target makes needless: it
 	// ships its own declarations, which the member is analyzed against.
 	removesTypes string
-	notes     []string
-	warnings  []string
+	notes        []string
+	warnings     []string
 }
 
 func (r *memberRun) fail(status, reason string) *memberRun {
