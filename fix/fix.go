@@ -154,6 +154,21 @@ func (r *runner) run(ctx context.Context) {
 		r.stop("the checkout is not clean: %s; commit or stash first, fix starts from a commit", reason)
 		return
 	}
+	// The registry client check and the pinned compiler use; the targets
+	// are resolved with it before anything is cloned, as check resolves
+	// them (check then reads the same packuments from it).
+	if r.o.Client == nil {
+		if r.o.Client, err = engine.NewClient(r.root, r.o.Env); err != nil {
+			r.stop("%v", err)
+			return
+		}
+	}
+	if err := engine.ResolveTargets(ctx, r.o.Client, repository, r.o.Targets); err != nil {
+		if !r.interrupted(ctx, "resolving the target") {
+			r.stop("%v: name one that exists; nothing was cloned", err)
+		}
+		return
+	}
 
 	// The package manager (the binary, at the version packageManager
 	// names) is checked beside the rest: no install starts before it is,
@@ -680,13 +695,6 @@ func (r *runner) fetcher() func(ctx context.Context, name, version string) (stri
 		client := r.o.Client
 		if r.o.CompilerClient != nil {
 			client = r.o.CompilerClient
-		}
-		if client == nil {
-			cfg, err := registry.LoadConfig(r.root, r.o.Env)
-			if err != nil {
-				return "", err
-			}
-			client = registry.New(registry.Options{Config: cfg})
 		}
 		p, err := client.Fetch(ctx, name, version)
 		if err != nil {
