@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -329,7 +330,10 @@ func (r *runner) run(ctx context.Context) {
 		return
 	}
 	r.rep.Install = &Install{Manager: res.Manager, Version: res.Version, Lockfile: res.Lockfile, Manifests: res.Manifests,
-		Commands: res.Commands, Moved: res.Moved}
+		Commands: res.Commands, Moved: res.Moved, Normalized: orEmpty(res.Normalized)}
+	if len(res.Normalized) > 0 && !r.commitNormalized(ctx, res) {
+		return
+	}
 	if !r.commit(ctx, upgradeSubject(r.o.Package, plan), append(append([]string{}, res.Manifests...), res.Lockfile)...) {
 		return
 	}
@@ -643,6 +647,41 @@ func (r *runner) commit(ctx context.Context, subject string, files ...string) bo
 	}
 	r.rep.Commits = append(r.rep.Commits, Commit{Sha: sha, Subject: subject})
 	return true
+}
+
+// commitNormalized commits the lockfile the manager writes on its own, from
+// the untouched manifests, before the upgrade's commit: the upgrade's diff
+// then holds only what the upgrade changed.
+func (r *runner) commitNormalized(ctx context.Context, res *managers.Result) bool {
+	lock := filepath.Join(r.croot, filepath.FromSlash(res.Lockfile))
+	upgraded, err := os.ReadFile(lock)
+	if err == nil {
+		err = os.WriteFile(lock, res.NormalizedLockfile, 0o644)
+	}
+	if err != nil {
+		r.stop("writing the manager's own lockfile in the clone: %v", err)
+		return false
+	}
+	ok := r.commit(ctx, normalizedSubject(res), res.Lockfile)
+	if err := os.WriteFile(lock, upgraded, 0o644); err != nil && ok {
+		r.stop("writing the upgraded lockfile in the clone: %v", err)
+		return false
+	}
+	return ok
+}
+
+// normalizedSubject: "npm 11.6.2 rewrites package-lock.json on its own:
+// babel-plugin-macros 3.1.0 removed; cosmiconfig 7.1.0 removed".
+func normalizedSubject(res *managers.Result) string {
+	return fmt.Sprintf("%s rewrites %s on its own: %s", managerLabel(res.Manager, res.Version), res.Lockfile, strings.Join(res.Normalized, "; "))
+}
+
+// managerLabel is the manager as its users name it: "npm 11.6.2", "yarn 4.5.0".
+func managerLabel(name, version string) string {
+	if name == "yarn-berry" {
+		name = "yarn"
+	}
+	return name + " " + version
 }
 
 // patchFiles are the files the accepted patches edit, sorted.

@@ -70,6 +70,10 @@ type Install struct {
 	Manifests []string         `json:"manifests"`
 	Commands  []string         `json:"commands"`
 	Moved     []managers.Moved `json:"moved"`
+	// Normalized are the lockfile entries the manager rewrites on its own,
+	// from the untouched manifests (committed before the upgrade, and not
+	// counted against it by the scope guard).
+	Normalized []string `json:"normalized"`
 }
 
 // Risk is the run's risk level and its reasons.

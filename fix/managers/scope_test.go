@@ -83,3 +83,46 @@ func TestScopeViolationsImporters(t *testing.T) {
 		t.Errorf("moving is-number: %q", bad)
 	}
 }
+
+// The guard counts from what the manager does on its own: a rewrite the
+// untouched checkout gets too is the manager's, and only a change beyond
+// it is the upgrade's.
+func TestBeyondOwn(t *testing.T) {
+	const isNumberSRI = "sha512-pOwrBXjDZp0CV+BXnEAApg1tAZHs9P9F/+8QTDy/tMD4c5VKTW/kr6FvrxcHKL17YLDyvJ0sHFNKoEFI5r04lg=="
+	file := filepath.Join("..", "..", "fixtures", "repos", "npm-v3", "package-lock.json")
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	graph := func(s string) *lockfile.Graph {
+		g, err := lockfile.ParseGraph(file, []byte(s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	if !strings.Contains(string(data), isNumberSRI) || !strings.Contains(string(data), `"node_modules/lodash": {`) {
+		t.Fatal("the fixture no longer holds is-number's integrity and lodash")
+	}
+	before := graph(string(data))
+	// The manager's own run changes is-number's record; the upgrade (of
+	// zod) installs the same.
+	normText := strings.Replace(string(data), isNumberSRI, "sha512-rewritten", 1)
+	own, bad := beyondOwn(before, graph(normText), graph(normText), map[string]bool{"zod": true})
+	if len(own) != 1 || !strings.HasPrefix(own[0], "is-number 6.0.0 changed") || len(bad) != 0 {
+		t.Errorf("own %q bad %q, want is-number's rewrite as the manager's own and nothing against the upgrade", own, bad)
+	}
+	// The upgrade's install also drops lodash: that one is the upgrade's.
+	i := strings.Index(normText, `"node_modules/lodash": {`)
+	j := i + strings.Index(normText[i:], "},") + len("},")
+	afterText := normText[:i] + normText[j:]
+	own, bad = beyondOwn(before, graph(normText), graph(afterText), map[string]bool{"zod": true})
+	if len(own) != 1 || len(bad) != 1 || !strings.HasPrefix(bad[0], "lodash ") || !strings.HasSuffix(bad[0], " removed") {
+		t.Errorf("own %q bad %q, want lodash's removal against the upgrade", own, bad)
+	}
+	// Nothing of the manager's own: the guard is the plain one.
+	own, bad = beyondOwn(before, before, graph(normText), map[string]bool{"zod": true})
+	if len(own) != 0 || len(bad) != 1 || !strings.HasPrefix(bad[0], "is-number 6.0.0 changed") {
+		t.Errorf("own %q bad %q, want is-number's change against the upgrade", own, bad)
+	}
+}
