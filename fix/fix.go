@@ -71,10 +71,11 @@ type runner struct {
 	before isolate.Snapshot
 	// manager is the package manager Detect found in the checkout, once
 	// detected is closed; detectErr says why there is none.
-	manager   *managers.Manager
-	detectErr error
-	detected  chan struct{}
-	fetch     func(ctx context.Context, name, version string) (string, error)
+	manager      *managers.Manager
+	managerFetch managers.Fetch
+	detectErr    error
+	detected     chan struct{}
+	fetch        func(ctx context.Context, name, version string) (string, error)
 	// drivers run the repository's compiler for check and for the
 	// compiles before and after the upgrade and the validations.
 	drivers *typescript.Drivers
@@ -164,6 +165,9 @@ func (r *runner) run(ctx context.Context) {
 			return
 		}
 	}
+	// A manager the PATH lacks (or has at another version than
+	// packageManager names) comes from the same registry.
+	r.managerFetch = managers.RegistryFetch(r.o.Client)
 	if err := engine.ResolveTargets(ctx, r.o.Client, repository, r.o.Targets); err != nil {
 		if !r.interrupted(ctx, "resolving the target") {
 			r.stop("%v: name one that exists; nothing was cloned", err)
@@ -179,7 +183,7 @@ func (r *runner) run(ctx context.Context) {
 	r.detected = make(chan struct{})
 	go func() {
 		defer close(r.detected)
-		if r.manager, r.detectErr = managers.Detect(ctx, r.root, repository, r.o.Env); r.detectErr != nil {
+		if r.manager, r.detectErr = managers.Detect(ctx, r.root, repository, r.o.Env, r.managerFetch); r.detectErr != nil {
 			workCancel()
 		}
 	}()
@@ -329,7 +333,7 @@ func (r *runner) run(ctx context.Context) {
 		}
 		return
 	}
-	r.rep.Install = &Install{Manager: res.Manager, Version: res.Version, Lockfile: res.Lockfile, Manifests: res.Manifests,
+	r.rep.Install = &Install{Manager: res.Manager, Version: res.Version, Binary: res.Binary, BinaryWhy: res.BinaryWhy, Lockfile: res.Lockfile, Manifests: res.Manifests,
 		Commands: res.Commands, Moved: res.Moved, Normalized: orEmpty(res.Normalized)}
 	if len(res.Normalized) > 0 && !r.commitNormalized(ctx, res) {
 		return

@@ -64,8 +64,13 @@ type Move struct {
 
 // Install is the package manager's part.
 type Install struct {
-	Manager   string           `json:"manager"`
-	Version   string           `json:"version"`
+	Manager string `json:"manager"`
+	Version string `json:"version"`
+	// Binary is the program that ran: the manager on PATH, or the script
+	// of the registry's package of it (from the tool cache); BinaryWhy
+	// says why it is not the one on PATH, when it is not.
+	Binary    string           `json:"binary"`
+	BinaryWhy string           `json:"binaryWhy,omitempty"`
 	Lockfile  string           `json:"lockfile"`
 	Manifests []string         `json:"manifests"`
 	Commands  []string         `json:"commands"`

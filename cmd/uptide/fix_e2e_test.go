@@ -659,8 +659,9 @@ func TestFixBaselineSeesWhatTheCloneSees(t *testing.T) {
 }
 
 // The manager is checked beside check and the clone; a packageManager the
-// binary on PATH is not stops the run before any install, with the reason,
-// and leaves no clone and no branch.
+// binary on PATH is not, and that the registry cannot give either (the
+// test registry has no npm 6), stops the run before any install, with the
+// reason, and leaves no clone and no branch.
 func TestFixStopsOnTheWrongManager(t *testing.T) {
 	fe := newFixEnv(t)
 	dir := copyDir(t, filepath.Join("../../fixtures/fix", "npm-app"))
@@ -669,7 +670,7 @@ func TestFixStopsOnTheWrongManager(t *testing.T) {
 	commitAll(t, dir)
 	before := checkoutDigest(t, dir)
 	rep, r := runFix(t, fe, dir, "slugkit", "--target", "slugkit@2.0.0")
-	if r.code != 2 || rep.Status != "not-run" || !strings.Contains(rep.Reason, "npm@6.14.18") {
+	if r.code != 2 || rep.Status != "not-run" || !strings.Contains(rep.Reason, "npm@6.14.18") || !strings.Contains(rep.Reason, "from the registry, and that failed") {
 		t.Fatalf("exit %d status %s reason %q, want 2 not-run naming packageManager's npm@6.14.18\n%s", r.code, rep.Status, rep.Reason, r.stderr)
 	}
 	if rep.Install != nil || len(rep.Commits) != 0 {

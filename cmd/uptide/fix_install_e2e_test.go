@@ -1,8 +1,10 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -128,6 +130,132 @@ func TestFixCommitsTheManagersOwnRewrite(t *testing.T) {
 			if line := "npm rewrites package-lock.json on its own, without the upgrade (committed before it): " + strings.Join(c.own, "; "); !strings.Contains(text.stdout, line) {
 				t.Errorf("text report lacks %q:\n%s", line, text.stdout)
 			}
+		})
+	}
+}
+
+// withPath is fe with PATH set to path (its other variables kept).
+func withPath(fe fixEnv, path string) fixEnv {
+	out := fe
+	out.extra = nil
+	for _, kv := range fe.extra {
+		if strings.HasPrefix(kv, "PATH=") {
+			kv = "PATH=" + path
+		}
+		out.extra = append(out.extra, kv)
+	}
+	return out
+}
+
+// pathWithout is this process's PATH with none of the programs names: a
+// directory holding one of them is replaced by a private one linking all
+// its other entries.
+func pathWithout(t *testing.T, names ...string) string {
+	t.Helper()
+	var dirs []string
+	for i, dir := range filepath.SplitList(os.Getenv("PATH")) {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			continue
+		}
+		has := false
+		for _, e := range entries {
+			has = has || slices.Contains(names, e.Name())
+		}
+		if !has {
+			dirs = append(dirs, dir)
+			continue
+		}
+		private := filepath.Join(t.TempDir(), fmt.Sprintf("path-%d", i))
+		if err := os.MkdirAll(private, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			if !slices.Contains(names, e.Name()) {
+				if err := os.Symlink(filepath.Join(dir, e.Name()), filepath.Join(private, e.Name())); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		dirs = append(dirs, private)
+	}
+	return strings.Join(dirs, string(os.PathListSeparator))
+}
+
+// installReport is fix --json with the install's binary.
+type installReport struct {
+	fixReport
+	Install *struct {
+		Manager   string `json:"manager"`
+		Version   string `json:"version"`
+		Binary    string `json:"binary"`
+		BinaryWhy string `json:"binaryWhy"`
+	} `json:"install"`
+}
+
+// A manager the PATH lacks, or has at another version than packageManager
+// names, runs from the registry's package of it (here the test registry's
+// copy of the pinned release), at the version packageManager names, else
+// at the newest of the line that writes the lockfile; the report says
+// which binary ran and why. The upgrade verifies as with the manager on
+// PATH.
+func TestFixRunsTheManagerFromTheRegistry(t *testing.T) {
+	fe := newFixEnv(t)
+	for _, tool := range []string{"pnpm@9.15.9", "yarn@1.22.22"} {
+		name, version, _ := strings.Cut(tool, "@")
+		if err := fe.reg.AddDir(pinnedTool(t, name, version)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A yarn 1 release other than the one yarn-app's packageManager names.
+	other := t.TempDir()
+	body := fmt.Sprintf("#!/bin/sh\nexec node %q \"$@\"\n", filepath.Join(pinnedTool(t, "yarn", "1.22.19"), "bin", "yarn.js"))
+	if err := os.WriteFile(filepath.Join(other, "yarn"), []byte(body), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	bare := pathWithout(t, "pnpm", "yarn", "yarnpkg", "pnpx")
+	for _, c := range []struct {
+		name, fixture, manager, patches, path string
+		edit                                  func(map[string]any)
+		version, binary, why                  string
+	}{
+		{"no pnpm on PATH, packageManager names 9.15.9", "pnpm-catalog", "pnpm", "pnpm-catalog.patches.json", bare, nil,
+			"9.15.9", "pnpm@9.15.9/bin/pnpm.cjs", "no pnpm on PATH: pnpm 9.15.9 (as packageManager names) from the registry"},
+		{"no yarn on PATH, no packageManager", "yarn-app", "yarn", "npm-app.patches.json", bare,
+			func(m map[string]any) { delete(m, "packageManager") },
+			"1.22.22", "yarn@1.22.22/bin/yarn.js", "no yarn on PATH: yarn 1.22.22 (the newest release of the line that writes yarn.lock) from the registry"},
+		{"yarn 1.22.19 on PATH, packageManager names 1.22.22", "yarn-app", "yarn", "npm-app.patches.json", other + string(os.PathListSeparator) + bare, nil,
+			"1.22.22", "yarn@1.22.22/bin/yarn.js", "packageManager names yarn@1.22.22, the yarn on PATH (" + filepath.Join(other, "yarn") + ") is 1.22.19"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := copyDir(t, filepath.Join("../../fixtures/fix", c.fixture))
+			if c.edit != nil {
+				editManifest(t, dir, c.edit)
+			}
+			switch c.manager {
+			case "yarn":
+				yarnClassic(t).install(t, fe.env, dir)
+			case "pnpm":
+				manager2(fe, "pnpm").run(t, fe.env, dir, "install", "--no-frozen-lockfile")
+			}
+			commitAll(t, dir)
+			before := checkoutDigest(t, dir)
+			patches, _ := filepath.Abs(filepath.Join("../../fixtures/fix", c.patches))
+			var rep installReport
+			r := run(t, withPath(fe, c.path).env, dir, "fix", "slugkit", "--target", "slugkit@2.0.0", "--patches", patches, "--json")
+			decode(t, r, &rep)
+			if r.code != 0 || rep.Status != "verified" {
+				t.Fatalf("exit %d status %s (%s), want 0 verified\n%s", r.code, rep.Status, rep.Reason, r.stderr)
+			}
+			in := rep.Install
+			if in == nil || in.Manager != c.manager || in.Version != c.version || !strings.HasSuffix(filepath.ToSlash(in.Binary), "/managers/"+c.binary) ||
+				!strings.HasPrefix(in.BinaryWhy, c.why) {
+				t.Errorf("install %+v, want %s %s run from the tool cache's %s because %q", in, c.manager, c.version, c.binary, c.why)
+			}
+			if after := checkoutDigest(t, dir); after != before {
+				t.Errorf("the checkout changed:\n%s", diffLines(before, after))
+			}
+			assertNoTrap(t, fe, dir)
 		})
 	}
 }

@@ -126,3 +126,32 @@ func TestBeyondOwn(t *testing.T) {
 		t.Errorf("own %q bad %q, want is-number's change against the upgrade", own, bad)
 	}
 }
+
+// A repository naming no manager version gets the newest release of the
+// line that writes its lockfile: read from the lockfiles the real managers
+// wrote.
+func TestPinnedRelease(t *testing.T) {
+	for _, tt := range []struct{ repo, file, name, want string }{
+		{"pnpm-v9", "pnpm-lock.yaml", "pnpm", "9.15.9"},
+		{"yarn-classic", "yarn.lock", "yarn", "1.22.22"},
+		{"yarn-berry", "yarn.lock", "yarn-berry", "4.18.1"},
+		{"npm-v3", "package-lock.json", "npm", ""},
+	} {
+		file := filepath.Join("..", "..", "fixtures", "repos", tt.repo, tt.file)
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lf, err := lockfile.Parse(file, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := pinnedRelease(tt.name, lf.Format(), data); got != tt.want {
+			t.Errorf("%s: %q, want %q", tt.repo, got, tt.want)
+		}
+	}
+	yarn3 := []byte("# yarn\n\n__metadata:\n  version: 6\n  cacheKey: 8\n")
+	if got := pinnedRelease("yarn-berry", lockfile.YarnBerry, yarn3); got != "3.8.7" {
+		t.Errorf("a Yarn 3 lockfile: %q, want 3.8.7", got)
+	}
+}

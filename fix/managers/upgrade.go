@@ -36,8 +36,9 @@ type Options struct {
 	Progress func(line string) // manager output lines, may be nil
 	Timeout  time.Duration     // per manager command; 0 = 10 minutes
 	// Manager is what Detect found for a copy of Root (the checkout the
-	// clone was made from): nil runs Detect here.
+	// clone was made from): nil runs Detect here, with Fetch.
 	Manager *Manager
+	Fetch   Fetch
 }
 
 // Moved is one package's versions as the lockfile records them.
@@ -47,6 +48,8 @@ type Moved struct{ Name, From, To string }
 type Result struct {
 	Manager   string   // npm, pnpm, yarn, yarn-berry, bun
 	Version   string   // the binary's own --version
+	Binary    string   // the program that ran (see Manager)
+	BinaryWhy string   // why it is not the one on PATH, when it is not
 	Lockfile  string   // slash path relative to Root
 	Manifests []string // files edited (package.json files, pnpm-workspace.yaml), slash, sorted
 	Moved     []Moved  // sorted by name
@@ -97,7 +100,7 @@ func Upgrade(ctx context.Context, opts Options) (res *Result, err error) {
 		}
 	}
 	if m == nil {
-		if m, err = Detect(ctx, opts.Root, opts.Repo, opts.Env); err != nil {
+		if m, err = Detect(ctx, opts.Root, opts.Repo, opts.Env, opts.Fetch); err != nil {
 			return nil, err
 		}
 	}
@@ -144,7 +147,7 @@ func Upgrade(ctx context.Context, opts Options) (res *Result, err error) {
 			}
 		}
 	}()
-	res = &Result{Manager: m.Name, Version: m.Version, Lockfile: m.Lockfile}
+	res = &Result{Manager: m.Name, Version: m.Version, Binary: m.Binary, BinaryWhy: m.Why, Lockfile: m.Lockfile}
 	for _, f := range editedFiles(edits) {
 		rel, _ := filepath.Rel(opts.Root, f)
 		res.Manifests = append(res.Manifests, filepath.ToSlash(rel))

@@ -106,7 +106,7 @@ func TestUpgradeNPMWorkspaces(t *testing.T) {
 			t.Errorf("%s zod locked at %q, want 3.25.76", ws, v)
 		}
 	}
-	want := &Result{Manager: "npm", Version: res.Version, Lockfile: "package-lock.json",
+	want := &Result{Manager: "npm", Version: res.Version, Binary: filepath.Join(e.bin, "npm"), Lockfile: "package-lock.json",
 		Manifests: []string{"package.json", "packages/a/package.json", "packages/b/package.json"},
 		Moved:     []Moved{{Name: "slugkit", From: "1.0.0", To: "2.0.0"}, {Name: "zod", From: "3.22.4", To: "3.25.76"}},
 		// Each styled range settles on its target: one install, then the
