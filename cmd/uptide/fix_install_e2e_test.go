@@ -134,6 +134,33 @@ func TestFixCommitsTheManagersOwnRewrite(t *testing.T) {
 	}
 }
 
+// npm hoisting what the upgrade brings lets the nested copies of the same
+// install go (express 5 moves debug 4 to the root, so the debug 4 nested
+// under @babel/core is removed): their dependents resolve the very same
+// install, which is no change outside the moved packages.
+func TestFixHoistedCopyIsNoChangeOutside(t *testing.T) {
+	fe := newFixEnv(t)
+	dir := copyDir(t, filepath.Join("../../fixtures/fix", "npm-app"))
+	editManifest(t, dir, func(m map[string]any) {
+		deps := m["dependencies"].(map[string]any)
+		deps["serve-kit"], deps["transpile-kit"] = "^4.0.0", "7.0.0"
+	})
+	npmManager().install(t, fe.env, dir)
+	lock, err := os.ReadFile(filepath.Join(dir, "package-lock.json"))
+	if err != nil || !strings.Contains(string(lock), `"node_modules/transpile-kit/node_modules/debug"`) {
+		t.Fatalf("npm did not nest debug 4 under transpile-kit (%v):\n%s", err, lock)
+	}
+	commitAll(t, dir)
+	rep, r := runFix(t, fe, dir, "serve-kit", "--target", "serve-kit@5.0.0")
+	if r.code != 0 || rep.Status != "verified" {
+		t.Fatalf("exit %d status %s (%s), want 0 verified\n%s", r.code, rep.Status, rep.Reason, r.stderr)
+	}
+	after := git(t, dir, "show", rep.Branch+":package-lock.json")
+	if strings.Contains(after, `"node_modules/transpile-kit/node_modules/debug"`) || !strings.Contains(after, "debug-4.4.3.tgz") {
+		t.Errorf("the branch's lockfile should hold debug 4.4.3 at the root alone:\n%s", after)
+	}
+}
+
 // withPath is fe with PATH set to path (its other variables kept).
 func withPath(fe fixEnv, path string) fixEnv {
 	out := fe

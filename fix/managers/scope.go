@@ -96,7 +96,9 @@ func scopeViolations(before, after *lockfile.Graph, moved map[string]bool) []str
 			out = append(out, fmt.Sprintf("%s %s → %s", name, a.Version, b.Version))
 		}
 		for _, a := range rs {
-			out = append(out, fmt.Sprintf("%s %s removed", name, a.Version))
+			if !hoisted(after, a) {
+				out = append(out, fmt.Sprintf("%s %s removed", name, a.Version))
+			}
 		}
 		added[name] = as
 	}
@@ -137,6 +139,40 @@ func scopeViolations(before, after *lockfile.Graph, moved map[string]bool) []str
 	}
 	sort.Strings(out)
 	return out
+}
+
+// hoisted: npm removed a nested copy because its dependents now resolve
+// the very same install (name, version, integrity) further up, where the
+// upgrade put it (express 5 hoists debug 4, so the debug 4 nested under
+// @babel/core goes): the same install for them, not a change.
+func hoisted(after *lockfile.Graph, a *lockfile.Record) bool {
+	if after.Format != lockfile.NPMv2 && after.Format != lockfile.NPMv3 {
+		return false
+	}
+	name := installName(after.Format, a.Key)
+	if name == "" {
+		return false
+	}
+	leaf := "node_modules/" + name
+	parent := strings.TrimSuffix(strings.TrimSuffix(a.Key, leaf), "/")
+	for parent != "" {
+		// One package up: drop the parent's own node_modules/<name>; a
+		// workspace folder resolves from the root's.
+		if i := strings.LastIndex(parent, "node_modules/"); i >= 0 {
+			parent = strings.TrimSuffix(parent[:i], "/")
+		} else {
+			parent = ""
+		}
+		at := leaf
+		if parent != "" {
+			at = parent + "/" + leaf
+		}
+		if b := after.Records[at]; b != nil {
+			// The nearest copy is the one they resolve.
+			return b.Name == a.Name && b.Version == a.Version && b.Integrity == a.Integrity
+		}
+	}
+	return false
 }
 
 // beyondOwn splits an install's changes outside the moved packages into

@@ -155,3 +155,35 @@ func TestPinnedRelease(t *testing.T) {
 		t.Errorf("a Yarn 3 lockfile: %q, want 3.8.7", got)
 	}
 }
+
+// npm hoisting an upgraded dependency lets the nested copies of the same
+// install go: express 5 puts debug 4.4.3 at the root, so the debug 4.4.3
+// nested under @babel/core is removed, and its dependent resolves the
+// same install from the root. A nested copy whose nearest ancestor copy
+// is another version (or that has none) is still a change.
+func TestHoistedCopyIsTheSameInstall(t *testing.T) {
+	rec := func(key, name, version, sri string) *lockfile.Record {
+		return &lockfile.Record{Key: key, Name: name, Version: version, Integrity: sri, Content: key + version + sri}
+	}
+	after := &lockfile.Graph{Format: lockfile.NPMv3, Records: map[string]*lockfile.Record{
+		"node_modules/debug":                       rec("node_modules/debug", "debug", "4.4.3", "sha512-d4"),
+		"node_modules/jest/node_modules/debug":     rec("node_modules/jest/node_modules/debug", "debug", "3.2.7", "sha512-d3"),
+		"packages/a/node_modules/left-pad":         rec("packages/a/node_modules/left-pad", "left-pad", "1.3.0", "sha512-l"),
+		"node_modules/@babel/core/node_modules/ms": rec("node_modules/@babel/core/node_modules/ms", "ms", "2.1.3", "sha512-m"),
+	}}
+	for _, tt := range []struct {
+		removed *lockfile.Record
+		want    bool
+	}{
+		{rec("node_modules/@babel/core/node_modules/debug", "debug", "4.4.3", "sha512-d4"), true},
+		{rec("packages/a/node_modules/debug", "debug", "4.4.3", "sha512-d4"), true},
+		{rec("node_modules/jest/node_modules/x/node_modules/debug", "debug", "4.4.3", "sha512-d4"), false}, // jest's 3.2.7 is nearer
+		{rec("node_modules/@babel/core/node_modules/debug", "debug", "4.4.2", "sha512-d42"), false},
+		{rec("node_modules/@babel/core/node_modules/chalk", "chalk", "4.1.2", "sha512-c"), false},
+		{rec("node_modules/debug", "debug", "4.4.3", "sha512-d4"), false},
+	} {
+		if got := hoisted(after, tt.removed); got != tt.want {
+			t.Errorf("hoisted(%s %s) = %v, want %v", tt.removed.Key, tt.removed.Version, got, tt.want)
+		}
+	}
+}
