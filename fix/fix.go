@@ -307,6 +307,10 @@ func (r *runner) run(ctx context.Context) {
 		r.stop("clone: %v", cloneErr)
 		return
 	}
+	if err := r.shimManager(); err != nil {
+		r.stop("%v", err)
+		return
+	}
 	reports := reportsOf(crep, r.o.Package)
 	plan, err := planOf(r.o.Package, reports, repository)
 	if err != nil {
@@ -651,6 +655,28 @@ func (r *runner) commit(ctx context.Context, subject string, files ...string) bo
 	}
 	r.rep.Commits = append(r.rep.Commits, Commit{Sha: sha, Subject: subject})
 	return true
+}
+
+// shimManager puts a manager that is not on PATH (one the registry gave)
+// on the PATH of what runs in the clone after the install: the
+// repository's scripts call it by name ("test": "pnpm lint && pnpm vitest
+// run"). No goroutine reads r.env any more when it runs.
+func (r *runner) shimManager() error {
+	if r.manager == nil || r.manager.Why == "" {
+		return nil
+	}
+	dir := filepath.Join(r.clone.Dir, "bin")
+	if err := managers.Shim(dir, r.manager); err != nil {
+		return fmt.Errorf("putting %s on the clone's PATH: %w", r.manager.Binary, err)
+	}
+	for i, kv := range r.env {
+		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
+			r.env[i] = "PATH=" + dir + string(os.PathListSeparator) + v
+			return nil
+		}
+	}
+	r.env = append(r.env, "PATH="+dir)
+	return nil
 }
 
 // commitNormalized commits the lockfile the manager writes on its own, from

@@ -249,7 +249,13 @@ func TestFixRunsTheManagerFromTheRegistry(t *testing.T) {
 		{"no pnpm on PATH, packageManager names 9.15.9", "pnpm-catalog", "pnpm", "pnpm-catalog.patches.json", bare, nil,
 			"9.15.9", "pnpm@9.15.9/bin/pnpm.cjs", "no pnpm on PATH: pnpm 9.15.9 (as packageManager names) from the registry"},
 		{"no yarn on PATH, no packageManager", "yarn-app", "yarn", "npm-app.patches.json", bare,
-			func(m map[string]any) { delete(m, "packageManager") },
+			func(m map[string]any) {
+				delete(m, "packageManager")
+				// The tests call the manager by name: the run puts the
+				// registry's on their PATH too.
+				scripts := m["scripts"].(map[string]any)
+				scripts["test"], scripts["unit"] = "yarn run unit", "node --test"
+			},
 			"1.22.22", "yarn@1.22.22/bin/yarn.js", "no yarn on PATH: yarn 1.22.22 (the newest release of the line that writes yarn.lock) from the registry"},
 		{"yarn 1.22.19 on PATH, packageManager names 1.22.22", "yarn-app", "yarn", "npm-app.patches.json", other + string(os.PathListSeparator) + bare, nil,
 			"1.22.22", "yarn@1.22.22/bin/yarn.js", "packageManager names yarn@1.22.22, the yarn on PATH (" + filepath.Join(other, "yarn") + ") is 1.22.19"},
@@ -278,6 +284,9 @@ func TestFixRunsTheManagerFromTheRegistry(t *testing.T) {
 			if in == nil || in.Manager != c.manager || in.Version != c.version || !strings.HasSuffix(filepath.ToSlash(in.Binary), "/managers/"+c.binary) ||
 				!strings.HasPrefix(in.BinaryWhy, c.why) {
 				t.Errorf("install %+v, want %s %s run from the tool cache's %s because %q", in, c.manager, c.version, c.binary, c.why)
+			}
+			if c.manager == "yarn" && (len(rep.Tests.Results) == 0 || rep.Tests.Results[0].Status != "passed") {
+				t.Errorf("tests %+v, want the test script passed", rep.Tests.Results)
 			}
 			if after := checkoutDigest(t, dir); after != before {
 				t.Errorf("the checkout changed:\n%s", diffLines(before, after))

@@ -180,3 +180,17 @@ func copyFiles(src, dst string) error {
 		return os.WriteFile(target, data, info.Mode().Perm()|0o600)
 	})
 }
+
+// Shim writes into dir a program named as m's binary that runs m, for
+// scripts that call the manager by name.
+func Shim(dir string, m *Manager) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	quoted := make([]string, len(m.Argv))
+	for i, a := range m.Argv {
+		quoted[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+	}
+	body := "#!/bin/sh\nexec " + strings.Join(quoted, " ") + " \"$@\"\n"
+	return os.WriteFile(filepath.Join(dir, binaryName(m.Name)), []byte(body), 0o755)
+}
