@@ -1,7 +1,11 @@
 package main
 
 import (
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -161,6 +165,51 @@ func TestFixHoistedCopyIsNoChangeOutside(t *testing.T) {
 	}
 }
 
+// A packageManager hash the registry's tarball does not have (another
+// release under the same version) stops the run before any install, as
+// corepack would.
+func TestFixRefusesAManagerWhoseHashDiffers(t *testing.T) {
+	fe := newFixEnv(t)
+	if err := fe.reg.AddDir(pinnedTool(t, "pnpm", "9.15.9")); err != nil {
+		t.Fatal(err)
+	}
+	dir := copyDir(t, filepath.Join("../../fixtures/fix", "pnpm-catalog"))
+	manager2(fe, "pnpm").run(t, fe.env, dir, "install", "--no-frozen-lockfile")
+	other := strings.Repeat("ab", 64)
+	editManifest(t, dir, func(m map[string]any) { m["packageManager"] = "pnpm@9.15.9+sha512." + other })
+	commitAll(t, dir)
+	rep, r := runFix(t, withPath(fe, pathWithout(t, "pnpm", "pnpx")), dir, "slugkit", "--target", "slugkit@2.0.0")
+	if r.code != 2 || rep.Status != "not-run" || !strings.Contains(rep.Reason, "not packageManager's "+other) || rep.Install != nil {
+		t.Fatalf("exit %d status %s (%s), install %+v: want 2 not-run on the hash, before any install", r.code, rep.Status, rep.Reason, rep.Install)
+	}
+}
+
+// tarballSHA512 is the hex sha512 of name@version's tarball on fe's
+// registry, read from its integrity.
+func tarballSHA512(t *testing.T, fe fixEnv, name, version string) string {
+	t.Helper()
+	resp, err := http.Get(strings.TrimSuffix(fe.reg.URL(), "/") + "/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var doc struct {
+		Versions map[string]struct {
+			Dist struct {
+				Integrity string `json:"integrity"`
+			} `json:"dist"`
+		} `json:"versions"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&doc); err != nil {
+		t.Fatal(err)
+	}
+	sum, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(doc.Versions[version].Dist.Integrity, "sha512-"))
+	if err != nil || len(sum) != 64 {
+		t.Fatalf("%s@%s integrity %q: %v", name, version, doc.Versions[version].Dist.Integrity, err)
+	}
+	return hex.EncodeToString(sum)
+}
+
 // withPath is fe with PATH set to path (its other variables kept).
 func withPath(fe fixEnv, path string) fixEnv {
 	out := fe
@@ -241,12 +290,16 @@ func TestFixRunsTheManagerFromTheRegistry(t *testing.T) {
 		t.Fatal(err)
 	}
 	bare := pathWithout(t, "pnpm", "yarn", "yarnpkg", "pnpx")
+	// corepack's hash of the pinned release is its tarball's: the test
+	// registry's, here.
+	pinnedHash := "sha512." + tarballSHA512(t, fe, "pnpm", "9.15.9")
 	for _, c := range []struct {
 		name, fixture, manager, patches, path string
 		edit                                  func(map[string]any)
 		version, binary, why                  string
 	}{
-		{"no pnpm on PATH, packageManager names 9.15.9", "pnpm-catalog", "pnpm", "pnpm-catalog.patches.json", bare, nil,
+		{"no pnpm on PATH, packageManager names 9.15.9 and its hash", "pnpm-catalog", "pnpm", "pnpm-catalog.patches.json", bare,
+			func(m map[string]any) { m["packageManager"] = "pnpm@9.15.9+" + pinnedHash },
 			"9.15.9", "pnpm@9.15.9/bin/pnpm.cjs", "no pnpm on PATH: pnpm 9.15.9 (as packageManager names) from the registry"},
 		{"no yarn on PATH, no packageManager", "yarn-app", "yarn", "npm-app.patches.json", bare,
 			func(m map[string]any) {

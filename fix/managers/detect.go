@@ -137,7 +137,11 @@ func Detect(ctx context.Context, root string, repo *model.Repository, env []stri
 	if version == "" || fetch == nil {
 		return nil, fmt.Errorf("%s: %s: install %s (the version packageManager names, %s), or put it on PATH", lockRel, why, bin, orNone(repo.PackageManagerField))
 	}
-	m, err := fetched(ctx, fetch, root, name, version, env)
+	hash := ""
+	if version == want {
+		hash = packageManagerHash(repo.PackageManagerField)
+	}
+	m, err := fetched(ctx, fetch, root, name, version, hash, env)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s, so uptide runs %s %s (%s) from the registry, and that failed: %w", lockRel, why, bin, version, whose, err)
 	}
@@ -177,6 +181,12 @@ func splitPackageManager(field string) (string, string) {
 	}
 	ver, _, _ = strings.Cut(ver, "+")
 	return name, ver
+}
+
+// packageManagerHash is the "sha512.abc" of "pnpm@9.15.9+sha512.abc".
+func packageManagerHash(field string) string {
+	_, hash, _ := strings.Cut(strings.TrimSpace(field), "+")
+	return hash
 }
 
 func binaryName(manager string) string {

@@ -2,6 +2,10 @@ package managers
 
 import (
 	"context"
+	"crypto/sha1"
+	"crypto/sha256"
+	"crypto/sha512"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -18,7 +22,15 @@ import (
 
 // Fetch brings name@version's published package into a directory that
 // outlives the run, and returns it.
-type Fetch func(ctx context.Context, name, version string) (string, error)
+type Fetch func(ctx context.Context, name, version string) (*Tool, error)
+
+// Tool is a fetched package: its files, and the hex digests of the
+// tarball they came from by algorithm (sha1, sha224, sha256, sha512), which
+// a packageManager hash ("pnpm@9.15.9+sha512.<hex>") names.
+type Tool struct {
+	Dir     string
+	Digests map[string]string
+}
 
 // registryPackage is the registry package of each manager Detect can run
 // without a binary on PATH (bun is a native binary per platform: not one).
@@ -60,7 +72,8 @@ func pinnedRelease(name string, f lockfile.Format, data []byte) string {
 var berryMetadata = regexp.MustCompile(`(?m)^__metadata:\s*\n\s+version:\s*(\d+)`)
 
 // fetched is the manager name@version from the registry, run by node.
-func fetched(ctx context.Context, fetch Fetch, root, name, version string, env []string) (*Manager, error) {
+// hash, when set, is packageManager's "sha512.<hex>": the tarball must have it.
+func fetched(ctx context.Context, fetch Fetch, root, name, version, hash string, env []string) (*Manager, error) {
 	pkg, ok := registryPackage[name]
 	if !ok {
 		return nil, fmt.Errorf("%s publishes no package uptide can run: install it", binaryName(name))
@@ -69,10 +82,22 @@ func fetched(ctx context.Context, fetch Fetch, root, name, version string, env [
 	if err != nil {
 		return nil, fmt.Errorf("no node on PATH to run it")
 	}
-	dir, err := fetch(ctx, pkg, version)
+	tool, err := fetch(ctx, pkg, version)
 	if err != nil {
 		return nil, err
 	}
+	if algo, want, ok := strings.Cut(hash, "."); ok && name != "yarn-berry" {
+		// corepack's hash is of the tarball it downloads, which for these
+		// is the registry's (Yarn Berry's is its single-file release).
+		got, known := tool.Digests[algo]
+		switch {
+		case !known:
+			return nil, fmt.Errorf("packageManager's hash is %s, which uptide cannot check: name a sha1, sha224, sha256 or sha512 hash, or none", algo)
+		case got != strings.ToLower(want):
+			return nil, fmt.Errorf("the registry's %s@%s tarball has %s %s, not packageManager's %s: it is not the release the repository pinned", pkg, version, algo, got, want)
+		}
+	}
+	dir := tool.Dir
 	script, err := binScript(dir, binaryName(name))
 	if err != nil {
 		return nil, err
@@ -113,46 +138,68 @@ func binScript(dir, command string) (string, error) {
 
 // RegistryFetch fetches through client (the repository's registry, its
 // integrity verified) into the cache's managers folder, once per version:
-// later runs start it from there.
+// later runs start it from there. The tarball's digests are kept in the
+// folder's completion marker.
 func RegistryFetch(client *registry.Client) Fetch {
-	return func(ctx context.Context, name, version string) (string, error) {
+	return func(ctx context.Context, name, version string) (*Tool, error) {
 		parent, err := cache.Dir("managers")
 		if err != nil {
-			return "", err
+			return nil, err
 		}
 		label := strings.ReplaceAll(name, "/", "+") + "@" + version
 		dir := filepath.Join(parent, label)
-		if _, err := os.Stat(filepath.Join(dir, ".complete")); err == nil {
-			return dir, nil
+		if marker, err := os.ReadFile(filepath.Join(dir, ".complete")); err == nil {
+			var digests map[string]string
+			if json.Unmarshal(marker, &digests) == nil && len(digests) > 0 {
+				return &Tool{Dir: dir, Digests: digests}, nil
+			}
 		}
 		p, err := client.Fetch(ctx, name, version)
 		if err != nil {
-			return "", err
+			return nil, err
 		}
 		defer func() { _ = p.Remove() }()
 		if p.Version != version {
-			return "", fmt.Errorf("the registry gave %s@%s for %s", name, p.Version, version)
+			return nil, fmt.Errorf("the registry gave %s@%s for %s", name, p.Version, version)
 		}
+		digests, err := fileDigests(p.Tarball)
+		if err != nil {
+			return nil, err
+		}
+		marker, _ := json.Marshal(digests)
 		// Filled beside its place and renamed into it once complete, so a
 		// run beside this one never starts half of it.
 		tmp, err := os.MkdirTemp(parent, label+".tmp-")
 		if err != nil {
-			return "", err
+			return nil, err
 		}
 		defer os.RemoveAll(tmp)
 		if err := copyFiles(p.Dir, tmp); err != nil {
-			return "", fmt.Errorf("copying %s@%s into %s: %w", name, version, parent, err)
+			return nil, fmt.Errorf("copying %s@%s into %s: %w", name, version, parent, err)
 		}
-		if err := os.WriteFile(filepath.Join(tmp, ".complete"), nil, 0o644); err != nil {
-			return "", err
+		if err := os.WriteFile(filepath.Join(tmp, ".complete"), marker, 0o644); err != nil {
+			return nil, err
 		}
+		_ = os.RemoveAll(dir) // an incomplete or older-format copy
 		if err := os.Rename(tmp, dir); err != nil {
 			if _, statErr := os.Stat(filepath.Join(dir, ".complete")); statErr != nil {
-				return "", err
+				return nil, err
 			}
 		}
-		return dir, nil
+		return &Tool{Dir: dir, Digests: digests}, nil
 	}
+}
+
+// fileDigests are the hex digests of a file by the algorithms a
+// packageManager hash may name.
+func fileDigests(path string) (map[string]string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	s1, s224, s256, s512 := sha1.Sum(data), sha256.Sum224(data), sha256.Sum256(data), sha512.Sum512(data)
+	return map[string]string{"sha1": hex.EncodeToString(s1[:]), "sha224": hex.EncodeToString(s224[:]),
+		"sha256": hex.EncodeToString(s256[:]), "sha512": hex.EncodeToString(s512[:])}, nil
 }
 
 // copyFiles copies the regular files and directories below src to dst.
