@@ -103,6 +103,9 @@ func Detect(ctx context.Context, root string, repo *model.Repository, env []stri
 		return nil, fmt.Errorf("package.json packageManager names %s@%s, but %s is written by %s: change packageManager, or install with the Yarn it names and commit the lockfile",
 			fieldName, fieldVersion, lockRel, yarnLine(name))
 	}
+	if _, ok := registryPackage[name]; !ok {
+		fetch = nil // bun: one native binary per platform, to install
+	}
 	var why string
 	path, err := lookPath(env, bin)
 	if err == nil {

@@ -74,10 +74,7 @@ var berryMetadata = regexp.MustCompile(`(?m)^__metadata:\s*\n\s+version:\s*(\d+)
 // fetched is the manager name@version from the registry, run by node.
 // hash, when set, is packageManager's "sha512.<hex>": the tarball must have it.
 func fetched(ctx context.Context, fetch Fetch, root, name, version, hash string, env []string) (*Manager, error) {
-	pkg, ok := registryPackage[name]
-	if !ok {
-		return nil, fmt.Errorf("%s publishes no package uptide can run: install it", binaryName(name))
-	}
+	pkg := registryPackage[name]
 	node, err := lookPath(env, "node")
 	if err != nil {
 		return nil, fmt.Errorf("no node on PATH to run it")
