@@ -157,23 +157,20 @@ func (r *runner) run(ctx context.Context) {
 		return
 	}
 	// The registry client check and the pinned compiler use; the targets
-	// are resolved with it before anything is cloned, as check resolves
-	// them (check then reads the same packuments from it).
+	// are resolved with it, beside the snapshot, before anything is
+	// cloned, as check resolves them (check then reads the same packuments
+	// from it).
 	if r.o.Client == nil {
 		if r.o.Client, err = engine.NewClient(r.root, r.o.Env); err != nil {
 			r.stop("%v", err)
 			return
 		}
 	}
+	resolved := make(chan error, 1)
+	go func() { resolved <- engine.ResolveTargets(ctx, r.o.Client, repository, r.o.Targets) }()
 	// A manager the PATH lacks (or has at another version than
 	// packageManager names) comes from the same registry.
 	r.managerFetch = managers.RegistryFetch(r.o.Client)
-	if err := engine.ResolveTargets(ctx, r.o.Client, repository, r.o.Targets); err != nil {
-		if !r.interrupted(ctx, "resolving the target") {
-			r.stop("%v: name one that exists; nothing was cloned", err)
-		}
-		return
-	}
 
 	// The package manager (the binary, at the version packageManager
 	// names) is checked beside the rest: no install starts before it is,
@@ -217,6 +214,12 @@ func (r *runner) run(ctx context.Context) {
 		return
 	}
 	if r.o.WithServices && !r.confirmServices(repository, workspaces) {
+		return
+	}
+	if err := <-resolved; err != nil {
+		if !r.interrupted(ctx, "resolving the target") {
+			r.stop("%v: name one that exists; nothing was cloned", err)
+		}
 		return
 	}
 	type baseline struct {
