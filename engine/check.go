@@ -452,29 +452,9 @@ func (c *checker) memberOf(ctx context.Context, row model.DependencyRow) member 
 		m.reason = fmt.Sprintf("--target %s@%s: %v", row.Name, want, err)
 		return m
 	}
-	if v, ok := p.DistTags[want]; ok {
-		m.target = v
-		return m
+	if m.target, err = ResolveTarget(p, row.Name, want); err != nil {
+		m.target, m.reason = row.Target, err.Error()
 	}
-	if v, ok := semver.Exact(want); ok {
-		if _, ok := p.Versions[v]; ok {
-			m.target = v
-			return m
-		}
-	}
-	// "zod@4" and "zod@^4.1" mean the newest release they admit.
-	if _, err := semver.ParseRange(want); err == nil {
-		versions := make([]string, 0, len(p.Versions))
-		for v := range p.Versions {
-			versions = append(versions, v)
-		}
-		sort.Strings(versions)
-		if v, ok := semver.MaxSatisfying(versions, want); ok {
-			m.target = v
-			return m
-		}
-	}
-	m.reason = fmt.Sprintf("--target %s@%s: the registry has no such version, dist-tag or range of %s", row.Name, want, row.Package)
 	return m
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -70,10 +71,11 @@ type runner struct {
 	before isolate.Snapshot
 	// manager is the package manager Detect found in the checkout, once
 	// detected is closed; detectErr says why there is none.
-	manager   *managers.Manager
-	detectErr error
-	detected  chan struct{}
-	fetch     func(ctx context.Context, name, version string) (string, error)
+	manager      *managers.Manager
+	managerFetch managers.Fetch
+	detectErr    error
+	detected     chan struct{}
+	fetch        func(ctx context.Context, name, version string) (string, error)
 	// drivers run the repository's compiler for check and for the
 	// compiles before and after the upgrade and the validations.
 	drivers *typescript.Drivers
@@ -154,6 +156,21 @@ func (r *runner) run(ctx context.Context) {
 		r.stop("the checkout is not clean: %s; commit or stash first, fix starts from a commit", reason)
 		return
 	}
+	// The registry client check and the pinned compiler use; the targets
+	// are resolved with it, beside the snapshot, before anything is
+	// cloned, as check resolves them (check then reads the same packuments
+	// from it).
+	if r.o.Client == nil {
+		if r.o.Client, err = engine.NewClient(r.root, r.o.Env); err != nil {
+			r.stop("%v", err)
+			return
+		}
+	}
+	resolved := make(chan error, 1)
+	go func() { resolved <- engine.ResolveTargets(ctx, r.o.Client, repository, r.o.Targets) }()
+	// A manager the PATH lacks (or has at another version than
+	// packageManager names) comes from the same registry.
+	r.managerFetch = managers.RegistryFetch(r.o.Client)
 
 	// The package manager (the binary, at the version packageManager
 	// names) is checked beside the rest: no install starts before it is,
@@ -163,7 +180,7 @@ func (r *runner) run(ctx context.Context) {
 	r.detected = make(chan struct{})
 	go func() {
 		defer close(r.detected)
-		if r.manager, r.detectErr = managers.Detect(ctx, r.root, repository, r.o.Env); r.detectErr != nil {
+		if r.manager, r.detectErr = managers.Detect(ctx, r.root, repository, r.o.Env, r.managerFetch); r.detectErr != nil {
 			workCancel()
 		}
 	}()
@@ -197,6 +214,12 @@ func (r *runner) run(ctx context.Context) {
 		return
 	}
 	if r.o.WithServices && !r.confirmServices(repository, workspaces) {
+		return
+	}
+	if err := <-resolved; err != nil {
+		if !r.interrupted(ctx, "resolving the target") {
+			r.stop("%v: name one that exists; nothing was cloned", err)
+		}
 		return
 	}
 	type baseline struct {
@@ -287,6 +310,10 @@ func (r *runner) run(ctx context.Context) {
 		r.stop("clone: %v", cloneErr)
 		return
 	}
+	if err := r.shimManager(); err != nil {
+		r.stop("%v", err)
+		return
+	}
 	reports := reportsOf(crep, r.o.Package)
 	plan, err := planOf(r.o.Package, reports, repository)
 	if err != nil {
@@ -313,8 +340,11 @@ func (r *runner) run(ctx context.Context) {
 		}
 		return
 	}
-	r.rep.Install = &Install{Manager: res.Manager, Version: res.Version, Lockfile: res.Lockfile, Manifests: res.Manifests,
-		Commands: res.Commands, Moved: res.Moved}
+	r.rep.Install = &Install{Manager: res.Manager, Version: res.Version, Binary: res.Binary, BinaryWhy: res.BinaryWhy, Lockfile: res.Lockfile, Manifests: res.Manifests,
+		Commands: res.Commands, Moved: res.Moved, Normalized: orEmpty(res.Normalized)}
+	if len(res.Normalized) > 0 && !r.commitNormalized(ctx, res) {
+		return
+	}
 	if !r.commit(ctx, upgradeSubject(r.o.Package, plan), append(append([]string{}, res.Manifests...), res.Lockfile)...) {
 		return
 	}
@@ -630,6 +660,63 @@ func (r *runner) commit(ctx context.Context, subject string, files ...string) bo
 	return true
 }
 
+// shimManager puts a manager that is not on PATH (one the registry gave)
+// on the PATH of what runs in the clone after the install: the
+// repository's scripts call it by name ("test": "pnpm lint && pnpm vitest
+// run"). No goroutine reads r.env any more when it runs.
+func (r *runner) shimManager() error {
+	if r.manager == nil || r.manager.Why == "" {
+		return nil
+	}
+	dir := filepath.Join(r.clone.Dir, "bin")
+	if err := managers.Shim(dir, r.manager); err != nil {
+		return fmt.Errorf("putting %s on the clone's PATH: %w", r.manager.Binary, err)
+	}
+	for i, kv := range r.env {
+		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
+			r.env[i] = "PATH=" + dir + string(os.PathListSeparator) + v
+			return nil
+		}
+	}
+	r.env = append(r.env, "PATH="+dir)
+	return nil
+}
+
+// commitNormalized commits the lockfile the manager writes on its own, from
+// the untouched manifests, before the upgrade's commit: the upgrade's diff
+// then holds only what the upgrade changed.
+func (r *runner) commitNormalized(ctx context.Context, res *managers.Result) bool {
+	lock := filepath.Join(r.croot, filepath.FromSlash(res.Lockfile))
+	upgraded, err := os.ReadFile(lock)
+	if err == nil {
+		err = os.WriteFile(lock, res.NormalizedLockfile, 0o644)
+	}
+	if err != nil {
+		r.stop("writing the manager's own lockfile in the clone: %v", err)
+		return false
+	}
+	ok := r.commit(ctx, normalizedSubject(res), res.Lockfile)
+	if err := os.WriteFile(lock, upgraded, 0o644); err != nil && ok {
+		r.stop("writing the upgraded lockfile in the clone: %v", err)
+		return false
+	}
+	return ok
+}
+
+// normalizedSubject: "npm 11.6.2 rewrites package-lock.json on its own:
+// babel-plugin-macros 3.1.0 removed; cosmiconfig 7.1.0 removed".
+func normalizedSubject(res *managers.Result) string {
+	return fmt.Sprintf("%s rewrites %s on its own: %s", managerLabel(res.Manager, res.Version), res.Lockfile, strings.Join(res.Normalized, "; "))
+}
+
+// managerLabel is the manager as its users name it: "npm 11.6.2", "yarn 4.5.0".
+func managerLabel(name, version string) string {
+	if name == "yarn-berry" {
+		name = "yarn"
+	}
+	return name + " " + version
+}
+
 // patchFiles are the files the accepted patches edit, sorted.
 func (r *runner) patchFiles() []string {
 	seen := map[string]bool{}
@@ -680,13 +767,6 @@ func (r *runner) fetcher() func(ctx context.Context, name, version string) (stri
 		client := r.o.Client
 		if r.o.CompilerClient != nil {
 			client = r.o.CompilerClient
-		}
-		if client == nil {
-			cfg, err := registry.LoadConfig(r.root, r.o.Env)
-			if err != nil {
-				return "", err
-			}
-			client = registry.New(registry.Options{Config: cfg})
 		}
 		p, err := client.Fetch(ctx, name, version)
 		if err != nil {

@@ -65,6 +65,15 @@ func planOf(name string, reports []model.PackageReport, r *model.Repository) (*u
 			}
 			return nil, fmt.Errorf("%s: %s", p.Title, reason)
 		}
+		if len(p.Members) == 0 {
+			// Check planned no move (its reason says why): there is
+			// nothing to install, so nothing is filed under its target.
+			reason := p.Reason
+			if reason == "" {
+				reason = "check planned no move"
+			}
+			return nil, fmt.Errorf("%s: %s", p.Title, reason)
+		}
 		if pl.to != "" && pl.to != p.Target && p.Package == name {
 			return nil, fmt.Errorf("%s is checked against %s and %s in different workspaces: name one with --target %s@<version>", name, pl.to, p.Target, name)
 		}

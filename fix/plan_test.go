@@ -66,6 +66,13 @@ func TestPlanOfJoinsMembersTypesAndCompanions(t *testing.T) {
 	if _, err := planOf("zod", []model.PackageReport{{Title: "zod", Package: "zod", Reason: "not installed: run npm install"}}, repoDeclaring()); err == nil || !strings.Contains(err.Error(), "not installed") {
 		t.Errorf("no target: %v", err)
 	}
+	// Check's report of a target it could not resolve keeps the row's
+	// latest as its target but plans no move: no upgrade to it.
+	unresolved := model.PackageReport{Title: "zod", Package: "zod", Installed: "3.25.76", Target: "4.1.12", Status: model.StatusNotAnalyzed,
+		Reason: "--target zod@99: the registry has no version, dist-tag or range \"99\" of zod", Members: []model.MemberReport{}}
+	if _, err := planOf("zod", []model.PackageReport{unresolved}, repoDeclaring("zod")); err == nil || !strings.Contains(err.Error(), "zod@99") {
+		t.Errorf("an unresolved target: %v", err)
+	}
 }
 
 // What is left: each new error, named by the finding it confirms, and the

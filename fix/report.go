@@ -64,12 +64,21 @@ type Move struct {
 
 // Install is the package manager's part.
 type Install struct {
-	Manager   string           `json:"manager"`
-	Version   string           `json:"version"`
+	Manager string `json:"manager"`
+	Version string `json:"version"`
+	// Binary is the program that ran: the manager on PATH, or the script
+	// of the registry's package of it (from the tool cache); BinaryWhy
+	// says why it is not the one on PATH, when it is not.
+	Binary    string           `json:"binary"`
+	BinaryWhy string           `json:"binaryWhy,omitempty"`
 	Lockfile  string           `json:"lockfile"`
 	Manifests []string         `json:"manifests"`
 	Commands  []string         `json:"commands"`
 	Moved     []managers.Moved `json:"moved"`
+	// Normalized are the lockfile entries the manager rewrites on its own,
+	// from the untouched manifests (committed before the upgrade, and not
+	// counted against it by the scope guard).
+	Normalized []string `json:"normalized"`
 }
 
 // Risk is the run's risk level and its reasons.

@@ -19,8 +19,12 @@ import (
 type Manager struct {
 	Name     string   // npm, pnpm, yarn, yarn-berry, bun
 	Version  string   // the binary's own --version
-	Argv     []string // the binary, absolute
+	Argv     []string // the binary, absolute (node and the script of a fetched one)
 	Lockfile string   // slash path relative to the root
+	// Binary is the program that runs (the file on PATH, or the script of
+	// the registry's package); Why, when set, says why it is not the one
+	// on PATH.
+	Binary, Why string
 }
 
 // lockfileManager is the manager family that writes a lockfile.
@@ -32,11 +36,14 @@ var lockfileManager = map[string]string{
 	"bun.lock":            "bun",
 }
 
-// Detect picks the manager from the lockfile and configuration, finds its
-// binary on env's PATH and checks its version against packageManager
-// ("pnpm@9.15.9"; a differing version is *VersionError). Run before any
-// edit.
-func Detect(ctx context.Context, root string, repo *model.Repository, env []string) (*Manager, error) {
+// Detect picks the manager from the lockfile and configuration and finds
+// its binary on env's PATH. When packageManager names another version
+// ("pnpm@9.15.9"), or the PATH has none, it runs the registry's package of
+// the manager instead, as corepack would: at the version packageManager
+// names, else at the newest release of the line that writes the
+// lockfile's format, brought by fetch into the tool cache. Without fetch
+// those are errors (*VersionError for a version). Run before any edit.
+func Detect(ctx context.Context, root string, repo *model.Repository, env []string, fetch Fetch) (*Manager, error) {
 	if repo == nil {
 		return nil, errors.New("managers: no repository: load it with engine/repo first")
 	}
@@ -85,33 +92,88 @@ func Detect(ctx context.Context, root string, repo *model.Repository, env []stri
 			return nil, err
 		}
 	}
-	bin, err := lookPath(env, binaryName(name))
-	if err != nil {
-		return nil, fmt.Errorf("%s: no %s on PATH: install %s (the version packageManager names, %s), or put it on PATH", lock, binaryName(name), binaryName(name), orNone(repo.PackageManagerField))
+	rel, _ := filepath.Rel(root, lock)
+	lockRel := filepath.ToSlash(rel)
+	bin := binaryName(name)
+	want := ""
+	if fieldName == bin {
+		want = fieldVersion
 	}
+	if want != "" && family == "yarn" && berry(want) != (name == "yarn-berry") {
+		return nil, fmt.Errorf("package.json packageManager names %s@%s, but %s is written by %s: change packageManager, or install with the Yarn it names and commit the lockfile",
+			fieldName, fieldVersion, lockRel, yarnLine(name))
+	}
+	if _, ok := registryPackage[name]; !ok {
+		fetch = nil // bun: one native binary per platform, to install
+	}
+	var why string
+	path, err := lookPath(env, bin)
+	if err == nil {
+		have, err := binaryVersion(ctx, []string{path}, root, name, env)
+		if err != nil {
+			return nil, err
+		}
+		m := &Manager{Name: name, Version: have, Argv: []string{path}, Lockfile: lockRel, Binary: path}
+		switch {
+		case family == "yarn" && berry(have) != (name == "yarn-berry"):
+			why = fmt.Sprintf("the yarn on PATH (%s) is %s, but %s is written by %s", path, have, lockRel, yarnLine(name))
+		case want != "" && want != have:
+			why = fmt.Sprintf("packageManager names %s@%s, the %s on PATH (%s) is %s", fieldName, want, bin, path, have)
+		default:
+			return m, nil
+		}
+		if fetch == nil {
+			if want == "" {
+				return nil, &VersionError{Field: lockRel, Want: yarnLine(name) + " (the lockfile is its)", Have: "yarn@" + have + " (" + path + ")",
+					Hint: "put the Yarn the repository uses on PATH (corepack enable), then run again"}
+			}
+			return nil, &VersionError{Field: "package.json packageManager", Want: fieldName + "@" + want, Have: bin + "@" + have + " (" + path + ")",
+				Hint: fmt.Sprintf("install %s %s (corepack enable, or `npm i -g %s@%s`) so the lockfile is written as the repository's own manager writes it, or change packageManager", fieldName, want, fieldName, want)}
+		}
+	} else {
+		why = "no " + bin + " on PATH"
+	}
+	version, whose := want, "as packageManager names"
+	if version == "" {
+		version, whose = pinnedRelease(name, lf.Format(), data), "the newest release of the line that writes "+lockRel
+	}
+	if version == "" || fetch == nil {
+		return nil, fmt.Errorf("%s: %s: install %s (the version packageManager names, %s), or put it on PATH", lockRel, why, bin, orNone(repo.PackageManagerField))
+	}
+	hash := ""
+	if version == want {
+		hash = packageManagerHash(repo.PackageManagerField)
+	}
+	m, err := fetched(ctx, fetch, root, name, version, hash, env)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %s, so uptide runs %s %s (%s) from the registry, and that failed: %w", lockRel, why, bin, version, whose, err)
+	}
+	m.Lockfile = lockRel
+	m.Why = fmt.Sprintf("%s: %s %s (%s) from the registry", why, bin, version, whose)
+	return m, nil
+}
+
+// binaryVersion is the manager's own --version.
+func binaryVersion(ctx context.Context, argv []string, root, name string, env []string) (string, error) {
 	vctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
-	res, err := proc.Run(vctx, proc.Cmd{Argv: []string{bin, "--version"}, Dir: root, Env: managerEnv(name, env)})
+	res, err := proc.Run(vctx, proc.Cmd{Argv: append(append([]string{}, argv...), "--version"), Dir: root, Env: managerEnv(name, env)})
 	if err != nil || res.ExitCode != 0 {
-		return nil, &InstallError{Command: bin + " --version", Output: res.Output + errText(err)}
+		return "", &InstallError{Command: strings.Join(argv, " ") + " --version", Output: res.Output + errText(err)}
 	}
-	have := lastLine(res.Output)
-	rel, _ := filepath.Rel(root, lock)
-	m := &Manager{Name: name, Version: have, Argv: []string{bin}, Lockfile: filepath.ToSlash(rel)}
-	berryBinary := !strings.HasPrefix(have, "0.") && !strings.HasPrefix(have, "1.")
-	if family == "yarn" && (name == "yarn-berry") != berryBinary {
-		want := "Yarn 2 or later (the lockfile is Yarn Berry's)"
-		if name == "yarn" {
-			want = "Yarn 1 (the lockfile is Yarn classic's)"
-		}
-		return nil, &VersionError{Field: m.Lockfile, Want: want, Have: "yarn@" + have + " (" + bin + ")",
-			Hint: "put the Yarn the repository uses on PATH (corepack enable), then run again"}
+	return lastLine(res.Output), nil
+}
+
+// berry: a Yarn version of 2 or later.
+func berry(version string) bool {
+	return !strings.HasPrefix(version, "0.") && !strings.HasPrefix(version, "1.")
+}
+
+func yarnLine(name string) string {
+	if name == "yarn-berry" {
+		return "Yarn 2 or later"
 	}
-	if fieldName != "" && fieldVersion != "" && fieldVersion != have {
-		return nil, &VersionError{Field: "package.json packageManager", Want: fieldName + "@" + fieldVersion, Have: binaryName(name) + "@" + have + " (" + bin + ")",
-			Hint: fmt.Sprintf("install %s %s (corepack enable, or `npm i -g %s@%s`) so the lockfile is written as the repository's own manager writes it, or change packageManager", fieldName, fieldVersion, fieldName, fieldVersion)}
-	}
-	return m, nil
+	return "Yarn 1"
 }
 
 // splitPackageManager reads "pnpm@9.15.9+sha512.abc" as pnpm, 9.15.9.
@@ -122,6 +184,12 @@ func splitPackageManager(field string) (string, string) {
 	}
 	ver, _, _ = strings.Cut(ver, "+")
 	return name, ver
+}
+
+// packageManagerHash is the "sha512.abc" of "pnpm@9.15.9+sha512.abc".
+func packageManagerHash(field string) string {
+	_, hash, _ := strings.Cut(strings.TrimSpace(field), "+")
+	return hash
 }
 
 func binaryName(manager string) string {

@@ -1,11 +1,13 @@
 // Package managers owns the package-manager migration transaction of
 // `uptide fix`: it picks the manager (npm lockfile v2/v3, pnpm, Yarn
 // classic, Yarn Berry on the node-modules linker, bun) from the lockfile
-// and configuration, checks the binary against packageManager before any
-// edit, bumps every declaring workspace (and pnpm catalog entries) keeping
-// the range style, installs with the real manager with lifecycle scripts
-// and hook installers off — the exact version first, then the styled
-// range — and guards the lockfile: only the moved packages' subtrees may
-// change. Any failure puts the original manifests and lockfile back byte
-// for byte.
+// and configuration, finds its binary at the version packageManager names
+// before any edit (the registry's package of it when the PATH has none or
+// another, as corepack would), bumps every declaring workspace (and pnpm
+// catalog entries) keeping the range style, installs with the real manager
+// with lifecycle scripts and hook installers off — the exact version
+// first, then the styled range — and guards the lockfile: only the moved
+// packages' subtrees may change beyond what the manager rewrites on its
+// own. Any failure puts the original manifests and lockfile back byte for
+// byte.
 package managers

@@ -6,19 +6,29 @@ import (
 )
 
 // ScopeError is an install that changed the lockfile outside the moved
-// packages' subtrees.
+// packages' subtrees, beyond what the manager does on its own.
 type ScopeError struct {
 	Lockfile string
 	// Entries name each offending record or declaration:
-	// "left-pad 1.0.0 → 1.3.0 (outside the moved packages)".
+	// "left-pad 1.0.0 → 1.3.0".
 	Entries []string
+	// Normalized is what the manager rewrites on its own (the baseline the
+	// entries are counted from); NormalizeErr says why that run failed.
+	Normalized   []string
+	NormalizeErr error
 }
 
 func (e *ScopeError) Error() string {
-	return fmt.Sprintf("%s: the install changed %d entr%s outside the moved packages: %s: the lockfile was restored; "+
-		"find out why the manager re-resolved them (a lockfile entry its manifest range no longer accepts, a hand-edited or stale lockfile), "+
-		"fix that in a commit of its own, then run the upgrade again",
+	s := fmt.Sprintf("%s: the install changed %d entr%s outside the moved packages: %s: the lockfile was restored; ",
 		e.Lockfile, len(e.Entries), plural(len(e.Entries), "y", "ies"), strings.Join(e.Entries, "; "))
+	switch {
+	case len(e.Normalized) > 0:
+		s += fmt.Sprintf("the manager rewrites %d more on its own (%s), which are not counted; ", len(e.Normalized), strings.Join(e.Normalized, "; "))
+	case e.NormalizeErr != nil:
+		s += fmt.Sprintf("the manager's own run on the untouched lockfile, to tell its rewrites from the upgrade's, failed too (%s); ", firstLine(e.NormalizeErr.Error()))
+	}
+	return s + "find out why the manager re-resolved them (a lockfile entry its manifest range no longer accepts, a hand-edited or stale lockfile), " +
+		"fix that in a commit of its own, then run the upgrade again"
 }
 
 // VersionError is a manager binary whose version is not the one the
@@ -83,4 +93,9 @@ func tailLines(s string, n int) string {
 		lines = lines[len(lines)-n:]
 	}
 	return strings.Join(lines, "\n")
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
 }

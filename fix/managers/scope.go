@@ -71,9 +71,9 @@ func scopeViolations(before, after *lockfile.Graph, moved map[string]bool) []str
 			removed[a.Name] = append(removed[a.Name], a)
 		case !same(a, b):
 			if a.Version != b.Version {
-				out = append(out, fmt.Sprintf("%s %s → %s (outside the moved packages)", a.Name, a.Version, b.Version))
+				out = append(out, fmt.Sprintf("%s %s → %s", a.Name, a.Version, b.Version))
 			} else {
-				out = append(out, fmt.Sprintf("%s %s changed its lockfile entry %q (outside the moved packages)", a.Name, a.Version, k))
+				out = append(out, fmt.Sprintf("%s %s changed its lockfile entry %q", a.Name, a.Version, k))
 			}
 		}
 	}
@@ -93,16 +93,18 @@ func scopeViolations(before, after *lockfile.Graph, moved map[string]bool) []str
 			if a.Version == b.Version && same(a, b) {
 				continue // the same install under a new key (a peer suffix)
 			}
-			out = append(out, fmt.Sprintf("%s %s → %s (outside the moved packages)", name, a.Version, b.Version))
+			out = append(out, fmt.Sprintf("%s %s → %s", name, a.Version, b.Version))
 		}
 		for _, a := range rs {
-			out = append(out, fmt.Sprintf("%s %s removed (outside the moved packages)", name, a.Version))
+			if !hoisted(after, a) {
+				out = append(out, fmt.Sprintf("%s %s removed", name, a.Version))
+			}
 		}
 		added[name] = as
 	}
 	for name, as := range added {
 		for _, b := range as {
-			out = append(out, fmt.Sprintf("%s %s added (outside the moved packages)", name, b.Version))
+			out = append(out, fmt.Sprintf("%s %s added", name, b.Version))
 		}
 	}
 	importers := map[string]bool{}
@@ -137,6 +139,52 @@ func scopeViolations(before, after *lockfile.Graph, moved map[string]bool) []str
 	}
 	sort.Strings(out)
 	return out
+}
+
+// hoisted: npm removed a nested copy because its dependents now resolve
+// the very same install (name, version, integrity) further up, where the
+// upgrade put it (express 5 hoists debug 4, so the debug 4 nested under
+// @babel/core goes): the same install for them, not a change.
+func hoisted(after *lockfile.Graph, a *lockfile.Record) bool {
+	if after.Format != lockfile.NPMv2 && after.Format != lockfile.NPMv3 {
+		return false
+	}
+	name := installName(after.Format, a.Key)
+	if name == "" {
+		return false
+	}
+	leaf := "node_modules/" + name
+	parent := strings.TrimSuffix(strings.TrimSuffix(a.Key, leaf), "/")
+	for parent != "" {
+		// One package up: drop the parent's own node_modules/<name>; a
+		// workspace folder resolves from the root's.
+		if i := strings.LastIndex(parent, "node_modules/"); i >= 0 {
+			parent = strings.TrimSuffix(parent[:i], "/")
+		} else {
+			parent = ""
+		}
+		at := leaf
+		if parent != "" {
+			at = parent + "/" + leaf
+		}
+		if b := after.Records[at]; b != nil {
+			// The nearest copy is the one they resolve.
+			return b.Name == a.Name && b.Version == a.Version && b.Integrity == a.Integrity
+		}
+	}
+	return false
+}
+
+// beyondOwn splits an install's changes outside the moved packages into
+// what the manager rewrites on its own (own: before → norm, the same
+// manager run on the untouched checkout) and what the upgrade adds to
+// that (bad: norm → after), which alone the guard holds against it.
+func beyondOwn(before, norm, after *lockfile.Graph, moved map[string]bool) (own, bad []string) {
+	own = scopeViolations(before, norm, nil)
+	if len(own) == 0 {
+		return nil, scopeViolations(before, after, moved)
+	}
+	return own, scopeViolations(norm, after, moved)
 }
 
 // installName is the name a record is installed under when its key says

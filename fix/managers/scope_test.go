@@ -83,3 +83,107 @@ func TestScopeViolationsImporters(t *testing.T) {
 		t.Errorf("moving is-number: %q", bad)
 	}
 }
+
+// The guard counts from what the manager does on its own: a rewrite the
+// untouched checkout gets too is the manager's, and only a change beyond
+// it is the upgrade's.
+func TestBeyondOwn(t *testing.T) {
+	const isNumberSRI = "sha512-pOwrBXjDZp0CV+BXnEAApg1tAZHs9P9F/+8QTDy/tMD4c5VKTW/kr6FvrxcHKL17YLDyvJ0sHFNKoEFI5r04lg=="
+	file := filepath.Join("..", "..", "fixtures", "repos", "npm-v3", "package-lock.json")
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	graph := func(s string) *lockfile.Graph {
+		g, err := lockfile.ParseGraph(file, []byte(s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	if !strings.Contains(string(data), isNumberSRI) || !strings.Contains(string(data), `"node_modules/lodash": {`) {
+		t.Fatal("the fixture no longer holds is-number's integrity and lodash")
+	}
+	before := graph(string(data))
+	// The manager's own run changes is-number's record; the upgrade (of
+	// zod) installs the same.
+	normText := strings.Replace(string(data), isNumberSRI, "sha512-rewritten", 1)
+	own, bad := beyondOwn(before, graph(normText), graph(normText), map[string]bool{"zod": true})
+	if len(own) != 1 || !strings.HasPrefix(own[0], "is-number 6.0.0 changed") || len(bad) != 0 {
+		t.Errorf("own %q bad %q, want is-number's rewrite as the manager's own and nothing against the upgrade", own, bad)
+	}
+	// The upgrade's install also drops lodash: that one is the upgrade's.
+	i := strings.Index(normText, `"node_modules/lodash": {`)
+	j := i + strings.Index(normText[i:], "},") + len("},")
+	afterText := normText[:i] + normText[j:]
+	own, bad = beyondOwn(before, graph(normText), graph(afterText), map[string]bool{"zod": true})
+	if len(own) != 1 || len(bad) != 1 || !strings.HasPrefix(bad[0], "lodash ") || !strings.HasSuffix(bad[0], " removed") {
+		t.Errorf("own %q bad %q, want lodash's removal against the upgrade", own, bad)
+	}
+	// Nothing of the manager's own: the guard is the plain one.
+	own, bad = beyondOwn(before, before, graph(normText), map[string]bool{"zod": true})
+	if len(own) != 0 || len(bad) != 1 || !strings.HasPrefix(bad[0], "is-number 6.0.0 changed") {
+		t.Errorf("own %q bad %q, want is-number's change against the upgrade", own, bad)
+	}
+}
+
+// A repository naming no manager version gets the newest release of the
+// line that writes its lockfile: read from the lockfiles the real managers
+// wrote.
+func TestPinnedRelease(t *testing.T) {
+	for _, tt := range []struct{ repo, file, name, want string }{
+		{"pnpm-v9", "pnpm-lock.yaml", "pnpm", "9.15.9"},
+		{"yarn-classic", "yarn.lock", "yarn", "1.22.22"},
+		{"yarn-berry", "yarn.lock", "yarn-berry", "4.18.1"},
+		{"npm-v3", "package-lock.json", "npm", ""},
+	} {
+		file := filepath.Join("..", "..", "fixtures", "repos", tt.repo, tt.file)
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lf, err := lockfile.Parse(file, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := pinnedRelease(tt.name, lf.Format(), data); got != tt.want {
+			t.Errorf("%s: %q, want %q", tt.repo, got, tt.want)
+		}
+	}
+	yarn3 := []byte("# yarn\n\n__metadata:\n  version: 6\n  cacheKey: 8\n")
+	if got := pinnedRelease("yarn-berry", lockfile.YarnBerry, yarn3); got != "3.8.7" {
+		t.Errorf("a Yarn 3 lockfile: %q, want 3.8.7", got)
+	}
+}
+
+// npm hoisting an upgraded dependency lets the nested copies of the same
+// install go: express 5 puts debug 4.4.3 at the root, so the debug 4.4.3
+// nested under @babel/core is removed, and its dependent resolves the
+// same install from the root. A nested copy whose nearest ancestor copy
+// is another version (or that has none) is still a change.
+func TestHoistedCopyIsTheSameInstall(t *testing.T) {
+	rec := func(key, name, version, sri string) *lockfile.Record {
+		return &lockfile.Record{Key: key, Name: name, Version: version, Integrity: sri, Content: key + version + sri}
+	}
+	after := &lockfile.Graph{Format: lockfile.NPMv3, Records: map[string]*lockfile.Record{
+		"node_modules/debug":                       rec("node_modules/debug", "debug", "4.4.3", "sha512-d4"),
+		"node_modules/jest/node_modules/debug":     rec("node_modules/jest/node_modules/debug", "debug", "3.2.7", "sha512-d3"),
+		"packages/a/node_modules/left-pad":         rec("packages/a/node_modules/left-pad", "left-pad", "1.3.0", "sha512-l"),
+		"node_modules/@babel/core/node_modules/ms": rec("node_modules/@babel/core/node_modules/ms", "ms", "2.1.3", "sha512-m"),
+	}}
+	for _, tt := range []struct {
+		removed *lockfile.Record
+		want    bool
+	}{
+		{rec("node_modules/@babel/core/node_modules/debug", "debug", "4.4.3", "sha512-d4"), true},
+		{rec("packages/a/node_modules/debug", "debug", "4.4.3", "sha512-d4"), true},
+		{rec("node_modules/jest/node_modules/x/node_modules/debug", "debug", "4.4.3", "sha512-d4"), false}, // jest's 3.2.7 is nearer
+		{rec("node_modules/@babel/core/node_modules/debug", "debug", "4.4.2", "sha512-d42"), false},
+		{rec("node_modules/@babel/core/node_modules/chalk", "chalk", "4.1.2", "sha512-c"), false},
+		{rec("node_modules/debug", "debug", "4.4.3", "sha512-d4"), false},
+	} {
+		if got := hoisted(after, tt.removed); got != tt.want {
+			t.Errorf("hoisted(%s %s) = %v, want %v", tt.removed.Key, tt.removed.Version, got, tt.want)
+		}
+	}
+}

@@ -40,8 +40,9 @@ type Options struct {
 	Progress func(line string) // manager output lines, may be nil
 	Timeout  time.Duration     // per manager command; 0 = 10 minutes
 	// Manager is what Detect found for a copy of Root (the checkout the
-	// clone was made from): nil runs Detect here.
+	// clone was made from): nil runs Detect here, with Fetch.
 	Manager *Manager
+	Fetch   Fetch
 }
 
 // Moved is one package's versions as the lockfile records them.
@@ -51,10 +52,19 @@ type Moved struct{ Name, From, To string }
 type Result struct {
 	Manager   string   // npm, pnpm, yarn, yarn-berry, bun
 	Version   string   // the binary's own --version
+	Binary    string   // the program that ran (see Manager)
+	BinaryWhy string   // why it is not the one on PATH, when it is not
 	Lockfile  string   // slash path relative to Root
 	Manifests []string // files edited (package.json files, pnpm-workspace.yaml), slash, sorted
 	Moved     []Moved  // sorted by name
 	Commands  []string // the manager commands run, for the report
+	// Normalized are the lockfile entries the manager rewrites on its own,
+	// installing the untouched manifests and lockfile (npm 11 prunes the
+	// extraneous optional peers an earlier resolution recorded); the scope
+	// guard holds only what the upgrade adds to them. NormalizedLockfile
+	// is that rewrite, for a commit of its own before the upgrade's.
+	Normalized         []string
+	NormalizedLockfile []byte
 }
 
 // edit is one specifier to rewrite: first to exact, then to styled.
@@ -97,7 +107,7 @@ func Upgrade(ctx context.Context, opts Options) (res *Result, err error) {
 		}
 	}
 	if m == nil {
-		if m, err = Detect(ctx, opts.Root, opts.Repo, opts.Env); err != nil {
+		if m, err = Detect(ctx, opts.Root, opts.Repo, opts.Env, opts.Fetch); err != nil {
 			return nil, err
 		}
 	}
@@ -144,7 +154,7 @@ func Upgrade(ctx context.Context, opts Options) (res *Result, err error) {
 			}
 		}
 	}()
-	res = &Result{Manager: m.Name, Version: m.Version, Lockfile: m.Lockfile}
+	res = &Result{Manager: m.Name, Version: m.Version, Binary: m.Binary, BinaryWhy: m.Why, Lockfile: m.Lockfile}
 	for _, f := range editedFiles(edits) {
 		rel, _ := filepath.Rel(opts.Root, f)
 		res.Manifests = append(res.Manifests, filepath.ToSlash(rel))
@@ -157,7 +167,19 @@ func Upgrade(ctx context.Context, opts Options) (res *Result, err error) {
 		return nil, err
 	}
 	if bad := scopeViolations(before, after, moved); len(bad) > 0 {
-		return nil, &ScopeError{Lockfile: m.Lockfile, Entries: bad}
+		// Before blaming the upgrade, see what the manager does with the
+		// untouched checkout: only what the upgrade adds to that is its.
+		// It runs only here, so an install the guard passes costs nothing.
+		norm, normLock, nerr := normalize(ctx, m, opts, res, originals, lockPath)
+		if nerr != nil {
+			return nil, &ScopeError{Lockfile: m.Lockfile, Entries: bad, NormalizeErr: nerr}
+		}
+		if res.Normalized, bad = beyondOwn(before, norm, after, moved); len(res.Normalized) > 0 {
+			res.NormalizedLockfile = normLock
+		}
+		if len(bad) > 0 {
+			return nil, &ScopeError{Lockfile: m.Lockfile, Entries: bad, Normalized: res.Normalized}
+		}
 	}
 	afterLock, err := lockfile.Load(lockPath)
 	if err != nil {
@@ -238,6 +260,45 @@ func resolve(ctx context.Context, m *Manager, opts Options, res *Result, edits [
 			m.Lockfile, strings.Join(diff, "; "))
 	}
 	return after, nil
+}
+
+// normalize runs the manager on the untouched manifests and lockfile (its
+// lockfile-only pass where it has one) and returns the graph and the bytes
+// it writes; the upgrade's files are put back after. A manager without a
+// lockfile-only pass installs, and the frozen install that follows the
+// guard lays node_modules out for the upgrade again.
+func normalize(ctx context.Context, m *Manager, opts Options, res *Result, originals map[string][]byte, lockPath string) (*lockfile.Graph, []byte, error) {
+	upgraded := map[string][]byte{}
+	for f := range originals {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return nil, nil, err
+		}
+		upgraded[f] = data
+	}
+	for f, data := range originals {
+		if err := os.WriteFile(f, data, 0o644); err != nil {
+			return nil, nil, err
+		}
+	}
+	runErr := runManager(ctx, m, opts, res, lockfileOnlyArgs(m.Name))
+	var g *lockfile.Graph
+	normLock, err := os.ReadFile(lockPath)
+	if runErr == nil && err == nil {
+		g, err = lockfile.ParseGraph(lockPath, normLock)
+	}
+	for f, data := range upgraded {
+		if werr := os.WriteFile(f, data, 0o644); werr != nil {
+			return nil, nil, werr
+		}
+	}
+	if runErr != nil {
+		return nil, nil, runErr
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("after %s on the untouched lockfile: %w", binaryName(m.Name), err)
+	}
+	return g, normLock, nil
 }
 
 // unsettledDecl is a declaration the install left off its target.

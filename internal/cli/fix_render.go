@@ -51,6 +51,13 @@ func renderFix(w io.Writer, r *fix.Report, p palette) {
 	}
 	if r.Install != nil {
 		fmt.Fprintf(w, "  installed with %s %s (%s)\n", r.Install.Manager, r.Install.Version, r.Install.Lockfile)
+		if r.Install.BinaryWhy != "" {
+			fmt.Fprintf(w, "  ran %s: %s\n", r.Install.Binary, r.Install.BinaryWhy)
+		}
+		if n := r.Install.Normalized; len(n) > 0 {
+			fmt.Fprintf(w, "  %s rewrites %s on its own, without the upgrade (committed before it): %s\n",
+				r.Install.Manager, r.Install.Lockfile, strings.Join(n, "; "))
+		}
 	}
 	if r.Rules != nil && (len(r.Rules.Sites) > 0 || r.Rules.Reason != "") {
 		fmt.Fprintf(w, "\nRules  the %s pack\n", r.Rules.Pack)

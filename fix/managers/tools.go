@@ -1,0 +1,240 @@
+package managers
+
+import (
+	"context"
+	"crypto/sha1"
+	"crypto/sha256"
+	"crypto/sha512"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/uptide/uptide/engine/lockfile"
+	"github.com/uptide/uptide/engine/registry"
+	"github.com/uptide/uptide/internal/cache"
+)
+
+// Fetch brings name@version's published package into a directory that
+// outlives the run, and returns it.
+type Fetch func(ctx context.Context, name, version string) (*Tool, error)
+
+// Tool is a fetched package: its files, and the hex digests of the
+// tarball they came from by algorithm (sha1, sha224, sha256, sha512), which
+// a packageManager hash ("pnpm@9.15.9+sha512.<hex>") names.
+type Tool struct {
+	Dir     string
+	Digests map[string]string
+}
+
+// registryPackage is the registry package of each manager Detect can run
+// without a binary on PATH (bun is a native binary per platform: not one).
+var registryPackage = map[string]string{
+	"npm":        "npm",
+	"pnpm":       "pnpm",
+	"yarn":       "yarn",
+	"yarn-berry": "@yarnpkg/cli-dist",
+}
+
+// pinnedRelease is the release a repository whose packageManager names no
+// version gets when its PATH has no manager: the newest of the line that
+// writes its lockfile's format; "" for none (npm ships with Node).
+func pinnedRelease(name string, f lockfile.Format, data []byte) string {
+	switch {
+	case name == "pnpm" && f == lockfile.PnpmV6:
+		return "8.15.9"
+	case name == "pnpm" && f == lockfile.PnpmV9:
+		return "9.15.9"
+	case name == "yarn":
+		return "1.22.22"
+	case name == "yarn-berry":
+		// __metadata.version: 4 is Yarn 2's, 5 and 6 Yarn 3's, 7 on Yarn 4's.
+		m := berryMetadata.FindSubmatch(data)
+		if m == nil {
+			return ""
+		}
+		switch v, _ := strconv.Atoi(string(m[1])); {
+		case v <= 4:
+			return "2.4.2"
+		case v <= 6:
+			return "3.8.7"
+		}
+		return "4.18.1"
+	}
+	return ""
+}
+
+var berryMetadata = regexp.MustCompile(`(?m)^__metadata:\s*\n\s+version:\s*(\d+)`)
+
+// fetched is the manager name@version from the registry, run by node.
+// hash, when set, is packageManager's "sha512.<hex>": the tarball must have it.
+func fetched(ctx context.Context, fetch Fetch, root, name, version, hash string, env []string) (*Manager, error) {
+	pkg := registryPackage[name]
+	node, err := lookPath(env, "node")
+	if err != nil {
+		return nil, fmt.Errorf("no node on PATH to run it")
+	}
+	tool, err := fetch(ctx, pkg, version)
+	if err != nil {
+		return nil, err
+	}
+	if algo, want, ok := strings.Cut(hash, "."); ok && name != "yarn-berry" {
+		// corepack's hash is of the tarball it downloads, which for these
+		// is the registry's (Yarn Berry's is its single-file release).
+		got, known := tool.Digests[algo]
+		switch {
+		case !known:
+			return nil, fmt.Errorf("packageManager's hash is %s, which uptide cannot check: name a sha1, sha224, sha256 or sha512 hash, or none", algo)
+		case got != strings.ToLower(want):
+			return nil, fmt.Errorf("the registry's %s@%s tarball has %s %s, not packageManager's %s: it is not the release the repository pinned", pkg, version, algo, got, want)
+		}
+	}
+	dir := tool.Dir
+	script, err := binScript(dir, binaryName(name))
+	if err != nil {
+		return nil, err
+	}
+	argv := []string{node, script}
+	have, err := binaryVersion(ctx, argv, root, name, env)
+	if err != nil {
+		return nil, err
+	}
+	if have != version {
+		return nil, fmt.Errorf("%s says it is %s, not %s", script, have, version)
+	}
+	return &Manager{Name: name, Version: have, Argv: argv, Binary: script}, nil
+}
+
+// binScript is the file the package's bin field names for command.
+func binScript(dir, command string) (string, error) {
+	data, err := os.ReadFile(filepath.Join(dir, "package.json"))
+	if err != nil {
+		return "", err
+	}
+	var manifest struct {
+		Bin json.RawMessage `json:"bin"`
+	}
+	if err := json.Unmarshal(data, &manifest); err != nil {
+		return "", fmt.Errorf("%s: %w", filepath.Join(dir, "package.json"), err)
+	}
+	var bins map[string]string
+	if err := json.Unmarshal(manifest.Bin, &bins); err != nil || bins[command] == "" {
+		return "", fmt.Errorf("%s names no %s binary", filepath.Join(dir, "package.json"), command)
+	}
+	script := filepath.Join(dir, filepath.FromSlash(bins[command]))
+	if rel, err := filepath.Rel(dir, script); err != nil || strings.HasPrefix(rel, "..") {
+		return "", fmt.Errorf("%s: the %s binary %q is outside the package", filepath.Join(dir, "package.json"), command, bins[command])
+	}
+	return script, nil
+}
+
+// RegistryFetch fetches through client (the repository's registry, its
+// integrity verified) into the cache's managers folder, once per version:
+// later runs start it from there. The tarball's digests are kept in the
+// folder's completion marker.
+func RegistryFetch(client *registry.Client) Fetch {
+	return func(ctx context.Context, name, version string) (*Tool, error) {
+		parent, err := cache.Dir("managers")
+		if err != nil {
+			return nil, err
+		}
+		label := strings.ReplaceAll(name, "/", "+") + "@" + version
+		dir := filepath.Join(parent, label)
+		if marker, err := os.ReadFile(filepath.Join(dir, ".complete")); err == nil {
+			var digests map[string]string
+			if json.Unmarshal(marker, &digests) == nil && len(digests) > 0 {
+				return &Tool{Dir: dir, Digests: digests}, nil
+			}
+		}
+		p, err := client.Fetch(ctx, name, version)
+		if err != nil {
+			return nil, err
+		}
+		defer func() { _ = p.Remove() }()
+		if p.Version != version {
+			return nil, fmt.Errorf("the registry gave %s@%s for %s", name, p.Version, version)
+		}
+		digests, err := fileDigests(p.Tarball)
+		if err != nil {
+			return nil, err
+		}
+		marker, _ := json.Marshal(digests)
+		// Filled beside its place and renamed into it once complete, so a
+		// run beside this one never starts half of it.
+		tmp, err := os.MkdirTemp(parent, label+".tmp-")
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(tmp)
+		if err := copyFiles(p.Dir, tmp); err != nil {
+			return nil, fmt.Errorf("copying %s@%s into %s: %w", name, version, parent, err)
+		}
+		if err := os.WriteFile(filepath.Join(tmp, ".complete"), marker, 0o644); err != nil {
+			return nil, err
+		}
+		_ = os.RemoveAll(dir) // an incomplete or older-format copy
+		if err := os.Rename(tmp, dir); err != nil {
+			if _, statErr := os.Stat(filepath.Join(dir, ".complete")); statErr != nil {
+				return nil, err
+			}
+		}
+		return &Tool{Dir: dir, Digests: digests}, nil
+	}
+}
+
+// fileDigests are the hex digests of a file by the algorithms a
+// packageManager hash may name.
+func fileDigests(path string) (map[string]string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	s1, s224, s256, s512 := sha1.Sum(data), sha256.Sum224(data), sha256.Sum256(data), sha512.Sum512(data)
+	return map[string]string{"sha1": hex.EncodeToString(s1[:]), "sha224": hex.EncodeToString(s224[:]),
+		"sha256": hex.EncodeToString(s256[:]), "sha512": hex.EncodeToString(s512[:])}, nil
+}
+
+// copyFiles copies the regular files and directories below src to dst.
+func copyFiles(src, dst string) error {
+	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, path)
+		target := filepath.Join(dst, rel)
+		switch {
+		case d.IsDir():
+			return os.MkdirAll(target, 0o755)
+		case !d.Type().IsRegular():
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, info.Mode().Perm()|0o600)
+	})
+}
+
+// Shim writes into dir a program named as m's binary that runs m, for
+// scripts that call the manager by name.
+func Shim(dir string, m *Manager) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	quoted := make([]string, len(m.Argv))
+	for i, a := range m.Argv {
+		quoted[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+	}
+	body := "#!/bin/sh\nexec " + strings.Join(quoted, " ") + " \"$@\"\n"
+	return os.WriteFile(filepath.Join(dir, binaryName(m.Name)), []byte(body), 0o755)
+}
