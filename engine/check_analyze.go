@@ -114,6 +114,7 @@ func (c *checker) analyze(ctx context.Context, u unit) model.PackageReport {
 	}
 	rep.Companions.Companions = append(rep.Companions.Companions, c.peerCompanions(compiles)...)
 	findings := c.judgeFindings(lead.name(), runs, compiles)
+	companionFindings(findings, rep.Companions.Companions)
 	if judged {
 		compilerFindings(findings, compilerFrom, compiler.target)
 	}
@@ -269,13 +270,41 @@ func (c *checker) judgeFindings(lead string, runs []*memberRun, compiles []*wsCo
 			extra = append(extra, newerTypeScript(lead, wc))
 		}
 		rest := withoutConfirmed(diags, confirmed)
-		if len(rest) > 0 || len(extra) > 0 {
-			all = append(all, match.Arbitrate(extra, usages, rest, match.ArbiterOptions{
+		// A new error in a file only a companion's import put in scope is
+		// that companion's: next 15's async cookies() in a file importing
+		// next/headers alone, when react 19 takes next along.
+		byOwner := map[string][]model.Diagnostic{}
+		for _, d := range rest {
+			byOwner[wc.owners[d.File]] = append(byOwner[wc.owners[d.File]], d)
+		}
+		if len(byOwner[""]) > 0 || len(extra) > 0 {
+			all = append(all, match.Arbitrate(extra, usages, byOwner[""], match.ArbiterOptions{
 				Package: lead, Workspace: wc.ws, Compile: match.Compile{Ran: wc.ran, NotCompiled: wc.notCompiled()},
 			})...)
 		}
+		for _, owner := range sortedKeys(byOwner) {
+			if owner != "" {
+				all = append(all, match.Arbitrate(nil, nil, byOwner[owner], match.ArbiterOptions{
+					Package: owner, Workspace: wc.ws, Compile: match.Compile{Ran: wc.ran, NotCompiled: wc.notCompiled()},
+				})...)
+			}
+		}
 	}
 	return match.FoldSharedRoots(all)
+}
+
+// companionFindings says, for the new errors in files only a companion's
+// import put in scope, which move makes them.
+func companionFindings(findings []model.Finding, companions []model.Companion) {
+	for i := range findings {
+		f := &findings[i]
+		for _, cp := range companions {
+			if cp.Name == f.Package && strings.Contains(f.Reason, unattributedPrefix) {
+				f.Reason = strings.Replace(f.Reason, unattributedPrefix,
+					fmt.Sprintf("compile error from %s %s → %s, which moves with the upgrade: ", cp.Name, cp.From, cp.To), 1)
+			}
+		}
+	}
 }
 
 // isCompilerOnly: an unattributed compiler finding or a root-cause anchor,

@@ -18,8 +18,13 @@ type wsCompile struct {
 	ws    string
 	files []string
 	// dependents are the files in scope only because they import a usage
-	// file or an importer of the package.
+	// file or an importer of the package, or import a companion (or reach
+	// one of its importers): what the repository's build leaves out of
+	// its program is no gap in what was verified.
 	dependents map[string]bool
+	// owners maps a file in scope only through a companion to that
+	// companion: its new errors are the companion's findings.
+	owners map[string]string
 	// ran: the overlay compile judged; without it nothing is confirmed.
 	ran bool
 	// status and reason say why it did not run, or ran partly.
@@ -72,10 +77,34 @@ func (c *checker) compileWorkspace(ctx context.Context, ws string, runs []*membe
 			}
 		}
 	}
-	wc.dependents = map[string]bool{}
-	for _, f := range dependents(c.root, ws, c.nestedWorkspaces(ws), sortedKeys(files), js, loadAliases(c.root, config)) {
+	wc.dependents, wc.owners = map[string]bool{}, map[string]string{}
+	graph := &importGraph{}
+	if len(files) > 0 || len(companions) > 0 {
+		graph = scanImportGraph(c.root, ws, c.nestedWorkspaces(ws), js, loadAliases(c.root, config))
+	}
+	for _, f := range graph.dependents(sortedKeys(files)) {
 		files[f] = true
 		wc.dependents[f] = true
+	}
+	// Every package the upgrade moves is seen by the files importing it,
+	// a companion as much as a member (next/headers when react takes next
+	// along), and by the files reaching those; a file both a member and a
+	// companion reach is the member's, the first companion by name takes
+	// the rest.
+	for _, cp := range sortedCompanions(companions) {
+		var own []string
+		for _, f := range c.companionImporters(ws, cp) {
+			if hasExt(f, scopeTSExts) || js && hasExt(f, scopeJSExts) {
+				own = append(own, f)
+			}
+		}
+		for _, f := range append(own, graph.dependents(own)...) {
+			if !files[f] {
+				files[f] = true
+				wc.dependents[f] = true
+				wc.owners[f] = cp
+			}
+		}
 	}
 	wc.files = sortedKeys(files)
 	switch {
@@ -240,5 +269,15 @@ func (wc *wsCompile) notCompiled() map[string]bool {
 			out[s.File] = true
 		}
 	}
+	return out
+}
+
+// sortedCompanions are the linked companions' names, sorted.
+func sortedCompanions(companions []typescript.LinkedPackage) []string {
+	var out []string
+	for _, cp := range companions {
+		out = appendUnique(out, cp.Name)
+	}
+	sort.Strings(out)
 	return out
 }

@@ -38,6 +38,14 @@ type importEdge struct {
 	reexport   bool
 }
 
+// importGraph is the relative (and aliased) loads between one workspace's
+// source files, read once and asked for the dependents of several scopes:
+// the unit's own files and each companion's importers.
+type importGraph struct {
+	edges map[string][]importEdge
+	files []string // sorted
+}
+
 // dependents returns the repository-relative files of workspace ws (under
 // root, nested workspaces skipped) that import one of scope by a relative
 // specifier, directly or through a chain of re-exporting files, sorted and
@@ -50,6 +58,11 @@ func dependents(root, ws string, nested []string, scope []string, js bool, alias
 	if len(scope) == 0 {
 		return nil
 	}
+	return scanImportGraph(root, ws, nested, js, aliases).dependents(scope)
+}
+
+// scanImportGraph reads the loads of every source file of workspace ws.
+func scanImportGraph(root, ws string, nested []string, js bool, aliases scopeAliases) *importGraph {
 	exts := scopeTSExts
 	if js {
 		exts = append(append([]string{}, scopeTSExts...), scopeJSExts...)
@@ -99,7 +112,20 @@ func dependents(root, ws string, nested []string, scope []string, js bool, alias
 		})
 		return nil
 	})
+	files := make([]string, 0, len(graph))
+	for f := range graph {
+		files = append(files, f)
+	}
+	sort.Strings(files)
+	return &importGraph{edges: graph, files: files}
+}
 
+// dependents are the files importing one of scope, directly or through
+// re-exporting files, sorted and without scope's own files.
+func (g *importGraph) dependents(scope []string) []string {
+	if len(scope) == 0 {
+		return nil
+	}
 	in := map[string]bool{}
 	// through are the files whose importers are in scope: the scope itself
 	// and every file re-exporting one of them.
@@ -108,16 +134,11 @@ func dependents(root, ws string, nested []string, scope []string, js bool, alias
 		in[f] = true
 		through[f] = true
 	}
-	files := make([]string, 0, len(graph))
-	for f := range graph {
-		files = append(files, f)
-	}
-	sort.Strings(files)
 	var out []string
 	for changed := true; changed; {
 		changed = false
-		for _, f := range files {
-			for _, e := range graph[f] {
+		for _, f := range g.files {
+			for _, e := range g.edges[f] {
 				if !slicesAny(e.candidates, through) {
 					continue
 				}

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/uptide/uptide/engine/model"
+)
+
+// Files that import only a companion see its upgrade: react 19 takes
+// nextkit 14 → 15 along (its 14 peer-requires react ^18), and nextkit 15's
+// cookies() and headers() of nextkit/headers are async. src/route.ts and
+// src/session.ts import nextkit/headers alone, src/page.ts reaches
+// session.ts through the @/ alias: their new errors are nextkit's
+// findings in react's report, and check says what tsc says after the
+// real install of the same plan.
+func TestCheckFilesImportingOnlyACompanion(t *testing.T) {
+	e := checkEnv(t)
+	dir := copyFixture(t, "npm-next")
+	npmInstall(t, e, dir)
+	r := run(t, e, dir, "check", "react", "--group", "--target", "react@19.1.0", "--json")
+	if r.code != 1 {
+		t.Fatalf("exit %d, want 1 (breaking)\nstderr: %s\n%s", r.code, r.stderr, r.stdout)
+	}
+	var rep model.CheckReport
+	decode(t, r, &rep)
+	p := packageReport(t, rep, "react (2 packages)")
+	var companions []string
+	for _, c := range p.Companions.Companions {
+		companions = append(companions, c.Name+"@"+c.To)
+	}
+	if !slices.Contains(companions, "nextkit@15.5.2") {
+		t.Fatalf("companions %v, want nextkit@15.5.2 (the first release accepting react 19)", companions)
+	}
+	var files []string
+	for _, f := range p.Findings {
+		if f.Severity != model.Breaking {
+			continue
+		}
+		files = append(files, f.File)
+		if f.Package != "nextkit" {
+			t.Errorf("%s:%d is attributed to %s, want nextkit, the companion whose move makes it", f.File, f.Line, f.Package)
+		}
+		if !strings.Contains(f.Reason, "nextkit 14.2.15 → 15.5.2") {
+			t.Errorf("%s:%d reason %q does not name the companion's move", f.File, f.Line, f.Reason)
+		}
+	}
+	sort.Strings(files)
+	if want := []string{"src/page.ts", "src/route.ts", "src/session.ts"}; !slices.Equal(files, want) {
+		t.Errorf("breaking findings in %v, want %v: %+v", files, want, listed(p))
+	}
+	// view.ts uses react; route.ts and session.ts import the companion;
+	// page.ts imports session.ts; unrelated.ts imports nothing in scope.
+	if p.Compile.Asked != 4 || p.Compile.Compiled != 4 {
+		t.Errorf("compiled %d of %d files, want 4 of 4", p.Compile.Compiled, p.Compile.Asked)
+	}
+	after := installedCopy(t, dir)
+	npmManager().upgrade(t, e, after, false, "react@19.1.0", "react-dom@19.1.0", "nextkit@15.5.2")
+	npmManager().upgrade(t, e, after, true, "@types/react@19.1.2")
+	assertTruth(t, p, dir, after)
+
+	text := run(t, e, dir, "check", "react", "--group", "--target", "react@19.1.0", "--details")
+	if !strings.Contains(text.stdout, "compile error from nextkit 14.2.15 → 15.5.2, which moves with the upgrade: Property 'get' does not exist") {
+		t.Errorf("the details do not say the errors come from nextkit's move:\n%s", text.stdout)
+	}
+}
