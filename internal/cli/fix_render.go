@@ -92,6 +92,12 @@ func renderFix(w io.Writer, r *fix.Report, p palette) {
 		fmt.Fprintf(w, "\nLeft for you  %s\n", plural(len(r.Sites), "site"))
 		for _, s := range r.Sites {
 			fmt.Fprintf(w, "  %s:%d  %s  %s\n", s.File, s.Line, s.Rule, p.dim(indentMore(s.Message, "    ")))
+			// One line per site; what its edit fixes is folded under it.
+			if len(s.Errors) > 1 || len(s.Errors) == 1 && (s.Errors[0].File != s.File || s.Errors[0].Message != s.Message) {
+				for _, d := range s.Errors {
+					fmt.Fprintf(w, "      %s:%d TS%d %s\n", d.File, d.Line, d.Code, p.dim(indentMore(d.Message, "        ")))
+				}
+			}
 		}
 	}
 	if len(r.NotRun) > 0 || len(r.Tests.NotRun) > 0 {
