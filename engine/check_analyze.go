@@ -96,8 +96,8 @@ func (c *checker) analyze(ctx context.Context, u unit) model.PackageReport {
 		return c.finishNotAnalyzed(rep, strings.Join(reasons, "; "))
 	}
 
-	companions, warnings := c.linkCompanions(ctx, rep.Companions, runs)
-	rep.Warnings = append(rep.Warnings, warnings...)
+	companions, unplaced := c.linkCompanions(ctx, rep.Companions, runs)
+	rep.Warnings = append(rep.Warnings, unplaced...)
 	var compiles []*wsCompile
 	judged, compilerFrom := false, ""
 	compiler, movesTS := movesCompiler(u)
@@ -109,7 +109,11 @@ func (c *checker) analyze(ctx context.Context, u unit) model.PackageReport {
 	}
 	if !judged {
 		for _, ws := range rep.Workspaces {
-			compiles = append(compiles, c.compileWorkspace(ctx, ws, runs, companions))
+			wc := c.compileWorkspace(ctx, ws, runs, companions)
+			if wc.res != nil {
+				wc.gaps = append(wc.gaps, unplaced...)
+			}
+			compiles = append(compiles, wc)
 		}
 	}
 	rep.Companions.Companions = append(rep.Companions.Companions, c.peerCompanions(compiles)...)
@@ -245,7 +249,7 @@ func (c *checker) judgeFindings(lead string, runs []*memberRun, compiles []*wsCo
 			out := match.Arbitrate(fs, us, diags, match.ArbiterOptions{
 				Package: r.m.name(), Installed: r.inst, Target: r.tgt, Workspace: wc.ws,
 				Compile: match.Compile{
-					Ran:                   wc.ran && r.noCompile == "",
+					Ran:                   wc.ran && r.noCompile == "" && r.compileGap == "",
 					UnresolvedTargetFiles: wc.unresolvedFiles[r.linkName],
 					NotCompiled:           wc.notCompiled(),
 				},
@@ -430,6 +434,24 @@ func (c *checker) finish(ctx context.Context, rep *model.PackageReport, u unit, 
 	if c.opts.Compile && (rep.Compile.Status == model.StatusNotAnalyzed || rep.Compile.Status == model.StatusPartial) {
 		partly = append(partly, "compile: "+rep.Compile.Reason)
 	}
+	var unjudged []string
+	for _, wc := range compiles {
+		if why := wc.unjudged(); c.opts.Compile && why != "" {
+			unjudged = appendUnique(unjudged, why)
+		}
+	}
+	if len(unjudged) > 0 {
+		if rep.Compile.Status == model.StatusAnalyzed || rep.Compile.Status == model.StatusSkipped {
+			partly = append(partly, "compile: "+strings.Join(unjudged, "; "))
+		}
+		// Only the compiler says the sites still compile: without its
+		// judgement no verdict claims safety, nor calls what the diff saw
+		// "possible" as if the compiler had looked.
+		if rep.Verdict != string(match.StatusBreaking) {
+			rep.Verdict = string(match.StatusPartial)
+			rep.Summary = fmt.Sprintf("⚠ not compiled: no impact confirmed in %d %s", sites, pluralWord(sites, "site"))
+		}
+	}
 	if len(rep.Unanalyzed) > 0 {
 		partly = append(partly, fmt.Sprintf("%d %s not analyzed", len(rep.Unanalyzed), pluralWord(len(rep.Unanalyzed), "load")))
 	}
@@ -585,6 +607,9 @@ func compileReport(compiles []*wsCompile, enabled bool) model.CompileReport {
 			skipped++
 			if wc.reason != "" && !wc.ran {
 				reasons = appendUnique(reasons, wc.reason)
+			}
+			if !wc.ran && !wc.settled && r.Status == model.StatusAnalyzed {
+				r.Status = model.StatusNotAnalyzed
 			}
 		default:
 			reasons = appendUnique(reasons, wc.reason)

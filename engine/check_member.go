@@ -48,8 +48,12 @@ type memberRun struct {
 	baselineDir string
 	// noCompile says why the overlay has nothing to judge for the member.
 	noCompile string
-	notes     []string
-	warnings  []string
+	// compileGap says why the overlay cannot link the member's new
+	// declarations although they change: what the compile then says of
+	// its files proves nothing.
+	compileGap string
+	notes      []string
+	warnings   []string
 }
 
 func (r *memberRun) fail(status, reason string) *memberRun {

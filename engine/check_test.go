@@ -106,6 +106,10 @@ func TestCompileReport(t *testing.T) {
 			"not compiled: no file uses the package"},
 		{"an overlay that could not run", []*wsCompile{{ws: ".", status: model.StatusNotAnalyzed, reason: "linking the targets: boom", files: []string{"a.ts"}}}, true, model.StatusNotAnalyzed,
 			"not compiled: linking the targets: boom"},
+		{"nothing to judge: the declarations stay", []*wsCompile{{ws: ".", settled: true, status: model.StatusSkipped, reason: "@types/x has no release for x 2.0.0 other than 1.0.0: the compiler has nothing to judge", files: []string{"a.ts"}}}, true, model.StatusSkipped,
+			"not compiled: @types/x has no release for x 2.0.0 other than 1.0.0: the compiler has nothing to judge"},
+		{"skipped without a compile", []*wsCompile{{ws: ".", status: model.StatusSkipped, reason: "boom", files: []string{"a.ts"}}}, true, model.StatusNotAnalyzed,
+			"not compiled: boom"},
 		{"one of two workspaces failed", []*wsCompile{judged("a", 1, 1, 0, 0), {ws: "b", status: model.StatusNotAnalyzed, reason: "boom", files: []string{"b/x.ts"}}}, true, model.StatusPartial,
 			"compiled 1 of 2 files with the repo's TypeScript 5.4.5 · 0 pre-existing errors"},
 	}
@@ -241,5 +245,38 @@ func TestAllAtTarget(t *testing.T) {
 		if got := allAtTarget(tt.u); got != tt.want {
 			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
 		}
+	}
+}
+
+// A package that types itself needs no @types release: bcryptjs 3 ships
+// its declarations, so "no @types/bcryptjs for 3" is no "nothing to judge".
+func TestShipsDeclarations(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		files map[string]string
+		want  bool
+	}{
+		{"types field", map[string]string{"package.json": `{"types": "umd/index.d.ts"}`}, true},
+		{"types condition", map[string]string{"package.json": `{"exports": {".": {"types": "./x.d.ts", "default": "./x.js"}}}`}, true},
+		{"index.d.ts", map[string]string{"package.json": `{}`, "index.d.ts": ""}, true},
+		{"beside main", map[string]string{"package.json": `{"main": "dist/bcrypt.js"}`, "dist/bcrypt.d.ts": ""}, true},
+		{"runtime only", map[string]string{"package.json": `{"main": "dist/bcrypt.js"}`, "dist/bcrypt.js": ""}, false},
+		{"no manifest", map[string]string{}, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for name, body := range tt.files {
+				p := filepath.Join(dir, filepath.FromSlash(name))
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if got := shipsDeclarations(dir); got != tt.want {
+				t.Errorf("shipsDeclarations = %v, want %v", got, tt.want)
+			}
+		})
 	}
 }

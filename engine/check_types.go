@@ -1,11 +1,14 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
+	"strings"
 
 	"github.com/uptide/uptide/engine/groups"
 	"github.com/uptide/uptide/engine/model"
@@ -66,8 +69,14 @@ func (c *checker) typesMember(ctx context.Context, run *memberRun, sa *typescrip
 	run.inst.Version, run.inst.TypesFrom = baseline, typesFrom
 	if target == baseline {
 		run.tgt = run.inst
-		run.noCompile = fmt.Sprintf("%s has no release for %s %s other than %s: the compiler has nothing to judge", typesFrom, m.name(), m.target, baseline)
-		run.notes = append(run.notes, run.noCompile)
+		if shipsDeclarations(run.runtimeTgt) {
+			// bcryptjs 3 types itself: its declarations replace the
+			// @types release, and nothing here compiled them.
+			run.compileGap = fmt.Sprintf("%s@%s ships its own declarations, which replace %s %s and were not compiled", m.name(), m.target, typesFrom, baseline)
+		} else {
+			run.noCompile = fmt.Sprintf("%s has no release for %s %s other than %s: the compiler has nothing to judge", typesFrom, m.name(), m.target, baseline)
+			run.notes = append(run.notes, run.noCompile)
+		}
 		c.diffRun(ctx, run, sa, "", "")
 		return run
 	}
@@ -101,4 +110,40 @@ func sameMajor(a, b string) bool {
 	va, errA := semver.Parse(a)
 	vb, errB := semver.Parse(b)
 	return errA == nil && errB == nil && va.Major() == vb.Major()
+}
+
+// shipsDeclarations: the package in dir declares its own types (a types
+// or typings field, a types condition in its exports, an index.d.ts or a
+// .d.ts beside its main), so no @types release speaks for it.
+func shipsDeclarations(dir string) bool {
+	if dir == "" {
+		return false
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "package.json"))
+	if err != nil {
+		return false
+	}
+	var m struct {
+		Types   string          `json:"types"`
+		Typings string          `json:"typings"`
+		Main    string          `json:"main"`
+		Exports json.RawMessage `json:"exports"`
+	}
+	if json.Unmarshal(b, &m) != nil {
+		return false
+	}
+	if m.Types != "" || m.Typings != "" || bytes.Contains(m.Exports, []byte(`"types"`)) {
+		return true
+	}
+	candidates := []string{"index.d.ts"}
+	if m.Main != "" {
+		stem := strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(m.Main, ".js"), ".cjs"), ".mjs")
+		candidates = append(candidates, stem+".d.ts", path.Join(stem, "index.d.ts"))
+	}
+	for _, c := range candidates {
+		if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(path.Clean(c)))); err == nil {
+			return true
+		}
+	}
+	return false
 }

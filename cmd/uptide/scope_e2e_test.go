@@ -1,12 +1,15 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/internal/testregistry"
 )
 
 // Files that import only a companion see its upgrade: react 19 takes
@@ -65,4 +68,64 @@ func TestCheckFilesImportingOnlyACompanion(t *testing.T) {
 	if !strings.Contains(text.stdout, "compile error from nextkit 14.2.15 → 15.5.2, which moves with the upgrade: Property 'get' does not exist") {
 		t.Errorf("the details do not say the errors come from nextkit's move:\n%s", text.stdout)
 	}
+}
+
+// No verdict claims safety without a compile. A tsconfig extending a file
+// that is not there stops the compile: the @aws-sdk group's additive move,
+// "✓ no impact" before, and react's diff-only changes, "? possible" before,
+// are both partial, exit 2. So is react 19 with nextkit when the registry
+// will not give nextkit 15's tarball: the files importing it were judged
+// against nothing that moves.
+func TestCheckWithoutACompileClaimsNothing(t *testing.T) {
+	partial := func(t *testing.T, p model.PackageReport, reason string) {
+		t.Helper()
+		if p.Status != model.StatusPartial || p.Verdict != "partial" || !strings.HasPrefix(p.Summary, "⚠ not compiled") {
+			t.Errorf("%s: status %q verdict %q summary %q, want partial and not compiled", p.Title, p.Status, p.Verdict, p.Summary)
+		}
+		if !strings.Contains(p.Reason, reason) {
+			t.Errorf("%s: reason %q does not say %q", p.Title, p.Reason, reason)
+		}
+	}
+	t.Run("a broken tsconfig", func(t *testing.T) {
+		e := checkEnv(t)
+		dir := copyFixture(t, "npm-group")
+		npmInstall(t, e, dir)
+		cfg := filepath.Join(dir, "tsconfig.json")
+		b, err := os.ReadFile(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(cfg, []byte(strings.Replace(string(b), "{", `{ "extends": "./missing-base.json",`, 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r := run(t, e, dir, "check", "@aws-sdk/client-s3", "react", "--json")
+		var rep model.CheckReport
+		decode(t, r, &rep)
+		if r.code != 2 {
+			t.Errorf("exit %d, want 2 (partial)", r.code)
+		}
+		partial(t, packageReport(t, rep, "@aws-sdk/* (2 packages)"), "missing-base.json")
+		partial(t, packageReport(t, rep, "react"), "missing-base.json")
+		text := run(t, e, dir, "check", "@aws-sdk/client-s3", "react")
+		if strings.Contains(text.stdout, "✓") || strings.Contains(text.stdout, "possible ·") || text.code != 2 {
+			t.Errorf("exit %d, the report claims something without a compile:\n%s", text.code, text.stdout)
+		}
+	})
+	t.Run("a companion that could not be placed", func(t *testing.T) {
+		reg := startRegistry(t)
+		e := newEnv(t, reg)
+		if err := os.Symlink(sharedCompilers(t), filepath.Join(e.cache, "compilers")); err != nil {
+			t.Fatal(err)
+		}
+		dir := copyFixture(t, "npm-next")
+		npmInstall(t, e, dir)
+		reg.Misbehave("nextkit", testregistry.Fault{Kind: testregistry.HTMLError, TarballOnly: true})
+		r := run(t, e, dir, "check", "react", "--group", "--target", "react@19.1.0", "--json")
+		var rep model.CheckReport
+		decode(t, r, &rep)
+		if r.code != 2 {
+			t.Errorf("exit %d, want 2 (partial)", r.code)
+		}
+		partial(t, packageReport(t, rep, "react (2 packages)"), "nextkit@15.5.2")
+	})
 }
