@@ -95,7 +95,11 @@ func renderFix(w io.Writer, r *fix.Report, p palette) {
 			// One line per site; what its edit fixes is folded under it.
 			if len(s.Errors) > 1 || len(s.Errors) == 1 && (s.Errors[0].File != s.File || s.Errors[0].Message != s.Message) {
 				for _, d := range s.Errors {
-					fmt.Fprintf(w, "      %s:%d TS%d %s\n", d.File, d.Line, d.Code, p.dim(indentMore(d.Message, "        ")))
+					at := fmt.Sprintf("%d:%d", d.Line, d.Column)
+					if d.File != s.File {
+						at = fmt.Sprintf("%s:%d", d.File, d.Line)
+					}
+					fmt.Fprintf(w, "      %s TS%d %s\n", at, d.Code, p.dim(indentMore(d.Message, "        ")))
 				}
 			}
 		}
