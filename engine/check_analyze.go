@@ -435,22 +435,32 @@ func (c *checker) finish(ctx context.Context, rep *model.PackageReport, u unit, 
 		partly = append(partly, "compile: "+rep.Compile.Reason)
 	}
 	var unjudged []string
+	skipped := false // --no-compile left files unjudged
 	for _, wc := range compiles {
-		if why := wc.unjudged(); c.opts.Compile && why != "" {
+		switch why := wc.unjudged(); {
+		case !c.opts.Compile:
+			skipped = skipped || len(wc.files) > 0
+		case why != "":
 			unjudged = appendUnique(unjudged, why)
 		}
 	}
-	if len(unjudged) > 0 {
+	// Only the compiler says the sites still compile: without its
+	// judgement no verdict claims safety, nor, unless --no-compile asked
+	// for it, calls what the diff saw "possible" as if the compiler had
+	// looked.
+	switch {
+	case len(unjudged) > 0:
 		if rep.Compile.Status == model.StatusAnalyzed || rep.Compile.Status == model.StatusSkipped {
 			partly = append(partly, "compile: "+strings.Join(unjudged, "; "))
 		}
-		// Only the compiler says the sites still compile: without its
-		// judgement no verdict claims safety, nor calls what the diff saw
-		// "possible" as if the compiler had looked.
 		if rep.Verdict != string(match.StatusBreaking) {
 			rep.Verdict = string(match.StatusPartial)
 			rep.Summary = fmt.Sprintf("⚠ not compiled: no impact confirmed in %d %s", sites, pluralWord(sites, "site"))
 		}
+	case skipped && rep.Verdict == string(match.StatusSafe):
+		partly = append(partly, "compile: skipped (--no-compile)")
+		rep.Verdict = string(match.StatusPartial)
+		rep.Summary = fmt.Sprintf("⚠ not compiled (--no-compile): no impact confirmed in %d %s", sites, pluralWord(sites, "site"))
 	}
 	if len(rep.Unanalyzed) > 0 {
 		partly = append(partly, fmt.Sprintf("%d %s not analyzed", len(rep.Unanalyzed), pluralWord(len(rep.Unanalyzed), "load")))

@@ -73,7 +73,9 @@ func TestCheckFilesImportingOnlyACompanion(t *testing.T) {
 // No verdict claims safety without a compile. A tsconfig extending a file
 // that is not there stops the compile: the @aws-sdk group's additive move,
 // "✓ no impact" before, and react's diff-only changes, "? possible" before,
-// are both partial, exit 2. So is react 19 with nextkit when the registry
+// are both partial, exit 2, and so is the group's under --no-compile
+// (react's stays possible: that is what the flag asks for). So is react 19
+// with nextkit when the registry
 // will not give nextkit 15's tarball: the files importing it were judged
 // against nothing that moves.
 func TestCheckWithoutACompileClaimsNothing(t *testing.T) {
@@ -109,6 +111,23 @@ func TestCheckWithoutACompileClaimsNothing(t *testing.T) {
 		text := run(t, e, dir, "check", "@aws-sdk/client-s3", "react")
 		if strings.Contains(text.stdout, "✓") || strings.Contains(text.stdout, "possible ·") || text.code != 2 {
 			t.Errorf("exit %d, the report claims something without a compile:\n%s", text.code, text.stdout)
+		}
+	})
+	t.Run("--no-compile", func(t *testing.T) {
+		// Asked for: what the diff saw stays possible impact, but nothing
+		// found is no ✓ either.
+		e := checkEnv(t)
+		dir := copyFixture(t, "npm-group")
+		npmInstall(t, e, dir)
+		r := run(t, e, dir, "check", "@aws-sdk/client-s3", "--no-compile", "--json")
+		var rep model.CheckReport
+		decode(t, r, &rep)
+		if r.code != 2 {
+			t.Errorf("exit %d, want 2 (partial)", r.code)
+		}
+		p := packageReport(t, rep, "@aws-sdk/* (2 packages)")
+		if p.Verdict != "partial" || p.Summary != "⚠ not compiled (--no-compile): no impact confirmed in 14 sites" {
+			t.Errorf("verdict %q summary %q, want partial and not compiled", p.Verdict, p.Summary)
 		}
 	})
 	t.Run("a companion that could not be placed", func(t *testing.T) {
