@@ -16,7 +16,9 @@ import (
 // importers of the importers are not taken, except through a re-export: a
 // file that only passes a scope file's exports on (export * from
 // './schema') adds no error of its own, so the files importing it are the
-// ones that see the change.
+// ones that see the change. Every other package the upgrade moves (a
+// companion: next when react 19 takes it along) is in scope the same way:
+// the files importing it, by its name or a subpath, and those reaching them.
 
 // scopeTSExts can hold an import a TypeScript program follows; scopeJSExts
 // only when the workspace's program includes JavaScript (allowJs).
@@ -46,22 +48,12 @@ type importGraph struct {
 	files []string // sorted
 }
 
-// dependents returns the repository-relative files of workspace ws (under
-// root, nested workspaces skipped) that import one of scope by a relative
-// specifier, directly or through a chain of re-exporting files, sorted and
-// without the scope files themselves. js includes JavaScript importers.
-// Resolution is by name, the way the compiler probes a relative specifier:
+// scanImportGraph reads the loads of every source file of workspace ws
+// (under root, nested workspaces skipped; JavaScript too when js). A
+// relative specifier is resolved by name, the way the compiler probes it:
 // the file itself, its TypeScript counterpart (./schema.js is schema.ts),
-// each extension, then index.*; a non-relative specifier goes through the
+// each extension, then index.*; a non-relative one goes through the
 // tsconfig's paths and baseUrl (aliases) first.
-func dependents(root, ws string, nested []string, scope []string, js bool, aliases scopeAliases) []string {
-	if len(scope) == 0 {
-		return nil
-	}
-	return scanImportGraph(root, ws, nested, js, aliases).dependents(scope)
-}
-
-// scanImportGraph reads the loads of every source file of workspace ws.
 func scanImportGraph(root, ws string, nested []string, js bool, aliases scopeAliases) *importGraph {
 	exts := scopeTSExts
 	if js {
@@ -120,8 +112,9 @@ func scanImportGraph(root, ws string, nested []string, js bool, aliases scopeAli
 	return &importGraph{edges: graph, files: files}
 }
 
-// dependents are the files importing one of scope, directly or through
-// re-exporting files, sorted and without scope's own files.
+// dependents are the repository-relative files importing one of scope,
+// directly or through a chain of re-exporting files, sorted and without
+// scope's own files.
 func (g *importGraph) dependents(scope []string) []string {
 	if len(scope) == 0 {
 		return nil
