@@ -21,7 +21,7 @@ import (
 // real install of the same plan.
 func TestCheckFilesImportingOnlyACompanion(t *testing.T) {
 	e := checkEnv(t)
-	dir := copyFixture(t, "npm-next")
+	dir := copyFixture(t, "npm-nextkit")
 	npmInstall(t, e, dir)
 	r := run(t, e, dir, "check", "react", "--group", "--target", "react@19.1.0", "--json")
 	if r.code != 1 {
@@ -136,7 +136,7 @@ func TestCheckWithoutACompileClaimsNothing(t *testing.T) {
 		if err := os.Symlink(sharedCompilers(t), filepath.Join(e.cache, "compilers")); err != nil {
 			t.Fatal(err)
 		}
-		dir := copyFixture(t, "npm-next")
+		dir := copyFixture(t, "npm-nextkit")
 		npmInstall(t, e, dir)
 		reg.Misbehave("nextkit", testregistry.Fault{Kind: testregistry.HTMLError, TarballOnly: true})
 		r := run(t, e, dir, "check", "react", "--group", "--target", "react@19.1.0", "--json")
