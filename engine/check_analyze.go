@@ -98,8 +98,8 @@ func (c *checker) analyze(ctx context.Context, u unit) model.PackageReport {
 	}
 
 	removeOwnTypes(&rep.Companions, runs)
-	companions, warnings := c.linkCompanions(ctx, rep.Companions, runs)
-	rep.Warnings = append(rep.Warnings, warnings...)
+	companions, unplaced := c.linkCompanions(ctx, rep.Companions, runs)
+	rep.Warnings = append(rep.Warnings, unplaced...)
 	var compiles []*wsCompile
 	judged, compilerFrom := false, ""
 	compiler, movesTS := movesCompiler(u)
@@ -111,11 +111,16 @@ func (c *checker) analyze(ctx context.Context, u unit) model.PackageReport {
 	}
 	if !judged {
 		for _, ws := range rep.Workspaces {
-			compiles = append(compiles, c.compileWorkspace(ctx, ws, runs, companions))
+			wc := c.compileWorkspace(ctx, ws, runs, companions)
+			if wc.res != nil {
+				wc.gaps = append(wc.gaps, unplaced...)
+			}
+			compiles = append(compiles, wc)
 		}
 	}
 	rep.Companions.Companions = append(rep.Companions.Companions, c.peerCompanions(compiles)...)
 	findings := c.judgeFindings(lead.name(), runs, compiles)
+	companionFindings(findings, rep.Companions.Companions)
 	if judged {
 		compilerFindings(findings, compilerFrom, compiler.target)
 	}
@@ -271,7 +276,7 @@ func (c *checker) judgeFindings(lead string, runs []*memberRun, compiles []*wsCo
 			out := match.Arbitrate(fs, us, diags, match.ArbiterOptions{
 				Package: r.m.name(), Installed: r.inst, Target: r.tgt, Workspace: wc.ws,
 				Compile: match.Compile{
-					Ran:                   wc.ran && r.noCompile == "",
+					Ran:                   wc.ran && r.noCompile == "" && r.compileGap == "",
 					UnresolvedTargetFiles: wc.unresolvedFiles[r.linkName],
 					NotCompiled:           wc.notCompiled(),
 				},
@@ -296,13 +301,41 @@ func (c *checker) judgeFindings(lead string, runs []*memberRun, compiles []*wsCo
 			extra = append(extra, newerTypeScript(lead, wc))
 		}
 		rest := withoutConfirmed(diags, confirmed)
-		if len(rest) > 0 || len(extra) > 0 {
-			all = append(all, match.Arbitrate(extra, usages, rest, match.ArbiterOptions{
+		// A new error in a file only a companion's import put in scope is
+		// that companion's: next 15's async cookies() in a file importing
+		// next/headers alone, when react 19 takes next along.
+		byOwner := map[string][]model.Diagnostic{}
+		for _, d := range rest {
+			byOwner[wc.owners[d.File]] = append(byOwner[wc.owners[d.File]], d)
+		}
+		if len(byOwner[""]) > 0 || len(extra) > 0 {
+			all = append(all, match.Arbitrate(extra, usages, byOwner[""], match.ArbiterOptions{
 				Package: lead, Workspace: wc.ws, Compile: match.Compile{Ran: wc.ran, NotCompiled: wc.notCompiled()},
 			})...)
 		}
+		for _, owner := range sortedKeys(byOwner) {
+			if owner != "" {
+				all = append(all, match.Arbitrate(nil, nil, byOwner[owner], match.ArbiterOptions{
+					Package: owner, Workspace: wc.ws, Compile: match.Compile{Ran: wc.ran, NotCompiled: wc.notCompiled()},
+				})...)
+			}
+		}
 	}
 	return match.FoldSharedRoots(all)
+}
+
+// companionFindings says, for the new errors in files only a companion's
+// import put in scope, which move makes them.
+func companionFindings(findings []model.Finding, companions []model.Companion) {
+	for i := range findings {
+		f := &findings[i]
+		for _, cp := range companions {
+			if cp.Name == f.Package && strings.Contains(f.Reason, unattributedPrefix) {
+				f.Reason = strings.Replace(f.Reason, unattributedPrefix,
+					fmt.Sprintf("compile error from %s %s → %s, which moves with the upgrade: ", cp.Name, cp.From, cp.To), 1)
+			}
+		}
+	}
 }
 
 // isCompilerOnly: an unattributed compiler finding or a root-cause anchor,
@@ -427,6 +460,34 @@ func (c *checker) finish(ctx context.Context, rep *model.PackageReport, u unit, 
 	}
 	if c.opts.Compile && (rep.Compile.Status == model.StatusNotAnalyzed || rep.Compile.Status == model.StatusPartial) {
 		partly = append(partly, "compile: "+rep.Compile.Reason)
+	}
+	var unjudged []string
+	skipped := false // --no-compile left files unjudged
+	for _, wc := range compiles {
+		switch why := wc.unjudged(); {
+		case !c.opts.Compile:
+			skipped = skipped || len(wc.files) > 0
+		case why != "":
+			unjudged = appendUnique(unjudged, why)
+		}
+	}
+	// Only the compiler says the sites still compile: without its
+	// judgement no verdict claims safety, nor, unless --no-compile asked
+	// for it, calls what the diff saw "possible" as if the compiler had
+	// looked.
+	switch {
+	case len(unjudged) > 0:
+		if rep.Compile.Status == model.StatusAnalyzed || rep.Compile.Status == model.StatusSkipped {
+			partly = append(partly, "compile: "+strings.Join(unjudged, "; "))
+		}
+		if rep.Verdict != string(match.StatusBreaking) {
+			rep.Verdict = string(match.StatusPartial)
+			rep.Summary = fmt.Sprintf("⚠ not compiled: no impact confirmed in %d %s", sites, pluralWord(sites, "site"))
+		}
+	case skipped && rep.Verdict == string(match.StatusSafe):
+		partly = append(partly, "compile: skipped (--no-compile)")
+		rep.Verdict = string(match.StatusPartial)
+		rep.Summary = fmt.Sprintf("⚠ not compiled (--no-compile): no impact confirmed in %d %s", sites, pluralWord(sites, "site"))
 	}
 	if len(rep.Unanalyzed) > 0 {
 		partly = append(partly, fmt.Sprintf("%d %s not analyzed", len(rep.Unanalyzed), pluralWord(len(rep.Unanalyzed), "load")))
@@ -583,6 +644,9 @@ func compileReport(compiles []*wsCompile, enabled bool) model.CompileReport {
 			skipped++
 			if wc.reason != "" && !wc.ran {
 				reasons = appendUnique(reasons, wc.reason)
+			}
+			if !wc.ran && !wc.settled && r.Status == model.StatusAnalyzed {
+				r.Status = model.StatusNotAnalyzed
 			}
 		default:
 			reasons = appendUnique(reasons, wc.reason)

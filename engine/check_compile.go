@@ -18,10 +18,23 @@ type wsCompile struct {
 	ws    string
 	files []string
 	// dependents are the files in scope only because they import a usage
-	// file or an importer of the package.
+	// file or an importer of the package, or import a companion (or reach
+	// one of its importers): what the repository's build leaves out of
+	// its program is no gap in what was verified.
 	dependents map[string]bool
+	// owners maps a file in scope only through a companion to that
+	// companion: its new errors are the companion's findings.
+	owners map[string]string
 	// ran: the overlay compile judged; without it nothing is confirmed.
 	ran bool
+	// settled: the compile had nothing to judge, every member's
+	// declarations staying the installed ones and nothing else moving, so
+	// its answer is known without running it.
+	settled bool
+	// gaps are what moves but the overlay lacks (a companion it could not
+	// link, a member whose new declarations it cannot read): the files
+	// seeing them were judged against their installed copies.
+	gaps []string
 	// status and reason say why it did not run, or ran partly.
 	status, reason string
 	res            *typescript.CompileResult
@@ -46,7 +59,7 @@ func (c *checker) compileWorkspace(ctx context.Context, ws string, runs []*membe
 	wc := &wsCompile{ws: ws, unresolvedFiles: map[string]map[string]bool{}}
 	files := map[string]bool{}
 	var targets, baseline []typescript.LinkedPackage
-	var quiet []string
+	var quiet, gaps []string
 	js, config := false, ""
 	for _, r := range runs {
 		if !r.ok {
@@ -63,6 +76,8 @@ func (c *checker) compileWorkspace(ctx context.Context, ws string, runs []*membe
 			config = r.config[ws]
 		}
 		switch {
+		case r.compileGap != "":
+			gaps = append(gaps, r.compileGap)
 		case r.noCompile != "":
 			quiet = append(quiet, r.noCompile)
 		case r.tgtDir != "":
@@ -72,10 +87,34 @@ func (c *checker) compileWorkspace(ctx context.Context, ws string, runs []*membe
 			}
 		}
 	}
-	wc.dependents = map[string]bool{}
-	for _, f := range dependents(c.root, ws, c.nestedWorkspaces(ws), sortedKeys(files), js, loadAliases(c.root, config)) {
+	wc.dependents, wc.owners = map[string]bool{}, map[string]string{}
+	graph := &importGraph{}
+	if len(files) > 0 || len(companions) > 0 {
+		graph = scanImportGraph(c.root, ws, c.nestedWorkspaces(ws), js, loadAliases(c.root, config))
+	}
+	for _, f := range graph.dependents(sortedKeys(files)) {
 		files[f] = true
 		wc.dependents[f] = true
+	}
+	// Every package the upgrade moves is seen by the files importing it,
+	// a companion as much as a member (next/headers when react takes next
+	// along), and by the files reaching those; a file both a member and a
+	// companion reach is the member's, the first companion by name takes
+	// the rest.
+	for _, cp := range sortedCompanions(companions) {
+		var own []string
+		for _, f := range c.companionImporters(ws, cp) {
+			if hasExt(f, scopeTSExts) || js && hasExt(f, scopeJSExts) {
+				own = append(own, f)
+			}
+		}
+		for _, f := range append(own, graph.dependents(own)...) {
+			if !files[f] {
+				files[f] = true
+				wc.dependents[f] = true
+				wc.owners[f] = cp
+			}
+		}
 	}
 	wc.files = sortedKeys(files)
 	switch {
@@ -87,12 +126,22 @@ func (c *checker) compileWorkspace(ctx context.Context, ws string, runs []*membe
 		wc.ran, wc.status = true, model.StatusSkipped
 		wc.reason = "no file in " + wsLabel(ws) + " uses the package"
 		return wc
-	case len(targets) == 0:
-		wc.status, wc.reason = model.StatusSkipped, strings.Join(quiet, "; ")
-		if wc.reason == "" {
-			wc.reason = "no target to compile against"
-		}
+	case len(targets) == 0 && len(companions) == 0 && len(gaps) > 0:
+		wc.status, wc.reason = model.StatusNotAnalyzed, strings.Join(gaps, "; ")
 		return wc
+	case len(targets) == 0 && len(companions) == 0 && len(quiet) > 0:
+		// The declarations the files see are the installed ones: the
+		// compile's answer is known without running it.
+		wc.settled, wc.status, wc.reason = true, model.StatusSkipped, strings.Join(quiet, "; ")
+		return wc
+	case len(targets) == 0 && len(companions) == 0:
+		wc.status, wc.reason = model.StatusNotAnalyzed, "no target to compile against"
+		return wc
+	}
+	wc.gaps = gaps
+	if len(targets) == 0 {
+		// Only companions move: they are what the overlay links.
+		targets, companions = companions, nil
 	}
 	c.opts.Events.emit(Event{Phase: PhaseCompile, Package: ws, Total: len(wc.files)})
 	ad, err := c.judge(ctx, ws)
@@ -241,4 +290,30 @@ func (wc *wsCompile) notCompiled() map[string]bool {
 		}
 	}
 	return out
+}
+
+// sortedCompanions are the linked companions' names, sorted.
+func sortedCompanions(companions []typescript.LinkedPackage) []string {
+	var out []string
+	for _, cp := range companions {
+		out = appendUnique(out, cp.Name)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// unjudged says why the workspace's compile does not vouch for its files:
+// it did not run, or ran without a companion the upgrade moves; "" when
+// it judged. Only a compile that was asked for can fall short.
+func (wc *wsCompile) unjudged() string {
+	switch {
+	case wc.status == model.StatusNotAnalyzed || wc.status == model.StatusSkipped && !wc.ran && !wc.settled:
+		if wc.reason == "" {
+			return "the compile did not run"
+		}
+		return wc.reason
+	case len(wc.gaps) > 0:
+		return strings.Join(wc.gaps, "; ")
+	}
+	return ""
 }

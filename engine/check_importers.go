@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/uptide/uptide/engine/groups"
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/engine/repo"
 )
@@ -19,7 +20,9 @@ import (
 // importers is what the scan found, for the reports.
 type importers struct {
 	// byWS maps a workspace to the packages its own files import, each
-	// with its files.
+	// with its files: every package, since the companions an upgrade
+	// drags along are known only once its unit is planned, and their
+	// importers are in the compile's scope too.
 	byWS map[string]map[string][]string
 	// declared maps a workspace to the names its manifest declares.
 	declared map[string]map[string]bool
@@ -59,9 +62,9 @@ func (c *checker) scanImporters() {
 	if len(wanted) == 0 {
 		return
 	}
-	byWS, err := repo.ImportersByWorkspace(r, wanted)
+	byWS, err := repo.ImportersByWorkspace(r, nil)
 	if err != nil {
-		imp.warning = fmt.Sprintf("the workspaces' imports were not scanned, so workspaces importing a package they do not declare are not analyzed: %v", err)
+		imp.warning = fmt.Sprintf("the workspaces' imports were not scanned, so workspaces importing a package they do not declare, and files importing only a companion, are not analyzed: %v", err)
 		return
 	}
 	imp.byWS = byWS
@@ -297,4 +300,18 @@ func withoutUndeclared(wss, names []string, undeclared map[string]bool) []string
 		}
 	}
 	return out
+}
+
+// companionImporters are the files of workspace ws importing a companion,
+// by its name or a subpath of it (next/headers), or, for a DefinitelyTyped
+// companion, by the module it types.
+func (c *checker) companionImporters(ws, name string) []string {
+	if c.importers == nil {
+		return nil
+	}
+	files := c.importers.byWS[ws][name]
+	if typed := groups.TypedPackage(name); typed != "" {
+		files = mergeSorted(files, c.importers.byWS[ws][typed])
+	}
+	return files
 }

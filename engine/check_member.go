@@ -51,8 +51,12 @@ type memberRun struct {
 	// removesTypes is the @types package the target makes needless: it
 	// ships its own declarations, which the member is analyzed against.
 	removesTypes string
-	notes        []string
-	warnings     []string
+	// compileGap says why the overlay cannot link the member's new
+	// declarations although they change: what the compile then says of
+	// its files proves nothing.
+	compileGap string
+	notes      []string
+	warnings   []string
 }
 
 func (r *memberRun) fail(status, reason string) *memberRun {

@@ -16,7 +16,9 @@ import (
 // importers of the importers are not taken, except through a re-export: a
 // file that only passes a scope file's exports on (export * from
 // './schema') adds no error of its own, so the files importing it are the
-// ones that see the change.
+// ones that see the change. Every other package the upgrade moves (a
+// companion: next when react 19 takes it along) is in scope the same way:
+// the files importing it, by its name or a subpath, and those reaching them.
 
 // scopeTSExts can hold an import a TypeScript program follows; scopeJSExts
 // only when the workspace's program includes JavaScript (allowJs).
@@ -38,18 +40,21 @@ type importEdge struct {
 	reexport   bool
 }
 
-// dependents returns the repository-relative files of workspace ws (under
-// root, nested workspaces skipped) that import one of scope by a relative
-// specifier, directly or through a chain of re-exporting files, sorted and
-// without the scope files themselves. js includes JavaScript importers.
-// Resolution is by name, the way the compiler probes a relative specifier:
+// importGraph is the relative (and aliased) loads between one workspace's
+// source files, read once and asked for the dependents of several scopes:
+// the unit's own files and each companion's importers.
+type importGraph struct {
+	edges map[string][]importEdge
+	files []string // sorted
+}
+
+// scanImportGraph reads the loads of every source file of workspace ws
+// (under root, nested workspaces skipped; JavaScript too when js). A
+// relative specifier is resolved by name, the way the compiler probes it:
 // the file itself, its TypeScript counterpart (./schema.js is schema.ts),
-// each extension, then index.*; a non-relative specifier goes through the
+// each extension, then index.*; a non-relative one goes through the
 // tsconfig's paths and baseUrl (aliases) first.
-func dependents(root, ws string, nested []string, scope []string, js bool, aliases scopeAliases) []string {
-	if len(scope) == 0 {
-		return nil
-	}
+func scanImportGraph(root, ws string, nested []string, js bool, aliases scopeAliases) *importGraph {
 	exts := scopeTSExts
 	if js {
 		exts = append(append([]string{}, scopeTSExts...), scopeJSExts...)
@@ -99,7 +104,21 @@ func dependents(root, ws string, nested []string, scope []string, js bool, alias
 		})
 		return nil
 	})
+	files := make([]string, 0, len(graph))
+	for f := range graph {
+		files = append(files, f)
+	}
+	sort.Strings(files)
+	return &importGraph{edges: graph, files: files}
+}
 
+// dependents are the repository-relative files importing one of scope,
+// directly or through a chain of re-exporting files, sorted and without
+// scope's own files.
+func (g *importGraph) dependents(scope []string) []string {
+	if len(scope) == 0 {
+		return nil
+	}
 	in := map[string]bool{}
 	// through are the files whose importers are in scope: the scope itself
 	// and every file re-exporting one of them.
@@ -108,16 +127,11 @@ func dependents(root, ws string, nested []string, scope []string, js bool, alias
 		in[f] = true
 		through[f] = true
 	}
-	files := make([]string, 0, len(graph))
-	for f := range graph {
-		files = append(files, f)
-	}
-	sort.Strings(files)
 	var out []string
 	for changed := true; changed; {
 		changed = false
-		for _, f := range files {
-			for _, e := range graph[f] {
+		for _, f := range g.files {
+			for _, e := range g.edges[f] {
 				if !slicesAny(e.candidates, through) {
 					continue
 				}

@@ -68,7 +68,7 @@ func TestDependentsThroughAliases(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			root := t.TempDir()
 			writeTree(t, root, tc.files)
-			got := dependents(root, "app", nil, []string{"app/src/schema.ts"}, false, loadAliases(root, tc.config))
+			got := scanImportGraph(root, "app", nil, false, loadAliases(root, tc.config)).dependents([]string{"app/src/schema.ts"})
 			if !slices.Equal(got, tc.want) {
 				t.Errorf("got %v\nwant %v", got, tc.want)
 			}

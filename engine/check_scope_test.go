@@ -71,7 +71,7 @@ func TestDependents(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := dependents(root, ".", []string{"packages/web"}, tc.scope, tc.js, scopeAliases{})
+			got := scanImportGraph(root, ".", []string{"packages/web"}, tc.js, scopeAliases{}).dependents(tc.scope)
 			if !slices.Equal(got, tc.want) {
 				t.Errorf("dependents of %v:\n got %v\nwant %v", tc.scope, got, tc.want)
 			}

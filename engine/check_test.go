@@ -107,6 +107,10 @@ func TestCompileReport(t *testing.T) {
 			"not compiled: no file uses the package"},
 		{"an overlay that could not run", []*wsCompile{{ws: ".", status: model.StatusNotAnalyzed, reason: "linking the targets: boom", files: []string{"a.ts"}}}, true, model.StatusNotAnalyzed,
 			"not compiled: linking the targets: boom"},
+		{"nothing to judge: the declarations stay", []*wsCompile{{ws: ".", settled: true, status: model.StatusSkipped, reason: "@types/x has no release for x 2.0.0 other than 1.0.0: the compiler has nothing to judge", files: []string{"a.ts"}}}, true, model.StatusSkipped,
+			"not compiled: @types/x has no release for x 2.0.0 other than 1.0.0: the compiler has nothing to judge"},
+		{"skipped without a compile", []*wsCompile{{ws: ".", status: model.StatusSkipped, reason: "boom", files: []string{"a.ts"}}}, true, model.StatusNotAnalyzed,
+			"not compiled: boom"},
 		{"one of two workspaces failed", []*wsCompile{judged("a", 1, 1, 0, 0), {ws: "b", status: model.StatusNotAnalyzed, reason: "boom", files: []string{"b/x.ts"}}}, true, model.StatusPartial,
 			"compiled 1 of 2 files with the repo's TypeScript 5.4.5 · 0 pre-existing errors"},
 	}

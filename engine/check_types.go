@@ -70,8 +70,10 @@ func (c *checker) typesMember(ctx context.Context, run *memberRun, sa *typescrip
 	run.inst.Version, run.inst.TypesFrom = baseline, typesFrom
 	if target == baseline {
 		run.tgt = run.inst
-		run.noCompile = fmt.Sprintf("%s has no release for %s %s other than %s: the compiler has nothing to judge", typesFrom, m.name(), m.target, baseline)
-		run.notes = append(run.notes, run.noCompile)
+		if run.compileGap == "" {
+			run.noCompile = fmt.Sprintf("%s has no release for %s %s other than %s: the compiler has nothing to judge", typesFrom, m.name(), m.target, baseline)
+			run.notes = append(run.notes, run.noCompile)
+		}
 		c.diffRun(ctx, run, sa, "", "")
 		return run
 	}
@@ -102,8 +104,14 @@ func (c *checker) ownTypes(ctx context.Context, run *memberRun, sa *typescript.A
 	switch {
 	case err == nil:
 		return s
-	case !errors.As(err, &nt) && groups.ShipsOwnTypes(types, m.target):
-		run.warnings = append(run.warnings, fmt.Sprintf("%s@%s ships its own types, which could not be read: %v", m.name(), m.target, err))
+	case !errors.As(err, &nt):
+		// The target types itself (its declarations would replace the
+		// @types release), but they could not be read: nothing compiles
+		// what the upgrade installs, so no verdict may claim safety.
+		run.compileGap = fmt.Sprintf("%s@%s ships its own declarations, which could not be read: %v", m.name(), m.target, err)
+		if groups.ShipsOwnTypes(types, m.target) {
+			run.warnings = append(run.warnings, fmt.Sprintf("%s@%s ships its own types, which could not be read: %v", m.name(), m.target, err))
+		}
 	}
 	return nil
 }

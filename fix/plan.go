@@ -250,17 +250,21 @@ func affectedFiles(reports []model.PackageReport, edited []string) []string {
 }
 
 // sitesLeft are the places a person still has to edit: every new error of
-// the fresh compile (named by the check finding it confirms, when one
-// does), and every breaking finding no compiler can see (a module format,
-// a Node engine) that no applied patch addressed. A missing peer is not a
-// site when the upgrade added it.
+// the fresh compile at its own line (named by the check finding it
+// confirms, when one does), the errors at one line folded under it; the
+// errors a root cause explains folded under its anchor, and a finding's
+// downstream errors under the site of the finding (one edit fixes them);
+// and every breaking finding no compiler can see (a module format, a Node
+// engine) that no applied patch addressed. What a rule or a patch fixed is
+// no new error any more. A missing peer is not a site when the upgrade
+// added it.
 func sitesLeft(reports []model.PackageReport, newDiags []model.Diagnostic, patches []PatchResult, added map[string]bool, ruled map[string]bool) []Site {
 	type dkey struct {
 		file, message string
 		code          int
 	}
 	ruleOf := map[string]string{}
-	byDiag := map[dkey]model.Finding{}
+	evidenceOf, downstreamOf := map[dkey]model.Finding{}, map[dkey]model.Finding{}
 	var blind []model.Finding
 	for _, p := range reports {
 		for _, rule := range p.Plan.Rules {
@@ -269,8 +273,11 @@ func sitesLeft(reports []model.PackageReport, newDiags []model.Diagnostic, patch
 			}
 		}
 		for _, f := range p.Findings {
-			for _, d := range append(append([]model.Diagnostic{}, f.Evidence...), f.Downstream...) {
-				byDiag[dkey{d.File, d.Message, d.Code}] = f
+			for _, d := range f.Evidence {
+				evidenceOf[dkey{d.File, d.Message, d.Code}] = f
+			}
+			for _, d := range f.Downstream {
+				downstreamOf[dkey{d.File, d.Message, d.Code}] = f
 			}
 			if f.Severity == model.Breaking && len(f.Evidence) == 0 && len(f.Downstream) == 0 {
 				blind = append(blind, f)
@@ -283,21 +290,57 @@ func sitesLeft(reports []model.PackageReport, newDiags []model.Diagnostic, patch
 			patched[p.Finding] = true
 		}
 	}
-	out := []Site{}
-	listed := map[string]bool{} // a finding's downstream errors are one edit with it
+	var order []string
+	sites := map[string]*Site{}
+	// siteOf is where a finding's errors are fixed: its anchor, or the
+	// line of its first error the compile still reports.
+	siteOf := map[string]string{}
+	add := func(key string, s Site, d model.Diagnostic) {
+		if sites[key] == nil {
+			s.Errors = []model.Diagnostic{}
+			sites[key] = &s
+			order = append(order, key)
+		}
+		sites[key].Errors = append(sites[key].Errors, d)
+	}
+	var downstream []model.Diagnostic
 	for _, d := range newDiags {
+		k := dkey{d.File, d.Message, d.Code}
 		s := Site{File: d.File, Line: d.Line, Rule: fmt.Sprintf("TS%d", d.Code), Message: d.Message}
-		if f, ok := byDiag[dkey{d.File, d.Message, d.Code}]; ok {
-			if listed[f.ID] {
+		f, ok := evidenceOf[k]
+		switch {
+		case !ok:
+			if _, ok := downstreamOf[k]; ok {
+				downstream = append(downstream, d)
 				continue
 			}
-			listed[f.ID] = true
-			s.Finding = f.ID
-			if t := ruleOf[f.ID]; t != "" {
-				s.Rule = t
-			}
+		case f.AnchorOnly:
+			s = Site{File: f.File, Line: f.Line, Rule: orDefault(ruleOf[f.ID], s.Rule), Message: f.Reason, Finding: f.ID}
+			siteOf[f.ID] = "finding\x00" + f.ID
+			add(siteOf[f.ID], s, d)
+			continue
+		default:
+			s.Finding, s.Rule = f.ID, orDefault(ruleOf[f.ID], s.Rule)
 		}
-		out = append(out, s)
+		key := fmt.Sprintf("at\x00%s\x00%d", d.File, d.Line)
+		if ok && siteOf[f.ID] == "" {
+			siteOf[f.ID] = key
+		}
+		add(key, s, d)
+	}
+	for _, d := range downstream {
+		f := downstreamOf[dkey{d.File, d.Message, d.Code}]
+		key := siteOf[f.ID]
+		if key == "" {
+			key = "finding\x00" + f.ID
+			siteOf[f.ID] = key
+		}
+		rule := orDefault(ruleOf[f.ID], orDefault(f.Change, fmt.Sprintf("TS%d", d.Code)))
+		add(key, Site{File: f.File, Line: f.Line, Rule: rule, Message: f.Reason, Finding: f.ID}, d)
+	}
+	out := []Site{}
+	for _, key := range order {
+		out = append(out, *sites[key])
 	}
 	for _, f := range blind {
 		if patched[f.ID] || ruled[f.ID] || (f.Change == "missing-peer" && added[f.Replacement]) {
@@ -307,7 +350,7 @@ func sitesLeft(reports []model.PackageReport, newDiags []model.Diagnostic, patch
 		if rule == "" {
 			rule = f.Change
 		}
-		out = append(out, Site{File: f.File, Line: f.Line, Rule: rule, Message: f.Reason, Finding: f.ID})
+		out = append(out, Site{File: f.File, Line: f.Line, Rule: rule, Message: f.Reason, Finding: f.ID, Errors: []model.Diagnostic{}})
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].File != out[j].File {
@@ -383,4 +426,11 @@ func gitOutput(ctx context.Context, dir string, args ...string) (string, error) 
 		return "", fmt.Errorf("git %s: %v: %s", strings.Join(args, " "), err, strings.TrimSpace(errb.String()))
 	}
 	return strings.TrimSpace(out.String()), nil
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
 }

@@ -126,3 +126,37 @@ func TestNewDiagnosticsIgnoresPositions(t *testing.T) {
 		t.Errorf("%+v", got)
 	}
 }
+
+// One site per line with new errors: identical messages at several lines
+// of one file are as many sites (express 5's handlers), the errors a root
+// cause explains are one site at its anchor, and a finding's downstream
+// errors fold under the line of its own error.
+func TestSitesLeftOneLinePerSite(t *testing.T) {
+	handler := func(line int) model.Diagnostic {
+		return model.Diagnostic{File: "src/users.ts", Line: line, Code: 2322, Message: "Type 'Response' is not assignable to type 'void | Promise<void>'."}
+	}
+	jsx := func(file string, line int) model.Diagnostic {
+		return model.Diagnostic{File: file, Line: line, Code: 2503, Message: "Cannot find namespace 'JSX'."}
+	}
+	removed := model.Diagnostic{File: "src/user.ts", Line: 8, Code: 2339, Message: "Property 'errors' does not exist on type 'ZodError'."}
+	implicit := model.Diagnostic{File: "src/user.ts", Line: 8, Code: 7006, Message: "Parameter 'e' implicitly has an 'any' type."}
+	rep := model.PackageReport{
+		Findings: []model.Finding{
+			{ID: "h", Severity: model.Breaking, File: "src/users.ts", Line: 5, Evidence: []model.Diagnostic{handler(5), handler(6), handler(7)}},
+			{ID: "anchor", Severity: model.Breaking, AnchorOnly: true, File: "tsconfig.json", Line: 4, Reason: "jsx: preserve reads the global JSX namespace",
+				Downstream: []model.Diagnostic{jsx("src/a.tsx", 3), jsx("src/b.tsx", 9)}},
+			{ID: "z", Severity: model.Breaking, File: "src/user.ts", Line: 8, Evidence: []model.Diagnostic{removed}, Downstream: []model.Diagnostic{implicit}},
+		},
+		Plan: model.Plan{Rules: []model.PlanRule{{Title: "handlers return nothing", Findings: []string{"h"}}}},
+	}
+	got := sitesLeft([]model.PackageReport{rep}, []model.Diagnostic{jsx("src/a.tsx", 3), jsx("src/b.tsx", 9), implicit, removed, handler(5), handler(6), handler(7)}, nil, nil, nil)
+	var lines []string
+	for _, s := range got {
+		lines = append(lines, s.File+":"+itoa(s.Line)+" "+s.Rule+" "+itoa(len(s.Errors)))
+	}
+	want := []string{"src/user.ts:8 TS2339 2", "src/users.ts:5 handlers return nothing 1", "src/users.ts:6 handlers return nothing 1",
+		"src/users.ts:7 handlers return nothing 1", "tsconfig.json:4 TS2503 2"}
+	if d := cmp.Diff(want, lines); d != "" {
+		t.Errorf("sites (-want +got):\n%s", d)
+	}
+}

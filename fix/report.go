@@ -138,14 +138,17 @@ type StyleReport struct {
 	NewFailures map[string][]string `json:"newFailures"`
 }
 
-// Site is a place left for a person: a new error no patch fixed, or a
-// breaking finding the compiler cannot see.
+// Site is a place left for a person: a line with new errors no rule or
+// patch fixed, or a breaking finding the compiler cannot see.
 type Site struct {
 	File    string `json:"file"`
 	Line    int    `json:"line"`
 	Rule    string `json:"rule"`
 	Message string `json:"message"`
 	Finding string `json:"finding,omitempty"`
+	// Errors are the new errors the site's edit fixes: the ones at its
+	// line, or under its root cause (empty for a finding no compiler sees).
+	Errors []model.Diagnostic `json:"errors"`
 }
 
 // CloneReport says where the private clone is and why it was kept, or

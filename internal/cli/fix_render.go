@@ -103,6 +103,16 @@ func renderFix(w io.Writer, r *fix.Report, p palette) {
 		fmt.Fprintf(w, "\nLeft for you  %s\n", plural(len(r.Sites), "site"))
 		for _, s := range r.Sites {
 			fmt.Fprintf(w, "  %s:%d  %s  %s\n", s.File, s.Line, s.Rule, p.dim(indentMore(s.Message, "    ")))
+			// One line per site; what its edit fixes is folded under it.
+			if len(s.Errors) > 1 || len(s.Errors) == 1 && (s.Errors[0].File != s.File || s.Errors[0].Message != s.Message) {
+				for _, d := range s.Errors {
+					at := fmt.Sprintf("%d:%d", d.Line, d.Column)
+					if d.File != s.File {
+						at = fmt.Sprintf("%s:%d", d.File, d.Line)
+					}
+					fmt.Fprintf(w, "      %s TS%d %s\n", at, d.Code, p.dim(indentMore(d.Message, "        ")))
+				}
+			}
 		}
 	}
 	if len(r.NotRun) > 0 || len(r.Tests.NotRun) > 0 {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/fix"
 	"github.com/uptide/uptide/fix/verify"
 )
@@ -52,5 +53,26 @@ func TestRenderFixTestsMarks(t *testing.T) {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("rendered:\n%s\nwant a line with %q", b.String(), want)
 		}
+	}
+}
+
+// Left for you is one line per site, the errors its edit fixes folded
+// under it when they are more than the line itself says.
+func TestRenderFixSitesLeft(t *testing.T) {
+	param := model.Diagnostic{File: "src/legacy.ts", Line: 12, Column: 30, Code: 2551, Message: "Property 'param' does not exist on type 'Request'."}
+	sendfile := model.Diagnostic{File: "src/legacy.ts", Line: 12, Column: 7, Code: 2551, Message: "Property 'sendfile' does not exist on type 'Response'."}
+	r := &fix.Report{Package: "express", Status: fix.StatusFailed, Sites: []fix.Site{
+		{File: "src/legacy.ts", Line: 6, Rule: "TS2551", Message: param.Message, Errors: []model.Diagnostic{{File: "src/legacy.ts", Line: 6, Column: 16, Code: 2551, Message: param.Message}}},
+		{File: "src/legacy.ts", Line: 12, Rule: "TS2551", Message: sendfile.Message, Errors: []model.Diagnostic{sendfile, param}},
+	}}
+	var b bytes.Buffer
+	renderFix(&b, r, palette{})
+	want := "\nLeft for you  2 sites\n" +
+		"  src/legacy.ts:6  TS2551  Property 'param' does not exist on type 'Request'.\n" +
+		"  src/legacy.ts:12  TS2551  Property 'sendfile' does not exist on type 'Response'.\n" +
+		"      12:7 TS2551 Property 'sendfile' does not exist on type 'Response'.\n" +
+		"      12:30 TS2551 Property 'param' does not exist on type 'Request'.\n"
+	if !strings.Contains(b.String(), want) {
+		t.Fatalf("rendered:\n%s\nwant it to hold:\n%s", b.String(), want)
 	}
 }
