@@ -437,6 +437,21 @@ func TestStripeFacts(t *testing.T) {
 	if _, err := p.Facts("../../fixtures/registry/stripe/14.25.0", t.TempDir()); err == nil || !strings.Contains(err.Error(), "pin 0 API versions") {
 		t.Errorf("no declarations: %v", err)
 	}
+	// pnpm installs node_modules/stripe as a link into its store: the pins
+	// are read through it.
+	links := t.TempDir()
+	for _, v := range []string{"14.25.0", "15.0.0"} {
+		abs, err := filepath.Abs("../../fixtures/registry/stripe/" + v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(abs, filepath.Join(links, v)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if linked, err := p.Facts(filepath.Join(links, "14.25.0"), filepath.Join(links, "15.0.0")); err != nil || linked["apiVersion.from"] != "2023-10-16" || linked["apiVersion.to"] != "2024-04-10" {
+		t.Errorf("facts through links: %v %v", linked, err)
+	}
 	pl := p.Planner(t.TempDir()).WithFacts(f)
 	if n := pl.Note("stripe-api-version"); n != "API 2023-10-16 → 2024-04-10: 15 changelog entries between the pins, listed by fix under Decisions for you" {
 		t.Errorf("plan note %q", n)

@@ -60,13 +60,19 @@ var latestAPIVersionRE = regexp.MustCompile(`\btype\s+LatestApiVersion\s*=\s*['"
 
 // stripePin is the LatestApiVersion literal in the declarations under dir.
 func stripePin(dir string) (string, error) {
+	// pnpm installs node_modules/stripe as a link into its store, and a walk
+	// does not follow the link it starts at: read the package it names.
+	root := dir
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		root = real
+	}
 	var pins []string
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		if d.IsDir() {
-			if d.Name() == "node_modules" && p != dir {
+			if d.Name() == "node_modules" && p != root {
 				return filepath.SkipDir
 			}
 			return nil
