@@ -72,8 +72,14 @@ func TestPublish(t *testing.T) {
 		t.Fatalf("two runs share %s", c.Dir)
 	}
 	commitIn(t, other, "src/other.ts", "x\n")
-	if _, err := Publish(ctx, other); !errors.Is(err, ErrDiverged) {
-		t.Fatalf("diverged publish: %v", err)
+	if pub, err := Publish(ctx, other); !errors.Is(err, ErrDiverged) || pub.Existing != second {
+		t.Fatalf("diverged publish: %v, the checkout's branch at %q, want %s", err, pub.Existing, second)
+	}
+	// Its commits are taken by fetching from its clone into a name the
+	// checkout lacks.
+	cmd, err := FetchCommand(ctx, other)
+	if want := "git fetch " + shellQuote(other.Work) + " uptide/zod-4.1.12:uptide/zod-4.1.12-2"; err != nil || cmd != want {
+		t.Errorf("FetchCommand: %q %v, want %q", cmd, err, want)
 	}
 	if got := run(t, f.checkout, "rev-parse", "refs/heads/uptide/zod-4.1.12"); got != second {
 		t.Errorf("a diverged publish moved the branch to %s", got)
@@ -90,9 +96,9 @@ func TestPublishCheckedOut(t *testing.T) {
 	commitIn(t, c, "src/index.ts", "export const x = 6\n")
 	head := run(t, f.checkout, "rev-parse", "HEAD")
 	before, beforeTree := snap(t, f.checkout), treeHash(t, f.checkout, publishSkip...)
-	_, err := Publish(ctx, c)
-	if !errors.Is(err, ErrCheckedOut) || !strings.Contains(err.Error(), f.checkout) {
-		t.Fatalf("publishing the checked-out branch: %v", err)
+	pub, err := Publish(ctx, c)
+	if !errors.Is(err, ErrCheckedOut) || !strings.Contains(err.Error(), f.checkout) || pub.CheckedOutIn == "" {
+		t.Fatalf("publishing the checked-out branch: %v (checked out in %q)", err, pub.CheckedOutIn)
 	}
 	if got := run(t, f.checkout, "rev-parse", "HEAD"); got != head {
 		t.Errorf("HEAD moved to %s", got)
@@ -109,6 +115,18 @@ func TestPublishCheckedOut(t *testing.T) {
 	commitIn(t, side, "src/side.ts", "x\n")
 	if _, err := Publish(ctx, side); !errors.Is(err, ErrCheckedOut) {
 		t.Fatalf("publishing a branch checked out in a worktree: %v", err)
+	}
+}
+
+func TestShellQuote(t *testing.T) {
+	for in, want := range map[string]string{
+		"/tmp/uptide-runs/run-1/repo": "/tmp/uptide-runs/run-1/repo",
+		"/Users/ada/My Runs/repo":     `'/Users/ada/My Runs/repo'`,
+		"/tmp/it's":                   `'/tmp/it'\''s'`,
+	} {
+		if got := shellQuote(in); got != want {
+			t.Errorf("shellQuote(%q) = %s, want %s", in, got, want)
+		}
 	}
 }
 

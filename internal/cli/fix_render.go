@@ -220,8 +220,10 @@ func renderFixWhere(w io.Writer, r *fix.Report, p palette) {
 			verb = "created"
 		}
 		fmt.Fprintf(w, "Branch  %s %s at %s in your checkout (nothing else in it changed)\n", r.Checkout.Branch, verb, short(r.Checkout.Sha))
-	case r.Checkout.BranchWhy != "":
-		fmt.Fprintf(w, "Branch  %s\n", r.Checkout.BranchWhy)
+	default:
+		for _, l := range r.Checkout.BranchNotMoved() {
+			fmt.Fprintln(w, l)
+		}
 	}
 	switch {
 	case r.Clone.Kept:
