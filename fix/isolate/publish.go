@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/uptide/uptide/internal/proc"
 )
 
 // Published is the branch ref the checkout gained. When Publish refuses,
@@ -142,16 +144,7 @@ func FetchCommand(ctx context.Context, c *Clone) (string, error) {
 		}
 		name = fmt.Sprintf("%s-%d", c.Branch, n)
 	}
-	return "git fetch " + shellQuote(c.Work) + " " + c.Branch + ":" + name, nil
-}
-
-// shellQuote leaves a word of safe characters as it is and single-quotes
-// anything else, so the command pastes into a POSIX shell as printed.
-func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./-@+:=,") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	return "git fetch " + proc.ShellQuote(c.Work) + " " + c.Branch + ":" + name, nil
 }
 
 // checkedOutAt is the worktree of the checkout's repository that has ref

@@ -3,6 +3,7 @@ package isolate
 import (
 	"context"
 	"errors"
+	"github.com/uptide/uptide/internal/proc"
 	"os"
 	"path/filepath"
 	"strings"
@@ -78,7 +79,7 @@ func TestPublish(t *testing.T) {
 	// Its commits are taken by fetching from its clone into a name the
 	// checkout lacks.
 	cmd, err := FetchCommand(ctx, other)
-	if want := "git fetch " + shellQuote(other.Work) + " uptide/zod-4.1.12:uptide/zod-4.1.12-2"; err != nil || cmd != want {
+	if want := "git fetch " + proc.ShellQuote(other.Work) + " uptide/zod-4.1.12:uptide/zod-4.1.12-2"; err != nil || cmd != want {
 		t.Errorf("FetchCommand: %q %v, want %q", cmd, err, want)
 	}
 	if got := run(t, f.checkout, "rev-parse", "refs/heads/uptide/zod-4.1.12"); got != second {
@@ -115,18 +116,6 @@ func TestPublishCheckedOut(t *testing.T) {
 	commitIn(t, side, "src/side.ts", "x\n")
 	if _, err := Publish(ctx, side); !errors.Is(err, ErrCheckedOut) {
 		t.Fatalf("publishing a branch checked out in a worktree: %v", err)
-	}
-}
-
-func TestShellQuote(t *testing.T) {
-	for in, want := range map[string]string{
-		"/tmp/uptide-runs/run-1/repo": "/tmp/uptide-runs/run-1/repo",
-		"/Users/ada/My Runs/repo":     `'/Users/ada/My Runs/repo'`,
-		"/tmp/it's":                   `'/tmp/it'\''s'`,
-	} {
-		if got := shellQuote(in); got != want {
-			t.Errorf("shellQuote(%q) = %s, want %s", in, got, want)
-		}
 	}
 }
 
