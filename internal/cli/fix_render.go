@@ -201,7 +201,11 @@ func renderFixTests(w io.Writer, r *fix.Report, p palette) {
 		fmt.Fprintf(w, "  – no tests cover %s\n", engine.Where([]string{ws}))
 	}
 	if len(t.Skipped) > 0 {
-		fmt.Fprintf(w, "  – %d test files need services and were not run (--with-services runs them):\n", len(t.Skipped))
+		verb := "need services and were"
+		if len(t.Skipped) == 1 {
+			verb = "needs services and was"
+		}
+		fmt.Fprintf(w, "  – %s %s not run (--with-services runs them):\n", count(len(t.Skipped), "test file"), verb)
 		for _, s := range t.Skipped {
 			fmt.Fprintf(w, "      %s  %s\n", s.File, s.Needs)
 		}
