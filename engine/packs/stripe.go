@@ -43,7 +43,8 @@ func stripePack() *Pack {
 }
 
 // stripeFacts reads the API version each SDK pins: the LatestApiVersion
-// literal its declarations export.
+// literal its declarations export (to stripe 18), or the ApiVersion
+// constant LatestApiVersion is the type of (from stripe 19).
 func stripeFacts(fromDir, toDir string) (Facts, error) {
 	from, err := stripePin(fromDir)
 	if err != nil {
@@ -56,7 +57,7 @@ func stripeFacts(fromDir, toDir string) (Facts, error) {
 	return Facts{"apiVersion.from": from, "apiVersion.to": to}, nil
 }
 
-var latestAPIVersionRE = regexp.MustCompile(`\btype\s+LatestApiVersion\s*=\s*['"]([0-9]{4}-[0-9]{2}-[0-9]{2}(?:\.[a-z]+)?)['"]`)
+var latestAPIVersionRE = regexp.MustCompile(`\b(?:type\s+LatestApiVersion|const\s+ApiVersion)\s*=\s*['"]([0-9]{4}-[0-9]{2}-[0-9]{2}(?:\.[a-z]+)?)['"]`)
 
 // stripePin is the LatestApiVersion literal in the declarations under dir.
 func stripePin(dir string) (string, error) {
