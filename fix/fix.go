@@ -591,9 +591,17 @@ func (r *runner) finish(runCtx context.Context) {
 		pub, err := isolate.Publish(ctx, r.clone)
 		switch {
 		case errors.Is(err, isolate.ErrCheckedOut):
-			r.rep.Checkout.BranchWhy = r.clone.Branch + " is checked out in your checkout, so it is not moved: the commits stay in the clone"
+			where := "your checkout"
+			if pub.CheckedOutIn != "" {
+				where = pub.CheckedOutIn
+			}
+			r.rep.Checkout.BranchWhy = fmt.Sprintf("%s is checked out in %s, so it was not moved: the commits stay in the clone", r.clone.Branch, where)
 		case errors.Is(err, isolate.ErrDiverged):
-			r.rep.Checkout.BranchWhy = r.clone.Branch + " already exists with commits this run does not have: it is not moved, the commits stay in the clone"
+			at := "another commit"
+			if pub.Existing != "" {
+				at = pub.Existing[:min(10, len(pub.Existing))]
+			}
+			r.rep.Checkout.BranchWhy = fmt.Sprintf("%s already exists at %s, which is not an ancestor of this run's commits, so it was not moved: the commits stay in the clone", r.clone.Branch, at)
 		case err != nil:
 			r.rep.Checkout.BranchWhy = "the branch could not be created: " + err.Error()
 		default:
@@ -612,6 +620,12 @@ func (r *runner) finish(runCtx context.Context) {
 		r.rep.Clone.Kept, r.rep.Clone.Why = true, "the run did not verify: look at it there"
 	case committed && !published:
 		r.rep.Clone.Kept, r.rep.Clone.Why = true, "its commits exist nowhere else"
+	}
+	if committed && !published && r.rep.Clone.Kept {
+		// The commits are only in the kept clone: say how to take them.
+		if cmd, err := isolate.FetchCommand(ctx, r.clone); err == nil {
+			r.rep.Checkout.Fetch = cmd
+		}
 	}
 	r.rep.Risk = risk(r.rep)
 	if committed || r.rep.Clone.Kept {

@@ -173,6 +173,9 @@ type CheckoutReport struct {
 	Sha       string `json:"sha,omitempty"`
 	Created   bool   `json:"created,omitempty"`
 	BranchWhy string `json:"branchWhy,omitempty"`
+	// Fetch is the git command that brings the commits from the kept clone
+	// into the checkout as a new branch, when the branch was not moved.
+	Fetch string `json:"fetch,omitempty"`
 	// RunFile is this run's stored record: .git/uptide/<branch>/run.json
 	// when the branch is at its commits, else runs/<run-id>.json beside it.
 	RunFile string `json:"runFile,omitempty"`
@@ -187,4 +190,19 @@ func (r *Report) ExitCode() int {
 		return 1
 	}
 	return 2
+}
+
+// BranchNotMoved says why the checkout gained no branch and how to take
+// the commits from the kept clone: the same lines in the CLI's report and
+// the TUI's.
+func (c CheckoutReport) BranchNotMoved() []string {
+	if c.Branch != "" || c.BranchWhy == "" {
+		return nil
+	}
+	out := []string{"Branch  " + c.BranchWhy}
+	if c.Fetch != "" {
+		// The command on a line of its own, so it copies whole.
+		out = append(out, "        to take them as a new branch, run in your checkout:", "        "+c.Fetch)
+	}
+	return out
 }

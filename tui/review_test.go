@@ -265,3 +265,44 @@ func wantAll(t *testing.T, s string, subs ...string) {
 		wantIn(t, s, sub)
 	}
 }
+
+// A run whose branch could not be moved says why, and the command that
+// takes its commits from the kept clone, on the report after the hand-off
+// as fix's own report does.
+func TestReviewReportBranchNotMoved(t *testing.T) {
+	src := reactSites()
+	got := make(chan []fix.Patch, 1)
+	handOff := fixWithReview(src, got)
+	const why = "uptide/react-19.1.0 already exists at 0123456789, which is not an ancestor of this run's commits, so it was not moved: the commits stay in the clone"
+	const fetch = "git fetch /runs/run-1/repo uptide/react-19.1.0:uptide/react-19.1.0-2"
+	f := newFake(demoLive(t))
+	f.fix = func(ctx context.Context, req tui.CheckRequest, progress func(string, string), rv tui.Review) (*fix.Report, error) {
+		rep, err := handOff(ctx, req, progress, rv)
+		if rep != nil {
+			rep.Checkout = fix.CheckoutReport{BranchWhy: why, Fetch: fetch}
+			rep.Clone = fix.CloneReport{Kept: true, Repo: "/runs/run-1/repo", Why: "its commits exist nowhere else"}
+		}
+		return rep, err
+	}
+	f.reply("react") <- checkReply{res: breaking(2)}
+	h := newHarness(t, f, 120, 40)
+	h.until("discovery", h.discovered)
+	h.moveTo("react (2 packages)")
+	h.press("c")
+	h.until("the check", func() bool { return strings.Contains(h.view(), "✗ 2 breaking") })
+	h.press("enter", "f")
+	h.until("the queue", func() bool { return strings.Contains(h.view(), "4 sites") })
+	h.press("a")
+	h.until("the JSX site", func() bool { return strings.Contains(h.view(), "Cannot find namespace 'JSX'") })
+	h.press("enter")
+	h.until("the summary", func() bool { return strings.Contains(h.view(), "Hand off to fix") })
+	h.press("enter")
+	h.until("the report", func() bool { return strings.Contains(h.view(), "✓ verified") })
+	<-got
+	v := h.view()
+	wantAll(t, v, "Branch  uptide/react-19.1.0 already exists at 0123456789, which is not an ancestor of this run's commits,",
+		"moved: the commits stay in the clone", "        to take them as a new branch, run in your checkout:", "        "+fetch, "Clone   kept at /runs/run-1/repo")
+	if strings.Contains(v, "in the clone only") {
+		t.Errorf("the report names the branch without a reason:\n%s", v)
+	}
+}

@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -50,6 +52,7 @@ type packFix struct {
 		} `json:"sites"`
 	} `json:"rules"`
 	Decisions []string `json:"decisions"`
+	NotRun    []string `json:"notRun"`
 	Types     struct {
 		New []struct {
 			File string `json:"file"`
@@ -299,6 +302,36 @@ func TestPacksStripeApp(t *testing.T) {
 	for _, s := range []string{"Stripe API 2023-10-16 → 2024-04-10: 15 changelog entries", "Product: Rename `features` to `marketing_features`", "Webhook endpoints keep the API version"} {
 		if !strings.Contains(decisions, s) {
 			t.Errorf("decisions lack %q:\n%s", s, decisions)
+		}
+	}
+}
+
+// Under pnpm node_modules/stripe is a link into the store, in the checkout
+// and in fix's clone alike: both SDKs' pins are read through it, so the
+// apiVersion rule edits its site and the changelog between the pins is
+// listed, as under npm.
+func TestPacksStripeAppPnpm(t *testing.T) {
+	fe := newFixEnv(t)
+	dir := copyDir(t, "../../fixtures/fix/stripe-app")
+	if err := os.WriteFile(filepath.Join(dir, ".gitignore"), []byte("node_modules\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	manager2(fe, "pnpm").run(t, fe.env, dir, "install", "--no-frozen-lockfile")
+	commitAll(t, dir)
+	if fi, err := os.Lstat(filepath.Join(dir, "node_modules", "stripe")); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("pnpm should install node_modules/stripe as a link: %v", err)
+	}
+	_, pf := fixPack(t, fe, dir, "stripe", "stripe@15.0.0", 0, "verified",
+		[]string{"upgrade stripe 14.25.0 → 15.0.0", "apply stripe rules: 2 sites (stripe-api-version, stripe-product-marketing-features)"})
+	if billing := git(t, dir, "show", "uptide/stripe-15.0.0:src/billing.ts"); !strings.Contains(billing, `apiVersion: "2024-04-10"`) {
+		t.Errorf("src/billing.ts on the branch keeps the old pin:\n%s", billing)
+	}
+	if d := strings.Join(pf.Decisions, "\n"); !strings.Contains(d, "Stripe API 2023-10-16 → 2024-04-10: 15 changelog entries") {
+		t.Errorf("decisions lack the changelog between the pins:\n%s", d)
+	}
+	for _, n := range pf.NotRun {
+		if strings.Contains(n, "stripe pack") {
+			t.Errorf("not run: %s", n)
 		}
 	}
 }

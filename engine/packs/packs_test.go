@@ -437,6 +437,31 @@ func TestStripeFacts(t *testing.T) {
 	if _, err := p.Facts("../../fixtures/registry/stripe/14.25.0", t.TempDir()); err == nil || !strings.Contains(err.Error(), "pin 0 API versions") {
 		t.Errorf("no declarations: %v", err)
 	}
+	// pnpm installs node_modules/stripe as a link into its store: the pins
+	// are read through it.
+	links := t.TempDir()
+	for _, v := range []string{"14.25.0", "15.0.0"} {
+		abs, err := filepath.Abs("../../fixtures/registry/stripe/" + v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(abs, filepath.Join(links, v)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if linked, err := p.Facts(filepath.Join(links, "14.25.0"), filepath.Join(links, "15.0.0")); err != nil || linked["apiVersion.from"] != "2023-10-16" || linked["apiVersion.to"] != "2024-04-10" {
+		t.Errorf("facts through links: %v %v", linked, err)
+	}
+	// From stripe 19 the pin is a constant LatestApiVersion is the type of
+	// (types/apiVersion.d.ts; from 20 one per cjs/ and esm/): the lines as
+	// the SDKs ship them, beside the webhook endpoints' union of every
+	// version, which pins nothing.
+	for _, c := range []struct{ dir, pin string }{{"19.0.0", "2025-09-30.clover"}, {"23.2.0", "2026-11-18.endive"}} {
+		got, err := p.Facts("../../fixtures/registry/stripe/14.25.0", filepath.Join("stripe", "testdata", "pins", c.dir))
+		if err != nil || got["apiVersion.to"] != c.pin {
+			t.Errorf("stripe %s pins %v %v, want %s", c.dir, got, err, c.pin)
+		}
+	}
 	pl := p.Planner(t.TempDir()).WithFacts(f)
 	if n := pl.Note("stripe-api-version"); n != "API 2023-10-16 → 2024-04-10: 15 changelog entries between the pins, listed by fix under Decisions for you" {
 		t.Errorf("plan note %q", n)

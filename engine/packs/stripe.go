@@ -43,7 +43,8 @@ func stripePack() *Pack {
 }
 
 // stripeFacts reads the API version each SDK pins: the LatestApiVersion
-// literal its declarations export.
+// literal its declarations export (to stripe 18), or the ApiVersion
+// constant LatestApiVersion is the type of (from stripe 19).
 func stripeFacts(fromDir, toDir string) (Facts, error) {
 	from, err := stripePin(fromDir)
 	if err != nil {
@@ -56,17 +57,23 @@ func stripeFacts(fromDir, toDir string) (Facts, error) {
 	return Facts{"apiVersion.from": from, "apiVersion.to": to}, nil
 }
 
-var latestAPIVersionRE = regexp.MustCompile(`\btype\s+LatestApiVersion\s*=\s*['"]([0-9]{4}-[0-9]{2}-[0-9]{2}(?:\.[a-z]+)?)['"]`)
+var latestAPIVersionRE = regexp.MustCompile(`\b(?:type\s+LatestApiVersion|const\s+ApiVersion)\s*=\s*['"]([0-9]{4}-[0-9]{2}-[0-9]{2}(?:\.[a-z]+)?)['"]`)
 
 // stripePin is the LatestApiVersion literal in the declarations under dir.
 func stripePin(dir string) (string, error) {
+	// pnpm installs node_modules/stripe as a link into its store, and a walk
+	// does not follow the link it starts at: read the package it names.
+	root := dir
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		root = real
+	}
 	var pins []string
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		if d.IsDir() {
-			if d.Name() == "node_modules" && p != dir {
+			if d.Name() == "node_modules" && p != root {
 				return filepath.SkipDir
 			}
 			return nil

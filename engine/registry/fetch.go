@@ -2,7 +2,9 @@ package registry
 
 import (
 	"context"
+	"crypto/sha256"
 	"crypto/sha512"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"hash"
@@ -86,7 +88,7 @@ func (c *Client) Fetch(ctx context.Context, name, versionOrTag string) (*Package
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, &Error{Package: id, Reason: "cannot create the tarball cache", Err: err}
 	}
-	path := filepath.Join(dir, rel.Version+".tgz")
+	path := filepath.Join(dir, rel.Version+"-"+tarballKey(sum, tarURL.String())+".tgz")
 	dl := download{client: c, pkg: id, registry: reg, url: tarURL, path: path, sum: sum}
 
 	// One Fetch per tarball at a time within a run: a second caller then
@@ -117,6 +119,24 @@ func (c *Client) Fetch(ctx context.Context, name, versionOrTag string) (*Package
 		return nil, &Error{Package: id, Host: tarURL.Host, Reason: "cannot extract the tarball", Err: err}
 	}
 	return &Package{Name: name, Version: rel.Version, Dir: out, Tarball: path, Manifest: rel, tempRoot: filepath.Dir(out)}, nil
+}
+
+// tarballKey tells apart the tarballs registries serve under one version
+// (a mirror's rebuild, a private registry's own publish): by the integrity
+// they are verified against, or, where the registry gives none, by where
+// they come from. Two registries then never overwrite each other's copy,
+// and an unverifiable copy is never taken for another registry's.
+func tarballKey(sum *checksum, tarURL string) string {
+	h := sha256.New()
+	if sum == nil {
+		fmt.Fprintf(h, "url\x00%s", tarURL)
+	} else {
+		fmt.Fprintf(h, "%s", sum.algo)
+		for _, d := range sum.digests {
+			fmt.Fprintf(h, "\x00%x", d)
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))[:32]
 }
 
 func (c *Client) lockFile(ctx context.Context, path string) (func(), error) {

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -49,9 +50,9 @@ func TestFetch(t *testing.T) {
 			if pkg.Name != tt.pkg || pkg.Version != tt.wantVersion || pkg.Manifest.Version != tt.wantVersion {
 				t.Errorf("got %s@%s (manifest %s), want %s@%s", pkg.Name, pkg.Version, pkg.Manifest.Version, tt.pkg, tt.wantVersion)
 			}
-			wantTarball := filepath.Join(cacheDir, "tarballs", filepath.FromSlash(tt.pkg), tt.wantVersion+".tgz")
-			if pkg.Tarball != wantTarball {
-				t.Errorf("Tarball = %s, want %s", pkg.Tarball, wantTarball)
+			if dir, base := filepath.Split(pkg.Tarball); filepath.Clean(dir) != filepath.Join(cacheDir, "tarballs", filepath.FromSlash(tt.pkg)) ||
+				!strings.HasPrefix(base, tt.wantVersion+"-") || !strings.HasSuffix(base, ".tgz") {
+				t.Errorf("Tarball = %s, want %s-<key>.tgz in the cache's tarballs/%s", pkg.Tarball, tt.wantVersion, tt.pkg)
 			}
 			b, err := os.ReadFile(filepath.Join(pkg.Dir, "package.json"))
 			if err != nil || !strings.Contains(string(b), `"version":"`+tt.wantVersion+`"`) {
@@ -173,26 +174,25 @@ func TestIntegrity(t *testing.T) {
 			reg.add("left-pad", "1.0.0", &fakeVersion{tgz: good, integrity: tt.integrity, shasum: tt.shasum})
 			cacheDir := t.TempDir()
 			pkg, err := testClient(t, testConfig(t, "registry="+reg.URL()), cacheDir).Fetch(context.Background(), "left-pad", "1.0.0")
-			cached := filepath.Join(cacheDir, "tarballs", "left-pad", "1.0.0.tgz")
+			cached := filepath.Join(cacheDir, "tarballs", "left-pad")
 			if tt.wantErr == "" {
 				if err != nil {
 					t.Fatal(err)
 				}
 				pkg.Remove()
-				if _, err := os.Stat(cached); err != nil {
-					t.Errorf("verified tarball not cached: %v", err)
+				if _, err := os.Stat(pkg.Tarball); err != nil || filepath.Dir(pkg.Tarball) != cached {
+					t.Errorf("verified tarball not cached in %s: %s %v", cached, pkg.Tarball, err)
 				}
 				return
 			}
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 				t.Fatalf("want %q, got %v", tt.wantErr, err)
 			}
-			if _, err := os.Stat(cached); !os.IsNotExist(err) {
-				t.Error("a tarball that failed verification was cached")
-			}
-			entries, _ := os.ReadDir(filepath.Dir(cached))
+			// Neither the tarball that failed verification nor a
+			// temporary file is left.
+			entries, _ := os.ReadDir(cached)
 			if len(entries) != 0 {
-				t.Errorf("temporary files left in the cache: %v", entries)
+				t.Errorf("files left in the cache: %v", entries)
 			}
 		})
 	}
@@ -221,17 +221,61 @@ func TestCachedTarball(t *testing.T) {
 	if n := tarballRequests(); n != 1 {
 		t.Fatalf("a verified cached tarball should be reused: %d downloads", n)
 	}
-	cached := filepath.Join(cacheDir, "tarballs", "left-pad", "1.0.0.tgz")
-	if err := os.WriteFile(cached, []byte("corrupted"), 0o644); err != nil {
+	cached, _ := filepath.Glob(filepath.Join(cacheDir, "tarballs", "left-pad", "1.0.0-*.tgz"))
+	if len(cached) != 1 {
+		t.Fatalf("cached copies of left-pad 1.0.0: %v, want one", cached)
+	}
+	if err := os.WriteFile(cached[0], []byte("corrupted"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	fetch()
 	if n := tarballRequests(); n != 2 {
 		t.Fatalf("a cached tarball failing verification should be downloaded again: %d downloads", n)
 	}
-	b, _ := os.ReadFile(cached)
+	b, _ := os.ReadFile(cached[0])
 	if sriOf(b) != sriOf(reg.packages["left-pad"].versions["1.0.0"].tgz) {
 		t.Error("the corrupted copy was not replaced")
+	}
+}
+
+// Two registries serving different tarballs under one name@version (a
+// mirror and its origin): each Fetch gives the bytes its registry serves,
+// with one cache between them; a verified copy of each is kept side by
+// side, and a copy the registry gives no digest for is never taken for
+// another registry's.
+func TestCachedTarballPerRegistry(t *testing.T) {
+	for _, verified := range []bool{true, false} {
+		t.Run(fmt.Sprintf("verified=%v", verified), func(t *testing.T) {
+			cacheDir := t.TempDir()
+			regs := map[string]*fakeRegistry{}
+			for _, who := range []string{"origin", "mirror"} {
+				v := &fakeVersion{tgz: makeTgz(t, []tarEntry{
+					{name: "package/package.json", body: `{"name":"left-pad","version":"1.0.0","types":"index.d.ts"}`},
+					{name: "package/index.d.ts", body: "export declare const servedBy: '" + who + "';\n"},
+				})}
+				if !verified {
+					v.integrity, v.shasum = "-", "-"
+				}
+				regs[who] = newFakeRegistry(t)
+				regs[who].add("left-pad", "1.0.0", v)
+			}
+			for _, who := range []string{"origin", "mirror", "origin", "mirror"} {
+				pkg, err := testClient(t, testConfig(t, "registry="+regs[who].URL()), cacheDir).Fetch(context.Background(), "left-pad", "1.0.0")
+				if err != nil {
+					t.Fatal(err)
+				}
+				b, err := os.ReadFile(filepath.Join(pkg.Dir, "index.d.ts"))
+				pkg.Remove()
+				if err != nil || !strings.Contains(string(b), "'"+who+"'") {
+					t.Fatalf("fetched from the %s: %s %v", who, b, err)
+				}
+			}
+			for who, reg := range regs {
+				if n := len(reg.seen("/left-pad/-/")); n != 1 {
+					t.Errorf("the %s's tarball was downloaded %d times, want once: the other registry's copy replaced it", who, n)
+				}
+			}
+		})
 	}
 }
 

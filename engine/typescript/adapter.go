@@ -182,7 +182,8 @@ func (a *Adapter) request(ctx context.Context, method string, params any, subjec
 }
 
 // ExtractSurface returns the public API surface of the package in pkgDir,
-// from the surface cache when name@version was extracted before.
+// from the surface cache when the same files of name@version were
+// extracted before.
 func (a *Adapter) ExtractSurface(ctx context.Context, pkgDir, name, version string) (*model.Surface, error) {
 	var cacheFile string
 	if !a.opts.NoSurfaceCache {
@@ -190,9 +191,13 @@ func (a *Adapter) ExtractSurface(ctx context.Context, pkgDir, name, version stri
 		if err != nil {
 			return nil, err
 		}
-		cacheFile = f
-		if s, ok := readCachedSurface(f, name, version); ok {
-			return s, nil
+		// A package that cannot be read whole is extracted, not cached:
+		// the driver says what is wrong with it.
+		if digest, err := packageDigest(pkgDir); err == nil {
+			cacheFile = f + "-" + digest[:32] + ".gob"
+			if s, ok := readCachedSurface(cacheFile, name, version); ok {
+				return s, nil
+			}
 		}
 	}
 	subject := name + "@" + version
@@ -274,6 +279,8 @@ var validName = regexp.MustCompile(`^(@[A-Za-z0-9][A-Za-z0-9._~-]*/)?[A-Za-z0-9.
 // validVersion accepts semver-ish strings without path separators.
 var validVersion = regexp.MustCompile(`^[0-9A-Za-z][0-9A-Za-z.+_-]*$`)
 
+// surfaceCachePath is the stem of name@version's cache entries, one per
+// content (packageDigest) under that version.
 func surfaceCachePath(name, version string) (string, error) {
 	if !validName.MatchString(name) || strings.HasSuffix(name, "/.") || strings.HasSuffix(name, "/..") || name == "." || name == ".." {
 		return "", fmt.Errorf("surface cache: %q is not an npm package name", name)
@@ -285,7 +292,7 @@ func surfaceCachePath(name, version string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("surface cache: %w", err)
 	}
-	return filepath.Join(dir, version+".gob"), nil
+	return filepath.Join(dir, version), nil
 }
 
 // readCachedSurface returns a cached surface when it is readable and was

@@ -58,39 +58,72 @@ func TestSurfaceCache(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	file := filepath.Join(cacheRoot, "surfaces", "typescript", "v"+strconv.Itoa(model.SurfaceSchemaVersion)+"."+strconv.Itoa(surfaceRevision), "@acme", "stripe-like", "1.2.3.gob")
-	if _, err := os.Stat(file); err != nil {
-		t.Fatalf("surface not cached at %s: %v", file, err)
+	entries, _ := filepath.Glob(filepath.Join(cacheRoot, "surfaces", "typescript", "v"+strconv.Itoa(model.SurfaceSchemaVersion)+"."+strconv.Itoa(surfaceRevision), "@acme", "stripe-like", "1.2.3-*.gob"))
+	if len(entries) != 1 {
+		t.Fatalf("surface cache entries of @acme/stripe-like@1.2.3: %v, want one", entries)
 	}
+	file := entries[0]
 	if first.Package != "@acme/stripe-like" || first.Version != "1.2.3" || first.Adapter != "typescript" || first.SchemaVersion != model.SurfaceSchemaVersion {
 		t.Errorf("surface header %+v", first)
 	}
 
-	// The package directory is gone: only the cache can answer.
-	if err := os.RemoveAll(dir); err != nil {
+	// The entry answers for the same files: what it holds comes back.
+	marked := *first
+	marked.EntryPoints = append([]string{"from-the-cache"}, first.EntryPoints...)
+	if err := os.WriteFile(file, gobBytes(t, &marked), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	second, err := a.ExtractSurface(ctx, dir, "@acme/stripe-like", "1.2.3")
 	if err != nil {
 		t.Fatalf("cached surface: %v", err)
 	}
-	if !reflect.DeepEqual(first, second) {
-		t.Error("cached surface differs from the extracted one")
+	if !reflect.DeepEqual(&marked, second) {
+		t.Error("the cache entry of the same files did not answer")
+	}
+	if err := os.WriteFile(file, gobBytes(t, first), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	// Other declarations under the same name and version (a mirror's
+	// tarball, a local package rebuilt) are another entry, never the
+	// first one's surface.
+	decl := filepath.Join(dir, "index.d.ts")
+	text, err := os.ReadFile(decl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(decl, append(text, []byte("export declare function mirrored(): void;\n")...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	other, err := a.ExtractSurface(ctx, dir, "@acme/stripe-like", "1.2.3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !hasSymbol(other, "mirrored") || hasSymbol(first, "mirrored") {
+		t.Errorf("the changed declarations' surface lacks mirrored(): %d symbols, the first had %d", len(other.Symbols), len(first.Symbols))
+	}
+	if err := os.WriteFile(decl, text, 0o644); err != nil {
+		t.Fatal(err)
 	}
 
 	if _, err := surfaceCachePath("JSONStream", "1.3.5"); err != nil {
 		t.Errorf("a legacy capitalized name is a valid cache key: %v", err)
 	}
 
-	// A damaged entry, or one from another schema, is a miss.
+	// A damaged entry, or one from another schema, is a miss: the surface
+	// is extracted again and the entry rewritten.
 	stale := *first
 	stale.SchemaVersion = 0
 	for _, content := range [][]byte{[]byte("{broken"), gobBytes(t, &stale)} {
 		if err := os.WriteFile(file, content, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := a.ExtractSurface(ctx, dir, "@acme/stripe-like", "1.2.3"); err == nil {
-			t.Errorf("cache entry %.30q was trusted", content)
+		got, err := a.ExtractSurface(ctx, dir, "@acme/stripe-like", "1.2.3")
+		if err != nil || !reflect.DeepEqual(got, first) {
+			t.Errorf("cache entry %.30q was trusted (%v)", content, err)
+		}
+		if b, _ := os.ReadFile(file); !bytes.Equal(b, gobBytes(t, first)) {
+			t.Errorf("cache entry %.30q was not rewritten", content)
 		}
 	}
 
@@ -99,6 +132,15 @@ func TestSurfaceCache(t *testing.T) {
 			t.Errorf("ExtractSurface(%q, %q): %v, want a cache key error", bad[0], bad[1], err)
 		}
 	}
+}
+
+func hasSymbol(s *model.Surface, path string) bool {
+	for _, sym := range s.Symbols {
+		if sym.Path == path {
+			return true
+		}
+	}
+	return false
 }
 
 func TestExtractSurfaceErrors(t *testing.T) {

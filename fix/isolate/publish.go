@@ -7,12 +7,18 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/uptide/uptide/internal/proc"
 )
 
-// Published is the branch ref the checkout gained.
+// Published is the branch ref the checkout gained. When Publish refuses,
+// Existing is the commit the checkout's branch stays at (ErrDiverged) and
+// CheckedOutIn the worktree that has it checked out (ErrCheckedOut).
 type Published struct {
 	Branch, Sha          string
 	Created, FastForward bool
+	Existing             string
+	CheckedOutIn         string
 }
 
 var (
@@ -50,6 +56,7 @@ func Publish(ctx context.Context, c *Clone) (Published, error) {
 	if where, err := checkedOutAt(ctx, env, c.Checkout, ref); err != nil {
 		return Published{}, err
 	} else if where != "" {
+		pub.CheckedOutIn = where
 		return pub, fmt.Errorf("%s is checked out in %s: %w; the commits stay in the clone %s", c.Branch, where, ErrCheckedOut, c.Work)
 	}
 	res, err := runGit(ctx, env, c.Checkout, "rev-parse", "-q", "--verify", ref+"^{commit}")
@@ -73,6 +80,7 @@ func Publish(ctx context.Context, c *Clone) (Published, error) {
 			return Published{}, err
 		}
 		if anc.Code != 0 {
+			pub.Existing = old
 			return pub, fmt.Errorf("%s in %s is at %s, which %s does not contain: %w; the run's commits stay in the clone %s",
 				c.Branch, c.Checkout, short(old), short(sha), ErrDiverged, c.Work)
 		}
@@ -92,6 +100,7 @@ func Publish(ctx context.Context, c *Clone) (Published, error) {
 		case strings.Contains(out, "refusing to fetch into") || strings.Contains(out, "checked out"):
 			return pub, fmt.Errorf("%s: %w (%s)", c.Branch, ErrCheckedOut, strings.TrimSpace(out))
 		case strings.Contains(out, "non-fast-forward") || strings.Contains(out, "rejected"):
+			pub.Existing = old
 			return pub, fmt.Errorf("%s: %w (%s)", c.Branch, ErrDiverged, strings.TrimSpace(out))
 		}
 		return Published{}, gitError(c.Checkout, fetch, res)
@@ -104,6 +113,38 @@ func Publish(ctx context.Context, c *Clone) (Published, error) {
 		return Published{}, fmt.Errorf("after publishing, %s in %s is at %s, not %s", c.Branch, c.Checkout, short(got), short(sha))
 	}
 	return pub, nil
+}
+
+// FetchCommand is the git command that, run in the checkout, brings the
+// clone's branch in as a new branch: the branch's own name when the
+// checkout has none of it, else the first of <branch>-2, -3, … it lacks.
+// It is what a run whose branch could not be moved tells the user.
+func FetchCommand(ctx context.Context, c *Clone) (string, error) {
+	hooks, done, err := emptyDir()
+	if err != nil {
+		return "", err
+	}
+	defer done()
+	base := c.env
+	if base == nil {
+		base = os.Environ()
+	}
+	env := quietEnv(base, hooks)
+	name := c.Branch
+	for n := 2; ; n++ {
+		res, err := runGit(ctx, env, c.Checkout, "rev-parse", "-q", "--verify", "refs/heads/"+name)
+		if err != nil {
+			return "", err
+		}
+		if res.Code != 0 {
+			break
+		}
+		if n > 100 {
+			return "", fmt.Errorf("no free branch name after %s-%d in %s", c.Branch, n-1, c.Checkout)
+		}
+		name = fmt.Sprintf("%s-%d", c.Branch, n)
+	}
+	return "git fetch " + proc.ShellQuote(c.Work) + " " + c.Branch + ":" + name, nil
 }
 
 // checkedOutAt is the worktree of the checkout's repository that has ref

@@ -3,6 +3,7 @@ package isolate
 import (
 	"context"
 	"errors"
+	"github.com/uptide/uptide/internal/proc"
 	"os"
 	"path/filepath"
 	"strings"
@@ -72,8 +73,14 @@ func TestPublish(t *testing.T) {
 		t.Fatalf("two runs share %s", c.Dir)
 	}
 	commitIn(t, other, "src/other.ts", "x\n")
-	if _, err := Publish(ctx, other); !errors.Is(err, ErrDiverged) {
-		t.Fatalf("diverged publish: %v", err)
+	if pub, err := Publish(ctx, other); !errors.Is(err, ErrDiverged) || pub.Existing != second {
+		t.Fatalf("diverged publish: %v, the checkout's branch at %q, want %s", err, pub.Existing, second)
+	}
+	// Its commits are taken by fetching from its clone into a name the
+	// checkout lacks.
+	cmd, err := FetchCommand(ctx, other)
+	if want := "git fetch " + proc.ShellQuote(other.Work) + " uptide/zod-4.1.12:uptide/zod-4.1.12-2"; err != nil || cmd != want {
+		t.Errorf("FetchCommand: %q %v, want %q", cmd, err, want)
 	}
 	if got := run(t, f.checkout, "rev-parse", "refs/heads/uptide/zod-4.1.12"); got != second {
 		t.Errorf("a diverged publish moved the branch to %s", got)
@@ -90,9 +97,9 @@ func TestPublishCheckedOut(t *testing.T) {
 	commitIn(t, c, "src/index.ts", "export const x = 6\n")
 	head := run(t, f.checkout, "rev-parse", "HEAD")
 	before, beforeTree := snap(t, f.checkout), treeHash(t, f.checkout, publishSkip...)
-	_, err := Publish(ctx, c)
-	if !errors.Is(err, ErrCheckedOut) || !strings.Contains(err.Error(), f.checkout) {
-		t.Fatalf("publishing the checked-out branch: %v", err)
+	pub, err := Publish(ctx, c)
+	if !errors.Is(err, ErrCheckedOut) || !strings.Contains(err.Error(), f.checkout) || pub.CheckedOutIn == "" {
+		t.Fatalf("publishing the checked-out branch: %v (checked out in %q)", err, pub.CheckedOutIn)
 	}
 	if got := run(t, f.checkout, "rev-parse", "HEAD"); got != head {
 		t.Errorf("HEAD moved to %s", got)

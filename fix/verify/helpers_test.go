@@ -14,6 +14,7 @@ import (
 	"github.com/uptide/uptide/engine/registry"
 	"github.com/uptide/uptide/internal/cache"
 	"github.com/uptide/uptide/internal/proc"
+	"github.com/uptide/uptide/internal/testkit"
 )
 
 // writeTree writes files (slash path → content) below a fresh directory.
@@ -176,51 +177,12 @@ const (
 
 // installVitest links a pinned vitest into root's node_modules.
 func installVitest(t testing.TB, root string) {
-	linkModules(t, npmTool(t, "vitest", vitestVersion), root)
+	linkModules(t, testkit.NpmTool(t, "vitest", vitestVersion), root)
 }
 
 // installESLint links a pinned eslint into root's node_modules.
 func installESLint(t testing.TB, root string) {
-	linkModules(t, npmTool(t, "eslint", eslintVersion), root)
-}
-
-// npmTool is name@version with its dependency tree, installed once into the
-// shared cache with the real npm (scripts off); later runs are offline.
-func npmTool(t testing.TB, name, version string) string {
-	t.Helper()
-	toolsMu.Lock()
-	defer toolsMu.Unlock()
-	parent, err := cache.Dir("tools")
-	if err != nil {
-		t.Fatal(err)
-	}
-	label := name + "@" + version
-	dir := filepath.Join(parent, label)
-	if _, err := os.Stat(filepath.Join(dir, ".complete")); err == nil {
-		return dir
-	}
-	tmp, err := os.MkdirTemp(parent, label+".tmp-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(tmp)
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "npm", "install", "--ignore-scripts", "--no-audit", "--no-fund", "--prefix", tmp, label)
-	cmd.Env = append(os.Environ(), "npm_config_update_notifier=false")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("install %s once into %s with npm: %v\n%s", label, parent, err, out)
-	}
-	if err := os.WriteFile(filepath.Join(tmp, ".complete"), nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	_ = os.RemoveAll(dir)
-	if err := os.Rename(tmp, dir); err != nil {
-		if _, statErr := os.Stat(filepath.Join(dir, ".complete")); statErr != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
+	linkModules(t, testkit.NpmTool(t, "eslint", eslintVersion), root)
 }
 
 // linkModules links each package of a cached install into root's

@@ -14,10 +14,30 @@ import (
 // errs towards "related" and "needs a service", the safe directions.
 var specifierRE = regexp.MustCompile(`(?:\bfrom\s*|\bimport\s*|\brequire\s*\(\s*|\bimport\s*\(\s*)['"]([^'"\n]+)['"]`)
 
+// typeOnlyRE finds `import type … from '…'` and `export type … from '…'`:
+// erased at compile time, they load nothing.
+var typeOnlyRE = regexp.MustCompile(`\b(?:import|export)\s+type\s+[^;'"]*?\bfrom\s*['"]([^'"\n]+)['"]`)
+
 func specifiers(src string) []string {
 	var out []string
 	for _, m := range specifierRE.FindAllStringSubmatch(src, -1) {
 		out = append(out, m[1])
+	}
+	return out
+}
+
+// runtimeSpecifiers are the specifiers of src that load a module when it
+// runs: all but the type-only imports and exports.
+func runtimeSpecifiers(src string) []string {
+	typeOnly := map[int]bool{}
+	for _, m := range typeOnlyRE.FindAllStringSubmatchIndex(src, -1) {
+		typeOnly[m[2]] = true // where the specifier starts
+	}
+	var out []string
+	for _, m := range specifierRE.FindAllStringSubmatchIndex(src, -1) {
+		if !typeOnly[m[2]] {
+			out = append(out, src[m[2]:m[3]])
+		}
 	}
 	return out
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/internal/proc"
 )
 
 // TestRun is one test command verification runs.
@@ -227,12 +228,77 @@ func (p *planner) buildScript(pr *pending) (*TestRun, string, []ServiceSkip) {
 	tests := serviceTests(p.root, scanDirs(pr))
 	if len(tests) > 0 {
 		skips = append(skips, tests...)
-		why = append(why, fmt.Sprintf("%s services (%s)", plural(len(tests), "test file needs", "test files need"), fileList(tests)))
+		// The files that need services are left out of the script's own
+		// runner; the rest of its tests run.
+		if len(why) == 0 {
+			if script, ok := withoutFiles(pr.script, run.Runner, pr.dir, tests); ok {
+				run.Command = []string{"sh", "-c", script}
+				return run, "", skips
+			}
+		}
+		why = append(why, fmt.Sprintf("%s services (%s), which its script is not one jest or vitest command to leave out of",
+			plural(len(tests), "test file needs", "test files need"), fileList(tests)))
 	}
 	if len(why) == 0 {
 		return run, "", nil
 	}
 	return nil, fmt.Sprintf("%s runs its tests itself, and %s: nothing runs without --with-services", run.Scope, strings.Join(why, "; ")), skips
+}
+
+// withoutFiles is script with the arguments that make its jest or vitest
+// leave out the test files skip (slash, relative to the root; the script
+// runs in dir): jest's --testPathIgnorePatterns (the default /node_modules/
+// kept), vitest's --exclude. It answers only for a script whose last
+// command is that runner, where arguments appended to the script reach it
+// ("jest", "jest --coverage", "tsc -b && vitest run"); false otherwise.
+func withoutFiles(script, runner, dir string, skip []ServiceSkip) (string, bool) {
+	script = strings.TrimRight(script, " \t\n;")
+	last := lastCommand(script)
+	if strings.HasSuffix(script, "&") || strings.HasSuffix(script, "|") || (runner != "jest" && runner != "vitest") || scriptRunner(last) != runner || strings.ContainsAny(last, "`()<>\\") || strings.Contains(last, "$(") {
+		return "", false
+	}
+	var args []string
+	if runner == "jest" {
+		args = append(args, "--testPathIgnorePatterns=/node_modules/")
+	}
+	for _, t := range skip {
+		rel := relTo(dir, t.File)
+		if rel == "" {
+			continue // outside what the script runs
+		}
+		if runner == "jest" {
+			args = append(args, "--testPathIgnorePatterns="+regexpQuote(rel))
+		} else {
+			args = append(args, "--exclude="+rel)
+		}
+	}
+	out := script
+	for _, a := range args {
+		out += " " + proc.ShellQuote(a)
+	}
+	return out, true
+}
+
+// lastCommand is the last simple command of a shell script: the text after
+// its last &&, ||, ;, | or newline outside quotes.
+func lastCommand(script string) string {
+	script = strings.TrimRight(script, " \t\n;&|")
+	start := 0
+	var quote byte
+	for i := 0; i < len(script); i++ {
+		c := script[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case c == ';' || c == '|' || c == '&' || c == '\n':
+			start = i + 1
+		}
+	}
+	return strings.TrimSpace(script[start:])
 }
 
 // filesOf are the files of the run's workspaces, relative to the run's

@@ -204,8 +204,71 @@ func TestPlanTests(t *testing.T) {
 			workspaces: []string{"packages/api"},
 			want: TestPlan{
 				Skipped: []ServiceSkip{{File: "packages/api/test/integration/db.test.js", Needs: "integration test (in integration/)"}},
-				NotRun:  []string{"test script of packages/api runs its tests itself, and 1 test file needs services (packages/api/test/integration/db.test.js): nothing runs without --with-services"},
+				NotRun:  []string{"test script of packages/api runs its tests itself, and 1 test file needs services (packages/api/test/integration/db.test.js), which its script is not one jest or vitest command to leave out of: nothing runs without --with-services"},
 			},
+		},
+		{
+			name: "a root jest script: the test file that needs services is left out of it, the rest run",
+			tree: map[string]string{
+				"package.json": `{"name":"root","scripts":{"test":"jest --coverage"}}`,
+				"src/tests/services/user.service.test.ts": "jest.mock('@prisma/client');\nimport { PrismaClient } from '@prisma/client';\n",
+				"src/tests/db.integration.test.ts":        "import { PrismaClient } from '@prisma/client';\n",
+			},
+			workspaces: []string{"."},
+			want: TestPlan{
+				Runs: []TestRun{{
+					Workspaces: []string{"."}, Dir: ".", Runner: "jest", Scope: "root test script",
+					Command: []string{"sh", "-c", `jest --coverage --testPathIgnorePatterns=/node_modules/ '--testPathIgnorePatterns=src/tests/db\.integration\.test\.ts'`},
+				}},
+				Skipped: []ServiceSkip{{File: "src/tests/db.integration.test.ts", Needs: "integration test (by name)"}},
+			},
+		},
+		{
+			name: "a workspace vitest script after a build step: --exclude, relative to the workspace",
+			tree: map[string]string{
+				"package.json":                   `{"name":"root"}`,
+				"packages/api/package.json":      `{"scripts":{"test":"tsc -b && vitest run;"}}`,
+				"packages/api/e2e/login.ts":      "",
+				"packages/api/e2e/login.test.ts": "",
+			},
+			workspaces: []string{"packages/api"},
+			want: TestPlan{
+				Runs: []TestRun{{
+					Workspaces: []string{"packages/api"}, Dir: "packages/api", Runner: "vitest", Scope: "test script of packages/api",
+					Command: []string{"sh", "-c", "tsc -b && vitest run --exclude=e2e/login.test.ts"},
+				}},
+				Skipped: []ServiceSkip{{File: "packages/api/e2e/login.test.ts", Needs: "end-to-end test (in e2e/)"}},
+			},
+		},
+		{
+			name: "a script whose runner is not its last command cannot leave files out",
+			tree: map[string]string{
+				"package.json":              `{"name":"root","scripts":{"test":"jest && eslint ."}}`,
+				"src/a.integration.test.ts": "",
+			},
+			workspaces: []string{"."},
+			want: TestPlan{
+				Skipped: []ServiceSkip{{File: "src/a.integration.test.ts", Needs: "integration test (by name)"}},
+				NotRun:  []string{"root test script runs its tests itself, and 1 test file needs services (src/a.integration.test.ts), which its script is not one jest or vitest command to leave out of: nothing runs without --with-services"},
+			},
+		},
+		{
+			name: "setups that mock the clients they import are no services",
+			tree: map[string]string{
+				"package.json": `{"name":"root","jest":{"setupFilesAfterEnv":["<rootDir>/test/singleton.ts","<rootDir>/test/mock-pg.ts","<rootDir>/test/types.ts"]}}`,
+				// The Prisma documentation's singleton: a deep mock of the client module.
+				"test/singleton.ts": "import { PrismaClient } from '@prisma/client'\nimport { mockDeep, DeepMockProxy } from 'jest-mock-extended'\nimport prisma from './client'\njest.mock('./client', () => ({ __esModule: true, default: mockDeep<PrismaClient>() }))\nexport const prismaMock = prisma as unknown as DeepMockProxy<PrismaClient>\n",
+				"test/client.ts":    "import { PrismaClient } from '@prisma/client'\nexport default new PrismaClient()\n",
+				"test/mock-pg.ts":   "vi.mock('pg');\nimport { Pool } from 'pg';\n",
+				"test/types.ts":     "import type { Redis } from 'ioredis';\nexport type R = Redis;\n",
+			},
+			workspaces: []string{"."},
+			files:      []string{"src/a.ts"},
+			want: TestPlan{Runs: []TestRun{{
+				Workspaces: []string{"."}, Dir: ".", Config: "package.json", Runner: "jest",
+				Command: []string{"jest", "--ci", "--findRelatedTests", "src/a.ts"},
+				Scope:   "jest related over 1 file (package.json)",
+			}}},
 		},
 	}
 	for _, tc := range tests {

@@ -29,9 +29,20 @@ var serviceEnvRE = regexp.MustCompile(`\b(DATABASE_URL|REDIS_URL)\b`)
 
 var serviceEnv = map[string]string{"DATABASE_URL": "a database", "REDIS_URL": "a cache"}
 
+// mockCallRE finds the modules a test file or setup replaces with mocks:
+// jest.mock, jest.doMock, jest.unstable_mockModule, vi.mock, vi.doMock.
+var mockCallRE = regexp.MustCompile(`\b(?:jest|vi)\s*\.\s*(?:mock|doMock|unstable_mockModule)\s*\(\s*['"` + "`" + `]([^'"` + "`" + `\n]+)['"` + "`" + `]`)
+
+// mockLibraries build mocks from a client's type (mockDeep<PrismaClient>()):
+// a file importing one imports the clients it names for their types.
+var mockLibraries = map[string]bool{"jest-mock-extended": true, "vitest-mock-extended": true, "@golevelup/ts-jest": true, "@golevelup/ts-vitest": true}
+
 // sourceNeeds says what service the source at file (slash, relative to
 // root) connects to, following its relative imports a short way; "" when
-// none.
+// none. A client the file mocks (jest.mock('@prisma/client'), vi.mock('pg'))
+// is no service, nor is a module it mocks followed, nor a client a file
+// builds mocks of with a mocking library: such a file replaces the service,
+// it does not reach it.
 func sourceNeeds(root, file string) string {
 	seen := map[string]bool{file: true}
 	queue := []string{file}
@@ -43,9 +54,23 @@ func sourceNeeds(root, file string) string {
 				continue
 			}
 			src := string(data)
-			for _, s := range specifiers(src) {
+			mocked := map[string]bool{}
+			for _, m := range mockCallRE.FindAllStringSubmatch(src, -1) {
+				mocked[m[1]] = true
+			}
+			imports := runtimeSpecifiers(src)
+			mocksFromTypes := false
+			for _, s := range imports {
+				if mockLibraries[packageOf(s)] {
+					mocksFromTypes = true
+				}
+			}
+			for _, s := range imports {
+				if mocked[s] {
+					continue
+				}
 				mod := packageOf(s)
-				if what, ok := serviceModules[mod]; ok {
+				if what, ok := serviceModules[mod]; ok && !mocked[mod] && !mocksFromTypes {
 					return what + " (imports " + mod + ")"
 				}
 				if r := resolveRelative(root, f, s); r != "" && !seen[r] {

@@ -222,7 +222,11 @@ func renderFixTests(w io.Writer, r *fix.Report, p palette) {
 		fmt.Fprintf(w, "  – no tests cover %s\n", engine.Where([]string{ws}))
 	}
 	if len(t.Skipped) > 0 {
-		fmt.Fprintf(w, "  – %d test files need services and were not run (--with-services runs them):\n", len(t.Skipped))
+		verb := "need services and were"
+		if len(t.Skipped) == 1 {
+			verb = "needs services and was"
+		}
+		fmt.Fprintf(w, "  – %s %s not run (--with-services runs them):\n", count(len(t.Skipped), "test file"), verb)
 		for _, s := range t.Skipped {
 			fmt.Fprintf(w, "      %s  %s\n", s.File, s.Needs)
 		}
@@ -241,8 +245,10 @@ func renderFixWhere(w io.Writer, r *fix.Report, p palette) {
 			verb = "created"
 		}
 		fmt.Fprintf(w, "Branch  %s %s at %s in your checkout (nothing else in it changed)\n", r.Checkout.Branch, verb, short(r.Checkout.Sha))
-	case r.Checkout.BranchWhy != "":
-		fmt.Fprintf(w, "Branch  %s\n", r.Checkout.BranchWhy)
+	default:
+		for _, l := range r.Checkout.BranchNotMoved() {
+			fmt.Fprintln(w, l)
+		}
 	}
 	switch {
 	case r.Clone.Kept:

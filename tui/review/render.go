@@ -297,8 +297,14 @@ func (m Model) viewDone() []string {
 	out = append(out, "")
 	if r.Checkout.Branch != "" {
 		out = append(out, "Branch  "+r.Checkout.Branch+" in your checkout")
-	} else if r.Branch != "" {
-		out = append(out, "Branch  "+r.Branch+" (in the clone only)")
+	}
+	for i, l := range r.Checkout.BranchNotMoved() {
+		if i == 0 {
+			// The reason wraps; the command that follows never does.
+			out = append(out, wrapIndented(l, m.width, "        ")...)
+		} else {
+			out = append(out, l)
+		}
 	}
 	if r.Clone.Kept {
 		out = append(out, "Clone   kept at "+r.Clone.Repo)
@@ -311,6 +317,23 @@ func short(sha string) string {
 		return sha[:7]
 	}
 	return sha
+}
+
+// wrapIndented wraps a line whose first len(indent) bytes are its label
+// ("Branch  ") to width, the wrapped text aligned after the label.
+func wrapIndented(line string, width int, indent string) []string {
+	if len(line) <= len(indent) {
+		return []string{line}
+	}
+	lines := wrap(line[len(indent):], max(20, width-len(indent)), 4)
+	for i := range lines {
+		if i == 0 {
+			lines[i] = line[:len(indent)] + lines[i]
+		} else {
+			lines[i] = indent + lines[i]
+		}
+	}
+	return lines
 }
 
 // wrap breaks text into at most n lines of width.

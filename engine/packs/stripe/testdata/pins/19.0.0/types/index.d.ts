@@ -1,0 +1,7 @@
+import {ApiVersion} from './apiVersion';
+
+declare module 'stripe' {
+  namespace Stripe {
+    export type LatestApiVersion = typeof ApiVersion;
+  }
+}

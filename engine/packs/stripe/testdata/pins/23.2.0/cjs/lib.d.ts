@@ -1,0 +1,2 @@
+import { ApiVersion } from './apiVersion.js';
+export type LatestApiVersion = typeof ApiVersion;

@@ -1,0 +1,15 @@
+package proc
+
+import "testing"
+
+func TestShellQuote(t *testing.T) {
+	for in, want := range map[string]string{
+		"/tmp/uptide-runs/run-1/repo": "/tmp/uptide-runs/run-1/repo",
+		"/Users/ada/My Runs/repo":     `'/Users/ada/My Runs/repo'`,
+		"/tmp/it's":                   `'/tmp/it'\''s'`,
+	} {
+		if got := ShellQuote(in); got != want {
+			t.Errorf("ShellQuote(%q) = %s, want %s", in, got, want)
+		}
+	}
+}

@@ -1,0 +1,58 @@
+// Package testkit holds what tests of several packages share to run real
+// tools: never imported by the binary.
+package testkit
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/uptide/uptide/internal/cache"
+)
+
+var npmToolMu sync.Mutex
+
+// NpmTool is name@version with its dependency tree (a test runner, a
+// linter), installed once with the real npm (scripts off) into the tools
+// folder of the cache, so later runs are offline. It returns the install
+// prefix: the package is at <prefix>/node_modules/<name>.
+func NpmTool(t testing.TB, name, version string) string {
+	t.Helper()
+	npmToolMu.Lock()
+	defer npmToolMu.Unlock()
+	parent, err := cache.Dir("tools")
+	if err != nil {
+		t.Fatal(err)
+	}
+	label := name + "@" + version
+	dir := filepath.Join(parent, label)
+	if _, err := os.Stat(filepath.Join(dir, ".complete")); err == nil {
+		return dir
+	}
+	tmp, err := os.MkdirTemp(parent, label+".tmp-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(tmp)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "npm", "install", "--ignore-scripts", "--no-audit", "--no-fund", "--prefix", tmp, label)
+	cmd.Env = append(os.Environ(), "npm_config_update_notifier=false")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("install %s once into %s with npm: %v\n%s", label, parent, err, out)
+	}
+	if err := os.WriteFile(filepath.Join(tmp, ".complete"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_ = os.RemoveAll(dir)
+	if err := os.Rename(tmp, dir); err != nil {
+		if _, statErr := os.Stat(filepath.Join(dir, ".complete")); statErr != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
