@@ -1,12 +1,16 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/uptide/uptide/engine/model"
 )
@@ -28,8 +32,49 @@ func managerNamed(t testing.TB, name string) manager {
 		return yarnClassic(t)
 	case "pnpm":
 		return pnpmManager(t)
+	case "yarn-berry":
+		return manager{name: name, argv0: []string{"node", filepath.Join(pinnedTool(t, "@yarnpkg/cli-dist", "4.18.1"), "bin", "yarn.js")}}
 	}
 	return npmManager()
+}
+
+// berry runs yarn berry in dir, configured by the environment (it takes no
+// registry flag): the test registry, node_modules laid out by its
+// node-modules linker (the repository's .yarnrc.yml says so), caches under
+// the private HOME, builds skipped.
+func berry(t testing.TB, m manager, e env, dir string, args ...string) {
+	t.Helper()
+	if _, err := os.Stat(filepath.Join(dir, ".yarnrc.yml")); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, ".yarnrc.yml"), []byte("nodeLinker: node-modules\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	argv := append(append([]string{}, m.argv0...), args...)
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Dir = dir
+	cmd.Env = append(e.vars(), "YARN_NPM_REGISTRY_SERVER="+strings.TrimSuffix(e.registry, "/"), "YARN_UNSAFE_HTTP_WHITELIST=127.0.0.1",
+		"YARN_CACHE_FOLDER="+filepath.Join(e.home, ".berry-cache"), "YARN_GLOBAL_FOLDER="+filepath.Join(e.home, ".berry"),
+		"YARN_ENABLE_GLOBAL_CACHE=0", "YARN_ENABLE_TELEMETRY=0", "YARN_IGNORE_PATH=1", "YARN_ENABLE_IMMUTABLE_INSTALLS=0")
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%s in %s: %v\n%s", strings.Join(argv, " "), dir, err, out.String())
+	}
+}
+
+// installOf runs the manager's install as fix does.
+func installOf(t *testing.T, m manager, e env, dir string) {
+	t.Helper()
+	switch m.name {
+	case "pnpm":
+		m.run(t, e, dir, "install", "--no-frozen-lockfile")
+	case "yarn-berry":
+		berry(t, m, e, dir, "install", "--mode=skip-build")
+	default:
+		m.install(t, e, dir)
+	}
 }
 
 // bump moves the packages as fix does: each manifest entry is set to the
@@ -72,23 +117,27 @@ func bump(t *testing.T, m manager, e env, dir string, to map[string]string) {
 	if err := os.WriteFile(file, append(out, '\n'), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if m.name == "pnpm" {
-		m.run(t, e, dir, "install", "--no-frozen-lockfile")
-		return
-	}
-	m.install(t, e, dir)
+	installOf(t, m, e, dir)
 }
 
 // installWithLockedRange installs dir with m so that every range of pkg in
 // the lockfile resolves to version, as a lockfile written before a newer
 // major was published does. npm and pnpm dedupe a fresh install that way
-// on their own; a fresh yarn 1 install resolves each range to its highest
-// version, so its lockfile is written once under a resolution that the
-// manifest then drops (yarn keeps the entries it wrote).
+// on their own; a fresh yarn install resolves each range to its highest
+// version, so berry locks it with its own set resolution, and yarn 1's
+// lockfile is written once under a resolution that the manifest then drops
+// (yarn keeps the entries it wrote).
 func installWithLockedRange(t *testing.T, m manager, e env, dir, pkg, version string) {
 	t.Helper()
-	if m.name != "yarn" {
-		m.install(t, e, dir)
+	switch m.name {
+	case "yarn-berry":
+		installOf(t, m, e, dir)
+		berry(t, m, e, dir, "set", "resolution", pkg+"@npm:*", "npm:"+version)
+		installOf(t, m, e, dir)
+		return
+	case "yarn":
+	default:
+		installOf(t, m, e, dir)
 		return
 	}
 	file := filepath.Join(dir, "package.json")
@@ -117,9 +166,9 @@ func installWithLockedRange(t *testing.T, m manager, e env, dir, pkg, version st
 
 // @types/response-time and @types/swagger-ui-express depend on
 // @types/express "*". After express 4 → 5 with @types/express 5, yarn
-// keeps their lockfile entry on 4 (nested under each), so their handlers
-// are express 4's and the two calls that pass them break; npm and pnpm's
-// install dedupe "*" to 5 and nothing breaks.
+// (1 and berry) keeps their lockfile entry on 4 (nested under each), so
+// their handlers are express 4's and the two calls that pass them break;
+// npm and pnpm's install dedupe "*" to 5 and nothing breaks.
 func TestCheckCopiesTheManagerKeeps(t *testing.T) {
 	for _, tt := range []struct {
 		manager string
@@ -127,6 +176,7 @@ func TestCheckCopiesTheManagerKeeps(t *testing.T) {
 		evidence int
 	}{
 		{manager: "yarn", evidence: 2},
+		{manager: "yarn-berry", evidence: 2},
 		{manager: "npm", evidence: 0},
 		{manager: "pnpm", evidence: 0},
 	} {
@@ -150,13 +200,14 @@ func TestCheckCopiesTheManagerKeeps(t *testing.T) {
 			}
 			note := strings.Join(p.Notes, "\n")
 			kept := "yarn keeps @types/express 4.17.21 for @types/response-time, @types/swagger-ui-express: the lockfile's entry for @types/express@* stays"
-			if tt.manager == "yarn" != strings.Contains(note, kept) {
+			yarn := strings.HasPrefix(tt.manager, "yarn")
+			if yarn != strings.Contains(note, kept) {
 				t.Errorf("notes %q; want the kept copies named only under yarn (%q)", note, kept)
 			}
 			after := installedCopy(t, dir)
 			bump(t, m, e, after, map[string]string{"express": "5.1.0", "@types/express": "5.0.0"})
 			nested := filepath.Join(after, "node_modules", "@types", "response-time", "node_modules", "@types", "express")
-			if _, err := os.Stat(nested); (err == nil) != (tt.manager == "yarn") {
+			if _, err := os.Stat(nested); (err == nil) != yarn {
 				t.Fatalf("%s nested @types/express under @types/response-time: %v; the fixture no longer says what it is for", tt.manager, err == nil)
 			}
 			assertTruth(t, p, dir, after)
