@@ -626,29 +626,49 @@ func checkPackageName(name string) error {
 	return nil
 }
 
-// declaredDeps are the ranges a package declares for what its declarations
-// may import: dependencies, then peer and optional ones.
-func declaredDeps(dir string) (map[string]string, error) {
+// manifestDeps is what a package.json says about what its package needs.
+type manifestDeps struct {
+	Dependencies         map[string]string `json:"dependencies"`
+	DevDependencies      map[string]string `json:"devDependencies"`
+	OptionalDependencies map[string]string `json:"optionalDependencies"`
+	PeerDependencies     map[string]string `json:"peerDependencies"`
+	PeerDependenciesMeta map[string]struct {
+		Optional bool `json:"optional"`
+	} `json:"peerDependenciesMeta"`
+}
+
+func readDeps(dir string) (manifestDeps, error) {
+	var m manifestDeps
 	file := filepath.Join(dir, "package.json")
 	b, err := os.ReadFile(file)
 	if err != nil {
-		return nil, fmt.Errorf("overlay: %w", err)
-	}
-	var m struct {
-		Dependencies         map[string]string `json:"dependencies"`
-		PeerDependencies     map[string]string `json:"peerDependencies"`
-		OptionalDependencies map[string]string `json:"optionalDependencies"`
+		return m, fmt.Errorf("overlay: %w", err)
 	}
 	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, fmt.Errorf("overlay: %s: %v", file, err)
+		return m, fmt.Errorf("overlay: %s: %v", file, err)
 	}
+	return m, nil
+}
+
+// merged is the union of the maps, a later one winning.
+func merged(maps ...map[string]string) map[string]string {
 	out := map[string]string{}
-	for _, src := range []map[string]string{m.OptionalDependencies, m.PeerDependencies, m.Dependencies} {
+	for _, src := range maps {
 		for k, v := range src {
 			out[k] = v
 		}
 	}
-	return out, nil
+	return out
+}
+
+// declaredDeps are the ranges a package declares for what its declarations
+// may import: dependencies, then peer and optional ones.
+func declaredDeps(dir string) (map[string]string, error) {
+	m, err := readDeps(dir)
+	if err != nil {
+		return nil, err
+	}
+	return merged(m.OptionalDependencies, m.PeerDependencies, m.Dependencies), nil
 }
 
 // manifestVersion reads dir/package.json and checks it is the package named.

@@ -20,19 +20,8 @@ type peerDecl struct {
 // its dependencies or optional dependencies (those are installed either
 // way), with peerDependenciesMeta's optional flag.
 func peerOnly(dir string) (map[string]peerDecl, error) {
-	b, err := os.ReadFile(filepath.Join(dir, "package.json"))
+	m, err := readDeps(dir)
 	if err != nil {
-		return nil, err
-	}
-	var m struct {
-		Dependencies         map[string]string `json:"dependencies"`
-		OptionalDependencies map[string]string `json:"optionalDependencies"`
-		PeerDependencies     map[string]string `json:"peerDependencies"`
-		PeerDependenciesMeta map[string]struct {
-			Optional bool `json:"optional"`
-		} `json:"peerDependenciesMeta"`
-	}
-	if err := json.Unmarshal(b, &m); err != nil {
 		return nil, err
 	}
 	out := map[string]peerDecl{}
@@ -55,7 +44,7 @@ func peerOnly(dir string) (map[string]peerDecl, error) {
 // (hoisted next to it, or in pnpm's virtual store).
 func (o *Overlay) keeps(name string) bool {
 	for _, dir := range o.manifestDirs() {
-		if declares(filepath.Join(dir, "package.json"), name) {
+		if declares(dir, name) {
 			return true
 		}
 	}
@@ -205,24 +194,11 @@ func (o *Overlay) hoistedBy(name, importer string) (rng, by string, ok bool) {
 // regularDeps are the dependencies and optional dependencies of the
 // package in dir: what every manager installs for it.
 func regularDeps(dir string) map[string]string {
-	b, err := os.ReadFile(filepath.Join(dir, "package.json"))
+	m, err := readDeps(dir)
 	if err != nil {
 		return nil
 	}
-	var m struct {
-		Dependencies         map[string]string `json:"dependencies"`
-		OptionalDependencies map[string]string `json:"optionalDependencies"`
-	}
-	if json.Unmarshal(b, &m) != nil {
-		return nil
-	}
-	out := map[string]string{}
-	for _, src := range []map[string]string{m.OptionalDependencies, m.Dependencies} {
-		for k, v := range src {
-			out[k] = v
-		}
-	}
-	return out
+	return merged(m.OptionalDependencies, m.Dependencies)
 }
 
 // manifestDirs are the workspace and the directories above it up to the
@@ -246,19 +222,11 @@ func (o *Overlay) manifestDirs() []string {
 	return out
 }
 
-// declares: the manifest names name among its dependencies of any kind a
-// manager installs for it.
-func declares(manifest, name string) bool {
-	b, err := os.ReadFile(manifest)
+// declares: the manifest in dir names name among its dependencies of any
+// kind a manager installs for it.
+func declares(dir, name string) bool {
+	m, err := readDeps(dir)
 	if err != nil {
-		return false
-	}
-	var m struct {
-		Dependencies         map[string]string `json:"dependencies"`
-		DevDependencies      map[string]string `json:"devDependencies"`
-		OptionalDependencies map[string]string `json:"optionalDependencies"`
-	}
-	if json.Unmarshal(b, &m) != nil {
 		return false
 	}
 	_, a := m.Dependencies[name]
