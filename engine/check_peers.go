@@ -52,14 +52,16 @@ func (c *checker) peerRule() typescript.PeerRule {
 }
 
 // copyRule is which copy of a moved package the upgrade leaves a staying
-// dependent: yarn (classic and berry) keeps every lockfile entry still
-// asked for, so @types/response-time's @types/express "*" stays on 4; npm
-// dedupes a range the target meets to it, and so does pnpm's install after
-// a manifest edit, which is the upgrade fix runs (pnpm add would keep the
+// dependent, as the real managers do (measured with each): yarn (classic
+// and berry) and bun keep every lockfile entry still asked for, so
+// @types/response-time's @types/express "*" stays on 4; npm dedupes a
+// range the target meets to it, and so does pnpm's install after a
+// manifest edit, which is the upgrade fix runs (pnpm add would keep the
 // entries, as yarn does).
 func (c *checker) copyRule() typescript.CopyRule {
-	if c.disc.Repository.PackageManager == "yarn" {
-		return typescript.CopyRule{KeepsLocked: true, Manager: "yarn"}
+	switch m := c.disc.Repository.PackageManager; m {
+	case "yarn", "bun":
+		return typescript.CopyRule{KeepsLocked: true, Manager: m}
 	}
 	return typescript.CopyRule{}
 }

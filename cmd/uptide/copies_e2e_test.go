@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -34,6 +35,8 @@ func managerNamed(t testing.TB, name string) manager {
 		return pnpmManager(t)
 	case "yarn-berry":
 		return manager{name: name, argv0: []string{"node", filepath.Join(pinnedTool(t, "@yarnpkg/cli-dist", "4.18.1"), "bin", "yarn.js")}}
+	case "bun":
+		return manager{name: name, argv0: []string{filepath.Join(pinnedTool(t, "@oven/bun-"+runtime.GOOS+"-"+bunArch(t), bunVersion), "bin", "bun")}}
 	}
 	return npmManager()
 }
@@ -166,9 +169,9 @@ func installWithLockedRange(t *testing.T, m manager, e env, dir, pkg, version st
 
 // @types/response-time and @types/swagger-ui-express depend on
 // @types/express "*". After express 4 → 5 with @types/express 5, yarn
-// (1 and berry) keeps their lockfile entry on 4 (nested under each), so
-// their handlers are express 4's and the two calls that pass them break;
-// npm and pnpm's install dedupe "*" to 5 and nothing breaks.
+// (1 and berry) and bun keep their lockfile entry on 4 (nested under
+// each), so their handlers are express 4's and the two calls that pass
+// them break; npm and pnpm's install dedupe "*" to 5 and nothing breaks.
 func TestCheckCopiesTheManagerKeeps(t *testing.T) {
 	for _, tt := range []struct {
 		manager string
@@ -177,6 +180,7 @@ func TestCheckCopiesTheManagerKeeps(t *testing.T) {
 	}{
 		{manager: "yarn", evidence: 2},
 		{manager: "yarn-berry", evidence: 2},
+		{manager: "bun", evidence: 2},
 		{manager: "npm", evidence: 0},
 		{manager: "pnpm", evidence: 0},
 	} {
@@ -199,15 +203,16 @@ func TestCheckCopiesTheManagerKeeps(t *testing.T) {
 				t.Errorf("%d breaking errors, want %d: %+v", evidence, tt.evidence, listed(p))
 			}
 			note := strings.Join(p.Notes, "\n")
-			kept := "yarn keeps @types/express 4.17.21 for @types/response-time, @types/swagger-ui-express: the lockfile's entry for @types/express@* stays"
-			yarn := strings.HasPrefix(tt.manager, "yarn")
-			if yarn != strings.Contains(note, kept) {
-				t.Errorf("notes %q; want the kept copies named only under yarn (%q)", note, kept)
+			keeper := strings.TrimSuffix(tt.manager, "-berry")
+			kept := keeper + " keeps @types/express 4.17.21 for @types/response-time, @types/swagger-ui-express: the lockfile's entry for @types/express@* stays"
+			keeps := tt.evidence > 0
+			if keeps != strings.Contains(note, kept) {
+				t.Errorf("notes %q; want the kept copies named only where the manager keeps them (%q)", note, kept)
 			}
 			after := installedCopy(t, dir)
 			bump(t, m, e, after, map[string]string{"express": "5.1.0", "@types/express": "5.0.0"})
 			nested := filepath.Join(after, "node_modules", "@types", "response-time", "node_modules", "@types", "express")
-			if _, err := os.Stat(nested); (err == nil) != yarn {
+			if _, err := os.Stat(nested); (err == nil) != keeps {
 				t.Fatalf("%s nested @types/express under @types/response-time: %v; the fixture no longer says what it is for", tt.manager, err == nil)
 			}
 			assertTruth(t, p, dir, after)
