@@ -152,6 +152,7 @@ func (c *checker) compileWorkspace(ctx context.Context, ws string, runs []*membe
 	wsDir := filepath.Join(c.root, filepath.FromSlash(ws))
 	oreq := typescript.OverlayRequest{
 		Workspace: wsDir, RepoRoot: c.root, Targets: targets, Companions: companions, Fetch: c.fetchRange, Peers: c.peerRule(),
+		Copies: c.copyRule(),
 	}
 	ov, err := typescript.BuildOverlay(ctx, oreq)
 	if err != nil {

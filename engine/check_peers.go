@@ -51,6 +51,21 @@ func (c *checker) peerRule() typescript.PeerRule {
 	return typescript.PeerRule{LeftOut: !c.peers.Installs, Why: c.peers.Why}
 }
 
+// copyRule is which copy of a moved package the upgrade leaves a staying
+// dependent, as the real managers do (measured with each): yarn (classic
+// and berry) and bun keep every lockfile entry still asked for, so
+// @types/response-time's @types/express "*" stays on 4; npm dedupes a
+// range the target meets to it, and so does pnpm's install after a
+// manifest edit, which is the upgrade fix runs (pnpm add would keep the
+// entries, as yarn does).
+func (c *checker) copyRule() typescript.CopyRule {
+	switch m := c.disc.Repository.PackageManager; m {
+	case "yarn", "bun":
+		return typescript.CopyRule{KeepsLocked: true, Manager: m}
+	}
+	return typescript.CopyRule{}
+}
+
 // judgeMissingPeers finds the new peers the overlay left out and compiles
 // once more with them added; the new errors that go away are theirs.
 func (c *checker) judgeMissingPeers(ctx context.Context, wc *wsCompile, ad *typescript.Adapter, req typescript.CompileRequest, oreq typescript.OverlayRequest) {

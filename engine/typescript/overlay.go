@@ -50,6 +50,25 @@ type OverlayRequest struct {
 	// Peers is what the repository's package manager does with a linked
 	// package's peer that nothing else provides.
 	Peers PeerRule
+	// Copies is which copy of a moved package the upgraded install gives
+	// an installed package that stays and depends on it.
+	Copies CopyRule
+}
+
+// CopyRule says which copy of a moved package an installed package that
+// stays gets from the upgraded install. The zero value is npm's (and
+// pnpm's install after a manifest edit, which is what fix runs): a range
+// the target satisfies is deduped to it, and only a range that excludes it
+// keeps a nested copy of the installed line.
+type CopyRule struct {
+	// KeepsLocked: the manager keeps the lockfile's resolution of every
+	// range still asked for (yarn re-resolves only the entries the upgrade
+	// rewrites), so a staying dependent keeps the copy it has whatever its
+	// range admits: @types/response-time's @types/express "*" stays on 4
+	// beside the repository's 5.
+	KeepsLocked bool
+	// Manager names it in notes ("yarn").
+	Manager string
 }
 
 // PeerRule says whether the upgraded install adds a missing peer. The zero
@@ -278,6 +297,16 @@ func (o *Overlay) linkInstalledDeps(l OverlayLink) {
 		}
 		if p, isPeer := peers[n]; isPeer && o.req.Peers.LeftOut {
 			if !o.keeps(n) {
+				if rng, by, hoisted := o.hoistedBy(n, l.Name); hoisted {
+					// Linked here when installed in the range of the package
+					// that brings it; else fetched at it when the compile asks.
+					if dir, version, ok := o.installed(n); ok && semver.Satisfies(version, rng) {
+						if err := o.link(OverlayLink{Name: n, Dir: dir, Version: version, Origin: OriginInstalled, RequiredBy: by, Range: rng}); err != nil {
+							o.notes = append(o.notes, err.Error())
+						}
+					}
+					continue
+				}
 				if !p.optional {
 					o.addMissing(MissingPeer{Name: n, Range: deps[n], RequiredBy: l.Name, Version: l.Version})
 				}
@@ -402,8 +431,18 @@ func (o *Overlay) serve(ctx context.Context, importer, name string) (bool, strin
 			continue
 		}
 		rng, declared := deps[c]
+		by := importer
 		if peers, _ := peerOnly(o.links[imp].Dir); declared && o.req.Peers.LeftOut {
-			if p, isPeer := peers[c]; isPeer {
+			p, isPeer := peers[c]
+			hrng, mover, hoisted := "", "", false
+			if isPeer && !o.keeps(c) {
+				hrng, mover, hoisted = o.hoistedBy(c, importer)
+			}
+			switch {
+			case hoisted:
+				// Served as the dependency of the package that brings it.
+				rng, by = hrng, mover
+			case isPeer:
 				if !o.keeps(c) {
 					if !p.optional {
 						o.addMissing(MissingPeer{Name: c, Range: rng, RequiredBy: importer, Version: o.links[imp].Version})
@@ -440,7 +479,7 @@ func (o *Overlay) serve(ctx context.Context, importer, name string) (bool, strin
 				reasons = append(reasons, o.failed[c])
 				continue
 			}
-			if err := o.link(OverlayLink{Name: c, Dir: d, Version: v, Origin: OriginFetched, RequiredBy: importer, Range: rng}); err != nil {
+			if err := o.link(OverlayLink{Name: c, Dir: d, Version: v, Origin: OriginFetched, RequiredBy: by, Range: rng}); err != nil {
 				o.failed[c] = err.Error()
 				reasons = append(reasons, err.Error())
 				continue
@@ -454,7 +493,7 @@ func (o *Overlay) serve(ctx context.Context, importer, name string) (bool, strin
 		default:
 			continue
 		}
-		if err := o.link(OverlayLink{Name: c, Dir: dir, Version: version, Origin: OriginInstalled, RequiredBy: importer, Range: rng}); err != nil {
+		if err := o.link(OverlayLink{Name: c, Dir: dir, Version: version, Origin: OriginInstalled, RequiredBy: by, Range: rng}); err != nil {
 			o.failed[c] = err.Error()
 			reasons = append(reasons, err.Error())
 			continue
@@ -587,29 +626,49 @@ func checkPackageName(name string) error {
 	return nil
 }
 
-// declaredDeps are the ranges a package declares for what its declarations
-// may import: dependencies, then peer and optional ones.
-func declaredDeps(dir string) (map[string]string, error) {
+// manifestDeps is what a package.json says about what its package needs.
+type manifestDeps struct {
+	Dependencies         map[string]string `json:"dependencies"`
+	DevDependencies      map[string]string `json:"devDependencies"`
+	OptionalDependencies map[string]string `json:"optionalDependencies"`
+	PeerDependencies     map[string]string `json:"peerDependencies"`
+	PeerDependenciesMeta map[string]struct {
+		Optional bool `json:"optional"`
+	} `json:"peerDependenciesMeta"`
+}
+
+func readDeps(dir string) (manifestDeps, error) {
+	var m manifestDeps
 	file := filepath.Join(dir, "package.json")
 	b, err := os.ReadFile(file)
 	if err != nil {
-		return nil, fmt.Errorf("overlay: %w", err)
-	}
-	var m struct {
-		Dependencies         map[string]string `json:"dependencies"`
-		PeerDependencies     map[string]string `json:"peerDependencies"`
-		OptionalDependencies map[string]string `json:"optionalDependencies"`
+		return m, fmt.Errorf("overlay: %w", err)
 	}
 	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, fmt.Errorf("overlay: %s: %v", file, err)
+		return m, fmt.Errorf("overlay: %s: %v", file, err)
 	}
+	return m, nil
+}
+
+// merged is the union of the maps, a later one winning.
+func merged(maps ...map[string]string) map[string]string {
 	out := map[string]string{}
-	for _, src := range []map[string]string{m.OptionalDependencies, m.PeerDependencies, m.Dependencies} {
+	for _, src := range maps {
 		for k, v := range src {
 			out[k] = v
 		}
 	}
-	return out, nil
+	return out
+}
+
+// declaredDeps are the ranges a package declares for what its declarations
+// may import: dependencies, then peer and optional ones.
+func declaredDeps(dir string) (map[string]string, error) {
+	m, err := readDeps(dir)
+	if err != nil {
+		return nil, err
+	}
+	return merged(m.OptionalDependencies, m.PeerDependencies, m.Dependencies), nil
 }
 
 // manifestVersion reads dir/package.json and checks it is the package named.

@@ -2,6 +2,7 @@ package typescript
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -19,19 +20,8 @@ type peerDecl struct {
 // its dependencies or optional dependencies (those are installed either
 // way), with peerDependenciesMeta's optional flag.
 func peerOnly(dir string) (map[string]peerDecl, error) {
-	b, err := os.ReadFile(filepath.Join(dir, "package.json"))
+	m, err := readDeps(dir)
 	if err != nil {
-		return nil, err
-	}
-	var m struct {
-		Dependencies         map[string]string `json:"dependencies"`
-		OptionalDependencies map[string]string `json:"optionalDependencies"`
-		PeerDependencies     map[string]string `json:"peerDependencies"`
-		PeerDependenciesMeta map[string]struct {
-			Optional bool `json:"optional"`
-		} `json:"peerDependenciesMeta"`
-	}
-	if err := json.Unmarshal(b, &m); err != nil {
 		return nil, err
 	}
 	out := map[string]peerDecl{}
@@ -54,7 +44,7 @@ func peerOnly(dir string) (map[string]peerDecl, error) {
 // (hoisted next to it, or in pnpm's virtual store).
 func (o *Overlay) keeps(name string) bool {
 	for _, dir := range o.manifestDirs() {
-		if declares(filepath.Join(dir, "package.json"), name) {
+		if declares(dir, name) {
 			return true
 		}
 	}
@@ -85,9 +75,11 @@ type dependent struct {
 }
 
 // nestedFor are the directories of the installed packages that stay and
-// whose own dependency range of l excludes l's new version: every manager
-// gives them a nested copy of a release in their range, as they have now,
-// instead of deduping them to the target. The caller holds o.mu.
+// keep a copy of l's installed line after the upgrade instead of being
+// deduped to the target: every manager nests one for a dependent whose own
+// range excludes l's new version, and a manager that keeps its lockfile's
+// entries (CopyRule.KeepsLocked) leaves every dependent on the copy it
+// has. The caller holds o.mu.
 func (o *Overlay) nestedFor(l OverlayLink) []string {
 	if l.Version == "" {
 		return nil
@@ -96,6 +88,7 @@ func (o *Overlay) nestedFor(l OverlayLink) []string {
 		o.dependents = o.indexDependents()
 	}
 	var out []string
+	var locked []dependent
 	for _, d := range o.dependents[l.Name] {
 		if d.Dir == "" || o.moves(d.Name) || !strings.Contains(filepath.ToSlash(d.Dir), "/node_modules/") {
 			// A workspace of the repository (linked into node_modules, its
@@ -104,12 +97,108 @@ func (o *Overlay) nestedFor(l OverlayLink) []string {
 			continue
 		}
 		if _, err := semver.ParseRange(d.Range); err != nil || semver.Satisfies(l.Version, d.Range) {
-			continue // a tag, a URL or a range the target meets: deduped
+			if !o.req.Copies.KeepsLocked {
+				continue // a tag, a URL or a range the target meets: deduped
+			}
+			if _, version, ok := resolveFrom(d.Dir, l.Name); ok && version != l.Version {
+				locked = append(locked, d)
+			}
 		}
 		out = append(out, d.Dir)
 	}
 	sort.Strings(out)
+	o.noteLocked(l, locked)
 	return out
+}
+
+// noteLocked says which dependents whose range admits the target keep
+// their copy because the manager keeps its lockfile's entries: the one
+// difference from npm's dedupe a reader would not expect.
+func (o *Overlay) noteLocked(l OverlayLink, locked []dependent) {
+	if len(locked) == 0 {
+		return
+	}
+	byVersion := map[string][]string{}
+	for _, d := range locked {
+		_, version, _ := resolveFrom(d.Dir, l.Name)
+		key := version + "\x00" + d.Range
+		byVersion[key] = appendOnce(byVersion[key], d.Name)
+	}
+	keys := make([]string, 0, len(byVersion))
+	for k := range byVersion {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		version, rng, _ := strings.Cut(k, "\x00")
+		names := byVersion[k]
+		sort.Strings(names)
+		who := strings.Join(names, ", ")
+		if len(names) > 3 {
+			who = fmt.Sprintf("%s and %d more", strings.Join(names[:3], ", "), len(names)-3)
+		}
+		o.note(fmt.Sprintf("%s keeps %s %s for %s: the lockfile's entry for %s@%s stays, %s re-resolves only what the upgrade rewrites",
+			o.req.Copies.Manager, l.Name, version, who, l.Name, rng, o.req.Copies.Manager))
+	}
+}
+
+func appendOnce(list []string, s string) []string {
+	for _, x := range list {
+		if x == s {
+			return list
+		}
+	}
+	return append(list, s)
+}
+
+// resolveFrom finds name the way Node does from inside the package in dir
+// (its own node_modules, then each ancestor's), symlinks followed.
+func resolveFrom(dir, name string) (string, string, bool) {
+	rel := filepath.FromSlash(name)
+	for d := dir; ; {
+		if filepath.Base(d) != "node_modules" {
+			cand := filepath.Join(d, "node_modules", rel)
+			if v, err := manifestVersion(cand, name); err == nil {
+				if real, err := filepath.EvalSymlinks(cand); err == nil {
+					cand = real
+				}
+				return cand, v, true
+			}
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return "", "", false
+		}
+		d = parent
+	}
+}
+
+// hoistedBy reports whether a package the upgrade brings (a target, a
+// companion, or what was fetched for them) depends on name, not as a peer:
+// the install then has name where a peer of it resolves, even under a
+// manager that never adds peers (storybook 8.6 depends on
+// @testing-library/dom, which @testing-library/react 16 peer-requires). It
+// returns the range that package declares and its name.
+func (o *Overlay) hoistedBy(name, importer string) (rng, by string, ok bool) {
+	for _, l := range o.links {
+		if l.Origin == OriginInstalled || l.Name == name || l.Name == importer {
+			continue
+		}
+		if r, found := regularDeps(l.Dir)[name]; found {
+			return r, l.Name, true
+		}
+	}
+	return "", "", false
+}
+
+// regularDeps are the dependencies and optional dependencies of the
+// package in dir: what every manager installs for it.
+func regularDeps(dir string) map[string]string {
+	m, err := readDeps(dir)
+	if err != nil {
+		return nil
+	}
+	return merged(m.OptionalDependencies, m.Dependencies)
 }
 
 // manifestDirs are the workspace and the directories above it up to the
@@ -133,19 +222,11 @@ func (o *Overlay) manifestDirs() []string {
 	return out
 }
 
-// declares: the manifest names name among its dependencies of any kind a
-// manager installs for it.
-func declares(manifest, name string) bool {
-	b, err := os.ReadFile(manifest)
+// declares: the manifest in dir names name among its dependencies of any
+// kind a manager installs for it.
+func declares(dir, name string) bool {
+	m, err := readDeps(dir)
 	if err != nil {
-		return false
-	}
-	var m struct {
-		Dependencies         map[string]string `json:"dependencies"`
-		DevDependencies      map[string]string `json:"devDependencies"`
-		OptionalDependencies map[string]string `json:"optionalDependencies"`
-	}
-	if json.Unmarshal(b, &m) != nil {
 		return false
 	}
 	_, a := m.Dependencies[name]

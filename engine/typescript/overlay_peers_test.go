@@ -2,7 +2,10 @@ package typescript
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"reflect"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -17,11 +20,13 @@ func TestOverlayPeersLeftOut(t *testing.T) {
 	tests := []struct {
 		name      string
 		installed []string
-		peers     PeerRule
-		wantNew   []string
-		missing   []string
-		linked    string // how domkit is linked, "" for not at all
-		notes     string
+		// companions move with the target.
+		companions []string
+		peers      PeerRule
+		wantNew    []string
+		missing    []string
+		linked     string // how domkit is linked, "" for not at all
+		notes      string
 	}{
 		{
 			name:      "left out: the re-exports vanish",
@@ -41,13 +46,21 @@ func TestOverlayPeersLeftOut(t *testing.T) {
 			wantNew: []string{}, linked: "domkit 1.0.0 installed",
 			notes: "peerkit peer-requires domkit ^2.0.0; the install keeps domkit@1.0.0",
 		},
+		{
+			// storybook 8.6 depends on @testing-library/dom, which
+			// @testing-library/react 16 peer-requires: the install has it
+			// where the peer resolves.
+			name:      "brought by another package the upgrade moves: linked at its range",
+			installed: []string{"peerkit@1.0.0", "domkit@1.0.0"}, companions: []string{"storykit@2.0.0"}, peers: leftOut,
+			wantNew: []string{}, linked: "domkit 2.0.0 fetched",
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			repo := fixtureRepo(t, "peers", tt.installed...)
 			reg := newFakeRegistry("domkit@1.0.0", "domkit@2.0.0")
 			ov, err := BuildOverlay(ctx, OverlayRequest{Workspace: repo, RepoRoot: repo, TempDir: t.TempDir(),
-				Targets: linkedFixtures([]string{"peerkit@2.0.0"}), Fetch: reg.fetch, Peers: tt.peers})
+				Targets: linkedFixtures([]string{"peerkit@2.0.0"}), Companions: linkedFixtures(tt.companions), Fetch: reg.fetch, Peers: tt.peers})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -76,6 +89,62 @@ func TestOverlayPeersLeftOut(t *testing.T) {
 				t.Errorf("domkit linked as %q, want %q", linked, tt.linked)
 			}
 			if notes := strings.Join(ov.Notes(), "\n"); tt.notes != "" && !strings.Contains(notes, tt.notes) {
+				t.Errorf("notes %q, want %q", notes, tt.notes)
+			}
+		})
+	}
+}
+
+// Which installed dependents keep their copy of a moved package: npm's
+// dedupe keeps only a range the target does not meet; yarn keeps every
+// lockfile entry still asked for, so a "*" stays on the installed line too,
+// and the notes say so.
+func TestOverlayCopiesTheManagerKeeps(t *testing.T) {
+	ws := t.TempDir()
+	installPkg(t, ws, "fakepkg", "1.0.0")
+	write := func(name, body string) string {
+		dir := filepath.Join(ws, "node_modules", name)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "package.json"), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		real, err := filepath.EvalSymlinks(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return real
+	}
+	star := write("starkit", `{"name":"starkit","version":"1.0.0","dependencies":{"fakepkg":"*"}}`)
+	old := write("oldkit", `{"name":"oldkit","version":"1.0.0","dependencies":{"fakepkg":"^1.0.0"}}`)
+	for _, tt := range []struct {
+		name  string
+		rule  CopyRule
+		keep  []string
+		notes string
+	}{
+		{name: "npm dedupes what a range allows", keep: []string{old}},
+		{name: "yarn keeps its entries", rule: CopyRule{KeepsLocked: true, Manager: "yarn"}, keep: []string{old, star},
+			notes: "yarn keeps fakepkg 1.0.0 for starkit: the lockfile's entry for fakepkg@* stays"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			o, err := BuildOverlay(context.Background(), OverlayRequest{Workspace: ws, TempDir: t.TempDir(), Copies: tt.rule,
+				Targets: linkedFixtures([]string{"fakepkg@2.0.0"})})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer o.Cleanup()
+			var keep []string
+			for _, k := range o.driverMapping().Keep {
+				keep = append(keep, k.Dir)
+			}
+			sort.Strings(tt.keep)
+			if !reflect.DeepEqual(keep, tt.keep) {
+				t.Errorf("kept %q, want %q", keep, tt.keep)
+			}
+			notes := strings.Join(o.Notes(), "\n")
+			if (tt.notes == "") != (notes == "") || !strings.Contains(notes, tt.notes) {
 				t.Errorf("notes %q, want %q", notes, tt.notes)
 			}
 		})
