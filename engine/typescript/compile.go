@@ -211,9 +211,13 @@ func (a *Adapter) Compile(ctx context.Context, req CompileRequest) (*CompileResu
 	if src := FindWorkspaceSources(root, params.Workspace); len(src.Paths) > 0 {
 		params.SourcePaths = src.Paths
 	}
-	if exe := a.nativeJudge(); exe != "" {
-		// The repository's native tsc judges; the driver still scopes.
-		return a.compileNative(ctx, req, params, root, exe)
+	argv, version, err := a.tscJudge(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if argv != nil {
+		// The repository's own tsc judges; the driver still scopes.
+		return a.compileNative(ctx, req, params, root, argv, version)
 	}
 	subject := params.Workspace
 
@@ -304,8 +308,6 @@ func (a *Adapter) compilerLabel(version string) string {
 	switch {
 	case a.compiler.FromRepo:
 		return "the repo's TypeScript " + version
-	case a.compiler.RepoTooOld != "":
-		return fmt.Sprintf("the bundled TypeScript %s (the repo's TypeScript %s is older than %s)", version, a.compiler.RepoTooOld, OldestSupported)
 	case a.compiler.RepoNative != "":
 		return fmt.Sprintf("the bundled TypeScript %s (the repo's TypeScript %s has no JavaScript API)", version, a.compiler.RepoNative)
 	default:
