@@ -257,19 +257,46 @@ func sitesLeft(reports []model.PackageReport, newDiags []model.Diagnostic, patch
 	}
 	out := []Site{}
 	listed := map[string]bool{} // a finding's downstream errors are one edit with it
+	// Errors inside a dependency no finding explains, by package: each
+	// package is one cause to look into, never a site per error.
+	unexplained := map[string][]model.Diagnostic{}
 	for _, d := range newDiags {
 		s := Site{File: d.File, Line: d.Line, Rule: fmt.Sprintf("TS%d", d.Code), Message: d.Message}
-		if f, ok := byDiag[dkey{d.File, d.Message, d.Code}]; ok {
-			if listed[f.ID] {
-				continue
-			}
+		f, ok := byDiag[dkey{d.File, d.Message, d.Code}]
+		switch {
+		case ok && listed[f.ID]:
+			continue
+		case ok:
 			listed[f.ID] = true
 			s.Finding = f.ID
 			if t := ruleOf[f.ID]; t != "" {
 				s.Rule = t
 			}
+			if model.InDependency(d.File) {
+				// The finding is the cause (at the manifest): its site.
+				s.File, s.Line, s.Message = causeFile(f.File, f.Workspace), f.Line, f.Reason
+			}
+		case model.InDependency(d.File):
+			pkg, _ := model.DependencyOf(d.File)
+			unexplained[pkg] = append(unexplained[pkg], d)
+			continue
 		}
 		out = append(out, s)
+	}
+	pkgs := make([]string, 0, len(unexplained))
+	for pkg := range unexplained {
+		pkgs = append(pkgs, pkg)
+	}
+	sort.Strings(pkgs)
+	for _, pkg := range pkgs {
+		ds := unexplained[pkg]
+		name := pkg
+		if name == "" {
+			name = "files outside the repository"
+		}
+		out = append(out, Site{File: "package.json", Rule: "errors inside " + name,
+			Message: fmt.Sprintf("%s inside %s after the upgrade, which check did not see; the first, %s:%d TS%d: %s",
+				plural(len(ds), "new error", "new errors"), name, ds[0].File, ds[0].Line, ds[0].Code, ds[0].Message)})
 	}
 	for _, f := range blind {
 		if patched[f.ID] || ruled[f.ID] || (f.Change == "missing-peer" && added[f.Replacement]) {
@@ -288,6 +315,19 @@ func sitesLeft(reports []model.PackageReport, newDiags []model.Diagnostic, patch
 		return out[i].Line < out[j].Line
 	})
 	return out
+}
+
+// causeFile is where a cause found inside a dependency is fixed: its
+// finding's file when that is the repository's, else the workspace's
+// manifest.
+func causeFile(file, ws string) string {
+	if file != "" && !model.InDependency(file) {
+		return file
+	}
+	if ws == "" || ws == "." {
+		return "package.json"
+	}
+	return ws + "/package.json"
 }
 
 // risk says how much review the branch needs, and why.

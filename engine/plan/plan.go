@@ -50,6 +50,10 @@ type Options struct {
 	Repo       Repo
 	Members    []Target
 	Companions model.CompanionPlan
+	// TypeScriptRelease is the typescript release a breaking
+	// newer-typescript finding asks for ("5.0.4"): the commands then start
+	// with checking that upgrade; "" when the registry has none.
+	TypeScriptRelease string
 }
 
 // Build groups findings into the plan:
@@ -139,10 +143,14 @@ func Build(findings []model.Finding, opts Options) model.Plan {
 		repo := opts.Repo
 		repo.Conflict = repo.Conflict || len(opts.Companions.Conflicts) > 0
 		p.Next = Next(repo, opts.Package, opts.Target, opts.Members)
-		if needsNode(breaking) {
+		if needsNode(breaking) || needsTypeScript(breaking) {
 			// Moving the repository to another Node is beyond any command
-			// Uptide has: only the detailed check stays.
+			// Uptide has: only the detailed check stays. The upgrade a
+			// newer TypeScript must come first for is not fixed before it.
 			p.Next = p.Next[:min(len(p.Next), 1)]
+		}
+		if needsTypeScript(breaking) && opts.TypeScriptRelease != "" {
+			p.Next = append([]string{CheckTypeScript(repo, opts.TypeScriptRelease)}, p.Next...)
 		}
 	}
 	return p
@@ -218,6 +226,17 @@ func manualNotAgent(r model.PlanRule) model.PlanRule {
 func needsNode(fs []model.Finding) bool {
 	for _, f := range fs {
 		if f.Change == changeEnginesNode {
+			return true
+		}
+	}
+	return false
+}
+
+// needsTypeScript: a breaking finding says the target's declarations need
+// a newer TypeScript than the repository's.
+func needsTypeScript(fs []model.Finding) bool {
+	for _, f := range fs {
+		if f.Change == changeNewerTypeScript {
 			return true
 		}
 	}
@@ -324,6 +343,13 @@ func groupClaimed(findings []model.Finding, pack Pack) ([]model.PlanRule, map[st
 		r.rule.Sites += n
 		r.rule.Errors += errorsOf(c.f)
 		r.anchored = r.anchored || c.f.AnchorOnly
+		if (c.f.Change == changeNewerTypeScript || c.f.Change == changeDependencyErrors) && !c.claimed {
+			// Upgrading the compiler or a dependency is nobody's edit of a
+			// file: no rule or agent makes it.
+			split(&r.rule, n, false, false)
+			r.rule.Fix[c.f.ID] = fixBy(false, false)
+			continue
+		}
 		if c.f.Change == changeMissingPeer && !c.claimed {
 			// Adding the peer is the fix, made as a companion: by rule.
 			split(&r.rule, n, true, true)
@@ -349,6 +375,11 @@ func groupClaimed(findings []model.Finding, pack Pack) ([]model.PlanRule, map[st
 		out = append(out, r.rule)
 	}
 	sort.Slice(out, func(i, j int) bool {
+		// Upgrading TypeScript comes first: until then the compiler reads
+		// none of the target.
+		if a, b := out[i].ID == changeNewerTypeScript, out[j].ID == changeNewerTypeScript; a != b {
+			return a
+		}
 		if out[i].Sites != out[j].Sites {
 			return out[i].Sites > out[j].Sites
 		}

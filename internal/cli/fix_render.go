@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/uptide/uptide/engine"
+	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/fix"
 )
 
@@ -159,7 +160,15 @@ func renderFixTypes(w io.Writer, r *fix.Report, p palette) {
 		return
 	}
 	by := map[string][]string{}
+	// Errors inside a dependency are one line per package: the first
+	// says what the compiler cannot read there, the rest repeat it.
+	deps := map[string][]model.Diagnostic{}
 	for _, d := range r.Types.New {
+		if model.InDependency(d.File) {
+			pkg, _ := model.DependencyOf(d.File)
+			deps[pkg] = append(deps[pkg], d)
+			continue
+		}
 		by[d.File] = append(by[d.File], fmt.Sprintf("%d:%d TS%d %s", d.Line, d.Column, d.Code, indentMore(d.Message, "      ")))
 	}
 	fmt.Fprintf(w, "  %s\n", p.red("✗ "+plural(len(r.Types.New), "new error")))
@@ -168,6 +177,15 @@ func renderFixTypes(w io.Writer, r *fix.Report, p palette) {
 		for _, l := range by[f] {
 			fmt.Fprintf(w, "    %s\n", l)
 		}
+	}
+	for _, pkg := range sortedKeys(deps) {
+		ds := deps[pkg]
+		name := "outside the repository"
+		if pkg != "" {
+			name = "inside " + pkg
+		}
+		fmt.Fprintf(w, "  %s %s (--json lists every one); the first:\n    %s:%d:%d TS%d %s\n", plural(len(ds), "error"), name,
+			ds[0].File, ds[0].Line, ds[0].Column, ds[0].Code, indentMore(ds[0].Message, "      "))
 	}
 }
 
