@@ -99,7 +99,7 @@ func (c *checker) dependencyCauses(ctx context.Context, wc *wsCompile, linked []
 		}
 		dc.version = packageVersion(dir)
 		if pkg != "" && dir != "" {
-			dc.need = c.typeScriptNeed(ctx, res.TypeScript, dir, dc)
+			dc.need = c.typeScriptNeed(ctx, res.TypeScript, res.SkipLibCheck, dir, dc)
 		}
 		out = append(out, *dc)
 	}
@@ -132,10 +132,11 @@ func packageVersion(dir string) string {
 // typeScriptNeed is the TypeScript the package's declarations need beyond
 // the repository's (have): the range its manifest declares for typescript
 // (peerDependencies), and the constructs the files with errors use, each
-// new in a known release, whichever is newer. Parse errors no construct
+// new in a known release (a lib type such as NoInfer only when the
+// repository type-checks declarations), whichever is newer. Parse errors no construct
 // explains still need a newer TypeScript when the bundled one reads the
 // files. nil: nothing says a newer TypeScript reads them.
-func (c *checker) typeScriptNeed(ctx context.Context, have, dir string, dc *depCause) *tsNeed {
+func (c *checker) typeScriptNeed(ctx context.Context, have string, skipLibCheck bool, dir string, dc *depCause) *tsNeed {
 	var min, how string
 	if declared := peerTypeScript(dir); declared != "" {
 		if low := lowestSatisfying(declared); low != "" && typescript.CompareVersions(low, have) > 0 {
@@ -158,7 +159,15 @@ func (c *checker) typeScriptNeed(ctx context.Context, have, dir string, dc *depC
 	if err == nil && len(files) > 0 {
 		if needs, err := sa.SyntaxNeeds(ctx, files); err == nil {
 			bundledReads = needs.ParseErrors == 0
-			if newer := needs.Newer(have); len(newer) > 0 && typescript.CompareVersions(newer[0].Since, min) > 0 {
+			var newer []typescript.SyntaxNeed
+			for _, n := range needs.Newer(have) {
+				// A type of the compiler's lib is missed only where
+				// declarations are type-checked.
+				if !n.Type || !skipLibCheck {
+					newer = append(newer, n)
+				}
+			}
+			if len(newer) > 0 && typescript.CompareVersions(newer[0].Since, min) > 0 {
 				first := newer[0]
 				at := first.File
 				if rel, err := filepath.Rel(dir, first.File); err == nil {

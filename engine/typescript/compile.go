@@ -71,6 +71,9 @@ type CompileResult struct {
 	// UnresolvedInTarget: bare imports inside the targets (and what was
 	// linked for them) nothing could serve after the rounds.
 	UnresolvedInTarget []UnresolvedImport
+	// SkipLibCheck: every project of the compile skips checking
+	// declaration files.
+	SkipLibCheck bool
 	// NewerTypeScript holds the parse errors when the judging compiler
 	// cannot read the targets' declarations: tsc would print those and check
 	// nothing else, so New says nothing and this is the finding.
@@ -154,6 +157,7 @@ type compileAnswer struct {
 	Coverage       CompileCoverage    `json:"coverage"`
 	Unresolved     []UnresolvedImport `json:"unresolvedInTarget"`
 	DeprecatedKeys []DeprecatedKey    `json:"deprecatedKeys"`
+	SkipLibCheck   bool               `json:"skipLibCheck"`
 	NewerTS        *struct {
 		Diagnostics []model.Diagnostic `json:"diagnostics"`
 	} `json:"newerTypeScript"`
@@ -256,6 +260,7 @@ func (a *Adapter) Compile(ctx context.Context, req CompileRequest) (*CompileResu
 		Coverage:           ans.Coverage,
 		UnresolvedInTarget: ans.Unresolved,
 		DeprecatedKeys:     ans.DeprecatedKeys,
+		SkipLibCheck:       ans.SkipLibCheck,
 		Rounds:             rounds,
 		Baseline:           time.Duration(baselineMs+ans.Timing.BaselineMs) * time.Millisecond,
 		Overlay:            time.Duration(overlayMs+ans.Timing.OverlayMs) * time.Millisecond,

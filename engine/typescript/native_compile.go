@@ -51,6 +51,7 @@ func (a *Adapter) compileNative(ctx context.Context, req CompileRequest, params 
 		OverlaySkipped:     ans.OverlaySkipped,
 		Coverage:           ans.Coverage,
 		UnresolvedInTarget: ans.Unresolved,
+		SkipLibCheck:       ans.SkipLibCheck,
 		Rounds:             rounds,
 	}
 	if r.Coverage.Skipped == nil {
@@ -74,7 +75,7 @@ func (a *Adapter) compileNative(ctx context.Context, req CompileRequest, params 
 		tmp = real
 	}
 	var overSide, baseSide *nativeSide
-	planParams := nativePlanParams{RepoRoot: params.RepoRoot, Workspace: params.Workspace, TSConfig: params.TSConfig, Files: params.Files, Sides: []nativeSideParam{}, SourcePaths: params.SourcePaths}
+	planParams := nativePlanParams{RepoRoot: params.RepoRoot, Workspace: params.Workspace, TSConfig: params.TSConfig, Files: params.Files, Sides: []nativeSideParam{}, SourcePaths: params.SourcePaths, Judge: version}
 	if req.Overlay != nil {
 		if overSide, err = materialize(req.Overlay, "overlay", filepath.Join(tmp, "overlay")); err != nil {
 			return nil, err

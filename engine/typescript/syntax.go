@@ -14,6 +14,10 @@ type SyntaxNeed struct {
 	Feature string `json:"feature"`
 	// Since is the release that introduced it ("5.0").
 	Since string `json:"since"`
+	// Type marks a type the compiler's own lib declares (NoInfer): an
+	// older compiler parses it and misses it only when it type-checks the
+	// file, which skipLibCheck turns off.
+	Type bool `json:"type"`
 	// File is where it first appears (as given); Line and Column are
 	// 1-based; Count is how often it appears in the files.
 	File   string `json:"file"`

@@ -30,6 +30,8 @@ export declare function pick<T>(x: NoInfer<T>): T;
 `)
 	write(b, `export declare class Model { accessor name: string; static { } }
 type Key = `+"`on${string}`"+`;
+type Awaited<T> = T;
+export type Own = Awaited<number>;
 `)
 	got, err := sharedAdapter(t).SyntaxNeeds(context.Background(), []string{a, b, filepath.Join(dir, "missing.d.ts")})
 	if err != nil {
@@ -55,6 +57,10 @@ type Key = `+"`on${string}`"+`;
 	}
 	if !reflect.DeepEqual(lines, want) {
 		t.Errorf("needs\n%q\nwant\n%q", lines, want)
+	}
+	// A lib type the file declares itself (Awaited above) needs nothing.
+	if n := got.Needs[0]; !n.Type || got.Needs[1].Type {
+		t.Errorf("only NoInfer is a lib type: %+v", got.Needs[:2])
 	}
 	if newer := got.Newer("4.7.4"); len(newer) != 4 || newer[3].Since != "4.9" {
 		t.Errorf("newer than 4.7.4: %+v", newer)

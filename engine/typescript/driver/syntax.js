@@ -12,7 +12,7 @@
 const fs = require('fs');
 
 /**
- * @typedef {{feature: string, since: string, file: string, line: number, column: number, count: number}} Need
+ * @typedef {{feature: string, since: string, type: boolean, file: string, line: number, column: number, count: number}} Need
  */
 
 /**
@@ -33,15 +33,15 @@ function syntaxNeeds(ts, params) {
     }
     const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
     parseErrors += (/** @type {any} */ (sf).parseDiagnostics || []).length;
-    /** @param {string} feature @param {string} since @param {import('typescript').Node} node */
-    const note = (feature, since, node) => {
+    /** @param {string} feature @param {string} since @param {import('typescript').Node} node @param {boolean} [type] */
+    const note = (feature, since, node, type = false) => {
       const prev = found.get(feature);
       if (prev) {
         prev.count++;
         return;
       }
       const pos = sf.getLineAndCharacterOfPosition(node.getStart(sf));
-      found.set(feature, { feature, since, file, line: pos.line + 1, column: pos.character + 1, count: 1 });
+      found.set(feature, { feature, since, type, file, line: pos.line + 1, column: pos.character + 1, count: 1 });
     };
     /** @param {import('typescript').Node} node */
     const visit = (node) => {
@@ -67,7 +67,7 @@ const LIB_TYPES = new Map([
 /**
  * @param {typeof import('typescript')} ts
  * @param {import('typescript').Node} node
- * @param {(feature: string, since: string, node: import('typescript').Node) => void} note
+ * @param {(feature: string, since: string, node: import('typescript').Node, type?: boolean) => void} note
  */
 function check(ts, node, note) {
   const K = ts.SyntaxKind;
@@ -119,12 +119,44 @@ function check(ts, node, note) {
       break;
     case K.TypeReference: {
       const name = /** @type {import('typescript').TypeReferenceNode} */ (node).typeName;
-      if (ts.isIdentifier(name) && LIB_TYPES.has(name.text)) note('the `' + name.text + '` type', /** @type {string} */ (LIB_TYPES.get(name.text)), node);
+      // An older compiler parses it, and finds no such name only when it
+      // type-checks the file (skipLibCheck off).
+      if (ts.isIdentifier(name) && LIB_TYPES.has(name.text) && !declaredIn(ts, node, name.text)) {
+        note('the `' + name.text + '` type', /** @type {string} */ (LIB_TYPES.get(name.text)), node, true);
+      }
       break;
     }
   }
   if (K.AccessorKeyword !== undefined && hasMod(K.AccessorKeyword)) note('`accessor` fields', '4.9', node);
   if (hasMod(K.OverrideKeyword)) note('`override` modifiers', '4.3', node);
+}
+
+/**
+ * Whether the file declares a type of that name itself (a library's own
+ * NoInfer), which any compiler then reads.
+ * @param {typeof import('typescript')} ts
+ * @param {import('typescript').Node} node
+ * @param {string} name
+ */
+function declaredIn(ts, node, name) {
+  const sf = node.getSourceFile();
+  /** @type {Map<string, boolean>} */
+  const cache = /** @type {any} */ (sf).__uptideLocalTypes || new Map();
+  /** @type {any} */ (sf).__uptideLocalTypes = cache;
+  if (cache.has(name)) return /** @type {boolean} */ (cache.get(name));
+  let found = false;
+  /** @param {import('typescript').Node} n */
+  const visit = (n) => {
+    if (found) return;
+    if ((ts.isTypeAliasDeclaration(n) || ts.isInterfaceDeclaration(n) || ts.isClassDeclaration(n) || ts.isTypeParameterDeclaration(n)) && n.name && n.name.text === name) {
+      found = true;
+      return;
+    }
+    ts.forEachChild(n, visit);
+  };
+  visit(sf);
+  cache.set(name, found);
+  return found;
 }
 
 /** @param {string} a @param {string} b */
