@@ -264,7 +264,7 @@ func TestFindUsagesEveryTypeScript(t *testing.T) {
 // own tsc on generated tsconfigs (the pinned compiler scopes): the same
 // verdicts as its tsc after the upgrade. A target 4.4 cannot parse (a const
 // type parameter) is its parse errors inside the target and nothing else;
-// one it reads is judged by the new errors.
+// one it reads is judged by the new errors, resolved as 4.4 resolves it.
 func TestCompileTypeScriptOlderThanTheDriver(t *testing.T) {
 	ctx := context.Background()
 	const version = "4.4.4"
@@ -282,7 +282,14 @@ func TestCompileTypeScriptOlderThanTheDriver(t *testing.T) {
 	for _, tt := range []struct {
 		target string
 		newer  bool
-	}{{"fakepkg@4.0.0", true}, {"fakepkg@2.0.0", false}} {
+	}{
+		{"fakepkg@4.0.0", true},
+		{"fakepkg@2.0.0", false},
+		// types names index.d.cts, which 4.4 cannot read: its tsc falls
+		// back to index.d.ts, and so must the overlay (not to the
+		// installed 1.0.0).
+		{"fakepkg@5.0.0", false},
+	} {
 		t.Run(tt.target, func(t *testing.T) {
 			repo := fixtureRepo(t, "basic", "fakepkg@1.0.0", "helper@1.0.0")
 			upgraded := fixtureRepo(t, "basic", tt.target, "helper@1.0.0")
