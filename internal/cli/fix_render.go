@@ -92,7 +92,11 @@ func renderFix(w io.Writer, r *fix.Report, p palette) {
 	if len(r.Sites) > 0 {
 		fmt.Fprintf(w, "\nLeft for you  %s\n", plural(len(r.Sites), "site"))
 		for _, s := range r.Sites {
-			fmt.Fprintf(w, "  %s:%d  %s  %s\n", s.File, s.Line, s.Rule, p.dim(indentMore(s.Message, "    ")))
+			at := s.File
+			if s.Line > 0 {
+				at += fmt.Sprintf(":%d", s.Line)
+			}
+			fmt.Fprintf(w, "  %s  %s  %s\n", at, s.Rule, p.dim(indentMore(s.Message, "    ")))
 		}
 	}
 	if len(r.NotRun) > 0 || len(r.Tests.NotRun) > 0 {
