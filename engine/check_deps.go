@@ -302,7 +302,7 @@ func dependencyFinding(lead string, wc *wsCompile, dc depCause) model.Finding {
 		f.Change = changeDependencyErrors
 		f.Rule = changeDependencyErrors + ":" + dc.pkg
 		first := dc.diags[0]
-		f.Reason = fmt.Sprintf("%s inside %s's declarations under this repository's TypeScript %s (skipLibCheck is off, so tsc checks them); the first, TS%d at %s:%d: %s",
+		f.Reason = fmt.Sprintf("%s inside %s's declarations under TypeScript %s (skipLibCheck is off, so tsc checks them); the first, TS%d at %s:%d: %s",
 			pluralCount(len(dc.diags), "new error"), name, compiler, first.Code, first.File, first.Line, firstLine(first.Message))
 		if dc.parse {
 			f.Reason = fmt.Sprintf("%s inside %s's declarations: TypeScript %s cannot parse them, and nor can the bundled %s; the first, TS%d at %s:%d: %s",
