@@ -45,6 +45,21 @@ func TestPlanNewerTypeScriptFirst(t *testing.T) {
 	if got := CheckTypeScript(Repo{Cwd: "app dir"}, "5.0.4"); got != "uptide check --cwd 'app dir' typescript --target typescript@5.0.4" {
 		t.Errorf("CheckTypeScript %q", got)
 	}
+	// Two members needing different releases: the rule asks for the newer.
+	two := []model.Finding{
+		fnd("a", changeNewerTypeScript, model.Breaking, "package.json", at("react"), repl("typescript@>=5.10")),
+		fnd("b", changeNewerTypeScript, model.Breaking, "package.json", at("react-dom"), repl("typescript@>=5.9")),
+		fnd("c", changeNewerTypeScript, model.Breaking, "package.json", at("x"), repl("typescript")),
+	}
+	for _, order := range [][]int{{0, 1, 2}, {2, 1, 0}, {1, 2, 0}} {
+		var fs []model.Finding
+		for _, i := range order {
+			fs = append(fs, two[i])
+		}
+		if p := Build(fs, Options{Package: "react", Target: "19.1.0"}); len(p.Rules) != 1 || p.Rules[0].Title != "upgrade typescript to ≥ 5.10" || p.Rules[0].Sites != 3 {
+			t.Errorf("order %v: rules %+v", order, p.Rules)
+		}
+	}
 	if _, title := RuleKey(fnd("x", changeNewerTypeScript, model.Breaking, "package.json", repl("typescript"))); title != "upgrade typescript" {
 		t.Errorf("title without a known release: %q", title)
 	}

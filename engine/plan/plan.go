@@ -2,6 +2,8 @@ package plan
 
 import (
 	"sort"
+	"strconv"
+	"strings"
 
 	"github.com/uptide/uptide/engine/model"
 )
@@ -243,6 +245,33 @@ func needsTypeScript(fs []model.Finding) bool {
 	return false
 }
 
+// newerRelease: the typescript range a ("typescript@>=5.0") asks for more
+// than b does; a bare "typescript" asks for the least.
+func newerRelease(a, b string) bool {
+	_, va, okA := strings.Cut(a, "@>=")
+	_, vb, okB := strings.Cut(b, "@>=")
+	switch {
+	case !okA:
+		return false
+	case !okB:
+		return true
+	}
+	pa, pb := strings.Split(va, "."), strings.Split(vb, ".")
+	for i := 0; i < max(len(pa), len(pb)); i++ {
+		var x, y int
+		if i < len(pa) {
+			x, _ = strconv.Atoi(pa[i])
+		}
+		if i < len(pb) {
+			y, _ = strconv.Atoi(pb[i])
+		}
+		if x != y {
+			return x > y
+		}
+	}
+	return false
+}
+
 // claim is one finding filed under a rule.
 type claim struct {
 	f       model.Finding
@@ -262,6 +291,8 @@ type ruleAcc struct {
 	anchored  bool
 	perFile   map[fileKey]*fileAcc
 	hasFolded bool
+	// newest is the typescript range a newer-typescript rule asks for.
+	newest string
 }
 
 type fileAcc struct {
@@ -312,7 +343,15 @@ func groupClaimed(findings []model.Finding, pack Pack) ([]model.PlanRule, map[st
 			rules[c.ruleID] = r
 		}
 		r.claimed = r.claimed || c.claimed
-		if c.title != "" && (r.rule.Title == "" || c.title < r.rule.Title) {
+		switch {
+		case c.title == "":
+		case c.ruleID == changeNewerTypeScript:
+			// Each target needing a newer TypeScript names its release:
+			// the rule asks for the newest.
+			if r.rule.Title == "" || newerRelease(c.f.Replacement, r.newest) {
+				r.rule.Title, r.newest = c.title, c.f.Replacement
+			}
+		case r.rule.Title == "" || c.title < r.rule.Title:
 			// Titles of one rule agree; if a pack's do not, the smallest
 			// wins so the plan stays deterministic.
 			r.rule.Title = c.title
