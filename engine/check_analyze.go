@@ -18,10 +18,6 @@ import (
 	"github.com/uptide/uptide/engine/typescript"
 )
 
-// changeNewerTypeScript is the change of the finding that says the
-// repository's compiler cannot read the target's declarations.
-const changeNewerTypeScript = "newer-typescript"
-
 // analyze checks one unit: Signal A and the diff per member, one overlay
 // compile per workspace with every target linked, the module-format check,
 // the arbiter, root causes, the verdict and the plan.
@@ -256,6 +252,9 @@ func (c *checker) judgeFindings(lead string, runs []*memberRun, compiles []*wsCo
 		var diags []model.Diagnostic
 		if wc.ran && wc.res != nil {
 			diags = withoutConfirmed(wc.res.New, countOf(wc.peerFixed))
+			// The errors inside dependencies are their causes' evidence
+			// (below), never sites. A missing peer's keep theirs.
+			diags = slices.DeleteFunc(diags, func(d model.Diagnostic) bool { return model.InDependency(d.File) })
 			all = append(all, match.MissingPeer(wc.peerFixed, c.missingOf(wc), match.ArbiterOptions{Package: lead, Workspace: wc.ws})...)
 		}
 		confirmed := map[diagKey]int{}
@@ -297,8 +296,8 @@ func (c *checker) judgeFindings(lead string, runs []*memberRun, compiles []*wsCo
 			usages = append(usages, us...)
 		}
 		var extra []model.Finding
-		if wc.res != nil && wc.res.NewerTypeScript != nil {
-			extra = append(extra, newerTypeScript(lead, wc))
+		for _, dc := range wc.deps {
+			extra = append(extra, dependencyFinding(lead, wc, dc))
 		}
 		rest := withoutConfirmed(diags, confirmed)
 		// A new error in a file only a companion's import put in scope is
@@ -379,25 +378,6 @@ func withoutConfirmed(diags []model.Diagnostic, confirmed map[diagKey]int) []mod
 		out = append(out, d)
 	}
 	return out
-}
-
-// newerTypeScript is the finding for a target the repository's compiler
-// cannot read: it would report only parse errors inside node_modules and
-// check nothing else, which is never "no new errors".
-func newerTypeScript(lead string, wc *wsCompile) model.Finding {
-	f := model.Finding{
-		Package: lead, Change: changeNewerTypeScript, Severity: model.Breaking, Confidence: 1,
-		Reason:     fmt.Sprintf("the target's declarations need a newer TypeScript than %s: it reports only parse errors inside them and checks nothing else; upgrade TypeScript with the package", wc.res.Compiler),
-		Workspace:  wc.ws,
-		Fixability: model.Manual,
-		Evidence:   wc.res.NewerTypeScript,
-		Rule:       changeNewerTypeScript,
-	}
-	if len(wc.res.NewerTypeScript) > 0 {
-		d := wc.res.NewerTypeScript[0]
-		f.File, f.Line, f.Column = d.File, d.Line, d.Column
-	}
-	return f
 }
 
 // finish fills the report from the findings: counts, verdict, coverage,
@@ -501,7 +481,7 @@ func (c *checker) finish(ctx context.Context, rep *model.PackageReport, u unit, 
 		members = append(members, plan.Target{Name: m.name(), Version: m.target})
 	}
 	rep.Plan = plan.Build(findings, plan.Options{
-		Package: u.lead.name(), Target: u.lead.target, Pack: pack,
+		Package: u.lead.name(), Target: u.lead.target, Pack: pack, TypeScriptRelease: typeScriptReleaseOf(compiles),
 		Repo: plan.Repo{Cwd: c.opts.CwdArg, Group: u.group != nil && !oneScope(u.group.Kind)}, Members: members, Companions: rep.Companions,
 	})
 	sortStrings(rep)

@@ -49,6 +49,9 @@ type wsCompile struct {
 	// projects are the tsconfigs compiled whole when the unit upgrades the
 	// compiler itself (check_tsc.go).
 	projects []string
+	// deps are the packages whose declarations hold the upgrade's errors
+	// (check_deps.go): causes, never sites.
+	deps []depCause
 }
 
 // compileWorkspace type-checks the files that use the unit's packages in
@@ -183,7 +186,10 @@ func (c *checker) compileWorkspace(ctx context.Context, ws string, runs []*membe
 	case res.OverlaySkipped != "":
 		wc.status, wc.reason = model.StatusNotAnalyzed, "the overlay compile was skipped: "+res.OverlaySkipped
 	case res.NewerTypeScript != nil:
-		wc.status, wc.reason = model.StatusNotAnalyzed, "the target's declarations need a newer TypeScript than "+res.Compiler
+		// Judged: the upgrade breaks the build. What it breaks in the
+		// sources is not known until the compiler reads the target.
+		wc.status = model.StatusPartial
+		wc.reason = res.Compiler + " cannot parse the target's declarations, so it type-checks nothing else: check again once typescript is upgraded"
 	default:
 		wc.ran, wc.status = true, model.StatusAnalyzed
 		if len(res.Coverage.Skipped) > 0 {
@@ -197,6 +203,11 @@ func (c *checker) compileWorkspace(ctx context.Context, ws string, runs []*membe
 		// gap in the compile: its findings say so.
 		res.UnresolvedInTarget = withoutPeers(res.UnresolvedInTarget, wc.missing)
 	}
+	var linked []typescript.LinkedPackage
+	for _, l := range ov.Links() {
+		linked = append(linked, typescript.LinkedPackage{Name: l.Name, Dir: l.Dir})
+	}
+	wc.deps = c.dependencyCauses(ctx, wc, linked)
 	dirs := map[string]string{}
 	for _, t := range targets {
 		dirs[t.Name] = t.Dir

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 
@@ -106,9 +105,6 @@ func (c *checker) runMember(ctx context.Context, m member) *memberRun {
 		ad, err := c.judge(ctx, ws)
 		if err != nil {
 			return run.fail(model.StatusNotAnalyzed, err.Error())
-		}
-		if w := ad.FallbackWarning(); w != "" && !slices.Contains(run.warnings, w) {
-			run.warnings = append(run.warnings, w)
 		}
 		res, err := ad.FindUsages(ctx, typescript.UsageRequest{
 			RepoRoot: c.root, Workspace: ws, Package: m.name(), Exclude: c.excludes(m.name(), ws),

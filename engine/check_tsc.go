@@ -152,6 +152,11 @@ func (c *checker) judgeCompiler(ctx context.Context, m member) (out []*wsCompile
 		default:
 			wc.ran, wc.status = true, model.StatusAnalyzed
 		}
+		if wc.res != nil {
+			// What the target reports inside node_modules is a cause per
+			// package, as for any upgrade.
+			wc.deps = c.dependencyCauses(ctx, wc, nil)
+		}
 		out = append(out, wc)
 	}
 	return out, from, true

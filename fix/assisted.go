@@ -124,7 +124,7 @@ func (r *runner) assistStep(ctx context.Context, reports []model.PackageReport, 
 // assistSites are the sites a one-file patch can fix: every breaking
 // finding the upgraded compile confirms (its errors are its evidence and
 // downstream diagnostics among the new ones) and every new error no
-// finding names, each on its own. Findings the compiler cannot see (a
+// finding names, each on its own; an error inside a dependency is none. Findings the compiler cannot see (a
 // module format, a missing peer) are not patches of a file.
 func assistSites(reports []model.PackageReport, newDiags []model.Diagnostic, ruled map[string]bool) []assist.Site {
 	type dkey struct {
@@ -151,6 +151,11 @@ func assistSites(reports []model.PackageReport, newDiags []model.Diagnostic, rul
 	var out []assist.Site
 	byFinding := map[string]int{}
 	for _, d := range newDiags {
+		if model.InDependency(d.File) {
+			// Evidence of a cause (a target the compiler cannot read), not
+			// a file a patch may touch: "Left for you" holds the cause.
+			continue
+		}
 		f := owner[dkey{d.File, d.Message, d.Code}]
 		if f == nil {
 			out = append(out, assist.Site{ID: fmt.Sprintf("TS%d@%s:%d", d.Code, d.File, d.Line), Rule: fmt.Sprintf("TS%d", d.Code),

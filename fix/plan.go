@@ -303,7 +303,16 @@ func sitesLeft(reports []model.PackageReport, newDiags []model.Diagnostic, patch
 		}
 		sites[key].Errors = append(sites[key].Errors, d)
 	}
+	// cause is the site of a finding whose errors sit inside a dependency:
+	// the finding itself (at the manifest), never a line of the package.
+	cause := func(f model.Finding, d model.Diagnostic) {
+		siteOf[f.ID] = "finding\x00" + f.ID
+		add(siteOf[f.ID], Site{File: causeFile(f.File, f.Workspace), Line: f.Line, Rule: orDefault(ruleOf[f.ID], f.Change), Message: f.Reason, Finding: f.ID}, d)
+	}
 	var downstream []model.Diagnostic
+	// Errors inside a dependency no finding explains, by package: each
+	// package is one cause to look into, never a site per error.
+	unexplained := map[string][]model.Diagnostic{}
 	for _, d := range newDiags {
 		k := dkey{d.File, d.Message, d.Code}
 		s := Site{File: d.File, Line: d.Line, Rule: fmt.Sprintf("TS%d", d.Code), Message: d.Message}
@@ -314,6 +323,14 @@ func sitesLeft(reports []model.PackageReport, newDiags []model.Diagnostic, patch
 				downstream = append(downstream, d)
 				continue
 			}
+			if model.InDependency(d.File) {
+				pkg, _ := model.DependencyOf(d.File)
+				unexplained[pkg] = append(unexplained[pkg], d)
+				continue
+			}
+		case model.InDependency(d.File):
+			cause(f, d)
+			continue
 		case f.AnchorOnly:
 			s = Site{File: f.File, Line: f.Line, Rule: orDefault(ruleOf[f.ID], s.Rule), Message: f.Reason, Finding: f.ID}
 			siteOf[f.ID] = "finding\x00" + f.ID
@@ -330,6 +347,10 @@ func sitesLeft(reports []model.PackageReport, newDiags []model.Diagnostic, patch
 	}
 	for _, d := range downstream {
 		f := downstreamOf[dkey{d.File, d.Message, d.Code}]
+		if model.InDependency(d.File) {
+			cause(f, d)
+			continue
+		}
 		key := siteOf[f.ID]
 		if key == "" {
 			key = "finding\x00" + f.ID
@@ -341,6 +362,21 @@ func sitesLeft(reports []model.PackageReport, newDiags []model.Diagnostic, patch
 	out := []Site{}
 	for _, key := range order {
 		out = append(out, *sites[key])
+	}
+	pkgs := make([]string, 0, len(unexplained))
+	for pkg := range unexplained {
+		pkgs = append(pkgs, pkg)
+	}
+	sort.Strings(pkgs)
+	for _, pkg := range pkgs {
+		ds := unexplained[pkg]
+		name := pkg
+		if name == "" {
+			name = "files outside the repository"
+		}
+		out = append(out, Site{File: "package.json", Rule: "errors inside " + name, Errors: ds,
+			Message: fmt.Sprintf("%s inside %s after the upgrade, which check did not see; the first, %s:%d TS%d: %s",
+				plural(len(ds), "new error", "new errors"), name, ds[0].File, ds[0].Line, ds[0].Code, ds[0].Message)})
 	}
 	for _, f := range blind {
 		if patched[f.ID] || ruled[f.ID] || (f.Change == "missing-peer" && added[f.Replacement]) {
@@ -359,6 +395,19 @@ func sitesLeft(reports []model.PackageReport, newDiags []model.Diagnostic, patch
 		return out[i].Line < out[j].Line
 	})
 	return out
+}
+
+// causeFile is where a cause found inside a dependency is fixed: its
+// finding's file when that is the repository's, else the workspace's
+// manifest.
+func causeFile(file, ws string) string {
+	if file != "" && !model.InDependency(file) {
+		return file
+	}
+	if ws == "" || ws == "." {
+		return "package.json"
+	}
+	return ws + "/package.json"
 }
 
 // risk says how much review the branch needs, and why.

@@ -71,6 +71,18 @@ func Next(repo Repo, pkg, target string, members []Target) []string {
 	return []string{cmd("check", append(group, "--details")...), cmd("fix", group...)}
 }
 
+// CheckTypeScript is the command checking the repository's upgrade of
+// typescript to version: what a target needing a newer TypeScript costs
+// first.
+func CheckTypeScript(repo Repo, version string) string {
+	parts := []string{"uptide", "check"}
+	if repo.Cwd != "" {
+		parts = append(parts, "--cwd", quote(repo.Cwd))
+	}
+	parts = append(parts, "typescript", "--target", quote("typescript@"+version))
+	return strings.Join(parts, " ")
+}
+
 // quote single-quotes an argument a POSIX shell would split, glob or
 // expand; npm names, versions and plain paths pass through as written.
 func quote(s string) string {

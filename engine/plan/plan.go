@@ -2,6 +2,8 @@ package plan
 
 import (
 	"sort"
+	"strconv"
+	"strings"
 
 	"github.com/uptide/uptide/engine/model"
 )
@@ -50,6 +52,10 @@ type Options struct {
 	Repo       Repo
 	Members    []Target
 	Companions model.CompanionPlan
+	// TypeScriptRelease is the typescript release a breaking
+	// newer-typescript finding asks for ("5.0.4"): the commands then start
+	// with checking that upgrade; "" when the registry has none.
+	TypeScriptRelease string
 }
 
 // Build groups findings into the plan:
@@ -139,10 +145,14 @@ func Build(findings []model.Finding, opts Options) model.Plan {
 		repo := opts.Repo
 		repo.Conflict = repo.Conflict || len(opts.Companions.Conflicts) > 0
 		p.Next = Next(repo, opts.Package, opts.Target, opts.Members)
-		if needsNode(breaking) {
+		if needsNode(breaking) || needsTypeScript(breaking) {
 			// Moving the repository to another Node is beyond any command
-			// Uptide has: only the detailed check stays.
+			// Uptide has: only the detailed check stays. The upgrade a
+			// newer TypeScript must come first for is not fixed before it.
 			p.Next = p.Next[:min(len(p.Next), 1)]
+		}
+		if needsTypeScript(breaking) && opts.TypeScriptRelease != "" {
+			p.Next = append([]string{CheckTypeScript(repo, opts.TypeScriptRelease)}, p.Next...)
 		}
 	}
 	return p
@@ -224,6 +234,44 @@ func needsNode(fs []model.Finding) bool {
 	return false
 }
 
+// needsTypeScript: a breaking finding says the target's declarations need
+// a newer TypeScript than the repository's.
+func needsTypeScript(fs []model.Finding) bool {
+	for _, f := range fs {
+		if f.Change == changeNewerTypeScript {
+			return true
+		}
+	}
+	return false
+}
+
+// newerRelease: the typescript range a ("typescript@>=5.0") asks for more
+// than b does; a bare "typescript" asks for the least.
+func newerRelease(a, b string) bool {
+	_, va, okA := strings.Cut(a, "@>=")
+	_, vb, okB := strings.Cut(b, "@>=")
+	switch {
+	case !okA:
+		return false
+	case !okB:
+		return true
+	}
+	pa, pb := strings.Split(va, "."), strings.Split(vb, ".")
+	for i := 0; i < max(len(pa), len(pb)); i++ {
+		var x, y int
+		if i < len(pa) {
+			x, _ = strconv.Atoi(pa[i])
+		}
+		if i < len(pb) {
+			y, _ = strconv.Atoi(pb[i])
+		}
+		if x != y {
+			return x > y
+		}
+	}
+	return false
+}
+
 // claim is one finding filed under a rule.
 type claim struct {
 	f       model.Finding
@@ -243,6 +291,8 @@ type ruleAcc struct {
 	anchored  bool
 	perFile   map[fileKey]*fileAcc
 	hasFolded bool
+	// newest is the typescript range a newer-typescript rule asks for.
+	newest string
 }
 
 type fileAcc struct {
@@ -293,7 +343,15 @@ func groupClaimed(findings []model.Finding, pack Pack) ([]model.PlanRule, map[st
 			rules[c.ruleID] = r
 		}
 		r.claimed = r.claimed || c.claimed
-		if c.title != "" && (r.rule.Title == "" || c.title < r.rule.Title) {
+		switch {
+		case c.title == "":
+		case c.ruleID == changeNewerTypeScript:
+			// Each target needing a newer TypeScript names its release:
+			// the rule asks for the newest.
+			if r.rule.Title == "" || newerRelease(c.f.Replacement, r.newest) {
+				r.rule.Title, r.newest = c.title, c.f.Replacement
+			}
+		case r.rule.Title == "" || c.title < r.rule.Title:
 			// Titles of one rule agree; if a pack's do not, the smallest
 			// wins so the plan stays deterministic.
 			r.rule.Title = c.title
@@ -324,6 +382,13 @@ func groupClaimed(findings []model.Finding, pack Pack) ([]model.PlanRule, map[st
 		r.rule.Sites += n
 		r.rule.Errors += errorsOf(c.f)
 		r.anchored = r.anchored || c.f.AnchorOnly
+		if (c.f.Change == changeNewerTypeScript || c.f.Change == changeDependencyErrors) && !c.claimed {
+			// Upgrading the compiler or a dependency is nobody's edit of a
+			// file: no rule or agent makes it.
+			split(&r.rule, n, false, false)
+			r.rule.Fix[c.f.ID] = fixBy(false, false)
+			continue
+		}
 		if c.f.Change == changeMissingPeer && !c.claimed {
 			// Adding the peer is the fix, made as a companion: by rule.
 			split(&r.rule, n, true, true)
@@ -349,6 +414,11 @@ func groupClaimed(findings []model.Finding, pack Pack) ([]model.PlanRule, map[st
 		out = append(out, r.rule)
 	}
 	sort.Slice(out, func(i, j int) bool {
+		// Upgrading TypeScript comes first: until then the compiler reads
+		// none of the target.
+		if a, b := out[i].ID == changeNewerTypeScript, out[j].ID == changeNewerTypeScript; a != b {
+			return a
+		}
 		if out[i].Sites != out[j].Sites {
 			return out[i].Sites > out[j].Sites
 		}

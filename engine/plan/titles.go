@@ -14,6 +14,10 @@ const (
 	changeEnginesNode  = "engines-node"
 	changeCause        = "cause"
 	changeMissingPeer  = "missing-peer"
+	// A target's declarations need a newer TypeScript; errors inside a
+	// dependency no newer TypeScript explains (engine/check_deps.go).
+	changeNewerTypeScript  = "newer-typescript"
+	changeDependencyErrors = "dependency-errors"
 )
 
 // tsTitles are plain-English titles for the compiler errors an upgrade
@@ -122,6 +126,15 @@ func RuleKey(f model.Finding) (id, title string) {
 			return id, fmt.Sprintf("%s changed: one edit at %s", f.Path, at)
 		}
 		return id, "one edit at " + at
+	case change == changeNewerTypeScript:
+		// Replacement is "typescript@>=5.0", or "typescript" when only a
+		// newer compiler is known to read the declarations.
+		if _, at, ok := strings.Cut(f.Replacement, "@>="); ok {
+			return change, "upgrade typescript to ≥ " + at
+		}
+		return change, "upgrade typescript"
+	case change == changeDependencyErrors:
+		return change + ":" + f.Path, fmt.Sprintf("errors inside %s's declarations", f.Path)
 	case change == changeMissingPeer:
 		// Adding the peer fixes every site: one rule per peer.
 		return "missing-peer:" + f.Path, fmt.Sprintf("add %s (%s)", f.Replacement, f.Reason)

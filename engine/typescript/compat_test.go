@@ -259,3 +259,102 @@ func TestFindUsagesEveryTypeScript(t *testing.T) {
 		})
 	}
 }
+
+// A TypeScript older than the driver loads (4.4) still judges, through its
+// own tsc on generated tsconfigs (the pinned compiler scopes): the same
+// verdicts as its tsc after the upgrade. A target 4.4 cannot parse (a const
+// type parameter) is its parse errors inside the target and nothing else;
+// one it reads is judged by the new errors, resolved as 4.4 resolves it.
+func TestCompileTypeScriptOlderThanTheDriver(t *testing.T) {
+	ctx := context.Background()
+	const version = "4.4.4"
+	tsc, err := FetchTSC(ctx, registryFetch, nil, version)
+	if err != nil {
+		t.Fatalf("typescript@%s: %v", version, err)
+	}
+	install := func(t *testing.T, repo string) {
+		t.Helper()
+		if err := copyPackage(tsc.Dir, filepath.Join(repo, "node_modules", "typescript")); err != nil {
+			t.Fatal(err)
+		}
+		olderConfig(version)(t, repo)
+	}
+	for _, tt := range []struct {
+		target string
+		newer  bool
+	}{
+		{"fakepkg@4.0.0", true},
+		{"fakepkg@2.0.0", false},
+		// types names index.d.cts, which 4.4 cannot read: its tsc falls
+		// back to index.d.ts, and so must the overlay (not to the
+		// installed 1.0.0).
+		{"fakepkg@5.0.0", false},
+	} {
+		t.Run(tt.target, func(t *testing.T) {
+			repo := fixtureRepo(t, "basic", "fakepkg@1.0.0", "helper@1.0.0")
+			upgraded := fixtureRepo(t, "basic", tt.target, "helper@1.0.0")
+			install(t, repo)
+			install(t, upgraded)
+			c, err := ResolveCompiler(ctx, repo, registryFetch, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.RepoTooOld != version {
+				t.Fatalf("resolved %+v, want the pinned compiler standing in for %s", c, version)
+			}
+			a := New(c, Options{NoSurfaceCache: true})
+			defer a.Close()
+			ov, err := BuildOverlay(ctx, OverlayRequest{Workspace: repo, TempDir: t.TempDir(), Targets: linkedFixtures([]string{tt.target}),
+				Fetch: newFakeRegistry("helper@1.0.0").fetch})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ov.Cleanup()
+			r, err := a.Compile(ctx, CompileRequest{RepoRoot: repo, Overlay: ov})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := "the repo's TypeScript " + version; r.Compiler != want || r.TypeScript != version {
+				t.Errorf("judged by %q (%s), want %q", r.Compiler, r.TypeScript, want)
+			}
+			script := filepath.Join(repo, "node_modules", "typescript", "lib", "typescript.js")
+			after, err := tsctruth.Errors(ctx, script, filepath.Join(upgraded, "tsconfig.json"), upgraded)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var syntax []string
+			for _, e := range after {
+				if strings.HasPrefix(e.File, "node_modules/") && e.Code < 2000 {
+					syntax = append(syntax, e.String())
+				}
+			}
+			sort.Strings(syntax)
+			if (len(syntax) > 0) != tt.newer {
+				t.Fatalf("tsc %s after the upgrade: %d syntax errors in the target", version, len(syntax))
+			}
+			if got := diagLines(r.NewerTypeScript); !reflect.DeepEqual(nonNil(got), nonNil(syntax)) {
+				t.Errorf("newer-TypeScript evidence %q, tsc after the upgrade says %q", got, syntax)
+			}
+			truthNew := []string{}
+			if !tt.newer {
+				truthNew = multisetMinus(tscPreExisting(t, &Compiler{Dir: filepath.Join(repo, "node_modules", "typescript")}, upgraded, upgraded, nil),
+					tscPreExisting(t, &Compiler{Dir: filepath.Join(repo, "node_modules", "typescript")}, repo, repo, nil))
+				if len(truthNew) == 0 {
+					t.Fatal("the target breaks nothing under tsc: the case proves nothing")
+				}
+			}
+			// JavaScript is judged as the driver judges it (checked on
+			// both sides, TestCompile's legacy.js), which a plain tsc -p
+			// with checkJs off does not.
+			var got []string
+			for _, l := range diagLines(r.New) {
+				if !strings.HasPrefix(l, "src/legacy.js:") {
+					got = append(got, l)
+				}
+			}
+			if !reflect.DeepEqual(nonNil(got), nonNil(truthNew)) {
+				t.Errorf("new errors %q, tsc after the upgrade adds %q", got, truthNew)
+			}
+		})
+	}
+}

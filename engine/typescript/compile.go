@@ -71,6 +71,9 @@ type CompileResult struct {
 	// UnresolvedInTarget: bare imports inside the targets (and what was
 	// linked for them) nothing could serve after the rounds.
 	UnresolvedInTarget []UnresolvedImport
+	// SkipLibCheck: every project of the compile skips checking
+	// declaration files.
+	SkipLibCheck bool
 	// NewerTypeScript holds the parse errors when the judging compiler
 	// cannot read the targets' declarations: tsc would print those and check
 	// nothing else, so New says nothing and this is the finding.
@@ -154,6 +157,7 @@ type compileAnswer struct {
 	Coverage       CompileCoverage    `json:"coverage"`
 	Unresolved     []UnresolvedImport `json:"unresolvedInTarget"`
 	DeprecatedKeys []DeprecatedKey    `json:"deprecatedKeys"`
+	SkipLibCheck   bool               `json:"skipLibCheck"`
 	NewerTS        *struct {
 		Diagnostics []model.Diagnostic `json:"diagnostics"`
 	} `json:"newerTypeScript"`
@@ -211,9 +215,13 @@ func (a *Adapter) Compile(ctx context.Context, req CompileRequest) (*CompileResu
 	if src := FindWorkspaceSources(root, params.Workspace); len(src.Paths) > 0 {
 		params.SourcePaths = src.Paths
 	}
-	if exe := a.nativeJudge(); exe != "" {
-		// The repository's native tsc judges; the driver still scopes.
-		return a.compileNative(ctx, req, params, root, exe)
+	argv, version, err := a.tscJudge(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if argv != nil {
+		// The repository's own tsc judges; the driver still scopes.
+		return a.compileNative(ctx, req, params, root, argv, version)
 	}
 	subject := params.Workspace
 
@@ -252,6 +260,7 @@ func (a *Adapter) Compile(ctx context.Context, req CompileRequest) (*CompileResu
 		Coverage:           ans.Coverage,
 		UnresolvedInTarget: ans.Unresolved,
 		DeprecatedKeys:     ans.DeprecatedKeys,
+		SkipLibCheck:       ans.SkipLibCheck,
 		Rounds:             rounds,
 		Baseline:           time.Duration(baselineMs+ans.Timing.BaselineMs) * time.Millisecond,
 		Overlay:            time.Duration(overlayMs+ans.Timing.OverlayMs) * time.Millisecond,
@@ -304,8 +313,6 @@ func (a *Adapter) compilerLabel(version string) string {
 	switch {
 	case a.compiler.FromRepo:
 		return "the repo's TypeScript " + version
-	case a.compiler.RepoTooOld != "":
-		return fmt.Sprintf("the bundled TypeScript %s (the repo's TypeScript %s is older than %s)", version, a.compiler.RepoTooOld, OldestSupported)
 	case a.compiler.RepoNative != "":
 		return fmt.Sprintf("the bundled TypeScript %s (the repo's TypeScript %s has no JavaScript API)", version, a.compiler.RepoNative)
 	default:

@@ -34,7 +34,8 @@ type Compiler struct {
 	RepoNative string
 	// RepoTooOld is the version of a TypeScript older than
 	// OldestSupported the repository installs, set when the pinned
-	// compiler judges in its place.
+	// compiler stands in for it in the driver; the judging compile then
+	// runs the repository's own tsc, as for a native one.
 	RepoTooOld string
 	// RepoDir is the node_modules/typescript that was found in the
 	// repository, whether it was used or set aside.
@@ -63,16 +64,6 @@ func supportedAPI(version string) (ok, tooOld bool) {
 	return false, false
 }
 
-// FallbackWarning says why the bundled compiler judges a repository that
-// installs a TypeScript of its own too old to load, "" otherwise.
-func (c *Compiler) FallbackWarning() string {
-	if c.RepoTooOld == "" {
-		return ""
-	}
-	return fmt.Sprintf("the repo's TypeScript %s is older than %s, the oldest uptide can load: the bundled TypeScript %s judges instead, which may report errors your tsc does not (upgrade typescript to %s or newer for your compiler's verdict)",
-		c.RepoTooOld, OldestSupported, c.Version, OldestSupported)
-}
-
 // ScriptPath is the compiler's JavaScript API.
 func (c *Compiler) ScriptPath() string { return filepath.Join(c.Dir, "lib", "typescript.js") }
 
@@ -90,7 +81,8 @@ type ProgressFunc func(message string, done bool)
 // it is TypeScript 4.5 to 6.x with a JavaScript API, otherwise the pinned
 // compiler, fetched once into the cache. A native TypeScript 7 is recorded in
 // RepoNative and the pinned compiler is returned for the driver; an older
-// one than 4.5 is recorded in RepoTooOld and the pinned compiler judges.
+// one than 4.5 is recorded in RepoTooOld, likewise. Either way the
+// repository's own tsc judges (Adapter.Compile).
 func ResolveCompiler(ctx context.Context, repoDir string, fetch FetchFunc, progress ProgressFunc) (*Compiler, error) {
 	found, version, err := findRepoTypeScript(repoDir)
 	if err != nil {
@@ -326,7 +318,3 @@ func copyFile(src, dst string) error {
 	}
 	return out.Close()
 }
-
-// FallbackWarning is the compiler's FallbackWarning: why the bundled
-// compiler judges for this repository, "" when nothing needs saying.
-func (a *Adapter) FallbackWarning() string { return a.compiler.FallbackWarning() }

@@ -87,18 +87,31 @@ func NativeTSC(typescriptDir string) (string, error) {
 	}
 }
 
-// nativeJudge is the repository's native tsc when the adapter's compiler
-// stands in for one and it is installed, else "" (the pinned compiler
-// judges, and the label says why).
-func (a *Adapter) nativeJudge() string {
-	if a.compiler == nil || a.compiler.RepoNative == "" {
-		return ""
+// tscJudge is the repository's own tsc when the adapter's compiler stands
+// in for it: a native TypeScript (7 or newer, no JavaScript API) or one
+// older than OldestSupported. That tsc judges, on generated tsconfigs.
+// nil argv: the adapter's compiler judges itself (it is the repository's,
+// or a native one whose executable is not installed, and the label says
+// so). A TypeScript too old for the driver whose tsc cannot run is an
+// error: no other compiler's verdict is the repository's.
+func (a *Adapter) tscJudge(ctx context.Context) (argv []string, version string, err error) {
+	switch {
+	case a.compiler == nil:
+		return nil, "", nil
+	case a.compiler.RepoNative != "":
+		exe, err := NativeTSC(a.compiler.RepoDir)
+		if err != nil {
+			return nil, "", nil
+		}
+		return []string{exe}, a.compiler.RepoNative, nil
+	case a.compiler.RepoTooOld != "":
+		t, err := TSCAt(ctx, a.compiler.RepoDir)
+		if err != nil {
+			return nil, "", fmt.Errorf("the repo's TypeScript %s judges through its own tsc, which cannot run: %w (reinstall typescript)", a.compiler.RepoTooOld, err)
+		}
+		return t.Argv, a.compiler.RepoTooOld, nil
 	}
-	exe, err := NativeTSC(a.compiler.RepoDir)
-	if err != nil {
-		return ""
-	}
-	return exe
+	return nil, "", nil
 }
 
 // nativeRun is one side's diagnostics from the native tsc.
@@ -107,11 +120,12 @@ type nativeRun struct {
 	took  time.Duration
 }
 
-// runNativeTSC runs `tsc -p config --pretty false` in dir (file names come
-// back relative to it).
-func runNativeTSC(ctx context.Context, exe, config, dir string, timeout time.Duration) (*nativeRun, error) {
+// runNativeTSC runs `tsc -p config --pretty false` (argv is the tsc) in
+// dir (file names come back relative to it).
+func runNativeTSC(ctx context.Context, argv []string, config, dir string, timeout time.Duration) (*nativeRun, error) {
 	start := time.Now()
-	diags, _, err := runTSC(ctx, []string{exe, "-p", config, "--pretty", "false"}, dir, exe+" -p "+config, timeout)
+	name := strings.Join(argv, " ") + " -p " + config
+	diags, _, err := runTSC(ctx, append(append([]string{}, argv...), "-p", config, "--pretty", "false"), dir, name, timeout)
 	if err != nil {
 		return nil, err
 	}

@@ -13,13 +13,14 @@ import (
 	"github.com/uptide/uptide/engine/model"
 )
 
-// compileNative is Compile when the repository installs a native
-// TypeScript: the driver (the pinned compiler) still runs the overlay's
-// dependency rounds and says what the tsconfig is, what is in scope and
-// what was covered, and the repository's own tsc judges, baseline and
-// overlay, on generated tsconfigs over materialized copies of the
-// overlays.
-func (a *Adapter) compileNative(ctx context.Context, req CompileRequest, params compileParams, root, exe string) (*CompileResult, error) {
+// compileNative is Compile when the repository's TypeScript is one the
+// driver cannot load (a native one, or one older than OldestSupported):
+// the driver (the pinned compiler) still runs the overlay's dependency
+// rounds and says what the tsconfig is, what is in scope and what was
+// covered, and the repository's own tsc (argv, at version) judges,
+// baseline and overlay, on generated tsconfigs over materialized copies
+// of the overlays.
+func (a *Adapter) compileNative(ctx context.Context, req CompileRequest, params compileParams, root string, argv []string, version string) (*CompileResult, error) {
 	subject := params.Workspace
 	var ans compileAnswer
 	rounds := 0
@@ -38,7 +39,6 @@ func (a *Adapter) compileNative(ctx context.Context, req CompileRequest, params 
 	if rel, err := filepath.Rel(root, params.Workspace); err == nil && rel != "." {
 		ws = filepath.ToSlash(rel)
 	}
-	version := a.compiler.RepoNative
 	r := &CompileResult{
 		TypeScript:         version,
 		Compiler:           "the repo's TypeScript " + version,
@@ -51,6 +51,7 @@ func (a *Adapter) compileNative(ctx context.Context, req CompileRequest, params 
 		OverlaySkipped:     ans.OverlaySkipped,
 		Coverage:           ans.Coverage,
 		UnresolvedInTarget: ans.Unresolved,
+		SkipLibCheck:       ans.SkipLibCheck,
 		Rounds:             rounds,
 	}
 	if r.Coverage.Skipped == nil {
@@ -74,7 +75,7 @@ func (a *Adapter) compileNative(ctx context.Context, req CompileRequest, params 
 		tmp = real
 	}
 	var overSide, baseSide *nativeSide
-	planParams := nativePlanParams{RepoRoot: params.RepoRoot, Workspace: params.Workspace, TSConfig: params.TSConfig, Files: params.Files, Sides: []nativeSideParam{}, SourcePaths: params.SourcePaths}
+	planParams := nativePlanParams{RepoRoot: params.RepoRoot, Workspace: params.Workspace, TSConfig: params.TSConfig, Files: params.Files, Sides: []nativeSideParam{}, SourcePaths: params.SourcePaths, Judge: version}
 	if req.Overlay != nil {
 		if overSide, err = materialize(req.Overlay, "overlay", filepath.Join(tmp, "overlay")); err != nil {
 			return nil, err
@@ -96,7 +97,7 @@ func (a *Adapter) compileNative(ctx context.Context, req CompileRequest, params 
 	var base, over judged
 	var baseTook, overTook time.Duration
 	for i, u := range plan.Units {
-		run, err := a.runNativeSide(ctx, exe, root, tmp, "baseline", i, u, baseSide)
+		run, err := a.runNativeSide(ctx, argv, root, tmp, "baseline", i, u, baseSide)
 		if err != nil {
 			return nil, err
 		}
@@ -105,7 +106,7 @@ func (a *Adapter) compileNative(ctx context.Context, req CompileRequest, params 
 		if overSide == nil {
 			continue
 		}
-		run, err = a.runNativeSide(ctx, exe, root, tmp, "overlay", i, u, overSide)
+		run, err = a.runNativeSide(ctx, argv, root, tmp, "overlay", i, u, overSide)
 		if err != nil {
 			return nil, err
 		}
@@ -201,7 +202,7 @@ func (a *Adapter) traceNative(ctx context.Context, params compileParams, ov *Ove
 }
 
 // runNativeSide writes unit i's tsconfig for one side and runs tsc on it.
-func (a *Adapter) runNativeSide(ctx context.Context, exe, root, tmp, name string, i int, u nativeUnit, side *nativeSide) (*nativeRun, error) {
+func (a *Adapter) runNativeSide(ctx context.Context, argv []string, root, tmp, name string, i int, u nativeUnit, side *nativeSide) (*nativeRun, error) {
 	b, err := nativeTSConfig(u, side)
 	if err != nil {
 		return nil, err
@@ -210,7 +211,7 @@ func (a *Adapter) runNativeSide(ctx context.Context, exe, root, tmp, name string
 	if err := os.WriteFile(config, b, 0o644); err != nil {
 		return nil, fmt.Errorf("native compile: %w", err)
 	}
-	return runNativeTSC(ctx, exe, config, root, a.opts.RequestTimeout)
+	return runNativeTSC(ctx, argv, config, root, a.opts.RequestTimeout)
 }
 
 // judged is one side's diagnostics, sorted out.
@@ -218,11 +219,12 @@ type judged struct {
 	// inScope: errors in the files in scope; global: errors without a
 	// location; gating: those and errors in a tsconfig, after which tsc
 	// type-checks nothing; sideSyntax: syntax errors inside the overlay's
-	// copies.
-	inScope, global, config, sideSyntax []model.Diagnostic
-	gating                              []model.Diagnostic
-	all                                 int
-	syntax                              int
+	// copies; lib: the other errors in declaration files, which tsc
+	// reports with skipLibCheck off (the driver's libErrors).
+	inScope, global, config, sideSyntax, lib []model.Diagnostic
+	gating                                   []model.Diagnostic
+	all                                      int
+	syntax                                   int
 }
 
 func (s *judged) add(o judged) {
@@ -230,17 +232,20 @@ func (s *judged) add(o judged) {
 	s.global = append(s.global, o.global...)
 	s.config = append(s.config, o.config...)
 	s.sideSyntax = append(s.sideSyntax, o.sideSyntax...)
+	s.lib = append(s.lib, o.lib...)
 	s.gating = append(s.gating, o.gating...)
 	s.all += o.all
 	s.syntax += o.syntax
 }
 
 // judged is what counts, as the driver counts: errors in the files in
-// scope, global ones, and (on the overlay) a tsconfig's, which stand for
-// everything tsc then leaves unchecked.
+// scope, global ones, errors in declaration files (skipLibCheck off), and
+// (on the overlay) a tsconfig's, which stand for everything tsc then
+// leaves unchecked.
 func (s *judged) judged() []model.Diagnostic {
-	out := make([]model.Diagnostic, 0, len(s.inScope)+len(s.global)+len(s.config))
+	out := make([]model.Diagnostic, 0, len(s.inScope)+len(s.global)+len(s.config)+len(s.lib))
 	out = append(out, s.inScope...)
+	out = append(out, s.lib...)
 	out = append(out, s.global...)
 	out = append(out, s.config...)
 	sortDiagnostics(out)
@@ -388,10 +393,21 @@ func (j *nativeJudgment) classify(run *nativeRun, u nativeUnit, side *nativeSide
 			out.inScope = append(out.inScope, md)
 		case side != nil && inside(side.Root, abs) && d.Code >= 1000 && d.Code < 2000:
 			out.sideSyntax = append(out.sideSyntax, md)
+		case declarationFile(abs) && !(side != nil && inside(side.Root, abs) && unresolvedCode(d.Code)):
+			// An import the overlay could not link inside a copy is the
+			// overlay's gap (the compile says so), not the upgrade's.
+			out.lib = append(out.lib, md)
 		}
 	}
 	return out
 }
+
+func declarationFile(p string) bool {
+	return strings.HasSuffix(p, ".d.ts") || strings.HasSuffix(p, ".d.mts") || strings.HasSuffix(p, ".d.cts")
+}
+
+// unresolvedCode: "Cannot find module" (the driver's UNRESOLVED_CODES).
+func unresolvedCode(code int) bool { return code == 2307 || code == 2792 }
 
 func realOr(p string) string {
 	if real, err := filepath.EvalSymlinks(p); err == nil {

@@ -170,6 +170,9 @@ type nativePlanParams struct {
 	Sides     []nativeSideParam `json:"sides"`
 	// SourcePaths: the workspace dependencies' sources (FindWorkspaceSources).
 	SourcePaths map[string][]string `json:"sourcePaths,omitempty"`
+	// Judge is the judging tsc's version: one that predates exports maps
+	// gets the sides' packages mapped as whole directories.
+	Judge string `json:"judge"`
 }
 
 type nativeSideParam struct {

@@ -319,6 +319,11 @@ func ruleSites(r model.PlanRule) string {
 	return strconv.Itoa(r.Sites)
 }
 
+// shownDependencyErrors is how many errors inside dependencies a cause
+// shows: the first say what the compiler cannot read, the rest repeat it
+// (331 for zod 4 on TypeScript 4.4).
+const shownDependencyErrors = 5
+
 // renderDetails lists every site: file:line, severity, reason and the
 // compiler's messages.
 func renderDetails(w io.Writer, pr model.PackageReport, all bool, p palette) {
@@ -338,8 +343,17 @@ func renderDetails(w io.Writer, pr model.PackageReport, all bool, p palette) {
 			loc += ":" + strconv.Itoa(f.Line)
 		}
 		fmt.Fprintf(w, "    %s %s  %s  %s\n", siteMarker(f.Severity, p), loc, p.dim(string(f.Severity)+" · "+f.ID), f.Reason)
+		inDeps := 0
 		for _, d := range f.Evidence {
+			if model.InDependency(d.File) {
+				if inDeps++; inDeps > shownDependencyErrors {
+					continue
+				}
+			}
 			fmt.Fprintf(w, "        %s\n", p.dim(diagLine(d)))
+		}
+		if more := inDeps - shownDependencyErrors; more > 0 {
+			fmt.Fprintf(w, "        %s\n", p.dim(fmt.Sprintf("… %d more inside dependencies (--json lists every one)", more)))
 		}
 		for _, d := range f.Downstream {
 			fmt.Fprintf(w, "        %s\n", p.dim(diagLine(d)))

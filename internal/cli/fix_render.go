@@ -7,11 +7,15 @@ import (
 	"strings"
 
 	"github.com/uptide/uptide/engine"
+	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/fix"
 )
 
 // renderFix prints the fix report: the verdict, Risk, Changes, Types,
 // Tests, what was not run, the branch and the clone.
+// foldedShown is how many of a site's folded errors the text prints.
+const foldedShown = 5
+
 func renderFix(w io.Writer, r *fix.Report, p palette) {
 	head := r.Package
 	if r.To != "" {
@@ -102,10 +106,19 @@ func renderFix(w io.Writer, r *fix.Report, p palette) {
 	if len(r.Sites) > 0 {
 		fmt.Fprintf(w, "\nLeft for you  %s\n", plural(len(r.Sites), "site"))
 		for _, s := range r.Sites {
-			fmt.Fprintf(w, "  %s:%d  %s  %s\n", s.File, s.Line, s.Rule, p.dim(indentMore(s.Message, "    ")))
-			// One line per site; what its edit fixes is folded under it.
+			at := s.File
+			if s.Line > 0 {
+				at += fmt.Sprintf(":%d", s.Line)
+			}
+			fmt.Fprintf(w, "  %s  %s  %s\n", at, s.Rule, p.dim(indentMore(s.Message, "    ")))
+			// One line per site; what its edit fixes is folded under it,
+			// the first few of a cause's many (--json has them all).
 			if len(s.Errors) > 1 || len(s.Errors) == 1 && (s.Errors[0].File != s.File || s.Errors[0].Message != s.Message) {
-				for _, d := range s.Errors {
+				for i, d := range s.Errors {
+					if i == foldedShown && len(s.Errors) > foldedShown+1 {
+						fmt.Fprintf(w, "      %s\n", p.dim(fmt.Sprintf("… and %d more", len(s.Errors)-foldedShown)))
+						break
+					}
 					at := fmt.Sprintf("%d:%d", d.Line, d.Column)
 					if d.File != s.File {
 						at = fmt.Sprintf("%s:%d", d.File, d.Line)
@@ -180,7 +193,15 @@ func renderFixTypes(w io.Writer, r *fix.Report, p palette) {
 		return
 	}
 	by := map[string][]string{}
+	// Errors inside a dependency are one line per package: the first
+	// says what the compiler cannot read there, the rest repeat it.
+	deps := map[string][]model.Diagnostic{}
 	for _, d := range r.Types.New {
+		if model.InDependency(d.File) {
+			pkg, _ := model.DependencyOf(d.File)
+			deps[pkg] = append(deps[pkg], d)
+			continue
+		}
 		by[d.File] = append(by[d.File], fmt.Sprintf("%d:%d TS%d %s", d.Line, d.Column, d.Code, indentMore(d.Message, "      ")))
 	}
 	fmt.Fprintf(w, "  %s\n", p.red("✗ "+plural(len(r.Types.New), "new error")))
@@ -189,6 +210,15 @@ func renderFixTypes(w io.Writer, r *fix.Report, p palette) {
 		for _, l := range by[f] {
 			fmt.Fprintf(w, "    %s\n", l)
 		}
+	}
+	for _, pkg := range sortedKeys(deps) {
+		ds := deps[pkg]
+		name := "outside the repository"
+		if pkg != "" {
+			name = "inside " + pkg
+		}
+		fmt.Fprintf(w, "  %s %s (--json lists every one); the first:\n    %s:%d:%d TS%d %s\n", plural(len(ds), "error"), name,
+			ds[0].File, ds[0].Line, ds[0].Column, ds[0].Code, indentMore(ds[0].Message, "      "))
 	}
 }
 

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -74,5 +75,29 @@ func TestRenderFixSitesLeft(t *testing.T) {
 		"      12:30 TS2551 Property 'param' does not exist on type 'Request'.\n"
 	if !strings.Contains(b.String(), want) {
 		t.Fatalf("rendered:\n%s\nwant it to hold:\n%s", b.String(), want)
+	}
+}
+
+// A cause with hundreds of errors inside a dependency prints the first few
+// under its site and counts the rest, which --json lists whole.
+func TestRenderFixSiteFoldsACausesManyErrors(t *testing.T) {
+	var errs []model.Diagnostic
+	for i := 1; i <= 331; i++ {
+		errs = append(errs, model.Diagnostic{File: "node_modules/zod/v4/core/core.d.ts", Line: i, Column: 1, Code: 1005, Message: "';' expected."})
+	}
+	r := &fix.Report{Package: "zod", Status: fix.StatusFailed, Sites: []fix.Site{
+		{File: "package.json", Rule: "upgrade typescript to ≥ 5.0", Message: "zod 4.6.7's declarations need TypeScript ≥ 5.0", Errors: errs},
+	}}
+	var b bytes.Buffer
+	renderFix(&b, r, palette{})
+	out := b.String()
+	if !strings.Contains(out, "  package.json  upgrade typescript to ≥ 5.0") || strings.Contains(out, "package.json:0") {
+		t.Fatalf("the cause's line:\n%s", out)
+	}
+	if got := strings.Count(out, "TS1005"); got != foldedShown {
+		t.Errorf("%d folded errors printed, want %d:\n%s", got, foldedShown, out)
+	}
+	if !strings.Contains(out, fmt.Sprintf("… and %d more", 331-foldedShown)) {
+		t.Errorf("the rest is not counted:\n%s", out)
 	}
 }

@@ -29,7 +29,9 @@ func (e Error) String() string { return fmt.Sprintf("%s:%d TS%d", e.File, e.Line
 
 // script builds the program tsc -p builds (the tsconfig's own file list and
 // options, project references followed by tsc -b only, so not here) and
-// prints its pre-emit diagnostics, errors only.
+// prints the errors tsc prints, in its order of stops: syntax errors
+// alone when there are any (a target whose declarations it cannot parse),
+// else the options', global and semantic ones (emitFilesAndReportErrors).
 const script = `
 const ts = require(process.argv[1]);
 const path = require('path');
@@ -39,7 +41,12 @@ if (read.error) { console.log(JSON.stringify({ fatal: ts.flattenDiagnosticMessag
 const parsed = ts.parseJsonConfigFileContent(read.config, ts.sys, path.dirname(project), undefined, project);
 const options = { ...parsed.options, noEmit: true };
 const program = ts.createProgram({ rootNames: parsed.fileNames, options, projectReferences: parsed.projectReferences, configFileParsingDiagnostics: parsed.errors });
-const all = ts.getPreEmitDiagnostics(program).concat(parsed.errors);
+let all = parsed.errors.concat(program.getSyntacticDiagnostics());
+if (all.length === parsed.errors.length) {
+  all = all.concat(program.getOptionsDiagnostics(), program.getGlobalDiagnostics());
+  if (all.length === parsed.errors.length) all = all.concat(program.getSemanticDiagnostics());
+  if (options.declaration || options.composite) all = all.concat(program.getDeclarationDiagnostics());
+}
 const out = [];
 for (const d of all) {
   if (d.category !== ts.DiagnosticCategory.Error) continue;

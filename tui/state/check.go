@@ -2,8 +2,9 @@ package state
 
 import (
 	"fmt"
-	"github.com/uptide/uptide/engine"
+	"strings"
 
+	"github.com/uptide/uptide/engine"
 	"github.com/uptide/uptide/engine/model"
 )
 
@@ -197,10 +198,23 @@ func ResultOf(p *model.PackageReport) *CheckResult {
 	if p.Status == model.StatusSkipped && p.Reason != "" {
 		r.Notes = append(r.Notes, p.Reason)
 	}
-	if len(p.Plan.Next) > 0 {
-		r.NextCommand = p.Plan.Next[len(p.Plan.Next)-1]
-	}
+	r.NextCommand = nextCommand(p.Plan.Next)
 	return r
+}
+
+// nextCommand is the command to go on with: the fix when the plan offers
+// one, else its first (the detailed check, or the upgrade of typescript a
+// target the repository's compiler cannot read needs first).
+func nextCommand(next []string) string {
+	for _, c := range next {
+		if strings.HasPrefix(c, "uptide fix ") {
+			return c
+		}
+	}
+	if len(next) > 0 {
+		return next[0]
+	}
+	return ""
 }
 
 func outcomeOf(p *model.PackageReport) (Outcome, string) {

@@ -119,6 +119,20 @@ func TestResultOfWithoutNextCommand(t *testing.T) {
 	}
 }
 
+// A target the repository's TypeScript cannot read: the command to go on
+// with is checking the typescript upgrade it needs, not the detailed check.
+func TestResultOfNeedsTypeScriptFirst(t *testing.T) {
+	rep := report()
+	rep.Plan.Next = []string{"uptide check typescript --target typescript@5.0.4", "uptide check zod --target zod@4.6.7 --details"}
+	if got := state.ResultOf(&rep).NextCommand; got != rep.Plan.Next[0] {
+		t.Errorf("NextCommand = %q, want %q", got, rep.Plan.Next[0])
+	}
+	rep.Plan.Next = []string{"uptide check zod --target zod@4.6.7 --details", "uptide fix zod --target zod@4.6.7"}
+	if got := state.ResultOf(&rep).NextCommand; got != rep.Plan.Next[1] {
+		t.Errorf("NextCommand = %q, want the fix", got)
+	}
+}
+
 // The workspaces importing a package beyond its declared, analyzed ones
 // read as `uptide check` prints them (internal/cli TestImporterLines).
 func TestResultOfImporters(t *testing.T) {

@@ -36,6 +36,7 @@ function main() {
     enclosing: (params) => require('./scopes').enclosing(ts, params),
     ancestors: (params) => require('./scopes').ancestors(ts, params),
     project: (params) => require('./project').project(ts, params),
+    syntaxNeeds: (params) => require('./syntax').syntaxNeeds(ts, params),
     // check is over and the driver goes on (the fix runner's compiles):
     // what only check reads again goes; the parsed files stay.
     release: () => {

@@ -82,7 +82,9 @@ function nativePlan(ts, params) {
     const formats = new Map(roots.map((f) => [f, impliedFormat(ts, f, options)]));
     /** @type {Record<string, any>} */
     const sideOut = {};
-    for (const side of sides) sideOut[side.name] = sidePaths(ts, side, options, roots, files, formats);
+    for (const side of sides) {
+      sideOut[side.name] = legacyJudge(params.judge) ? directoryPaths(side) : sidePaths(ts, side, options, roots, files, formats);
+    }
     units.push({
       config: project.configFile,
       files,
@@ -166,6 +168,39 @@ function sidePaths(ts, side, options, roots, files, formats) {
   for (const w of wildcards) {
     const [name, dir] = w.split('\0');
     if (!paths[name + '/*']) paths[name + '/*'] = [path.join(dir, '*')];
+  }
+  return { paths };
+}
+
+/**
+ * Whether the judging tsc predates exports maps and the .d.mts/.d.cts
+ * extensions (TypeScript 4.6 and older): a file this compiler resolves
+ * for a package (index.d.cts) may be one that tsc cannot read, and it
+ * would then fall back to the repository's installed copy.
+ * @param {any} judge the judging tsc's version
+ */
+function legacyJudge(judge) {
+  if (typeof judge !== 'string' || judge === '') return false;
+  const [major, minor] = judge.split('.').map(Number);
+  return major < 4 || (major === 4 && minor < 7);
+}
+
+/**
+ * The paths entries sending a side's mapped packages into it as whole
+ * directories, which the judging tsc resolves itself (its package.json
+ * reading, its extensions), as it does the real install's node_modules.
+ * @param {Side} side
+ */
+function directoryPaths(side) {
+  const nm = path.join(side.root, 'node_modules');
+  /** @type {Record<string, string[]>} */
+  const paths = {};
+  for (const name of [...side.packages].sort(cmp)) {
+    if (name.startsWith('@types/')) continue;
+    const dir = path.join(nm, name);
+    if (!fs.existsSync(dir)) continue;
+    paths[name] = [dir];
+    paths[name + '/*'] = [path.join(dir, '*')];
   }
   return { paths };
 }
