@@ -22,6 +22,7 @@ func FuzzSetJSONString(f *testing.F) {
 		f.Add(data)
 	}
 	f.Add([]byte(`{"dependencies":{"zod":"1","x":[1,{"y":null}]},"z":true}`))
+	f.Add([]byte(`{"dependencies":{"zod":"1","slugkit":"1","zod":"2"}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, name := range []string{"zod", "slugkit"} {
 			out, err := setJSONString(data, "^2.0.0", "dependencies", name)
@@ -31,6 +32,18 @@ func FuzzSetJSONString(f *testing.F) {
 			out, err = addJSONDependency(data, "dependencies", "new-dep", "^1.0.0")
 			if err == nil && json.Valid(data) && !json.Valid(out) {
 				t.Fatalf("valid input, invalid JSON after adding:\n%s", out)
+			}
+			out, err = removeJSONMember(data, "dependencies", name)
+			if err == nil && json.Valid(data) {
+				var doc struct {
+					Dependencies map[string]any `json:"dependencies"`
+				}
+				if uerr := json.Unmarshal(out, &doc); uerr != nil {
+					t.Fatalf("valid input, invalid JSON after removing %s: %v\n%s", name, uerr, out)
+				}
+				if _, still := doc.Dependencies[name]; still {
+					t.Fatalf("%s still declared after removing it:\n%s", name, out)
+				}
 			}
 		}
 	})
