@@ -1,0 +1,70 @@
+package managers
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/uptide/uptide/engine/registry"
+	"github.com/uptide/uptide/internal/testregistry"
+)
+
+// Two fix runs fetching the same manager: the one finishing second keeps
+// the folder the first completed (its pnpm may be running from it) instead
+// of deleting it to put its own copy there.
+func TestRegistryFetchKeepsAnotherRunsCopy(t *testing.T) {
+	cacheDir := t.TempDir()
+	t.Setenv("UPTIDE_CACHE_DIR", cacheDir)
+	reg, err := testregistry.New(fstest.MapFS{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := reg.Add(map[string]any{"name": "pnpm", "version": "9.15.9", "bin": map[string]string{"pnpm": "bin/pnpm.cjs"}},
+		map[string]string{"bin/pnpm.cjs": "console.log('9.15.9')\n"}); err != nil {
+		t.Fatal(err)
+	}
+	folder := filepath.Join(cacheDir, "managers", "pnpm@9.15.9")
+	// The other run completes its copy while this one downloads.
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		if strings.Contains(req.URL.Path, "/-/") {
+			other := map[string]string{"bin/pnpm.cjs": "theirs", ".tarball-digests.json": `{"sha512":"theirs"}`, ".complete": ""}
+			for name, body := range other {
+				p := filepath.Join(folder, filepath.FromSlash(name))
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Error(err)
+				}
+				if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+					t.Error(err)
+				}
+			}
+		}
+		reg.ServeHTTP(w, req)
+	}))
+	defer srv.Close()
+	cfg, err := registry.LoadConfig(t.TempDir(), []string{"npm_config_registry=" + srv.URL, "HOME=" + t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tool, err := RegistryFetch(registry.New(registry.Options{Config: cfg}))(context.Background(), "pnpm", "9.15.9")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tool.Dir != folder || tool.Digests["sha512"] != "theirs" {
+		t.Errorf("tool %+v, want the other run's %s and its digests", tool, folder)
+	}
+	if b, err := os.ReadFile(filepath.Join(folder, "bin", "pnpm.cjs")); err != nil || string(b) != "theirs" {
+		t.Errorf("the other run's copy was replaced: %q, %v", b, err)
+	}
+
+	// A later run starts it from the cache: no registry.
+	srv.Close()
+	again, err := RegistryFetch(registry.New(registry.Options{Config: cfg}))(context.Background(), "pnpm", "9.15.9")
+	if err != nil || again.Dir != folder {
+		t.Errorf("a cached manager asked the registry again: %+v, %v", again, err)
+	}
+}
