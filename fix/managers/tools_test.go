@@ -2,6 +2,7 @@ package managers
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"testing/fstest"
 
 	"github.com/uptide/uptide/engine/registry"
+	"github.com/uptide/uptide/engine/repo"
 	"github.com/uptide/uptide/internal/testregistry"
 )
 
@@ -66,5 +68,29 @@ func TestRegistryFetchKeepsAnotherRunsCopy(t *testing.T) {
 	again, err := RegistryFetch(registry.New(registry.Options{Config: cfg}))(context.Background(), "pnpm", "9.15.9")
 	if err != nil || again.Dir != folder {
 		t.Errorf("a cached manager asked the registry again: %+v, %v", again, err)
+	}
+}
+
+// packageManager names one exact version, as corepack requires: anything
+// else (a range, a path) is said, naming the field, and nothing is
+// fetched for it.
+func TestPackageManagerNeedsAnExactVersion(t *testing.T) {
+	dir := t.TempDir()
+	copyTree(t, filepath.Join("..", "..", "fixtures", "repos", "pnpm-v9"), dir)
+	for _, field := range []string{"pnpm@^9.15.0", "pnpm@../../../outside", "pnpm@=9.15.9"} {
+		r, err := repo.Load(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.PackageManagerField = field
+		fetched := false
+		fetch := func(context.Context, string, string) (*Tool, error) {
+			fetched = true
+			return nil, errors.New("offline")
+		}
+		_, err = Detect(context.Background(), dir, r, []string{"PATH=" + t.TempDir()}, fetch)
+		if err == nil || !strings.Contains(err.Error(), "packageManager names "+field+", which is not an exact version") || fetched {
+			t.Errorf("%s: %v (fetched: %v), want it refused as not an exact version", field, err, fetched)
+		}
 	}
 }
