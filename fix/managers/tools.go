@@ -18,6 +18,7 @@ import (
 	"github.com/uptide/uptide/engine/lockfile"
 	"github.com/uptide/uptide/engine/registry"
 	"github.com/uptide/uptide/internal/cache"
+	"github.com/uptide/uptide/internal/proc"
 )
 
 // Fetch brings name@version's published package into a directory that
@@ -230,7 +231,7 @@ func Shim(dir string, m *Manager) error {
 	}
 	quoted := make([]string, len(m.Argv))
 	for i, a := range m.Argv {
-		quoted[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		quoted[i] = proc.ShellQuote(a)
 	}
 	body := "#!/bin/sh\nexec " + strings.Join(quoted, " ") + " \"$@\"\n"
 	return os.WriteFile(filepath.Join(dir, binaryName(m.Name)), []byte(body), 0o755)

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -92,5 +93,26 @@ func TestPackageManagerNeedsAnExactVersion(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "packageManager names "+field+", which is not an exact version") || fetched {
 			t.Errorf("%s: %v (fetched: %v), want it refused as not an exact version", field, err, fetched)
 		}
+	}
+}
+
+// A shim runs the manager it stands for with the caller's arguments,
+// whatever the path of the manager's script holds.
+func TestShim(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "it's a $dir")
+	script := filepath.Join(dir, "pnpm.cjs")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(script, []byte("#!/bin/sh\necho \"$0|$*\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(t.TempDir(), "bin")
+	if err := Shim(bin, &Manager{Name: "pnpm", Argv: []string{script}}); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(filepath.Join(bin, "pnpm"), "vitest", "run 'x'").CombinedOutput()
+	if want := script + "|vitest run 'x'\n"; err != nil || string(out) != want {
+		t.Errorf("the shim ran %q (%v), want %q", out, err, want)
 	}
 }
