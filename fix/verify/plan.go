@@ -257,26 +257,32 @@ func withoutFiles(script, runner, dir string, skip []ServiceSkip) (string, bool)
 	if strings.HasSuffix(script, "&") || strings.HasSuffix(script, "|") || (runner != "jest" && runner != "vitest") || scriptRunner(last) != runner || strings.ContainsAny(last, "`()<>\\") || strings.Contains(last, "$(") {
 		return "", false
 	}
+	out := script
+	for _, a := range excludeArgs(runner, dir, skip) {
+		out += " " + proc.ShellQuote(a)
+	}
+	return out, true
+}
+
+// excludeArgs are the arguments that make runner, run in dir, leave out
+// the test files skip (slash, relative to the root): jest's
+// --testPathIgnorePatterns (the default /node_modules/ kept), vitest's
+// --exclude. A file outside dir is none of its.
+func excludeArgs(runner, dir string, skip []ServiceSkip) []string {
 	var args []string
 	if runner == "jest" {
 		args = append(args, "--testPathIgnorePatterns=/node_modules/")
 	}
 	for _, t := range skip {
-		rel := relTo(dir, t.File)
-		if rel == "" {
-			continue // outside what the script runs
-		}
-		if runner == "jest" {
+		switch rel := relTo(dir, t.File); {
+		case rel == "":
+		case runner == "jest":
 			args = append(args, "--testPathIgnorePatterns="+regexpQuote(rel))
-		} else {
+		default:
 			args = append(args, "--exclude="+rel)
 		}
 	}
-	out := script
-	for _, a := range args {
-		out += " " + proc.ShellQuote(a)
-	}
-	return out, true
+	return args
 }
 
 // lastCommand is the last simple command of a shell script: the text after
@@ -343,15 +349,8 @@ func (p *planner) buildConfig(pr *pending, files []string) (*TestRun, string, []
 		}
 		switch {
 		case len(setups) == 0 && len(tests) == 0:
-		case c.Runner == "jest":
-			flags = append(flags, "--testPathIgnorePatterns=/node_modules/")
-			for _, t := range tests {
-				flags = append(flags, "--testPathIgnorePatterns="+regexpQuote(relTo(c.Dir, t.File)))
-			}
-		case c.Workspace:
-			for _, t := range tests {
-				flags = append(flags, "--exclude="+relTo(c.Dir, t.File))
-			}
+		case c.Runner == "jest" || c.Workspace:
+			flags = append(flags, excludeArgs(c.Runner, c.Dir, tests)...)
 		default:
 			for _, t := range tests {
 				run.Exclude = append(run.Exclude, t.File)
