@@ -254,7 +254,7 @@ func (p *planner) buildScript(pr *pending) (*TestRun, string, []ServiceSkip) {
 func withoutFiles(script, runner, dir string, skip []ServiceSkip) (string, bool) {
 	script = strings.TrimRight(script, " \t\n;")
 	last := lastCommand(script)
-	if strings.HasSuffix(script, "&") || strings.HasSuffix(script, "|") || (runner != "jest" && runner != "vitest") || scriptRunner(last) != runner || strings.ContainsAny(last, "`()<>\\") || strings.Contains(last, "$(") {
+	if strings.HasSuffix(script, "&") || strings.HasSuffix(script, "|") || (runner != "jest" && runner != "vitest") || scriptRunner(last) != runner || strings.ContainsAny(last, "`()<>\\") || strings.Contains(last, "$(") || hasComment(last) {
 		return "", false
 	}
 	out := script
@@ -283,6 +283,26 @@ func excludeArgs(runner, dir string, skip []ServiceSkip) []string {
 		}
 	}
 	return args
+}
+
+// hasComment: the command ends in a shell comment (a # starting a word
+// outside quotes), which would swallow arguments appended to it.
+func hasComment(command string) bool {
+	var quote byte
+	for i := 0; i < len(command); i++ {
+		c := command[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '#' && (i == 0 || command[i-1] == ' ' || command[i-1] == '\t'):
+			return true
+		}
+	}
+	return false
 }
 
 // lastCommand is the last simple command of a shell script: the text after
