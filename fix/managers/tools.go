@@ -128,7 +128,7 @@ func binScript(dir, command string) (string, error) {
 		return "", fmt.Errorf("%s names no %s binary", filepath.Join(dir, "package.json"), command)
 	}
 	script := filepath.Join(dir, filepath.FromSlash(bins[command]))
-	if rel, err := filepath.Rel(dir, script); err != nil || strings.HasPrefix(rel, "..") {
+	if rel, err := filepath.Rel(dir, script); err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		return "", fmt.Errorf("%s: the %s binary %q is outside the package", filepath.Join(dir, "package.json"), command, bins[command])
 	}
 	return script, nil
