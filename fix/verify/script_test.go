@@ -52,3 +52,29 @@ func FuzzWithoutFiles(f *testing.F) {
 		}
 	})
 }
+
+// Test sources are the repository's text: the loads a file makes when it
+// runs are among the specifiers it names, a type-only import among none.
+func FuzzRuntimeSpecifiers(f *testing.F) {
+	for _, s := range []string{
+		"import { PrismaClient } from '@prisma/client'\nimport type { Redis } from 'ioredis'\n",
+		"export type { A } from './a'; export { b } from './b'",
+		"jest.mock('pg'); const { Pool } = require('pg')",
+		"import type from 'x'",
+		"import typeorm from 'typeorm'",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		all := map[string]int{}
+		for _, s := range specifiers(src) {
+			all[s]++
+		}
+		for _, s := range runtimeSpecifiers(src) {
+			if all[s] == 0 {
+				t.Fatalf("runtimeSpecifiers(%q) names %q, which specifiers does not", src, s)
+			}
+			all[s]--
+		}
+	})
+}
