@@ -157,6 +157,9 @@ func Detect(ctx context.Context, root string, repo *model.Repository, env []stri
 	}
 	m.Lockfile = lockRel
 	m.Why = fmt.Sprintf("%s: %s %s (%s) from the registry", why, bin, version, whose)
+	if hash != "" && name == "yarn-berry" {
+		m.Why += "; packageManager's hash is of Yarn's own single-file release, not of the registry's package, so it was not checked (the registry's integrity was)"
+	}
 	return m, nil
 }
 

@@ -116,3 +116,50 @@ func TestShim(t *testing.T) {
 		t.Errorf("the shim ran %q (%v), want %q", out, err, want)
 	}
 }
+
+// Yarn 2+ from the registry: packageManager's hash is of the single-file
+// release corepack downloads, which uptide cannot check against the
+// registry's package; the report says so instead of passing over it.
+func TestBerryHashIsSaidUnchecked(t *testing.T) {
+	dir := t.TempDir()
+	copyTree(t, filepath.Join("..", "..", "fixtures", "repos", "yarn-berry"), dir)
+	tool := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(tool, "bin"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(tool, "package.json"), []byte(`{"bin":{"yarn":"bin/yarn.js"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(tool, "bin", "yarn.js"), []byte("console.log('4.18.1')\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Fatal("node is needed on PATH")
+	}
+	// A PATH with node alone: no yarn a corepack beside node would give.
+	bin := t.TempDir()
+	if err := os.Symlink(node, filepath.Join(bin, "node")); err != nil {
+		t.Fatal(err)
+	}
+	fetch := func(_ context.Context, name, version string) (*Tool, error) {
+		if name != "@yarnpkg/cli-dist" || version != "4.18.1" {
+			t.Errorf("fetched %s@%s", name, version)
+		}
+		return &Tool{Dir: tool, Digests: map[string]string{"sha224": "registry"}}, nil
+	}
+	for field, unchecked := range map[string]bool{"yarn@4.18.1+sha224.abc": true, "yarn@4.18.1": false} {
+		r, err := repo.Load(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.PackageManagerField = field
+		m, err := Detect(context.Background(), dir, r, []string{"PATH=" + bin}, fetch)
+		if err != nil {
+			t.Fatalf("%s: %v", field, err)
+		}
+		if got := strings.Contains(m.Why, "so it was not checked"); got != unchecked {
+			t.Errorf("%s: why %q; want it to say the hash was not checked: %v", field, m.Why, unchecked)
+		}
+	}
+}
