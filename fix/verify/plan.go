@@ -288,21 +288,11 @@ func excludeArgs(runner, dir string, skip []ServiceSkip) []string {
 // hasComment: the command ends in a shell comment (a # starting a word
 // outside quotes), which would swallow arguments appended to it.
 func hasComment(command string) bool {
-	var quote byte
-	for i := 0; i < len(command); i++ {
-		c := command[i]
-		switch {
-		case quote != 0:
-			if c == quote {
-				quote = 0
-			}
-		case c == '\'' || c == '"':
-			quote = c
-		case c == '#' && (i == 0 || command[i-1] == ' ' || command[i-1] == '\t'):
-			return true
-		}
-	}
-	return false
+	found := false
+	unquoted(command, func(i int) {
+		found = found || command[i] == '#' && (i == 0 || command[i-1] == ' ' || command[i-1] == '\t')
+	})
+	return found
 }
 
 // lastCommand is the last simple command of a shell script: the text after
@@ -310,21 +300,30 @@ func hasComment(command string) bool {
 func lastCommand(script string) string {
 	script = strings.TrimRight(script, " \t\n;&|")
 	start := 0
+	unquoted(script, func(i int) {
+		if strings.IndexByte(";|&\n", script[i]) >= 0 {
+			start = i + 1
+		}
+	})
+	return strings.TrimSpace(script[start:])
+}
+
+// unquoted calls f with the index of each byte of s outside single or
+// double quotes (the quotes themselves excluded).
+func unquoted(s string, f func(i int)) {
 	var quote byte
-	for i := 0; i < len(script); i++ {
-		c := script[i]
-		switch {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
 		case quote != 0:
 			if c == quote {
 				quote = 0
 			}
 		case c == '\'' || c == '"':
 			quote = c
-		case c == ';' || c == '|' || c == '&' || c == '\n':
-			start = i + 1
+		default:
+			f(i)
 		}
 	}
-	return strings.TrimSpace(script[start:])
 }
 
 // filesOf are the files of the run's workspaces, relative to the run's
