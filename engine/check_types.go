@@ -51,23 +51,13 @@ func (c *checker) typesMember(ctx context.Context, run *memberRun, sa *typescrip
 		target = baseline
 	}
 	run.linkName = typesFrom
-	run.rep.TypesVia = &model.TypesVia{Package: typesFrom, From: baseline, To: target}
-	if baseline != installedTypes {
-		run.rep.TypesVia.Installed = installedTypes
+	instDir, failed := c.typesBaseline(ctx, run, sa, pkgDir, typesFrom, installedTypes, baseline, target)
+	if failed != nil {
+		return failed
 	}
-
-	instDir := pkgDir
-	if baseline != installedTypes {
-		p, err := c.fetch(ctx, typesFrom, baseline)
-		if err != nil {
-			return run.fail(model.StatusNotAnalyzed, fmt.Sprintf("fetching %s@%s: %v", typesFrom, baseline, err))
-		}
-		instDir, run.baselineDir = p.Dir, p.Dir
+	if instDir != pkgDir {
+		run.baselineDir = instDir
 	}
-	if run.inst, err = sa.ExtractSurface(ctx, instDir, m.name(), baseline+typesLabel); err != nil {
-		return run.fail(model.StatusNotAnalyzed, fmt.Sprintf("reading %s@%s: %v", typesFrom, baseline, err))
-	}
-	run.inst.Version, run.inst.TypesFrom = baseline, typesFrom
 	if target == baseline {
 		run.tgt = run.inst
 		if run.compileGap == "" {
@@ -124,27 +114,37 @@ func (c *checker) ownTypes(ctx context.Context, run *memberRun, sa *typescript.A
 func (c *checker) ownTypesMember(ctx context.Context, run *memberRun, sa *typescript.Adapter, pkgDir, typesFrom, installedTypes, baseline string, own *model.Surface) *memberRun {
 	m := run.m
 	run.removesTypes = typesFrom
-	run.rep.TypesVia = &model.TypesVia{Package: typesFrom, From: baseline}
-	if baseline != installedTypes {
-		run.rep.TypesVia.Installed = installedTypes
+	instDir, failed := c.typesBaseline(ctx, run, sa, pkgDir, typesFrom, installedTypes, baseline, "")
+	if failed != nil {
+		return failed
 	}
-	instDir := pkgDir
-	if baseline != installedTypes {
-		p, err := c.fetch(ctx, typesFrom, baseline)
-		if err != nil {
-			return run.fail(model.StatusNotAnalyzed, fmt.Sprintf("fetching %s@%s: %v", typesFrom, baseline, err))
-		}
-		instDir = p.Dir
-	}
-	var err error
-	if run.inst, err = sa.ExtractSurface(ctx, instDir, m.name(), baseline+typesLabel); err != nil {
-		return run.fail(model.StatusNotAnalyzed, fmt.Sprintf("reading %s@%s: %v", typesFrom, baseline, err))
-	}
-	run.inst.Version, run.inst.TypesFrom = baseline, typesFrom
 	run.tgt, run.tgtDir = own, run.runtimeTgt
 	run.notes = append(run.notes, fmt.Sprintf("%s %s ships its own types: compiled against them; the upgrade removes %s %s", m.name(), m.target, typesFrom, installedTypes))
 	c.diffRun(ctx, run, sa, instDir, run.runtimeTgt)
 	return run
+}
+
+// typesBaseline reads the member's installed surface from the @types
+// release baseline (the installed one in pkgDir, else fetched) and says so
+// in its report, with the release the target is read from ("" for a
+// target typing itself); instDir is where it was read, or the failed run.
+func (c *checker) typesBaseline(ctx context.Context, run *memberRun, sa *typescript.Adapter, pkgDir, typesFrom, installedTypes, baseline, target string) (instDir string, failed *memberRun) {
+	run.rep.TypesVia = &model.TypesVia{Package: typesFrom, From: baseline, To: target}
+	instDir = pkgDir
+	if baseline != installedTypes {
+		run.rep.TypesVia.Installed = installedTypes
+		p, err := c.fetch(ctx, typesFrom, baseline)
+		if err != nil {
+			return "", run.fail(model.StatusNotAnalyzed, fmt.Sprintf("fetching %s@%s: %v", typesFrom, baseline, err))
+		}
+		instDir = p.Dir
+	}
+	var err error
+	if run.inst, err = sa.ExtractSurface(ctx, instDir, run.m.name(), baseline+typesLabel); err != nil {
+		return "", run.fail(model.StatusNotAnalyzed, fmt.Sprintf("reading %s@%s: %v", typesFrom, baseline, err))
+	}
+	run.inst.Version, run.inst.TypesFrom = baseline, typesFrom
+	return instDir, nil
 }
 
 // manifestVersionAt reads the version of the package in dir.

@@ -217,8 +217,14 @@ func (r *runner) run(ctx context.Context) {
 		return
 	}
 	if err := <-resolved; err != nil {
-		if !r.interrupted(ctx, "resolving the target") {
+		var unknown *engine.TargetError
+		switch {
+		case r.interrupted(ctx, "resolving the target"):
+		case errors.As(err, &unknown):
 			r.stop("%v: name one that exists; nothing was cloned", err)
+		default:
+			// The registry did not answer: the target may well exist.
+			r.stop("%v: nothing was cloned", err)
 		}
 		return
 	}

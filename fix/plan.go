@@ -106,7 +106,7 @@ func planOf(name string, reports []model.PackageReport, r *model.Repository) (*u
 			if c.Remove {
 				// bcryptjs 3 types itself: its @types package goes in the
 				// same install, so nothing keeps the stale declarations.
-				if declares(r, c.Name) {
+				if managers.Removable(r, c.Name) {
 					add(Move{Name: c.Name, From: c.From, Why: "removed: " + c.Why}, managers.Move{Name: c.Name, Remove: true})
 				}
 				continue

@@ -1,6 +1,7 @@
 package fix
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -158,5 +159,38 @@ func TestSitesLeftOneLinePerSite(t *testing.T) {
 		"src/users.ts:7 handlers return nothing 1", "tsconfig.json:4 TS2503 2"}
 	if d := cmp.Diff(want, lines); d != "" {
 		t.Errorf("sites (-want +got):\n%s", d)
+	}
+}
+
+// A target that types itself removes its @types package only where a
+// dependency declares it: a peer entry alone (a library's promise to its
+// users) is no entry the install deletes, so it plans no removal, which
+// the manager would refuse as nothing to remove.
+func TestPlanOfRemovesOnlyDeclaredTypes(t *testing.T) {
+	rep := model.PackageReport{Title: "bcryptjs", Package: "bcryptjs", Installed: "2.4.3", Target: "3.0.3", Workspaces: []string{"."},
+		Members: []model.MemberReport{{Name: "bcryptjs", Installed: "2.4.3", Target: "3.0.3"}},
+		Companions: model.CompanionPlan{Companions: []model.Companion{
+			{Name: "@types/bcryptjs", From: "2.4.6", Why: "bcryptjs 3.0.3 ships its own types", Remove: true},
+		}}}
+	moves := func(r *model.Repository) []string {
+		pl, err := planOf("bcryptjs", []model.PackageReport{rep}, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, m := range pl.managerMoves {
+			out = append(out, fmt.Sprintf("%s@%s remove=%v", m.Name, m.To, m.Remove))
+		}
+		return out
+	}
+	dev := repoDeclaring("bcryptjs", "@types/bcryptjs")
+	if got, want := moves(dev), []string{"bcryptjs@3.0.3 remove=false", "@types/bcryptjs@ remove=true"}; !cmp.Equal(got, want) {
+		t.Errorf("declared: moves %q, want %q", got, want)
+	}
+	peer := repoDeclaring("bcryptjs")
+	peer.Workspaces[0].Declarations = append(peer.Workspaces[0].Declarations,
+		model.Declaration{Name: "@types/bcryptjs", Package: "@types/bcryptjs", Type: model.Peer})
+	if got, want := moves(peer), []string{"bcryptjs@3.0.3 remove=false"}; !cmp.Equal(got, want) {
+		t.Errorf("a peer entry only: moves %q, want %q", got, want)
 	}
 }

@@ -53,6 +53,14 @@ func TestFixUnknownTargetStopsBeforeTheClone(t *testing.T) {
 	if text.code != 2 || !strings.Contains(text.stdout, "✗ not run  slugkit\n") || !strings.Contains(text.stdout, "the newest releases are 2.0.0, 1.0.0 (latest 2.0.0)") {
 		t.Errorf("text report, exit %d:\n%s", text.code, text.stdout)
 	}
+	// A registry that does not answer says nothing of the target: the run
+	// stops before the clone without telling the user to name another.
+	fe.reg.Fail("hook-installer", http.StatusServiceUnavailable)
+	rep, r = runFix(t, fe, dir, "hook-installer", "--target", "hook-installer@1.0.0")
+	if r.code != 2 || rep.Status != "not-run" || !strings.Contains(rep.Reason, "hook-installer@1.0.0") || !strings.Contains(rep.Reason, "nothing was cloned") ||
+		strings.Contains(rep.Reason, "name one that exists") || rep.Clone.Dir != "" {
+		t.Errorf("registry down: exit %d status %s reason %q clone %q; want 2 not-run before the clone, without calling hook-installer 1.0.0 unknown", r.code, rep.Status, rep.Reason, rep.Clone.Dir)
+	}
 }
 
 // What npm rewrites on any install of the untouched checkout is npm's, not

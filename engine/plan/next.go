@@ -3,6 +3,8 @@ package plan
 import (
 	"sort"
 	"strings"
+
+	"github.com/uptide/uptide/internal/proc"
 )
 
 // Repo is what the commands need to know about how Uptide was run.
@@ -35,7 +37,7 @@ func Next(repo Repo, pkg, target string, members []Target) []string {
 	if pkg == "" || target == "" {
 		return []string{}
 	}
-	targets := []string{"--target", quote(pkg + "@" + target)}
+	targets := []string{"--target", proc.ShellQuote(pkg + "@" + target)}
 	ms := append([]Target(nil), members...)
 	sort.Slice(ms, func(i, j int) bool {
 		if ms[i].Name != ms[j].Name {
@@ -49,14 +51,14 @@ func Next(repo Repo, pkg, target string, members []Target) []string {
 			continue
 		}
 		seen[m.Name] = true
-		targets = append(targets, "--target", quote(m.Name+"@"+m.Version))
+		targets = append(targets, "--target", proc.ShellQuote(m.Name+"@"+m.Version))
 	}
 	cmd := func(sub string, extra ...string) string {
 		parts := []string{"uptide", sub}
 		if repo.Cwd != "" {
-			parts = append(parts, "--cwd", quote(repo.Cwd))
+			parts = append(parts, "--cwd", proc.ShellQuote(repo.Cwd))
 		}
-		parts = append(parts, quote(pkg))
+		parts = append(parts, proc.ShellQuote(pkg))
 		parts = append(parts, targets...)
 		parts = append(parts, extra...)
 		return strings.Join(parts, " ")
@@ -77,27 +79,8 @@ func Next(repo Repo, pkg, target string, members []Target) []string {
 func CheckTypeScript(repo Repo, version string) string {
 	parts := []string{"uptide", "check"}
 	if repo.Cwd != "" {
-		parts = append(parts, "--cwd", quote(repo.Cwd))
+		parts = append(parts, "--cwd", proc.ShellQuote(repo.Cwd))
 	}
-	parts = append(parts, "typescript", "--target", quote("typescript@"+version))
+	parts = append(parts, "typescript", "--target", proc.ShellQuote("typescript@"+version))
 	return strings.Join(parts, " ")
-}
-
-// quote single-quotes an argument a POSIX shell would split, glob or
-// expand; npm names, versions and plain paths pass through as written.
-func quote(s string) string {
-	if s == "" {
-		return "''"
-	}
-	safe := true
-	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("@%+=:,./_-", r)) {
-			safe = false
-			break
-		}
-	}
-	if safe {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -66,21 +66,3 @@ func TestNext(t *testing.T) {
 		})
 	}
 }
-
-func TestQuote(t *testing.T) {
-	tests := map[string]string{
-		"zod@4.1.12":   "zod@4.1.12",
-		"@scope/x@1.0": "@scope/x@1.0",
-		"":             "''",
-		"a b":          "'a b'",
-		"$HOME":        "'$HOME'",
-		"x*":           "'x*'",
-		"~/repo":       "'~/repo'",
-		"it's":         `'it'\''s'`,
-	}
-	for in, want := range tests {
-		if got := quote(in); got != want {
-			t.Errorf("quote(%q) = %q; want %q", in, got, want)
-		}
-	}
-}

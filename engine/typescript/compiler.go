@@ -172,7 +172,7 @@ func cachedPackage(ctx context.Context, fetch FetchFunc, progress ProgressFunc, 
 	}
 	label := name + "@" + version
 	dir := filepath.Join(parent, label)
-	if _, err := os.Stat(filepath.Join(dir, ".complete")); err == nil {
+	if cache.Complete(dir) {
 		return dir, nil
 	}
 	if fetch == nil {
@@ -189,7 +189,7 @@ func cachedPackage(ctx context.Context, fetch FetchFunc, progress ProgressFunc, 
 	if err := checkCompilerPackage(src, name, version); err != nil {
 		return "", fmt.Errorf("fetched %s: %w", label, err)
 	}
-	return installCached(parent, label, func(tmp string) error {
+	return cache.Fill(parent, label, func(tmp string) error {
 		if err := copy(src, tmp); err != nil {
 			return fmt.Errorf("compiler cache: %w", err)
 		}
@@ -198,37 +198,6 @@ func cachedPackage(ctx context.Context, fetch FetchFunc, progress ProgressFunc, 
 		}
 		return nil
 	})
-}
-
-// installCached fills parent/label through fill, in a temporary directory
-// renamed into place once complete (.complete marks it), so a reader never
-// sees half of it.
-func installCached(parent, label string, fill func(tmp string) error) (string, error) {
-	dir := filepath.Join(parent, label)
-	if _, err := os.Stat(filepath.Join(dir, ".complete")); err == nil {
-		return dir, nil
-	}
-	tmp, err := os.MkdirTemp(parent, label+".tmp-")
-	if err != nil {
-		return "", fmt.Errorf("compiler cache: %w", err)
-	}
-	defer os.RemoveAll(tmp)
-	if err := fill(tmp); err != nil {
-		return "", err
-	}
-	if err := os.WriteFile(filepath.Join(tmp, ".complete"), nil, 0o644); err != nil {
-		return "", fmt.Errorf("compiler cache: %w", err)
-	}
-	// An empty directory left by an interrupted run is replaced; a complete
-	// one another run just wrote is kept.
-	_ = os.Remove(dir)
-	if err := os.Rename(tmp, dir); err != nil {
-		if _, statErr := os.Stat(filepath.Join(dir, ".complete")); statErr == nil {
-			return dir, nil
-		}
-		return "", fmt.Errorf("compiler cache: %w", err)
-	}
-	return dir, nil
 }
 
 func checkCompilerPackage(dir, name, version string) error {

@@ -68,7 +68,7 @@ func (s *Drivers) Adapter(compiler *Compiler) (*Adapter, error) {
 	if err != nil {
 		return nil, fmt.Errorf("compiler cache: %w", err)
 	}
-	dir, err := installCached(parent, "local-"+id, func(tmp string) error {
+	dir, err := cache.Fill(parent, "local-"+id, func(tmp string) error {
 		if err := copyCompiler(src, tmp); err != nil {
 			return fmt.Errorf("compiler cache: %w", err)
 		}

@@ -48,35 +48,21 @@ func installDriver() (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("driver cache: %w", err)
 	}
-	dir := filepath.Join(parent, hash)
-	main := filepath.Join(dir, "main.js")
-	if _, err := os.Stat(filepath.Join(dir, ".complete")); err == nil {
-		return main, nil
-	}
-	tmp, err := os.MkdirTemp(parent, hash+".tmp-")
+	dir, err := cache.Fill(parent, hash, func(tmp string) error {
+		names, _ := fs.Glob(driverFiles, "driver/*.js")
+		for _, n := range names {
+			b, err := driverFiles.ReadFile(n)
+			if err != nil {
+				return err
+			}
+			if err := os.WriteFile(filepath.Join(tmp, filepath.Base(n)), b, 0o644); err != nil {
+				return fmt.Errorf("driver cache: %w", err)
+			}
+		}
+		return nil
+	})
 	if err != nil {
-		return "", fmt.Errorf("driver cache: %w", err)
+		return "", err
 	}
-	defer os.RemoveAll(tmp)
-	names, _ := fs.Glob(driverFiles, "driver/*.js")
-	for _, n := range names {
-		b, err := driverFiles.ReadFile(n)
-		if err != nil {
-			return "", err
-		}
-		if err := os.WriteFile(filepath.Join(tmp, filepath.Base(n)), b, 0o644); err != nil {
-			return "", fmt.Errorf("driver cache: %w", err)
-		}
-	}
-	if err := os.WriteFile(filepath.Join(tmp, ".complete"), nil, 0o644); err != nil {
-		return "", fmt.Errorf("driver cache: %w", err)
-	}
-	if err := os.Rename(tmp, dir); err != nil {
-		// Another run installed the same content first: theirs is as good.
-		if _, statErr := os.Stat(filepath.Join(dir, ".complete")); statErr == nil {
-			return main, nil
-		}
-		return "", fmt.Errorf("driver cache: %w", err)
-	}
-	return main, nil
+	return filepath.Join(dir, "main.js"), nil
 }

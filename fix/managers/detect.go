@@ -11,6 +11,7 @@ import (
 
 	"github.com/uptide/uptide/engine/lockfile"
 	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/engine/semver"
 	"github.com/uptide/uptide/internal/proc"
 	"gopkg.in/yaml.v3"
 )
@@ -99,6 +100,12 @@ func Detect(ctx context.Context, root string, repo *model.Repository, env []stri
 	if fieldName == bin {
 		want = fieldVersion
 	}
+	if v, ok := semver.Exact(want); want != "" && (!ok || v != want) {
+		// Corepack takes only an exact version; it also names the folder
+		// the registry's package of the manager is kept in.
+		return nil, fmt.Errorf("package.json packageManager names %s@%s, which is not an exact version: write the one the repository uses (%s@<major.minor.patch>), as corepack requires",
+			fieldName, fieldVersion, fieldName)
+	}
 	if want != "" && family == "yarn" && berry(want) != (name == "yarn-berry") {
 		return nil, fmt.Errorf("package.json packageManager names %s@%s, but %s is written by %s: change packageManager, or install with the Yarn it names and commit the lockfile",
 			fieldName, fieldVersion, lockRel, yarnLine(name))
@@ -150,6 +157,9 @@ func Detect(ctx context.Context, root string, repo *model.Repository, env []stri
 	}
 	m.Lockfile = lockRel
 	m.Why = fmt.Sprintf("%s: %s %s (%s) from the registry", why, bin, version, whose)
+	if hash != "" && name == "yarn-berry" {
+		m.Why += "; packageManager's hash is of Yarn's own single-file release, not of the registry's package, so it was not checked (the registry's integrity was)"
+	}
 	return m, nil
 }
 

@@ -267,8 +267,21 @@ func addJSONDependency(data []byte, field, name, value string) ([]byte, error) {
 
 // removeJSONMember deletes "name": … from the object field, with the comma
 // and line break that separated it, leaving every other byte alone (an
-// object it empties stays, as {}).
+// object it empties stays, as {}). A key written twice (a merge leaves
+// that) goes twice: the manager reads the last one.
 func removeJSONMember(data []byte, field, name string) ([]byte, error) {
+	out, err := removeFirstJSONMember(data, field, name)
+	for err == nil {
+		next, nerr := removeFirstJSONMember(out, field, name)
+		if errors.Is(nerr, errNotFound) {
+			return out, nil
+		}
+		out, err = next, nerr
+	}
+	return nil, err
+}
+
+func removeFirstJSONMember(data []byte, field, name string) ([]byte, error) {
 	members, objStart, objEnd, err := objectMembers(data, field)
 	if err != nil {
 		return nil, err

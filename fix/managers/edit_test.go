@@ -96,6 +96,11 @@ func TestRemoveJSONMember(t *testing.T) {
 	if _, err := removeJSONMember([]byte(in), "devDependencies", "@types/nope"); err == nil {
 		t.Error("removing a member that is not there succeeded")
 	}
+	// A key a merge wrote twice: npm reads the last, so both go.
+	out, err = removeJSONMember([]byte(`{"devDependencies": {"@types/x": "1", "a": "1", "@types/x": "2"}}`), "devDependencies", "@types/x")
+	if err != nil || string(out) != `{"devDependencies": {"a": "1"}}` {
+		t.Errorf("removing a key written twice: %q, %v", out, err)
+	}
 }
 
 func TestSetCatalogEntryKeepsFormatting(t *testing.T) {

@@ -18,6 +18,7 @@ import (
 	"github.com/uptide/uptide/engine/lockfile"
 	"github.com/uptide/uptide/engine/registry"
 	"github.com/uptide/uptide/internal/cache"
+	"github.com/uptide/uptide/internal/proc"
 )
 
 // Fetch brings name@version's published package into a directory that
@@ -127,7 +128,7 @@ func binScript(dir, command string) (string, error) {
 		return "", fmt.Errorf("%s names no %s binary", filepath.Join(dir, "package.json"), command)
 	}
 	script := filepath.Join(dir, filepath.FromSlash(bins[command]))
-	if rel, err := filepath.Rel(dir, script); err != nil || strings.HasPrefix(rel, "..") {
+	if rel, err := filepath.Rel(dir, script); err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		return "", fmt.Errorf("%s: the %s binary %q is outside the package", filepath.Join(dir, "package.json"), command, bins[command])
 	}
 	return script, nil
@@ -135,57 +136,54 @@ func binScript(dir, command string) (string, error) {
 
 // RegistryFetch fetches through client (the repository's registry, its
 // integrity verified) into the cache's managers folder, once per version:
-// later runs start it from there. The tarball's digests are kept in the
-// folder's completion marker.
+// later runs start it from there. The tarball's digests are kept beside
+// its files.
 func RegistryFetch(client *registry.Client) Fetch {
 	return func(ctx context.Context, name, version string) (*Tool, error) {
 		parent, err := cache.Dir("managers")
 		if err != nil {
 			return nil, err
 		}
-		label := strings.ReplaceAll(name, "/", "+") + "@" + version
-		dir := filepath.Join(parent, label)
-		if marker, err := os.ReadFile(filepath.Join(dir, ".complete")); err == nil {
-			var digests map[string]string
-			if json.Unmarshal(marker, &digests) == nil && len(digests) > 0 {
-				return &Tool{Dir: dir, Digests: digests}, nil
+		var digests map[string]string
+		dir, err := cache.Fill(parent, strings.ReplaceAll(name, "/", "+")+"@"+version, func(tmp string) error {
+			p, err := client.Fetch(ctx, name, version)
+			if err != nil {
+				return err
+			}
+			defer func() { _ = p.Remove() }()
+			if p.Version != version {
+				return fmt.Errorf("the registry gave %s@%s for %s", name, p.Version, version)
+			}
+			if digests, err = fileDigests(p.Tarball); err != nil {
+				return err
+			}
+			if err := copyFiles(p.Dir, tmp); err != nil {
+				return fmt.Errorf("copying %s@%s into %s: %w", name, version, parent, err)
+			}
+			data, _ := json.Marshal(digests)
+			return os.WriteFile(filepath.Join(tmp, digestsFile), data, 0o644)
+		})
+		if err != nil {
+			return nil, err
+		}
+		// Another run's copy, or one of an earlier run: its own record says
+		// which tarball it is.
+		if data, err := os.ReadFile(filepath.Join(dir, digestsFile)); err == nil {
+			var kept map[string]string
+			if json.Unmarshal(data, &kept) == nil && len(kept) > 0 {
+				digests = kept
 			}
 		}
-		p, err := client.Fetch(ctx, name, version)
-		if err != nil {
-			return nil, err
-		}
-		defer func() { _ = p.Remove() }()
-		if p.Version != version {
-			return nil, fmt.Errorf("the registry gave %s@%s for %s", name, p.Version, version)
-		}
-		digests, err := fileDigests(p.Tarball)
-		if err != nil {
-			return nil, err
-		}
-		marker, _ := json.Marshal(digests)
-		// Filled beside its place and renamed into it once complete, so a
-		// run beside this one never starts half of it.
-		tmp, err := os.MkdirTemp(parent, label+".tmp-")
-		if err != nil {
-			return nil, err
-		}
-		defer os.RemoveAll(tmp)
-		if err := copyFiles(p.Dir, tmp); err != nil {
-			return nil, fmt.Errorf("copying %s@%s into %s: %w", name, version, parent, err)
-		}
-		if err := os.WriteFile(filepath.Join(tmp, ".complete"), marker, 0o644); err != nil {
-			return nil, err
-		}
-		_ = os.RemoveAll(dir) // an incomplete or older-format copy
-		if err := os.Rename(tmp, dir); err != nil {
-			if _, statErr := os.Stat(filepath.Join(dir, ".complete")); statErr != nil {
-				return nil, err
-			}
+		if len(digests) == 0 {
+			return nil, fmt.Errorf("%s holds no record of the tarball it came from: remove that folder and run again", dir)
 		}
 		return &Tool{Dir: dir, Digests: digests}, nil
 	}
 }
+
+// digestsFile records, in a fetched manager's folder, the digests of the
+// tarball it came from, which a packageManager hash is checked against.
+const digestsFile = ".tarball-digests.json"
 
 // fileDigests are the hex digests of a file by the algorithms a
 // packageManager hash may name.
@@ -233,7 +231,7 @@ func Shim(dir string, m *Manager) error {
 	}
 	quoted := make([]string, len(m.Argv))
 	for i, a := range m.Argv {
-		quoted[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		quoted[i] = proc.ShellQuote(a)
 	}
 	body := "#!/bin/sh\nexec " + strings.Join(quoted, " ") + " \"$@\"\n"
 	return os.WriteFile(filepath.Join(dir, binaryName(m.Name)), []byte(body), 0o755)

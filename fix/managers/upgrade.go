@@ -342,7 +342,7 @@ func plan(opts Options) ([]edit, []declared, map[string]bool, error) {
 			found := false
 			for _, w := range opts.Repo.Workspaces {
 				for _, d := range w.Declarations {
-					if d.Name == mv.Name && d.Type != model.Peer && d.Kind != model.SpecWorkspace && d.Kind != model.SpecLink && d.Kind != model.SpecFile {
+					if d.Name == mv.Name && removable(d) {
 						found = true
 						edits = append(edits, edit{file: w.Manifest, path: []string{string(d.Type), d.Name}, name: d.Name, remove: true})
 						decls = append(decls, declared{ws: w.Path, name: d.Name, spec: d.Spec, removed: true})
@@ -622,4 +622,22 @@ func joinSet(s map[string]bool) string {
 	}
 	sort.Strings(vs)
 	return strings.Join(vs, ", ")
+}
+
+// Removable reports whether a workspace of repo declares name where a
+// Remove move deletes it: a registry dependency, not a peer entry (a
+// promise to the workspace's own users) nor a package of the repository.
+func Removable(repo *model.Repository, name string) bool {
+	for _, w := range repo.Workspaces {
+		for _, d := range w.Declarations {
+			if d.Name == name && removable(d) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func removable(d model.Declaration) bool {
+	return d.Type != model.Peer && d.Kind != model.SpecWorkspace && d.Kind != model.SpecLink && d.Kind != model.SpecFile
 }

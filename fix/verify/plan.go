@@ -254,29 +254,45 @@ func (p *planner) buildScript(pr *pending) (*TestRun, string, []ServiceSkip) {
 func withoutFiles(script, runner, dir string, skip []ServiceSkip) (string, bool) {
 	script = strings.TrimRight(script, " \t\n;")
 	last := lastCommand(script)
-	if strings.HasSuffix(script, "&") || strings.HasSuffix(script, "|") || (runner != "jest" && runner != "vitest") || scriptRunner(last) != runner || strings.ContainsAny(last, "`()<>\\") || strings.Contains(last, "$(") {
+	if strings.HasSuffix(script, "&") || strings.HasSuffix(script, "|") || (runner != "jest" && runner != "vitest") || scriptRunner(last) != runner || strings.ContainsAny(last, "`()<>\\") || strings.Contains(last, "$(") || hasComment(last) {
 		return "", false
 	}
+	out := script
+	for _, a := range excludeArgs(runner, dir, skip) {
+		out += " " + proc.ShellQuote(a)
+	}
+	return out, true
+}
+
+// excludeArgs are the arguments that make runner, run in dir, leave out
+// the test files skip (slash, relative to the root): jest's
+// --testPathIgnorePatterns (the default /node_modules/ kept), vitest's
+// --exclude. A file outside dir is none of its.
+func excludeArgs(runner, dir string, skip []ServiceSkip) []string {
 	var args []string
 	if runner == "jest" {
 		args = append(args, "--testPathIgnorePatterns=/node_modules/")
 	}
 	for _, t := range skip {
-		rel := relTo(dir, t.File)
-		if rel == "" {
-			continue // outside what the script runs
-		}
-		if runner == "jest" {
+		switch rel := relTo(dir, t.File); {
+		case rel == "":
+		case runner == "jest":
 			args = append(args, "--testPathIgnorePatterns="+regexpQuote(rel))
-		} else {
+		default:
 			args = append(args, "--exclude="+rel)
 		}
 	}
-	out := script
-	for _, a := range args {
-		out += " " + proc.ShellQuote(a)
-	}
-	return out, true
+	return args
+}
+
+// hasComment: the command ends in a shell comment (a # starting a word
+// outside quotes), which would swallow arguments appended to it.
+func hasComment(command string) bool {
+	found := false
+	unquoted(command, func(i int) {
+		found = found || command[i] == '#' && (i == 0 || command[i-1] == ' ' || command[i-1] == '\t')
+	})
+	return found
 }
 
 // lastCommand is the last simple command of a shell script: the text after
@@ -284,21 +300,30 @@ func withoutFiles(script, runner, dir string, skip []ServiceSkip) (string, bool)
 func lastCommand(script string) string {
 	script = strings.TrimRight(script, " \t\n;&|")
 	start := 0
+	unquoted(script, func(i int) {
+		if strings.IndexByte(";|&\n", script[i]) >= 0 {
+			start = i + 1
+		}
+	})
+	return strings.TrimSpace(script[start:])
+}
+
+// unquoted calls f with the index of each byte of s outside single or
+// double quotes (the quotes themselves excluded).
+func unquoted(s string, f func(i int)) {
 	var quote byte
-	for i := 0; i < len(script); i++ {
-		c := script[i]
-		switch {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
 		case quote != 0:
 			if c == quote {
 				quote = 0
 			}
 		case c == '\'' || c == '"':
 			quote = c
-		case c == ';' || c == '|' || c == '&' || c == '\n':
-			start = i + 1
+		default:
+			f(i)
 		}
 	}
-	return strings.TrimSpace(script[start:])
 }
 
 // filesOf are the files of the run's workspaces, relative to the run's
@@ -343,15 +368,8 @@ func (p *planner) buildConfig(pr *pending, files []string) (*TestRun, string, []
 		}
 		switch {
 		case len(setups) == 0 && len(tests) == 0:
-		case c.Runner == "jest":
-			flags = append(flags, "--testPathIgnorePatterns=/node_modules/")
-			for _, t := range tests {
-				flags = append(flags, "--testPathIgnorePatterns="+regexpQuote(relTo(c.Dir, t.File)))
-			}
-		case c.Workspace:
-			for _, t := range tests {
-				flags = append(flags, "--exclude="+relTo(c.Dir, t.File))
-			}
+		case c.Runner == "jest" || c.Workspace:
+			flags = append(flags, excludeArgs(c.Runner, c.Dir, tests)...)
 		default:
 			for _, t := range tests {
 				run.Exclude = append(run.Exclude, t.File)

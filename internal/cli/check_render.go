@@ -139,7 +139,12 @@ func renderPackage(w io.Writer, pr model.PackageReport, v checkView, p palette, 
 			break
 		}
 		line := fmt.Sprintf("%s %s", m.Name, arrow(m.Installed, m.Target))
-		if tv := m.TypesVia; tv != nil {
+		switch tv := m.TypesVia; {
+		case tv == nil:
+		case tv.To == "" && m.Target != "" && m.Target != m.Installed:
+			// The target types itself: its own declarations replace them.
+			line += fmt.Sprintf(" · types via %s %s → its own", tv.Package, tv.From)
+		default:
 			line += fmt.Sprintf(" · types via %s %s", tv.Package, arrow(tv.From, tv.To))
 		}
 		if m.Status != model.StatusAnalyzed {

@@ -201,3 +201,15 @@ func TestRenderCompanionsAligns(t *testing.T) {
 		t.Errorf("companions:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// A member whose target types itself is not "types via @types/x" at the
+// installed release alone: the line says its own declarations take over.
+func TestRenderOwnTypesMember(t *testing.T) {
+	var b strings.Builder
+	renderPackage(&b, model.PackageReport{Title: "bcryptjs", Installed: "2.4.3", Target: "3.0.3", Members: []model.MemberReport{
+		{Name: "bcryptjs", Installed: "2.4.3", Target: "3.0.3", Status: model.StatusAnalyzed, TypesVia: &model.TypesVia{Package: "@types/bcryptjs", From: "2.4.6"}},
+	}}, checkView{}, palette{}, 200)
+	if want := "bcryptjs 2.4.3 → 3.0.3 · types via @types/bcryptjs 2.4.6 → its own\n"; !strings.Contains(b.String(), want) {
+		t.Errorf("rendered:\n%s\nwant a line %q", b.String(), want)
+	}
+}

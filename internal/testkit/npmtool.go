@@ -4,9 +4,10 @@ package testkit
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -29,30 +30,18 @@ func NpmTool(t testing.TB, name, version string) string {
 		t.Fatal(err)
 	}
 	label := name + "@" + version
-	dir := filepath.Join(parent, label)
-	if _, err := os.Stat(filepath.Join(dir, ".complete")); err == nil {
-		return dir
-	}
-	tmp, err := os.MkdirTemp(parent, label+".tmp-")
+	dir, err := cache.Fill(parent, strings.ReplaceAll(label, "/", "+"), func(tmp string) error {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, "npm", "install", "--ignore-scripts", "--no-audit", "--no-fund", "--prefix", tmp, label)
+		cmd.Env = append(os.Environ(), "npm_config_update_notifier=false")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return fmt.Errorf("install %s once into %s with npm: %v\n%s", label, parent, err, out)
+		}
+		return nil
+	})
 	if err != nil {
 		t.Fatal(err)
-	}
-	defer os.RemoveAll(tmp)
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "npm", "install", "--ignore-scripts", "--no-audit", "--no-fund", "--prefix", tmp, label)
-	cmd.Env = append(os.Environ(), "npm_config_update_notifier=false")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("install %s once into %s with npm: %v\n%s", label, parent, err, out)
-	}
-	if err := os.WriteFile(filepath.Join(tmp, ".complete"), nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	_ = os.RemoveAll(dir)
-	if err := os.Rename(tmp, dir); err != nil {
-		if _, statErr := os.Stat(filepath.Join(dir, ".complete")); statErr != nil {
-			t.Fatal(err)
-		}
 	}
 	return dir
 }
