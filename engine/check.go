@@ -313,10 +313,10 @@ func (c *checker) unitFor(ctx context.Context, row model.DependencyRow) unit {
 	if g == nil {
 		return u
 	}
-	if to, why := c.sharedTarget(ctx, *g, lead); to != lead.target {
-		lead.target = to
-		u.lead, u.members[0] = lead, lead
-		u.notes = append(u.notes, why)
+	if lead.target == lead.row.Target && lead.row.TargetWhy != "" && !c.explicitTarget(lead.row) {
+		// Discovery held the group at the newest release every member
+		// has (groups.Index.SharedTarget): say why.
+		u.notes = append(u.notes, lead.row.TargetWhy)
 	}
 	moves, conflicts := c.followLead(ctx, *g, lead)
 	var rest []member
@@ -383,18 +383,6 @@ func (c *checker) followLead(ctx context.Context, g model.Group, lead member) (m
 		conflicts[cf.Name] = cf
 	}
 	return moves, conflicts
-}
-
-// sharedTarget holds a lockstep group whose member tops out below the
-// lead's latest at the newest release they all have
-// (groups.Index.SharedTarget); a target the user named is kept.
-func (c *checker) sharedTarget(ctx context.Context, g model.Group, lead member) (string, string) {
-	if lead.target == "" || lead.reason != "" || c.explicitTarget(lead.row) || len(lead.row.Workspaces) == 0 {
-		return lead.target, ""
-	}
-	c.loadCompanionInputs(ctx)
-	dep := groups.Dep{Name: lead.row.Package, Installed: lead.row.Installed, Workspace: lead.row.Workspaces[0], Target: lead.target}
-	return groups.NewIndex(c.packs).SharedTarget(g, dep, lead.target)
 }
 
 // oneScope: a group whose packages are released together, which check

@@ -90,6 +90,7 @@ func Discover(ctx context.Context, opts DiscoverOptions) (*model.DiscoverReport,
 	deps := groupDeps(decls, packs)
 	rep.Groups = groups.ReleaseGroups(deps, packs)
 	markGroups(rep.Rows, rep.Groups)
+	sharedTargets(rep.Rows, rep.Groups, packs)
 	rep.Companions = companionPlans(rep.Rows, deps, packs)
 	t.done(PhaseGroups)
 	opts.Events.emit(Event{Phase: PhaseGroups, Finished: true})

@@ -124,6 +124,50 @@ func markGroups(rows []model.DependencyRow, gs []model.Group) {
 	}
 }
 
+// sharedTargets holds the rows of a lockstep group whose member tops out
+// below the others' latest (storybook 10 exists, its addon-essentials
+// stops at 8.6.19) at the newest release every member has
+// (groups.Index.SharedTarget), so list, the planner and check all move
+// the group to a state an install of the family can have. A row whose
+// target is not its latest (a dist-tag specifier) is left as it is.
+func sharedTargets(rows []model.DependencyRow, gs []model.Group, packs groups.Packuments) {
+	ix := groups.NewIndex(packs)
+	byMember := map[string]int{}
+	for i, r := range rows {
+		byMember[r.Package+"@"+r.Installed] = i
+	}
+	for _, g := range gs {
+		var idx []int
+		for i, m := range g.Members {
+			if i >= len(g.Versions) {
+				break
+			}
+			if r, ok := byMember[m+"@"+g.Versions[i]]; ok && rows[r].Target == rows[r].Latest && rows[r].Target != "" {
+				idx = append(idx, r)
+			}
+		}
+		if len(idx) != len(g.Members) {
+			continue
+		}
+		lead := rows[idx[0]]
+		to, why := ix.SharedTarget(g, groups.Dep{Name: lead.Package, Installed: lead.Installed, Workspace: lead.Workspaces[0], Target: lead.Target}, lead.Target)
+		if why == "" {
+			continue
+		}
+		for _, i := range idx {
+			if semver.Compare(rows[i].Target, to) <= 0 {
+				continue
+			}
+			rows[i].Target, rows[i].TargetWhy = to, why
+			rows[i].Update = semver.UpdateKind(rows[i].Installed, to)
+			rows[i].TargetDeprecated = ""
+			if rel, ok := packs[rows[i].Package].Versions[to]; ok {
+				rows[i].TargetDeprecated = rel.Deprecated
+			}
+		}
+	}
+}
+
 // companionPlans plans the latest target of every major upgrade.
 func companionPlans(rows []model.DependencyRow, deps []groups.Dep, packs groups.Packuments) []model.CompanionPlan {
 	var plans []model.CompanionPlan

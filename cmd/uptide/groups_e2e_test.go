@@ -87,6 +87,20 @@ func TestStorybookAddonThatDroppedASharedPinAgrees(t *testing.T) {
 		t.Fatalf("storybook family: %+v (groups %+v)", sb, rep.Groups)
 	}
 
+	// list moves the family where check does, so the planner (which hands
+	// the row's target to check) and the commands agree.
+	for _, row := range rep.Rows {
+		if !slices.Contains(sb.Members, row.Package) {
+			continue
+		}
+		if row.Target != "8.6.14" || row.Latest != "8.6.14" && !strings.Contains(row.TargetWhy, "@storybook/addon-essentials stops at 8.6.14") {
+			t.Errorf("list: %s → %q (%q), want 8.6.14 with why the family stays there", row.Package, row.Target, row.TargetWhy)
+		}
+	}
+	if react.To != "19.1.0" {
+		t.Errorf("react's own target moved: %+v", react)
+	}
+
 	r = run(t, e, dir, "check", "storybook", "--json")
 	var chk model.CheckReport
 	decode(t, r, &chk)

@@ -62,6 +62,10 @@ type DependencyRow struct {
 	// Target is the version an upgrade would go to: latest, unless latest is
 	// below what is installed.
 	Target string `json:"target,omitempty"`
+	// TargetWhy says why Target is not latest when a rule holds it below:
+	// a release group whose member tops out below the others' latest goes
+	// to the newest release every member has.
+	TargetWhy string `json:"targetWhy,omitempty"`
 	// Update is patch, minor, major, "major ×N", or empty when up to date.
 	Update string `json:"update,omitempty"`
 	// Deprecated is the registry's deprecation message for the installed version.

@@ -17,6 +17,17 @@ const (
 	WhyPicked = "picked in the target picker"
 )
 
+// whyTarget says why a row's own target is what it is.
+func whyTarget(r model.DependencyRow) string {
+	switch {
+	case r.Target == r.Installed:
+		return WhyPinned
+	case r.TargetWhy != "":
+		return r.TargetWhy
+	}
+	return WhyLatest
+}
+
 // WhyFollows says a group member's target follows the one picked for the
 // member leading the move.
 func WhyFollows(lead, to, why string) string {
@@ -239,10 +250,7 @@ func (m *Mirror) Store(now func() time.Time) *Store {
 }
 
 func earlyDep(id int, r model.DependencyRow, selected bool) Dep {
-	d := Dep{ID: id, Row: r, Target: r.Target, Update: r.Update, TargetWhy: WhyLatest, Selected: selected}
-	if r.Target == r.Installed {
-		d.TargetWhy = WhyPinned
-	}
+	d := Dep{ID: id, Row: r, Target: r.Target, Update: r.Update, TargetWhy: whyTarget(r), Selected: selected}
 	return d
 }
 
@@ -318,10 +326,7 @@ func (s *Store) Load(rep *model.DiscoverReport) {
 		plans[planKey{c.Name, c.From, c.To}] = c
 	}
 	for i, r := range rep.Rows {
-		d := Dep{ID: i, Row: r, Target: r.Target, Update: r.Update, TargetWhy: WhyLatest}
-		if r.Target == r.Installed {
-			d.TargetWhy = WhyPinned
-		}
+		d := Dep{ID: i, Row: r, Target: r.Target, Update: r.Update, TargetWhy: whyTarget(r)}
 		d.Plan = plans[planKey{r.Package, r.Installed, r.Target}]
 		d.Selected = len(selected) > 0 && selected[Key(r)]
 		s.Deps[i] = d

@@ -130,3 +130,22 @@ func TestAdoptCarriesTheSelection(t *testing.T) {
 		t.Errorf("after Adopt: selected %v, discovering %v, %d/%d", sel, s.Discovering, s.Done, s.Total)
 	}
 }
+
+// A row discovery held below its latest (a lockstep group whose member tops
+// out lower) says why in the planner, not "the latest dist-tag".
+func TestRowTargetWhy(t *testing.T) {
+	s := state.NewStore(nil)
+	held := early("storybook", ".", "8.0.0", "8.6.14")
+	held.Latest, held.TargetWhy = "10.0.0", "@storybook/addon-essentials stops at 8.6.14: 8.6.14 is the newest release every member of the group has"
+	latest := early("react", ".", "18.3.1", "19.1.0")
+	latest.Latest = "19.1.0"
+	s.ApplyRows(state.Rows{Repository: &model.RepoSummary{Name: "acme"}, All: []model.DependencyRow{held, latest, early("chalk", ".", "5.4.1", "5.4.1")}})
+	for _, tt := range []struct {
+		i    int
+		want string
+	}{{0, held.TargetWhy}, {1, state.WhyLatest}, {2, state.WhyPinned}} {
+		if got := s.Deps[tt.i].TargetWhy; got != tt.want {
+			t.Errorf("%s: TargetWhy %q, want %q", s.Deps[tt.i].Row.Name, got, tt.want)
+		}
+	}
+}
