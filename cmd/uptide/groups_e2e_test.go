@@ -60,6 +60,46 @@ func TestNextPinningItsOwnPostcssIsNoConflict(t *testing.T) {
 	}
 }
 
+// Issue 23's acceptance on fixtures/check/npm-radix, shaped after a Next 14
+// app's radix primitives: @radix-kit/react-dialog pins the react-slot of
+// its own release exactly (1.1.0 pins 1.2.0), and react 18 → 19 moves
+// react-slot itself to its newest, 1.2.1. No dialog release pins that one,
+// but npm nests the dialog's own copy: both move along, no conflict, and
+// fix installs and verifies the plan.
+func TestFamilyPinNoReleaseSharesIsTheMembersNestedCopy(t *testing.T) {
+	fe := newFixEnv(t)
+	dir := copyFixture(t, "npm-radix")
+	npmInstall(t, fe.env, dir)
+	commitAll(t, dir)
+
+	r := run(t, fe.env, dir, "list", "--json")
+	var rep model.DiscoverReport
+	decode(t, r, &rep)
+	react := companionPlanOf(t, rep, "react", "18.3.1")
+	if got, want := companionLines(react), []string{
+		"@radix-kit/react-dialog 1.0.5 → 1.1.0", "@radix-kit/react-slot 1.0.2 → 1.2.1",
+		"@types/react 18.3.12 → 19.1.2", "@types/react-dom 18.3.1 → 19.1.1", "react-dom 18.3.1 → 19.1.0",
+	}; !slices.Equal(got, want) || len(react.Conflicts) > 0 {
+		t.Errorf("react 18 → 19 companions %q, conflicts %+v; want %q and none", got, react.Conflicts, want)
+	}
+
+	fix, r := runFix(t, fe, dir, "react", "--group")
+	if fix.Install == nil {
+		t.Fatalf("fix react --group stopped before installing: exit %d, %s (%s)\n%s", r.code, fix.Status, fix.Reason, r.stderr)
+	}
+	if fix.Status != "verified" {
+		t.Errorf("fix react --group: %s (%s), want verified\n%s", fix.Status, fix.Reason, r.stdout)
+	}
+	lock := git(t, dir, "show", fix.Branch+":package-lock.json")
+	for _, entry := range []string{`"node_modules/@radix-kit/react-slot": {
+      "version": "1.2.1"`, `"node_modules/@radix-kit/react-dialog/node_modules/@radix-kit/react-slot": {
+      "version": "1.2.0"`} {
+		if !strings.Contains(lock, entry) {
+			t.Errorf("the branch's lockfile lacks %s", entry)
+		}
+	}
+}
+
 // Issue 23 item 2 on fixtures/check/npm-storybook: @storybook/react 8.6
 // pins the manager-api of its release; @storybook/addon-essentials 8.6
 // no longer depends on it at all, so it agrees and moves along with

@@ -168,7 +168,7 @@ func reconcile(c *cache, plan *model.CompanionPlan, movers map[string]*mover, re
 				kept = append(kept, cp)
 				continue
 			}
-			if m.toV == nil || !m.hasToRel || agreesWithMovers(c, m.name, relVersion{m.to, m.toV, &m.toRel}, movers) {
+			if m.toV == nil || !m.hasToRel || agreesWithMovers(c, m.name, relVersion{m.to, m.toV, &m.toRel}, movers, false) {
 				kept = append(kept, cp)
 				continue
 			}

@@ -89,6 +89,31 @@ func TestCompanions(t *testing.T) {
 			},
 		},
 		{
+			// @radix-ui/react-dialog pins the react-slot of its own release
+			// (1.3.1 pins 1.5.0), and react-slot itself moves to its newest
+			// (1.5.1): no dialog release pins that one, but npm and pnpm
+			// nest the dialog's own copy, so it moves along, no conflict.
+			name: "a family dependency no release pins like its mover is the package's nested copy",
+			p: merge(react, registry(
+				pk("@radix-ui/react-slot",
+					v("1.0.2", peer("react", "^16.8 || ^17.0 || ^18.0")),
+					v("1.2.0", peer("react", "^16.8 || ^17.0 || ^18.0 || ^19.0")),
+					v("1.2.1", peer("react", "^16.8 || ^17.0 || ^18.0 || ^19.0"))),
+				pk("@radix-ui/react-dialog",
+					v("1.0.5", dep("@radix-ui/react-slot", "1.0.2"), peer("react", "^16.8 || ^17.0 || ^18.0")),
+					v("1.1.0", dep("@radix-ui/react-slot", "1.2.0"), peer("react", "^16.8 || ^17.0 || ^18.0 || ^19.0"))))),
+			target: Dep{Name: "react", Installed: "18.3.1", Workspace: "."},
+			to:     "19.0.0",
+			candidates: []Dep{
+				{Name: "@radix-ui/react-dialog", Installed: "1.0.5", Workspace: "."},
+				{Name: "@radix-ui/react-slot", Installed: "1.0.2", Workspace: "."},
+			},
+			companions: []model.Companion{
+				{Name: "@radix-ui/react-dialog", From: "1.0.5", To: "1.1.0", Why: "accepts react 19.0.0 (peer ^16.8 || ^17.0 || ^18.0 || ^19.0)"},
+				{Name: "@radix-ui/react-slot", From: "1.0.2", To: "1.2.1", Why: "accepts react 19.0.0 (peer ^16.8 || ^17.0 || ^18.0 || ^19.0)"},
+			},
+		},
+		{
 			name:   "ai 3 → 4: a pinned member, a shared-pin member, an unrelated one",
 			p:      ai,
 			target: Dep{Name: "ai", Installed: "3.4.0", Workspace: "."},

@@ -64,15 +64,26 @@ func (ch choice) crossNote(what string) string {
 // pick chooses the release of cand a rule moves it to among the eligible
 // ones that satisfy agree and agree with every mover: the newest on the
 // installed line, else the newest on the nearest line above it that has
-// one. The releases come newest first, so lines only descend.
+// one. The releases come newest first, so lines only descend. When no
+// release agrees with a mover of its family through a plain dependency
+// (@radix-ui/react-dialog 1.3.1 pins the react-slot 1.5.0 of its release
+// while react-slot itself moves to 1.5.1), the manager nests the
+// package's own copy: only peer links then bind.
 func pick(c *cache, cand *candidate, f *mover, movers map[string]*mover, agree func(relVersion) bool) (choice, bool) {
+	if ch, ok := pickAgreeing(c, cand, f, movers, agree, false); ok {
+		return ch, true
+	}
+	return pickAgreeing(c, cand, f, movers, agree, true)
+}
+
+func pickAgreeing(c *cache, cand *candidate, f *mover, movers map[string]*mover, agree func(relVersion) bool, peersOnly bool) (choice, bool) {
 	inst, err := semver.Parse(cand.installed)
 	var best relVersion
 	var bestLine line
 	found := false
 	for rv := range eligible(c, cand, f) {
 		if err != nil {
-			if agree(rv) && agreesWithMovers(c, cand.name, rv, movers) {
+			if agree(rv) && agreesWithMovers(c, cand.name, rv, movers, peersOnly) {
 				return choice{rv: rv}, true
 			}
 			continue
@@ -82,7 +93,7 @@ func pick(c *cache, cand *candidate, f *mover, movers map[string]*mover, agree f
 		if found && !onLine && !l.less(bestLine) {
 			continue // an older release of the line already chosen
 		}
-		if !agree(rv) || !agreesWithMovers(c, cand.name, rv, movers) {
+		if !agree(rv) || !agreesWithMovers(c, cand.name, rv, movers, peersOnly) {
 			continue
 		}
 		if onLine {
@@ -99,14 +110,17 @@ func pick(c *cache, cand *candidate, f *mover, movers map[string]*mover, agree f
 
 // agreesWithMovers reports whether a release of name agrees with every
 // package the plan moves: its binding links to each accept that one's new
-// version, and each one's new manifest peer range on name admits it.
-func agreesWithMovers(c *cache, name string, rv relVersion, movers map[string]*mover) bool {
+// version (its peer links alone when peersOnly), and each one's new
+// manifest peer range on name admits it.
+func agreesWithMovers(c *cache, name string, rv relVersion, movers map[string]*mover, peersOnly bool) bool {
 	for _, m := range movers {
 		if m.name == name {
 			continue
 		}
-		if m.toV != nil && !bindsAccept(c, *rv.rel, name, m.name, m.toV) {
-			return false
+		if m.toV != nil {
+			if peersOnly && !peerAccepts(c, *rv.rel, m.name, m.toV) || !peersOnly && !bindsAccept(c, *rv.rel, name, m.name, m.toV) {
+				return false
+			}
 		}
 		if m.hasToRel {
 			if r := c.rng(m.toRel.PeerDependencies[name]); r != nil && !r.SatisfiesVersion(rv.v) {
@@ -149,24 +163,27 @@ func bindingPin(r model.Release, name, pkg string) (string, bool) {
 // bindsAccept is c.accepts over bindingLinks(r, name, pkg) without building
 // the list: it runs for every release a pick reads, against every mover.
 func bindsAccept(c *cache, r model.Release, name, pkg string, v *semver.Version) bool {
-	ok := func(spec string, present bool) bool {
-		if !present {
-			return true
-		}
-		rg := c.rng(spec)
-		return rg == nil || (v != nil && rg.SatisfiesVersion(v))
-	}
-	spec, has := r.PeerDependencies[pkg]
-	if !ok(spec, has) {
+	if !peerAccepts(c, r, pkg, v) {
 		return false
 	}
 	if family(name) != family(pkg) {
 		return true
 	}
-	spec, has = r.Dependencies[pkg]
-	if !ok(spec, has) {
-		return false
+	return specAccepts(c, r.Dependencies, pkg, v) && specAccepts(c, r.OptionalDependencies, pkg, v)
+}
+
+// peerAccepts reports whether r's peer entry on pkg, if any, admits v.
+func peerAccepts(c *cache, r model.Release, pkg string, v *semver.Version) bool {
+	return specAccepts(c, r.PeerDependencies, pkg, v)
+}
+
+// specAccepts reports whether the entry of deps on pkg, if any, admits v
+// (a range it cannot read admits everything).
+func specAccepts(c *cache, deps map[string]string, pkg string, v *semver.Version) bool {
+	spec, has := deps[pkg]
+	if !has {
+		return true
 	}
-	spec, has = r.OptionalDependencies[pkg]
-	return ok(spec, has)
+	rg := c.rng(spec)
+	return rg == nil || (v != nil && rg.SatisfiesVersion(v))
 }

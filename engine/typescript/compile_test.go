@@ -182,6 +182,17 @@ func compileCases() []compileCase {
 			unresolved: []string{"fakepkg helper"},
 		},
 		{
+			// @types/react 19's jsx-runtime.d.ts reads its index through "./"
+			// while the repository's own imports name "react": both are one
+			// file, or its unique-symbol types (a callback ref's cleanup) are
+			// "two different types with this name" tsc never reports.
+			name: "a target's file importing its own index relatively reads the one copy",
+			repo: "selfref", installed: []string{"refkit@1.0.0"},
+			targets: []string{"refkit@2.0.0"},
+			wantNew: []string{"src/use.ts:1 TS2305"},
+			asked:   1, compiled: 1, configKind: "own",
+		},
+		{
 			name: "files the tsconfig does not list, or that do not exist",
 			repo: "basic", installed: []string{"fakepkg@1.0.0", "helper@1.0.0"},
 			extra:   map[string]string{"scripts/tool.ts": "import { greet } from 'fakepkg';\ngreet('a', 'b');\n"},

@@ -734,8 +734,12 @@ function createHost(ts, options, cache, mapping, legacyHooks) {
     for (const r of remap) if (inside(r.dir, abs) || inside(linkDir(r.name), abs)) return r;
     return undefined;
   };
-  // Its imports resolve from its place in the overlay, where the versions
-  // it declares are linked next to it.
+  // Its bare imports resolve from its place in the overlay, where the
+  // versions it declares are linked next to it. Its relative imports stay
+  // where the file is: the compiler follows no symlink for those, so from
+  // the overlay's link they would name a second copy of a file its bare
+  // imports reach by its real path (@types/react's jsx-runtime.d.ts reads
+  // "./"), and a unique symbol's types would be two.
   /** @param {string} file */
   const fromOverlay = (file) => {
     const abs = path.resolve(file);
@@ -758,7 +762,7 @@ function createHost(ts, options, cache, mapping, legacyHooks) {
    */
   const resolveModule = (name, containingFile, opts, redirected, mode) => {
     const isMapped = mapping && isBare(name) && (mapped.has(packageOf(name)) || mapped.has(name)) && !keeps(name, containingFile);
-    const from = isMapped ? anchor : fromOverlay(containingFile);
+    const from = isMapped ? anchor : isBare(name) ? fromOverlay(containingFile) : containingFile;
     const onOverlay = mapping !== null && inside(mapping.root, from);
     const res = ts.resolveModuleName(name, from, opts, host, onOverlay ? overlayModuleCache : cache.moduleCache, redirected, mode);
     if (!isMapped && isBare(name) && !isBuiltin(name) && (!res.resolvedModule || untyped(res.resolvedModule))) {

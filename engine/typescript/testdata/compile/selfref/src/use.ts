@@ -1,0 +1,7 @@
+import { createRef, legacy } from 'refkit';
+import { attach } from 'refkit/runtime';
+
+// The ref comes from the package's index, the function taking it from a
+// file that reads the index through "./": one declaration file, one type.
+attach(createRef<number>());
+legacy();
