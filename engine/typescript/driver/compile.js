@@ -758,7 +758,11 @@ function createHost(ts, options, cache, mapping, legacyHooks) {
    */
   const resolveModule = (name, containingFile, opts, redirected, mode) => {
     const isMapped = mapping && isBare(name) && (mapped.has(packageOf(name)) || mapped.has(name)) && !keeps(name, containingFile);
-    const from = isMapped ? anchor : fromOverlay(containingFile);
+    // A relative import stays where the file really is: TypeScript does not
+    // resolve symlinks on that path, so from the overlay's link it would
+    // read the package's files a second time ("Two different types with
+    // this name exist": @types/react 19's jsx-runtime.d.ts imports "./").
+    const from = isMapped ? anchor : isBare(name) ? fromOverlay(containingFile) : containingFile;
     const onOverlay = mapping !== null && inside(mapping.root, from);
     const res = ts.resolveModuleName(name, from, opts, host, onOverlay ? overlayModuleCache : cache.moduleCache, redirected, mode);
     if (!isMapped && isBare(name) && !isBuiltin(name) && (!res.resolvedModule || untyped(res.resolvedModule))) {
