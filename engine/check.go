@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/uptide/uptide/engine/groups"
+	"github.com/uptide/uptide/engine/lockfile"
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/engine/peers"
 	"github.com/uptide/uptide/engine/registry"
@@ -203,6 +204,9 @@ type checker struct {
 
 	// peers is what the repository's manager does with missing peers.
 	peers *peers.Policy
+	// lockGraph is the yarn lockfile's whole graph, read once (locked).
+	lockOnce  sync.Once
+	lockGraph *lockfile.Graph
 
 	packs groups.Packuments
 	deps  []groups.Dep

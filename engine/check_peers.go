@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/uptide/uptide/engine/lockfile"
 	"github.com/uptide/uptide/engine/match"
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/engine/peers"
@@ -48,7 +49,7 @@ func (c *checker) peerRule() typescript.PeerRule {
 			Lockfile: lock, LockfileFormat: r.LockfileFormat, Setting: setting})
 		c.peers = &p
 	}
-	return typescript.PeerRule{LeftOut: !c.peers.Installs, Why: c.peers.Why}
+	return typescript.PeerRule{LeftOut: !c.peers.Installs, Why: c.peers.Why, Release: c.releaseFor}
 }
 
 // copyRule is which copy of a moved package the upgrade leaves a staying
@@ -57,13 +58,48 @@ func (c *checker) peerRule() typescript.PeerRule {
 // @types/response-time's @types/express "*" stays on 4; npm dedupes a
 // range the target meets to it, and so does pnpm's install after a
 // manifest edit, which is the upgrade fix runs (pnpm add would keep the
-// entries, as yarn does).
+// entries, as yarn does). Yarn also resolves a range the lockfile already
+// has to its entry: a moved package's dependency on it gets that version.
 func (c *checker) copyRule() typescript.CopyRule {
 	switch m := c.disc.Repository.PackageManager; m {
 	case "yarn", "bun":
-		return typescript.CopyRule{KeepsLocked: true, Manager: m}
+		return typescript.CopyRule{KeepsLocked: true, Manager: m, Locked: c.locked}
 	}
 	return typescript.CopyRule{}
+}
+
+// locked is the version the repository's yarn lockfile resolves the
+// descriptor name@rng to (berry writes it name@npm:rng); false for another
+// manager, a range it does not hold, or a lockfile it cannot read. The
+// graph is read once per run.
+func (c *checker) locked(name, rng string) (string, bool) {
+	c.lockOnce.Do(func() {
+		r := c.disc.Repository
+		if r.Lockfile == "" || r.PackageManager != "yarn" {
+			return
+		}
+		g, err := lockfile.LoadGraph(filepath.Join(c.root, filepath.FromSlash(r.Lockfile)))
+		if err == nil {
+			c.lockGraph = g
+		}
+	})
+	g := c.lockGraph
+	if g == nil {
+		return "", false
+	}
+	d := name + "@" + rng
+	if g.Format == lockfile.YarnBerry && !strings.Contains(rng, ":") {
+		d = name + "@npm:" + rng
+	}
+	key, ok := g.Descriptor(d)
+	if !ok {
+		return "", false
+	}
+	rec := g.Records[key]
+	if rec == nil || rec.Version == "" {
+		return "", false
+	}
+	return rec.Version, true
 }
 
 // judgeMissingPeers finds the new peers the overlay left out and compiles

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"sort"
 
+	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/engine/registry"
 	"github.com/uptide/uptide/engine/semver"
 	"github.com/uptide/uptide/engine/typescript"
@@ -93,24 +94,67 @@ func (c *checker) fetch(ctx context.Context, name, version string) (*registry.Pa
 // fetchRange is the overlay's RangeFetchFunc: the highest published version
 // inside rng, which an exact pin names itself.
 func (c *checker) fetchRange(ctx context.Context, name, rng string) (string, string, error) {
-	version, ok := semver.Exact(rng)
-	if !ok {
-		p, err := c.client.Packument(ctx, name, false)
-		if err != nil {
-			return "", "", err
-		}
-		versions := make([]string, 0, len(p.Versions))
-		for v := range p.Versions {
-			versions = append(versions, v)
-		}
-		sort.Strings(versions)
-		if version, ok = semver.MaxSatisfying(versions, rng); !ok {
-			return "", "", fmt.Errorf("no published version of %s satisfies %s", name, rng)
-		}
+	version, _, err := c.pick(ctx, name, rng)
+	if err != nil {
+		return "", "", err
 	}
 	pkg, err := c.fetch(ctx, name, version)
 	if err != nil {
 		return "", "", err
 	}
 	return pkg.Dir, pkg.Version, nil
+}
+
+// releaseFor is the overlay's ReleaseFunc: the release a fresh resolution
+// of rng gives (the lockfile's, for a manager that keeps its entries), with
+// its dependencies and optional dependencies, from the registry's metadata.
+func (c *checker) releaseFor(ctx context.Context, name, rng string) (string, map[string]string, error) {
+	if v, ok := c.locked(name, rng); ok {
+		rng = v
+	}
+	version, rel, err := c.pick(ctx, name, rng)
+	if err != nil {
+		return "", nil, err
+	}
+	if rel == nil {
+		p, err := c.client.Packument(ctx, name, false)
+		if err != nil {
+			return "", nil, err
+		}
+		r, ok := p.Versions[version]
+		if !ok {
+			return "", nil, fmt.Errorf("%s has no published version %s", name, version)
+		}
+		rel = &r
+	}
+	deps := map[string]string{}
+	for _, m := range []map[string]string{rel.OptionalDependencies, rel.Dependencies} {
+		for k, v := range m {
+			deps[k] = v
+		}
+	}
+	return version, deps, nil
+}
+
+// pick is the highest published version inside rng, and its release when
+// the metadata was read for it (an exact pin needs none).
+func (c *checker) pick(ctx context.Context, name, rng string) (string, *model.Release, error) {
+	if version, ok := semver.Exact(rng); ok {
+		return version, nil, nil
+	}
+	p, err := c.client.Packument(ctx, name, false)
+	if err != nil {
+		return "", nil, err
+	}
+	versions := make([]string, 0, len(p.Versions))
+	for v := range p.Versions {
+		versions = append(versions, v)
+	}
+	sort.Strings(versions)
+	version, ok := semver.MaxSatisfying(versions, rng)
+	if !ok {
+		return "", nil, fmt.Errorf("no published version of %s satisfies %s", name, rng)
+	}
+	rel := p.Versions[version]
+	return version, &rel, nil
 }

@@ -132,10 +132,19 @@ func bump(t *testing.T, m manager, e env, dir string, to map[string]string) {
 // (yarn keeps the entries it wrote).
 func installWithLockedRange(t *testing.T, m manager, e env, dir, pkg, version string) {
 	t.Helper()
+	installLocked(t, m, e, dir, pkg, pkg+"@npm:*", version)
+}
+
+// installLocked is installWithLockedRange for one path or descriptor:
+// yarn 1's resolutions key (a package, or a glob of the dependency path
+// such as "@types/webauth/**/@types/webcore") and berry's descriptor
+// ("@types/webcore@npm:^5.0.0").
+func installLocked(t *testing.T, m manager, e env, dir, key, descriptor, version string) {
+	t.Helper()
 	switch m.name {
 	case "yarn-berry":
 		installOf(t, m, e, dir)
-		berry(t, m, e, dir, "set", "resolution", pkg+"@npm:*", "npm:"+version)
+		berry(t, m, e, dir, "set", "resolution", descriptor, "npm:"+version)
 		installOf(t, m, e, dir)
 		return
 	case "yarn":
@@ -152,7 +161,7 @@ func installWithLockedRange(t *testing.T, m manager, e env, dir, pkg, version st
 	if err := json.Unmarshal(orig, &manifest); err != nil {
 		t.Fatal(err)
 	}
-	manifest["resolutions"] = map[string]string{pkg: version}
+	manifest["resolutions"] = map[string]string{key: version}
 	with, err := json.MarshalIndent(manifest, "", "  ")
 	if err != nil {
 		t.Fatal(err)
@@ -248,6 +257,143 @@ func TestCheckPeerAnotherMoverBrings(t *testing.T) {
 			want := []string{"@testing-library/react 15.0.7 → 16.3.0", "@types/react 18.3.12 → 19.1.2", "react-dom 18.3.1 → 19.1.0", "storybook 8.0.0 → 8.6.14"}
 			if strings.Join(moves, "; ") != strings.Join(want, "; ") {
 				t.Errorf("the plan moves %q, want %q (no peer to add)", moves, want)
+			}
+			after := installedCopy(t, dir)
+			bump(t, m, e, after, to)
+			assertTruth(t, p, dir, after)
+		})
+	}
+}
+
+// A range the lockfile already holds: @types/webauth's @types/webserver
+// "*" locked @types/webcore ^5.0.0 at 5.0.0 while 5.1.0 is the newest (as
+// @types/passport's @types/express "*" held @types/express-serve-static-core
+// ^5.0.0 on cypress-realworld-app). The upgrade to @types/webserver 5.0.6,
+// which depends on ^5.0.0, gets that entry from yarn, so only the removed
+// Request#param breaks; npm resolves the range afresh, to 5.1.0, whose
+// list-valued parameters break the second function too.
+func TestCheckRangesTheLockfileHolds(t *testing.T) {
+	for _, tt := range []struct {
+		manager  string
+		evidence int
+	}{
+		{manager: "yarn", evidence: 1},
+		{manager: "yarn-berry", evidence: 1},
+		{manager: "npm", evidence: 2},
+	} {
+		t.Run(tt.manager, func(t *testing.T) {
+			e := checkEnv(t)
+			m := managerNamed(t, tt.manager)
+			dir := copyFixture(t, "locked-app")
+			installLocked(t, m, e, dir, "@types/webauth/**/@types/webcore", "@types/webcore@npm:^5.0.0", "5.0.0")
+			r := run(t, e, dir, "check", "@types/webserver", "--target", "@types/webserver@5.0.6", "--json")
+			var rep model.CheckReport
+			decode(t, r, &rep)
+			p := packageReport(t, rep, "@types/webserver")
+			evidence := 0
+			for _, f := range p.Findings {
+				if f.Severity == model.Breaking {
+					evidence += len(f.Evidence)
+				}
+			}
+			if evidence != tt.evidence {
+				t.Errorf("%d breaking errors, want %d: %+v", evidence, tt.evidence, listed(p))
+			}
+			after := installedCopy(t, dir)
+			bump(t, m, e, after, map[string]string{"@types/webserver": "5.0.6"})
+			// The copy @types/webserver 5 resolves: nested under it, else hoisted.
+			b, err := os.ReadFile(filepath.Join(after, "node_modules", "@types", "webserver", "node_modules", "@types", "webcore", "package.json"))
+			if err != nil {
+				b, err = os.ReadFile(filepath.Join(after, "node_modules", "@types", "webcore", "package.json"))
+			}
+			if err != nil {
+				t.Fatalf("%s: no @types/webcore for @types/webserver 5: %v", tt.manager, err)
+			}
+			if locked := strings.Contains(string(b), `"version": "5.0.0"`); locked != (tt.evidence == 1) {
+				t.Fatalf("%s installed %s; the fixture no longer says what it is for", tt.manager, b)
+			}
+			assertTruth(t, p, dir, after)
+		})
+	}
+}
+
+// A peer a moved package brings along: react 18 → 19 moves a11y-kit 1 → 2,
+// which depends on a11y-test, which depends on @testing-library/dom (as
+// @storybook/addon-a11y 8.6 brings it through @storybook/test on
+// bulletproof-react). yarn adds no peer, but the install has dom where
+// @testing-library/react 16's peer resolves: nothing is missing.
+func TestCheckPeerAMoverBringsAlong(t *testing.T) {
+	for _, name := range []string{"yarn", "npm"} {
+		t.Run(name, func(t *testing.T) {
+			e := checkEnv(t)
+			m := managerNamed(t, name)
+			dir := copyFixture(t, "peers-transitive")
+			m.install(t, e, dir)
+			r := run(t, e, dir, "check", "react", "--target", "react@19.1.0", "--json")
+			var rep model.CheckReport
+			decode(t, r, &rep)
+			p := packageReport(t, rep, "react")
+			to := map[string]string{"react": "19.1.0"}
+			var moves []string
+			for _, c := range p.Companions.Companions {
+				if c.To != "" {
+					to[c.Name] = c.To
+					moves = append(moves, c.Name+" "+c.From+" → "+c.To)
+				}
+			}
+			sort.Strings(moves)
+			want := []string{"@testing-library/react 15.0.7 → 16.3.0", "@types/react 18.3.12 → 19.1.2", "a11y-kit 1.0.0 → 2.0.0", "react-dom 18.3.1 → 19.1.0"}
+			if strings.Join(moves, "; ") != strings.Join(want, "; ") {
+				t.Errorf("the plan moves %q, want %q (no peer to add)", moves, want)
+			}
+			after := installedCopy(t, dir)
+			bump(t, m, e, after, to)
+			if _, err := os.Stat(filepath.Join(after, "node_modules", "@testing-library", "dom")); err != nil {
+				t.Fatalf("%s: no @testing-library/dom after the upgrade; the fixture no longer says what it is for", name)
+			}
+			assertTruth(t, p, dir, after)
+		})
+	}
+}
+
+// A peer only the moved packages' old releases kept: @testing-library/dom 9
+// is installed for @testing-library/react 15 and for docs-core, which only
+// docs-kit 1 depends on (as @storybook/addon-docs 8.0 under
+// addon-essentials 8.0). react 19 moves both: docs-core goes with docs-kit
+// 1, so under yarn nothing keeps dom for @testing-library/react 16's peer,
+// and the re-exported queries break as tsc says; npm adds the peer.
+func TestCheckPeerTheMoversLeaveBehind(t *testing.T) {
+	for _, tt := range []struct {
+		manager string
+		adds    bool
+	}{
+		{manager: "yarn", adds: true},
+		{manager: "npm", adds: false},
+	} {
+		t.Run(tt.manager, func(t *testing.T) {
+			e := checkEnv(t)
+			m := managerNamed(t, tt.manager)
+			dir := copyFixture(t, "peers-orphan")
+			m.install(t, e, dir)
+			r := run(t, e, dir, "check", "react", "--target", "react@19.1.0", "--json")
+			var rep model.CheckReport
+			decode(t, r, &rep)
+			p := packageReport(t, rep, "react")
+			to := map[string]string{"react": "19.1.0"}
+			adds := false
+			for _, c := range p.Companions.Companions {
+				switch {
+				case c.Name == "@testing-library/dom":
+					adds = true
+				case c.To != "":
+					to[c.Name] = c.To
+				}
+			}
+			if adds != tt.adds {
+				t.Errorf("%s: adds @testing-library/dom %v, want %v: %+v", tt.manager, adds, tt.adds, p.Companions.Companions)
+			}
+			if to["docs-kit"] != "2.0.0" {
+				t.Fatalf("the plan moves %v; the fixture no longer says what it is for", to)
 			}
 			after := installedCopy(t, dir)
 			bump(t, m, e, after, to)

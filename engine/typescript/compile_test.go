@@ -115,6 +115,16 @@ func TestCompile(t *testing.T) {
 func compileCases() []compileCase {
 	return []compileCase{
 		{
+			// brandkit/sub.d.ts imports "./": resolved from the overlay's
+			// link it would read index.d.ts a second time, beside the copy
+			// "brandkit" resolves to, and Props would not be Options (two
+			// TS2322 on bulletproof-react's react 19 check, tsc none).
+			name: "a linked package's relative import reads its files once",
+			repo: "brand", installed: []string{"brandkit@1.0.0"},
+			targets: []string{"brandkit@2.0.0"},
+			wantNew: []string{}, asked: 1, compiled: 1, configKind: "own",
+		},
+		{
 			name: "removed parameter and property; the target's dependency fetched at its range",
 			repo: "basic", installed: []string{"fakepkg@1.0.0", "helper@1.0.0"},
 			targets: []string{"fakepkg@2.0.0"}, registry: []string{"helper@1.0.0", "helper@2.0.0"},

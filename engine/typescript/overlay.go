@@ -67,6 +67,12 @@ type CopyRule struct {
 	// range admits: @types/response-time's @types/express "*" stays on 4
 	// beside the repository's 5.
 	KeepsLocked bool
+	// Locked is the version the lockfile already resolves name@rng to (nil
+	// or false: none). A manager that keeps its entries installs that
+	// version again for a package the upgrade brings that declares the
+	// range: @types/express 5.0.6's @types/express-serve-static-core
+	// ^5.0.0 stays on the lockfile's 5.0.0, not the newest 5.x.
+	Locked func(name, rng string) (version string, ok bool)
 	// Manager names it in notes ("yarn").
 	Manager string
 }
@@ -83,7 +89,15 @@ type PeerRule struct {
 	LeftOut bool
 	// Why says it for people: "yarn does not install peers".
 	Why string
+	// Release is the release of name the install gives for rng and its
+	// regular dependencies (the registry's metadata); nil leaves what the
+	// moved packages bring to their direct dependencies.
+	Release ReleaseFunc
 }
+
+// ReleaseFunc answers which release of name the install gives for rng,
+// with its dependencies and optional dependencies.
+type ReleaseFunc func(ctx context.Context, name, rng string) (version string, deps map[string]string, err error)
 
 // MissingPeer is a required peer of a linked package that the upgraded
 // install leaves out.
@@ -149,6 +163,12 @@ type Overlay struct {
 	// dependents index, per package name, the installed packages that
 	// depend on it (built on the first question).
 	dependents map[string][]dependent
+	// alive are the installed packages' directories the upgraded install
+	// keeps (built on the first question).
+	alive map[string]bool
+	// brought are what the moved packages' new releases bring along, by
+	// name (read on the first question).
+	brought map[string]broughtEdge
 }
 
 // BuildOverlay makes the overlay directory and links the targets and
@@ -208,7 +228,7 @@ func BuildOverlay(ctx context.Context, req OverlayRequest) (*Overlay, error) {
 		return nil, err
 	}
 	for i := 0; i < len(o.links); i++ {
-		o.linkInstalledDeps(o.links[i])
+		o.linkInstalledDeps(ctx, o.links[i])
 	}
 	ok = true
 	return o, nil
@@ -276,7 +296,7 @@ func (o *Overlay) link(l OverlayLink) error {
 // linkInstalledDeps links, for a package linked for the targets, each
 // dependency it declares that the consumer has installed at a version in
 // the declared range: those need no round trip through the compile.
-func (o *Overlay) linkInstalledDeps(l OverlayLink) {
+func (o *Overlay) linkInstalledDeps(ctx context.Context, l OverlayLink) {
 	if l.Origin == OriginInstalled {
 		return
 	}
@@ -297,7 +317,7 @@ func (o *Overlay) linkInstalledDeps(l OverlayLink) {
 		}
 		if p, isPeer := peers[n]; isPeer && o.req.Peers.LeftOut {
 			if !o.keeps(n) {
-				if rng, by, hoisted := o.hoistedBy(n, l.Name); hoisted {
+				if rng, by, hoisted := o.hoistedBy(ctx, n, l.Name); hoisted {
 					// Linked here when installed in the range of the package
 					// that brings it; else fetched at it when the compile asks.
 					if dir, version, ok := o.installed(n); ok && semver.Satisfies(version, rng) {
@@ -325,7 +345,7 @@ func (o *Overlay) linkInstalledDeps(l OverlayLink) {
 			continue
 		}
 		dir, version, ok := o.installed(n)
-		if !ok || !semver.Satisfies(version, deps[n]) {
+		if !ok || !semver.Satisfies(version, deps[n]) || o.lockedElsewhere(n, deps[n], version) {
 			continue
 		}
 		if err := o.link(OverlayLink{Name: n, Dir: dir, Version: version, Origin: OriginInstalled, RequiredBy: l.Name, Range: deps[n]}); err != nil {
@@ -436,7 +456,7 @@ func (o *Overlay) serve(ctx context.Context, importer, name string) (bool, strin
 			p, isPeer := peers[c]
 			hrng, mover, hoisted := "", "", false
 			if isPeer && !o.keeps(c) {
-				hrng, mover, hoisted = o.hoistedBy(c, importer)
+				hrng, mover, hoisted = o.hoistedBy(ctx, c, importer)
 			}
 			switch {
 			case hoisted:
@@ -467,12 +487,16 @@ func (o *Overlay) serve(ctx context.Context, importer, name string) (bool, strin
 		}
 		dir, version, have := o.installed(c)
 		switch {
-		case declared && have && semver.Satisfies(version, rng):
+		case declared && have && semver.Satisfies(version, rng) && !o.lockedElsewhere(c, rng, version):
 		case !declared && have:
 			// An undeclared import (a types package reached through a
 			// hoisted install) is served as the consumer's compile serves it.
 		case declared && o.req.Fetch != nil:
-			d, v, err := o.req.Fetch(ctx, c, rng)
+			want := rng
+			if v, locked := o.lockedVersion(c, rng); locked {
+				want = v
+			}
+			d, v, err := o.req.Fetch(ctx, c, want)
 			if err != nil {
 				o.failed[c] = fmt.Sprintf("%s %s could not be fetched: %v", c, rng, err)
 				o.note(o.failed[c])
@@ -484,7 +508,7 @@ func (o *Overlay) serve(ctx context.Context, importer, name string) (bool, strin
 				reasons = append(reasons, err.Error())
 				continue
 			}
-			o.linkInstalledDeps(o.links[len(o.links)-1])
+			o.linkInstalledDeps(ctx, o.links[len(o.links)-1])
 			return true, ""
 		case declared:
 			o.failed[c] = fmt.Sprintf("%s %s is not installed at a matching version and nothing can fetch it", c, rng)

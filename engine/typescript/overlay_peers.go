@@ -1,6 +1,7 @@
 package typescript
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -52,7 +53,7 @@ func (o *Overlay) keeps(name string) bool {
 		o.dependents = o.indexDependents()
 	}
 	for _, d := range o.dependents[name] {
-		if o.moves(d.Name) {
+		if o.moves(d.Name) || !o.stays(d.Dir) {
 			// Its installed release goes away with the upgrade.
 			continue
 		}
@@ -67,6 +68,115 @@ func (o *Overlay) keeps(name string) bool {
 func (o *Overlay) moves(name string) bool {
 	i, linked := o.byName[name]
 	return linked && (o.links[i].Origin == OriginTarget || o.links[i].Origin == OriginCompanion)
+}
+
+// lockedVersion is the version the lockfile already resolves name@rng to,
+// when the manager keeps its lockfile's entries: it installs that one
+// again for a package the upgrade brings that declares the range.
+func (o *Overlay) lockedVersion(name, rng string) (string, bool) {
+	if !o.req.Copies.KeepsLocked || o.req.Copies.Locked == nil {
+		return "", false
+	}
+	v, ok := o.req.Copies.Locked(name, rng)
+	if !ok || !semver.Satisfies(v, rng) {
+		return "", false
+	}
+	return v, true
+}
+
+// lockedElsewhere: the install gives name@rng the lockfile's version, not
+// the installed copy at version that the range also admits.
+func (o *Overlay) lockedElsewhere(name, rng, version string) bool {
+	v, ok := o.lockedVersion(name, rng)
+	return ok && v != version
+}
+
+// stays reports whether the installed package in dir is still installed
+// after the upgrade: a manifest of the repository declares it, a package
+// that stays depends on it (Node's resolution from that package reaches
+// it), or a moved package's new release does at a range its version
+// meets. One that only the moved packages' old releases needed goes with
+// them (@storybook/addon-docs 8.0.9 under addon-essentials 8.0.9 → 8.6.19).
+// A package outside node_modules (a workspace) always stays.
+func (o *Overlay) stays(dir string) bool {
+	if !strings.Contains(filepath.ToSlash(dir), "/node_modules/") {
+		return true
+	}
+	if o.alive == nil {
+		o.alive = o.aliveDirs()
+	}
+	if o.alive[""] {
+		// The walk was cut short: every package is taken to stay.
+		return true
+	}
+	return o.alive[dir]
+}
+
+// aliveDirs walks the installed packages from what the manifests declare
+// and what the moved packages' new releases depend on, through the
+// dependencies of every package that does not move. The "" key says the
+// walk was bounded before it ended.
+func (o *Overlay) aliveDirs() map[string]bool {
+	alive := map[string]bool{}
+	var queue []string
+	reach := func(from, name, rng string) {
+		if o.moves(name) || o.members[name] {
+			return
+		}
+		dir, version, ok := resolveFrom(from, name)
+		if !ok || alive[dir] {
+			return
+		}
+		if rng != "" {
+			if _, err := semver.ParseRange(rng); err == nil && !semver.Satisfies(version, rng) {
+				return
+			}
+		}
+		alive[dir] = true
+		queue = append(queue, dir)
+	}
+	read := false
+	for _, d := range o.manifestDirs() {
+		m, err := readDeps(d)
+		if err != nil {
+			continue
+		}
+		read = true
+		for _, deps := range []map[string]string{m.Dependencies, m.DevDependencies, m.OptionalDependencies, m.PeerDependencies} {
+			for n := range deps {
+				reach(d, n, "")
+			}
+		}
+	}
+	if !read {
+		// No manifest says what the repository asks for.
+		return map[string]bool{"": true}
+	}
+	for _, l := range o.links {
+		if l.Origin != OriginTarget && l.Origin != OriginCompanion {
+			continue
+		}
+		for n, r := range regularDeps(l.Dir) {
+			reach(o.req.Workspace, n, r)
+		}
+	}
+	for len(queue) > 0 {
+		if len(alive) > maxIndexed {
+			return map[string]bool{"": true}
+		}
+		dir := queue[0]
+		queue = queue[1:]
+		m, err := readDeps(dir)
+		if err != nil {
+			continue
+		}
+		for _, deps := range []map[string]string{m.Dependencies, m.OptionalDependencies, m.PeerDependencies} {
+			for n := range deps {
+				reach(dir, n, "")
+			}
+		}
+	}
+	return alive
 }
 
 // dependent is an installed package depending on another, with its range.
@@ -94,6 +204,11 @@ func (o *Overlay) nestedFor(l OverlayLink) []string {
 			// A workspace of the repository (linked into node_modules, its
 			// real directory outside) is the user's own code: it moves with
 			// the decision being checked.
+			continue
+		}
+		if !o.stays(d.Dir) {
+			// Only the moved packages' old releases needed it: it goes
+			// with them, and so does the copy it held.
 			continue
 		}
 		if _, err := semver.ParseRange(d.Range); err != nil || semver.Satisfies(l.Version, d.Range) {
@@ -174,12 +289,15 @@ func resolveFrom(dir, name string) (string, string, bool) {
 }
 
 // hoistedBy reports whether a package the upgrade brings (a target, a
-// companion, or what was fetched for them) depends on name, not as a peer:
-// the install then has name where a peer of it resolves, even under a
-// manager that never adds peers (storybook 8.6 depends on
-// @testing-library/dom, which @testing-library/react 16 peer-requires). It
-// returns the range that package declares and its name.
-func (o *Overlay) hoistedBy(name, importer string) (rng, by string, ok bool) {
+// companion, or what was fetched for them) depends on name, not as a peer,
+// directly or through the releases it brings along: the install then has
+// name where a peer of it resolves, even under a manager that never adds
+// peers (storybook 8.6 depends on @testing-library/dom, which
+// @testing-library/react 16 peer-requires; @storybook/addon-a11y 8.6
+// brings it through @storybook/test). It returns the range the last
+// package on the way declares and the moved package it starts from.
+func (o *Overlay) hoistedBy(ctx context.Context, name, importer string) (rng, by string, ok bool) {
+	var from []OverlayLink
 	for _, l := range o.links {
 		if l.Origin == OriginInstalled || l.Name == name || l.Name == importer {
 			continue
@@ -187,8 +305,82 @@ func (o *Overlay) hoistedBy(name, importer string) (rng, by string, ok bool) {
 		if r, found := regularDeps(l.Dir)[name]; found {
 			return r, l.Name, true
 		}
+		if l.Origin == OriginTarget || l.Origin == OriginCompanion {
+			from = append(from, l)
+		}
 	}
-	return "", "", false
+	if o.req.Peers.Release == nil {
+		return "", "", false
+	}
+	return o.broughtBy(ctx, from, name)
+}
+
+// maxBrought bounds the releases read looking for what the moved packages
+// bring along.
+const maxBrought = 400
+
+// broughtBy walks the regular dependencies of the moved packages' new
+// releases, breadth first: a dependency the install keeps is read from its
+// installed copy, another from the release the install gives for its
+// range. The answers are kept for the run.
+func (o *Overlay) broughtBy(ctx context.Context, from []OverlayLink, name string) (rng, by string, ok bool) {
+	if o.brought == nil {
+		o.brought = map[string]broughtEdge{}
+		type node struct {
+			deps map[string]string
+			root string
+		}
+		var queue []node
+		seen := map[string]bool{}
+		for _, l := range from {
+			queue = append(queue, node{deps: regularDeps(l.Dir), root: l.Name})
+			seen[l.Name+"@"+l.Version] = true
+		}
+		read := 0
+		for len(queue) > 0 && read < maxBrought && ctx.Err() == nil {
+			n := queue[0]
+			queue = queue[1:]
+			names := make([]string, 0, len(n.deps))
+			for d := range n.deps {
+				names = append(names, d)
+			}
+			sort.Strings(names)
+			for _, d := range names {
+				r := n.deps[d]
+				if _, have := o.brought[d]; !have {
+					o.brought[d] = broughtEdge{rng: r, by: n.root}
+				}
+				if o.moves(d) || o.members[d] {
+					continue
+				}
+				var version string
+				var deps map[string]string
+				if dir, v, installed := o.installed(d); installed && semver.Satisfies(v, r) {
+					version, deps = v, regularDeps(dir)
+				} else {
+					v, ds, err := o.req.Peers.Release(ctx, d, r)
+					if err != nil {
+						continue
+					}
+					version, deps = v, ds
+				}
+				if seen[d+"@"+version] {
+					continue
+				}
+				seen[d+"@"+version] = true
+				read++
+				queue = append(queue, node{deps: deps, root: n.root})
+			}
+		}
+	}
+	e, found := o.brought[name]
+	return e.rng, e.by, found
+}
+
+// broughtEdge is the first range seen for a package the moved packages
+// bring, and the moved package it came from.
+type broughtEdge struct {
+	rng, by string
 }
 
 // regularDeps are the dependencies and optional dependencies of the

@@ -27,6 +27,8 @@ func TestOverlayPeersLeftOut(t *testing.T) {
 		missing    []string
 		linked     string // how domkit is linked, "" for not at all
 		notes      string
+		// manifest replaces the repository's package.json.
+		manifest string
 	}{
 		{
 			name:      "left out: the re-exports vanish",
@@ -43,8 +45,17 @@ func TestOverlayPeersLeftOut(t *testing.T) {
 		{
 			name:      "kept by a package that does not move: linked as installed",
 			installed: []string{"peerkit@1.0.0", "domkit@1.0.0", "otherkit@1.0.0"}, peers: leftOut,
-			wantNew: []string{}, linked: "domkit 1.0.0 installed",
+			manifest: `{ "name": "peers", "private": true, "devDependencies": { "peerkit": "^1.0.0", "otherkit": "^1.0.0" } }`,
+			wantNew:  []string{}, linked: "domkit 1.0.0 installed",
 			notes: "peerkit peer-requires domkit ^2.0.0; the install keeps domkit@1.0.0",
+		},
+		{
+			// Nothing the repository asks for needs otherkit: the install
+			// keeps neither it nor the domkit it held.
+			name:      "held only by a package nothing asks for: left out",
+			installed: []string{"peerkit@1.0.0", "domkit@1.0.0", "otherkit@1.0.0"}, peers: leftOut,
+			wantNew: []string{"node_modules/peerkit/index.d.ts:2 TS2307", "src/app.test.ts:1 TS2305", "src/app.test.ts:1 TS2305"},
+			missing: []string{"domkit ^2.0.0 peerkit 2.0.0"},
 		},
 		{
 			// storybook 8.6 depends on @testing-library/dom, which
@@ -58,6 +69,11 @@ func TestOverlayPeersLeftOut(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			repo := fixtureRepo(t, "peers", tt.installed...)
+			if tt.manifest != "" {
+				if err := os.WriteFile(filepath.Join(repo, "package.json"), []byte(tt.manifest), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
 			reg := newFakeRegistry("domkit@1.0.0", "domkit@2.0.0")
 			ov, err := BuildOverlay(ctx, OverlayRequest{Workspace: repo, RepoRoot: repo, TempDir: t.TempDir(),
 				Targets: linkedFixtures([]string{"peerkit@2.0.0"}), Companions: linkedFixtures(tt.companions), Fetch: reg.fetch, Peers: tt.peers})
