@@ -159,6 +159,20 @@ func (r *runner) run(ctx context.Context) {
 		return
 	}
 	r.top = top
+	// The snapshot the guard compares the checkout with after the run, and
+	// whether a clone holds the same files, are git reads like the check
+	// that the checkout is clean: they run beside it (a dozen git processes
+	// one after the other took 1–4 s of a loaded machine before the clone
+	// could start).
+	var (
+		reads            sync.WaitGroup
+		snapErr, sameErr error
+		unlike           string
+	)
+	reads.Add(2)
+	go func() { defer reads.Done(); r.before, snapErr = isolate.Take(ctx, top) }()
+	go func() { defer reads.Done(); unlike, sameErr = isolate.SameFiles(ctx, top) }()
+	defer reads.Wait()
 	if reason, err := isolate.Dirty(ctx, top); err != nil || reason != "" {
 		if err != nil {
 			reason = err.Error()
@@ -197,17 +211,16 @@ func (r *runner) run(ctx context.Context) {
 		}
 	}()
 	defer func() { <-r.detected }()
-	r.before, err = isolate.Take(ctx, top)
-	if err != nil {
-		r.stop("snapshot of the checkout: %v", err)
+	reads.Wait()
+	if snapErr != nil {
+		r.stop("snapshot of the checkout: %v", snapErr)
 		return
 	}
 	// The baseline compile reads the checkout, from the start and beside
 	// the clone and the install, when the clone will hold the same files;
 	// else it reads the clone before the install touches it.
-	unlike, err := isolate.SameFiles(ctx, top)
-	if err != nil {
-		r.stop("reading the checkout: %v", err)
+	if sameErr != nil {
+		r.stop("reading the checkout: %v", sameErr)
 		return
 	}
 	if real, _ := filepath.EvalSymlinks(r.root); unlike == "" && real != top {
