@@ -88,6 +88,7 @@ func (r *runner) upgradeClone(ctx context.Context, plan *upgradePlan) (*managers
 	r.progress("install", "installing %s", moveList(plan.moves))
 	res, err := managers.Upgrade(ctx, managers.Options{Root: r.croot, Repo: cloneRepo, Moves: plan.managerMoves, Env: r.env, Manager: r.manager, Fetch: r.managerFetch,
 		Progress: func(line string) { r.progress("install", "%s", line) }})
+	r.trace("install", "installed")
 	return res, cloneRepo, err
 }
 

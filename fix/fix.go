@@ -51,6 +51,10 @@ type Options struct {
 	// Progress receives each phase's lines (phase: check, clone, compile,
 	// install, edits, format, lint, tests, publish).
 	Progress func(phase, line string)
+	// Trace, when set (--verbose), receives what the progress lines do not
+	// mark: where a step running beside others ends (the clone made, the
+	// baseline compiled, check done), for the phase timings.
+	Trace func(phase, line string)
 	// CheckEvents receives check's own progress.
 	CheckEvents engine.Sink
 	// Assist, when set, is given the sites of the upgraded clone and a
@@ -121,6 +125,12 @@ func (r *runner) progress(phase, format string, args ...any) {
 	}
 }
 
+func (r *runner) trace(phase, format string, args ...any) {
+	if r.o.Trace != nil {
+		r.o.Trace(phase, fmt.Sprintf(format, args...))
+	}
+}
+
 // stop ends the run as not run with the reason.
 func (r *runner) stop(format string, args ...any) {
 	r.rep.Status = StatusNotRun
@@ -149,6 +159,20 @@ func (r *runner) run(ctx context.Context) {
 		return
 	}
 	r.top = top
+	// The snapshot the guard compares the checkout with after the run, and
+	// whether a clone holds the same files, are git reads like the check
+	// that the checkout is clean: they run beside it (a dozen git processes
+	// one after the other took 1–4 s of a loaded machine before the clone
+	// could start).
+	var (
+		reads            sync.WaitGroup
+		snapErr, sameErr error
+		unlike           string
+	)
+	reads.Add(2)
+	go func() { defer reads.Done(); r.before, snapErr = isolate.Take(ctx, top) }()
+	go func() { defer reads.Done(); unlike, sameErr = isolate.SameFiles(ctx, top) }()
+	defer reads.Wait()
 	if reason, err := isolate.Dirty(ctx, top); err != nil || reason != "" {
 		if err != nil {
 			reason = err.Error()
@@ -182,20 +206,21 @@ func (r *runner) run(ctx context.Context) {
 		defer close(r.detected)
 		if r.manager, r.detectErr = managers.Detect(ctx, r.root, repository, r.o.Env, r.managerFetch); r.detectErr != nil {
 			workCancel()
+		} else {
+			r.trace("install", "the manager is %s %s (%s)", r.manager.Name, r.manager.Version, r.manager.Binary)
 		}
 	}()
 	defer func() { <-r.detected }()
-	r.before, err = isolate.Take(ctx, top)
-	if err != nil {
-		r.stop("snapshot of the checkout: %v", err)
+	reads.Wait()
+	if snapErr != nil {
+		r.stop("snapshot of the checkout: %v", snapErr)
 		return
 	}
 	// The baseline compile reads the checkout, from the start and beside
 	// the clone and the install, when the clone will hold the same files;
 	// else it reads the clone before the install touches it.
-	unlike, err := isolate.SameFiles(ctx, top)
-	if err != nil {
-		r.stop("reading the checkout: %v", err)
+	if sameErr != nil {
+		r.stop("reading the checkout: %v", sameErr)
 		return
 	}
 	if real, _ := filepath.EvalSymlinks(r.root); unlike == "" && real != top {
@@ -244,6 +269,7 @@ func (r *runner) run(ctx context.Context) {
 	compileBefore := func(root string) {
 		r.progress("compile", "type-checking %s before the upgrade", engine.Where(workspaces))
 		run, err := compileWorkspaces(workCtx, root, workspaces, r.fetch, r.drivers)
+		r.trace("compile", "compiled before the upgrade")
 		based <- baseline{run, err}
 	}
 	if unlike == "" {
@@ -260,6 +286,7 @@ func (r *runner) run(ctx context.Context) {
 				r.env = r.clone.Env(r.o.Env)
 			}
 		}
+		r.trace("clone", "cloned")
 		// Sent once croot and env are set: the main goroutine reads them.
 		cloned <- err
 		if err != nil {
@@ -279,6 +306,7 @@ func (r *runner) run(ctx context.Context) {
 		Packages: []string{r.o.Package}, Targets: r.o.Targets, Group: r.o.Group, Compile: true, Events: r.o.CheckEvents,
 		Drivers: r.drivers, Planned: func(p model.PackageReport) {
 			if concerns(p, r.o.Package) {
+				r.trace("check", "planned %s", p.Title)
 				select {
 				case plans <- p:
 				default:
@@ -286,6 +314,7 @@ func (r *runner) run(ctx context.Context) {
 			}
 		}})
 	close(checked)
+	r.trace("check", "checked")
 	if checkErr != nil {
 		specCancel()
 	}
@@ -415,6 +444,7 @@ func (r *runner) run(ctx context.Context) {
 		lintFiles = appendUnique(lintFiles, f)
 	}
 	r.lintAndTest(ctx, workspaces, reports, edited, lintFiles, style, cloneRepo, *lb)
+	r.trace("tests", "lint and tests done")
 	<-typed
 	if r.interrupted(ctx, "the compile and the tests") {
 		return
@@ -431,6 +461,7 @@ func (r *runner) typesAfter(ctx context.Context, workspaces []string, base *comp
 		r.rep.Types.Reason = "the baseline compile failed: " + baseErr.Error()
 	default:
 		after, err := compileWorkspaces(ctx, r.croot, workspaces, r.fetch, r.drivers)
+		r.trace("compile", "compiled after the upgrade")
 		if ctx.Err() != nil {
 			return
 		}
@@ -613,6 +644,7 @@ func (r *runner) finish(runCtx context.Context) {
 		default:
 			r.rep.Checkout.Branch, r.rep.Checkout.Sha, r.rep.Checkout.Created = pub.Branch, pub.Sha, pub.Created
 		}
+		r.trace("publish", "published")
 	}
 	published := r.rep.Checkout.Branch != ""
 	switch {
@@ -649,6 +681,7 @@ func (r *runner) finish(runCtx context.Context) {
 		}
 	}
 	if !r.rep.Clone.Kept {
+		r.trace("publish", "removing the clone")
 		if err := r.clone.Remove(); err != nil {
 			r.rep.Clone.Kept, r.rep.Clone.Why = true, "it could not be removed: "+err.Error()
 		} else {

@@ -656,6 +656,14 @@ func TestFixBaselineSeesWhatTheCloneSees(t *testing.T) {
 	if !strings.Contains(r.stderr, "the baseline compile waits for the clone: the ignored src/generated.d.ts is not in a clone") {
 		t.Errorf("progress does not say why the baseline reads the clone:\n%s", r.stderr)
 	}
+	// --verbose stamps where the steps running side by side end, and
+	// check's own phases, for the phase timings.
+	for _, want := range []string{"fix: clone: cloned", "fix: check: usages", "fix: check: compile", "fix: check: checked",
+		"fix: compile: compiled before the upgrade", "fix: install: installed", "fix: compile: compiled after the upgrade", "fix: publish: published"} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("--verbose does not say %q:\n%s", want, r.stderr)
+		}
+	}
 }
 
 // The manager is checked beside check and the clone; a packageManager the

@@ -1,6 +1,7 @@
 package packs
 
 import (
+	"bytes"
 	"fmt"
 	"io/fs"
 	"os"
@@ -84,6 +85,12 @@ func stripePin(dir string) (string, error) {
 		b, err := os.ReadFile(p)
 		if err != nil {
 			return err
+		}
+		// Both of the pattern's forms name ApiVersion: the files that do
+		// not (all but one or two of stripe's hundreds) skip the regexp,
+		// which cost 0.75 s of a fix run's CPU over the two versions' 10 MB.
+		if !bytes.Contains(b, []byte("ApiVersion")) {
+			return nil
 		}
 		for _, m := range latestAPIVersionRE.FindAllStringSubmatch(string(b), -1) {
 			pins = appendOnce(pins, m[1])

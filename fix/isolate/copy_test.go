@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // pnpmLayout installs by hand what pnpm leaves in a workspace repository:
@@ -97,6 +98,19 @@ func TestNodeModulesCopied(t *testing.T) {
 	}
 	if _, err := os.Lstat(c.Dir); !os.IsNotExist(err) {
 		t.Fatalf("run dir still there: %v", err)
+	}
+	if kept, err := List(f.runs); err != nil || len(kept) != 0 {
+		t.Errorf("List %+v %v after Remove", kept, err)
+	}
+	// The files go in the background; they do go.
+	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(50 * time.Millisecond) {
+		entries, err := os.ReadDir(f.runs)
+		if err == nil && len(entries) == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the runs root still holds %v (%v)", entries, err)
+		}
 	}
 }
 

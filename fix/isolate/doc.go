@@ -12,6 +12,7 @@
 // checkout may gain is a branch ref (Publish: a new branch or a fast-forward
 // of one that is not checked out) and the stored run under
 // .git/uptide/<branch>/ (StoreRun), where git status never looks. Run
-// directories are only ever deleted through one guard (RemoveRun), which
-// Clean and Clone.Remove share.
+// directories are only ever deleted through one guard (inspect), which
+// RemoveRun, Clean and Clone.Remove share; Clone.Remove renames the run
+// directory and leaves its deletion to a process of its own.
 package isolate

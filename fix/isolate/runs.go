@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strings"
 	"time"
 )
 
@@ -92,6 +93,19 @@ type Kept struct {
 // a real directory (not a symlink), carrying a regular marker file whose
 // id is the directory's.
 func inspect(root, dir string) (Kept, error) {
+	return inspectNamed(root, dir, runPrefix)
+}
+
+// The run directory of run <id> is named runPrefix+<id>; Clone.Remove
+// renames it discardedPrefix+<id> while deleting it: List never shows one,
+// Clean deletes what is left of one.
+const (
+	runPrefix       = "run-"
+	discardedPrefix = "discarded-"
+)
+
+// inspectNamed is inspect for a directory named prefix+<id>.
+func inspectNamed(root, dir, prefix string) (Kept, error) {
 	if root == "" {
 		return Kept{}, fmt.Errorf("%s: %w: no runs root given", dir, ErrNotRun)
 	}
@@ -115,9 +129,9 @@ func inspect(root, dir string) (Kept, error) {
 		}
 	}
 	name := filepath.Base(absDir)
-	m := runDirPattern.FindStringSubmatch(name)
-	if m == nil {
-		return Kept{}, fmt.Errorf("%s: %w: not named run-<id>", dir, ErrNotRun)
+	id, ok := strings.CutPrefix(name, prefix)
+	if !ok || !idPattern.MatchString(id) {
+		return Kept{}, fmt.Errorf("%s: %w: not named %s<id>", dir, ErrNotRun, prefix)
 	}
 	fi, err := os.Lstat(filepath.Join(realRoot, name))
 	if err != nil {
@@ -145,7 +159,7 @@ func inspect(root, dir string) (Kept, error) {
 	if err != nil {
 		return Kept{}, fmt.Errorf("%s: %w: %v", dir, ErrNotRun, err)
 	}
-	if marker.ID != m[1] {
+	if marker.ID != id {
 		return Kept{}, fmt.Errorf("%s: %w: its marker is for run %s", dir, ErrNotRun, marker.ID)
 	}
 	return Kept{ID: marker.ID, Dir: filepath.Join(absRoot, name), Checkout: marker.Checkout, Branch: marker.Branch, Created: created}, nil
@@ -196,7 +210,9 @@ func List(root string) ([]Kept, error) {
 // Clean removes kept runs created before now-7*24h (all of them when all
 // is true): only directories directly inside root, named run-<id>, not
 // symlinks, carrying a valid marker. It returns what it removed; a run it
-// could not remove is in the error and the rest are still removed.
+// could not remove is in the error and the rest are still removed. What is
+// left of a discarded run (its deletion cut short) goes too, whatever its
+// age, through the same guard.
 func Clean(root string, now time.Time, all bool) ([]Kept, error) {
 	kept, err := List(root)
 	if err != nil {
@@ -204,6 +220,17 @@ func Clean(root string, now time.Time, all bool) ([]Kept, error) {
 	}
 	var removed []Kept
 	var errs []error
+	if entries, err := os.ReadDir(root); err == nil {
+		for _, e := range entries {
+			dir := filepath.Join(root, e.Name())
+			if _, err := inspectNamed(root, dir, discardedPrefix); err != nil {
+				continue // not one of ours
+			}
+			if err := removeNamed(root, dir, discardedPrefix); err != nil {
+				errs = append(errs, err)
+			}
+		}
+	}
 	for _, k := range kept {
 		if !all && !k.Created.Before(now.Add(-KeepFor)) {
 			continue
@@ -220,7 +247,12 @@ func Clean(root string, now time.Time, all bool) ([]Kept, error) {
 // RemoveRun is the one guarded delete: dir goes only when it is a run
 // directory directly inside root (see Clean).
 func RemoveRun(root, dir string) error {
-	k, err := inspect(root, dir)
+	return removeNamed(root, dir, runPrefix)
+}
+
+// removeNamed deletes dir when inspectNamed passes it.
+func removeNamed(root, dir, prefix string) error {
+	k, err := inspectNamed(root, dir, prefix)
 	if err != nil {
 		return fmt.Errorf("refusing to delete %s: %w", dir, err)
 	}

@@ -203,3 +203,40 @@ func TestGitErrorSaysWhatStdoutSays(t *testing.T) {
 		t.Errorf("committing nothing: %v, want git's own 'nothing to commit'", err)
 	}
 }
+
+// What a discarded run left (its deletion cut short) is Clean's, whatever
+// its age, through the same guard: an unmarked or mislabelled directory
+// named like one, and a symlink named like one, stay.
+func TestCleanDeletesWhatADiscardLeft(t *testing.T) {
+	root := t.TempDir()
+	young := makeRun(t, root, "20261201-101010-bbbbbb", now.Add(-time.Hour))
+	left := filepath.Join(root, discardedPrefix+"20261201-101010-bbbbbb")
+	if err := os.Rename(young, left); err != nil {
+		t.Fatal(err)
+	}
+	unmarked := filepath.Join(root, discardedPrefix+"20261101-101010-cccccc")
+	os.MkdirAll(unmarked, 0o755)
+	otherID := filepath.Join(root, discardedPrefix+"20261101-101010-abcdef")
+	os.MkdirAll(otherID, 0o755)
+	writeMarker(otherID, Marker{ID: "20261101-101010-000000", Checkout: "/a", Branch: "b", Created: "2026-11-01T10:10:10Z"})
+	outside := makeRun(t, t.TempDir(), "20261101-101010-eeeeee", now.Add(-time.Hour))
+	link := filepath.Join(root, discardedPrefix+"20261101-101010-eeeeee")
+	if err := os.Symlink(outside, link); err != nil {
+		t.Fatal(err)
+	}
+	if kept, err := List(root); err != nil || len(kept) != 0 {
+		t.Fatalf("List %+v %v: a discarded run is no kept one", kept, err)
+	}
+	removed, err := Clean(root, now, false)
+	if err != nil || len(removed) != 0 {
+		t.Fatalf("Clean removed %+v %v, want no kept run", removed, err)
+	}
+	if exists(left) {
+		t.Errorf("Clean left %s", left)
+	}
+	for _, p := range []string{unmarked, otherID, link, filepath.Join(outside, "repo/node_modules/x/index.js")} {
+		if !exists(p) {
+			t.Errorf("Clean deleted %s", p)
+		}
+	}
+}

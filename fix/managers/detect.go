@@ -151,7 +151,7 @@ func Detect(ctx context.Context, root string, repo *model.Repository, env []stri
 	if version == want {
 		hash = packageManagerHash(repo.PackageManagerField)
 	}
-	m, err := fetched(ctx, fetch, root, name, version, hash, env)
+	m, err := fetched(ctx, fetch, name, version, hash, env)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s, so uptide runs %s %s (%s) from the registry, and that failed: %w", lockRel, why, bin, version, whose, err)
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -481,5 +482,69 @@ func TestDetectedManagerWithoutTheLockfileHere(t *testing.T) {
 	_, err = Upgrade(context.Background(), Options{Root: dir, Repo: repo, Moves: []Move{{Name: "slugkit", To: "2.0.0"}}, Manager: m})
 	if err == nil || !strings.Contains(err.Error(), "commit the lockfile") {
 		t.Fatalf("err = %v, want Detect's: no lockfile, commit it", err)
+	}
+}
+
+// A manager the registry gives is the release of its package's manifest:
+// Detect starts nothing to ask it its version (the install is the first
+// thing it runs), and a package whose manifest is another release is
+// refused.
+func TestDetectReadsTheFetchedManagersVersion(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{"name":"app","packageManager":"pnpm@9.15.9","dependencies":{"slugkit":"^1.0.0"}}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lock := "lockfileVersion: '9.0'\n\nimporters:\n\n  .:\n    dependencies:\n      slugkit:\n        specifier: ^1.0.0\n        version: 1.0.0\n\npackages:\n\n  slugkit@1.0.0:\n    resolution: {integrity: sha512-x}\n\nsnapshots:\n\n  slugkit@1.0.0: {}\n"
+	if err := os.WriteFile(filepath.Join(dir, "pnpm-lock.yaml"), []byte(lock), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := repo.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tool := func(version string) string {
+		tdir := t.TempDir()
+		os.MkdirAll(filepath.Join(tdir, "bin"), 0o755)
+		manifest := `{"name":"pnpm","version":"` + version + `","bin":{"pnpm":"bin/pnpm.cjs"}}`
+		script := "require('fs').appendFileSync(__dirname + '/../ran', process.argv.slice(2).join(' ') + '\\n');\nconsole.log('" + version + "');\n"
+		if err := os.WriteFile(filepath.Join(tdir, "package.json"), []byte(manifest), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(tdir, "bin", "pnpm.cjs"), []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return tdir
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Fatal("node is not on PATH: the manager runs with it")
+	}
+	// node alone on PATH: no manager of the machine's.
+	bin := t.TempDir()
+	if err := os.Symlink(node, filepath.Join(bin, "node")); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"PATH=" + bin}
+	good := tool("9.15.9")
+	fetch := func(_ context.Context, name, version string) (*Tool, error) {
+		if name != "pnpm" || version != "9.15.9" {
+			t.Errorf("fetched %s@%s, want pnpm@9.15.9", name, version)
+		}
+		return &Tool{Dir: good}, nil
+	}
+	m, err := Detect(context.Background(), dir, r, env, fetch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Version != "9.15.9" || m.Binary != filepath.Join(good, "bin", "pnpm.cjs") || !strings.Contains(m.Why, "no pnpm on PATH") {
+		t.Errorf("manager %+v, want the fetched pnpm 9.15.9", m)
+	}
+	if ran, err := os.ReadFile(filepath.Join(good, "ran")); err == nil {
+		t.Errorf("Detect ran the fetched manager: %q", ran)
+	}
+	other := tool("9.15.8")
+	_, err = Detect(context.Background(), dir, r, env, func(context.Context, string, string) (*Tool, error) { return &Tool{Dir: other}, nil })
+	if err == nil || !strings.Contains(err.Error(), "is 9.15.8, not 9.15.9") {
+		t.Errorf("another release in the package: %v", err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/uptide/uptide/engine"
 	"github.com/uptide/uptide/fix"
 	"github.com/uptide/uptide/internal/term"
 )
@@ -108,6 +109,20 @@ func runFix(cmd *cobra.Command, o *FixOptions) error {
 			return
 		}
 		progress.Update(false, "  %s", clipLine(line, o.Term.Width-4))
+	}
+	if o.Verbose {
+		opts.Trace = opts.Progress
+		// Check's own phases, each once, where it enters it.
+		checkPhase := engine.Phase("")
+		opts.CheckEvents = func(e engine.Event) {
+			mu.Lock()
+			enter := e.Phase != checkPhase
+			checkPhase = e.Phase
+			mu.Unlock()
+			if enter {
+				opts.Progress("check", string(e.Phase))
+			}
+		}
 	}
 	if o.Assist {
 		p, err := o.LLM.provider(o.Env)
