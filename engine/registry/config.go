@@ -74,6 +74,34 @@ func (c *credentials) header() string {
 	return ""
 }
 
+// Secrets are the credential values the configuration holds, in every
+// form they may appear in (a token, _auth and its decoded user:password,
+// a _password encoded and decoded, the Basic value sent), so what a child
+// process prints can be redacted of them.
+func (c *Config) Secrets() []string {
+	if c == nil || c.s == nil {
+		return nil
+	}
+	var out []string
+	for _, cr := range c.s.auth {
+		out = append(out, cr.token, cr.auth, cr.password)
+		if raw, err := base64.StdEncoding.DecodeString(cr.auth); err == nil {
+			out = append(out, string(raw))
+			if _, pw, ok := strings.Cut(string(raw), ":"); ok {
+				out = append(out, pw)
+			}
+		}
+		if pw, err := base64.StdEncoding.DecodeString(cr.password); err == nil {
+			out = append(out, string(pw))
+		}
+		if h := cr.header(); strings.HasPrefix(h, "Basic ") {
+			out = append(out, strings.TrimPrefix(h, "Basic "))
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
 // LoadConfig reads the npm configuration that applies in root: the user
 // .npmrc ($NPM_CONFIG_USERCONFIG, else ~/.npmrc), the project's
 // <root>/.npmrc, then npm_config_* variables, later sources winning key by
