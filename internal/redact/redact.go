@@ -42,10 +42,14 @@ func New(values ...string) *Secrets {
 // FromEnv is the set of the values of env's variables that are named like
 // secrets (ANTHROPIC_API_KEY, NPM_TOKEN, NODE_AUTH_TOKEN, DB_PASSWORD,
 // npm_config_//host/:_authToken…): a child process may print any of them.
+// Values that do not look like a key are left out, so a message is not
+// garbled for nothing: shorter than 8 bytes, with a space, or a path
+// (SSH_AUTH_SOCK).
 func FromEnv(env []string) *Secrets {
 	s := &Secrets{}
 	for _, kv := range env {
-		if name, value, ok := strings.Cut(kv, "="); ok && secretName(name) {
+		name, value, ok := strings.Cut(kv, "=")
+		if ok && secretName(name) && len(value) >= 8 && !strings.ContainsAny(value, " \t\n") && !strings.HasPrefix(value, "/") {
 			s.Add(value)
 		}
 	}

@@ -9,9 +9,10 @@ func TestFromEnvPicksSecretNames(t *testing.T) {
 	s := FromEnv([]string{
 		"ANTHROPIC_API_KEY=sk-ant-123456", "NPM_TOKEN=npm_abcdef", "npm_config_//reg.test/:_authToken=tok-nerf-1",
 		"DB_PASSWORD=hunter22", "PATH=/usr/bin:/bin", "HOME=/home/someone", "KEYBOARD=us-intl-x", "GH_TOKEN=abc",
+		"SSH_AUTH_SOCK=/tmp/ssh-agent.sock", "FEATURE_AUTH=disabled for now",
 	})
-	text := "sk-ant-123456 npm_abcdef tok-nerf-1 hunter22 /usr/bin:/bin /home/someone us-intl-x abc"
-	want := "[redacted] [redacted] [redacted] [redacted] /usr/bin:/bin /home/someone us-intl-x abc"
+	text := "sk-ant-123456 npm_abcdef tok-nerf-1 hunter22 /usr/bin:/bin /home/someone us-intl-x abc /tmp/ssh-agent.sock disabled for now"
+	want := "[redacted] [redacted] [redacted] [redacted] /usr/bin:/bin /home/someone us-intl-x abc /tmp/ssh-agent.sock disabled for now"
 	if got := s.String(text); got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
