@@ -96,6 +96,8 @@ func runFix(cmd *cobra.Command, o *FixOptions) error {
 	phase := ""
 	start := time.Now()
 	opts.Progress = func(p, line string) {
+		// The lines are what the install and the tests print.
+		line = opts.Secrets.String(line)
 		mu.Lock()
 		defer mu.Unlock()
 		if o.Verbose {
