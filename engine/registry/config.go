@@ -74,15 +74,27 @@ func (c *credentials) header() string {
 	return ""
 }
 
+// tokenVars are the variables registry tokens are conventionally kept in
+// for an .npmrc to reference (CI's setup actions write
+// `//host/:_authToken=${NODE_AUTH_TOKEN}`) or yarn berry to read: registry
+// credentials even where no file of this repository names them.
+var tokenVars = []string{"NPM_TOKEN", "NODE_AUTH_TOKEN", "YARN_NPM_AUTH_TOKEN"}
+
 // Secrets are the credential values the configuration holds, in every
 // form they may appear in (a token, _auth and its decoded user:password,
-// a _password encoded and decoded, the Basic value sent), so what a child
-// process prints can be redacted of them.
+// a _password encoded and decoded, the Basic value sent), and the values
+// of tokenVars, so what a child process prints can be redacted of them
+// and a child with no use for them can be denied them.
 func (c *Config) Secrets() []string {
 	if c == nil || c.s == nil {
 		return nil
 	}
 	var out []string
+	for _, name := range tokenVars {
+		if v := c.s.envVars[name]; v != "" {
+			out = append(out, v)
+		}
+	}
 	for _, cr := range c.s.auth {
 		out = append(out, cr.token, cr.auth, cr.password)
 		if raw, err := base64.StdEncoding.DecodeString(cr.auth); err == nil {

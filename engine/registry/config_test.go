@@ -353,6 +353,9 @@ func TestSecretsNamesEveryForm(t *testing.T) {
 		"//pw.test/:_password=" + base64.StdEncoding.EncodeToString([]byte("pw-carol-1")),
 	}, "\n"))
 	got := strings.Join(c.Secrets(), " ")
+	if env := configWithEnv(t, "", "NODE_AUTH_TOKEN=node-auth-token-1").Secrets(); len(env) != 1 || env[0] != "node-auth-token-1" {
+		t.Errorf("NODE_AUTH_TOKEN, named by no .npmrc, is not a secret: %q", env)
+	}
 	for _, want := range []string{"hunter22", "tok-secret-1", "pw-alice-1", "pw-carol-1",
 		base64.StdEncoding.EncodeToString([]byte("pw-carol-1")), base64.StdEncoding.EncodeToString([]byte("carol:pw-carol-1"))} {
 		if !strings.Contains(got, want) {
