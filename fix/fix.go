@@ -20,6 +20,7 @@ import (
 	"github.com/uptide/uptide/fix/isolate"
 	"github.com/uptide/uptide/fix/managers"
 	"github.com/uptide/uptide/fix/verify"
+	"github.com/uptide/uptide/internal/redact"
 )
 
 // Options are the inputs of one fix run.
@@ -61,6 +62,12 @@ type Options struct {
 	// validator over it after the upgrade commit; the patches it accepts
 	// are applied with Patches (the planner's review queue, fix --assist).
 	Assist func(ctx context.Context, in AssistInput) (AssistOutcome, error)
+	// Secrets are masked in the report and the stored run (what the
+	// install, the tests, the tools and the provider printed may hold
+	// them); the registry client's credentials are added to them, so a
+	// provider sharing the set masks and withholds those too. Nil is the
+	// secrets of Env.
+	Secrets *redact.Secrets
 }
 
 // runner is one run's state.
@@ -107,6 +114,9 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		Tests:    TestsReport{Results: []verify.TestResult{}, NoTests: []string{}, Skipped: []verify.ServiceSkip{}, NotRun: []string{}},
 		Style:    StyleReport{Formatted: []string{}, NewFailures: map[string][]string{}},
 		Checkout: CheckoutReport{Changed: []string{}}}}
+	if r.o.Secrets == nil {
+		r.o.Secrets = redact.FromEnv(o.Env)
+	}
 	r.drivers = typescript.NewDrivers()
 	defer func() {
 		for _, f := range r.clean {
@@ -116,6 +126,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	}()
 	r.run(ctx)
 	r.finish(ctx)
+	r.o.Secrets.Walk(r.rep)
 	return r.rep, nil
 }
 
@@ -190,6 +201,7 @@ func (r *runner) run(ctx context.Context) {
 			return
 		}
 	}
+	r.o.Secrets.Withhold(r.o.Client.Config().Secrets()...)
 	resolved := make(chan error, 1)
 	go func() { resolved <- engine.ResolveTargets(ctx, r.o.Client, repository, r.o.Targets) }()
 	// A manager the PATH lacks (or has at another version than
@@ -667,6 +679,7 @@ func (r *runner) finish(runCtx context.Context) {
 	}
 	r.rep.Risk = risk(r.rep)
 	if committed || r.rep.Clone.Kept {
+		r.o.Secrets.Walk(r.rep)
 		if data, err := marshalRun(r.rep); err == nil {
 			if file, err := isolate.StoreRun(ctx, r.top, r.clone.Branch, r.clone.ID, data, published); err == nil {
 				r.rep.Checkout.RunFile = file

@@ -12,6 +12,7 @@ import (
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/engine/repo"
 	"github.com/uptide/uptide/fix/managers"
+	"github.com/uptide/uptide/internal/proc"
 )
 
 // upgradePlan is what one fix moves, from check's reports.
@@ -469,10 +470,14 @@ func marshalRun(r *Report) ([]byte, error) {
 
 func gitOutput(ctx context.Context, dir string, args ...string) (string, error) {
 	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
+	// A path or a ref: anything longer is not git's answer.
+	out, errb := &proc.Capped{Max: 1 << 20}, &proc.Capped{Max: 64 << 10}
+	cmd.Stdout, cmd.Stderr = out, errb
 	if err := cmd.Run(); err != nil {
 		return "", fmt.Errorf("git %s: %v: %s", strings.Join(args, " "), err, strings.TrimSpace(errb.String()))
+	}
+	if out.Exceeded() {
+		return "", fmt.Errorf("git %s printed more than 1 MB: not an answer to use", strings.Join(args, " "))
 	}
 	return strings.TrimSpace(out.String()), nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/uptide/uptide/engine/repo"
 	"github.com/uptide/uptide/fix"
 	"github.com/uptide/uptide/fix/assist"
+	"github.com/uptide/uptide/internal/redact"
 	"github.com/uptide/uptide/tui/review"
 	"github.com/uptide/uptide/tui/state"
 )
@@ -43,6 +44,8 @@ type Live struct {
 	NewQueue func(ctx context.Context, in fix.AssistInput) (review.Source, int, error)
 	// RunsRoot is where fix's clones live; "" is fix's default.
 	RunsRoot string
+	// Secrets are the provider's (fix.Options.Secrets); nil is Env's.
+	Secrets *redact.Secrets
 
 	prepMu   sync.Mutex
 	checkCwd string
@@ -271,7 +274,7 @@ func (l *Live) Fix(ctx context.Context, req CheckRequest, progress func(phase, l
 	}
 	opts := checkOptions(req)
 	o := fix.Options{Cwd: cwd, Env: l.Env, Client: client, CompilerClient: l.compilerClient(), Package: opts.Packages[0], Targets: opts.Targets,
-		Group: opts.Group, Progress: progress, RunsRoot: l.RunsRoot}
+		Group: opts.Group, Progress: progress, RunsRoot: l.RunsRoot, Secrets: l.Secrets}
 	o.Assist = func(ctx context.Context, in fix.AssistInput) (fix.AssistOutcome, error) {
 		src, resumed := review.NoProvider(in.Sites), 0
 		if l.NewQueue != nil {

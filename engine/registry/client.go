@@ -69,7 +69,10 @@ type Options struct {
 	// Clock is the time source of every limit above; default the system
 	// clock. Tests inject one to drive deadlines without waiting.
 	Clock Clock
-	HTTP  *http.Client // default: a client pooling Concurrency connections per host
+	// HTTP is the client requests go through; default one pooling
+	// Concurrency connections per host. Its redirect policy is always
+	// replaced by the registry's (credentials recomputed per hop).
+	HTTP *http.Client
 	// OnResponse is called once per HTTP response received, from any
 	// goroutine, so a caller can show progress.
 	OnResponse func()
@@ -134,11 +137,16 @@ func New(opts Options) *Client {
 	if c.clock == nil {
 		c.clock = systemClock{}
 	}
-	if c.http == nil {
+	hc := http.Client{}
+	if opts.HTTP != nil {
+		hc = *opts.HTTP
+	} else {
 		t := http.DefaultTransport.(*http.Transport).Clone()
 		t.MaxIdleConnsPerHost = n
-		c.http = &http.Client{Transport: t, CheckRedirect: checkRedirect}
+		hc.Transport = t
 	}
+	hc.CheckRedirect = c.redirect
+	c.http = &hc
 	if c.cacheRoot == "" {
 		c.cacheRoot, c.cacheErr = cache.Root()
 	}
@@ -227,6 +235,8 @@ func (c *Client) attempt(ctx context.Context, req request, budget time.Duration,
 
 	actx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	// The redirect policy reads whose credentials may apply from here.
+	actx = context.WithValue(actx, registryKey{}, req.registry)
 	wd := c.newWatchdog(cancel, budget, remaining)
 	defer wd.stop()
 
@@ -318,9 +328,32 @@ func (c *Client) attempt(ctx context.Context, req request, budget time.Duration,
 // errRedirectLoop stops a redirect chain that would not end on its own.
 var errRedirectLoop = errors.New("too many redirects")
 
-func checkRedirect(_ *http.Request, via []*http.Request) error {
+// registryKey carries a request's registry URL in its context to the
+// redirect policy.
+type registryKey struct{}
+
+// redirect is the policy of every hop: the Authorization net/http copied
+// from the first request is dropped, since net/http keeps it when only
+// the port or the scheme changes and for a subdomain, and the header is
+// computed afresh for the new URL from the .npmrc credentials, exactly as
+// for a first request to it (its nerf-dart: host, port and path). A chain
+// that went from https to http never carries any: the credentials would
+// cross the network in the clear.
+func (c *Client) redirect(req *http.Request, via []*http.Request) error {
 	if len(via) >= 10 {
 		return errRedirectLoop
+	}
+	req.Header.Del("Authorization")
+	if req.URL.Scheme != "https" {
+		for _, v := range via {
+			if v.URL.Scheme == "https" {
+				return nil
+			}
+		}
+	}
+	registry, _ := req.Context().Value(registryKey{}).(string)
+	if auth := c.cfg.authHeader(req.URL, registry); auth != "" {
+		req.Header.Set("Authorization", auth)
 	}
 	return nil
 }

@@ -74,6 +74,46 @@ func (c *credentials) header() string {
 	return ""
 }
 
+// tokenVars are the variables registry tokens are conventionally kept in
+// for an .npmrc to reference (CI's setup actions write
+// `//host/:_authToken=${NODE_AUTH_TOKEN}`) or yarn berry to read: registry
+// credentials even where no file of this repository names them.
+var tokenVars = []string{"NPM_TOKEN", "NODE_AUTH_TOKEN", "YARN_NPM_AUTH_TOKEN"}
+
+// Secrets are the credential values the configuration holds, in every
+// form they may appear in (a token, _auth and its decoded user:password,
+// a _password encoded and decoded, the Basic value sent), and the values
+// of tokenVars, so what a child process prints can be redacted of them
+// and a child with no use for them can be denied them.
+func (c *Config) Secrets() []string {
+	if c == nil || c.s == nil {
+		return nil
+	}
+	var out []string
+	for _, name := range tokenVars {
+		if v := c.s.envVars[name]; v != "" {
+			out = append(out, v)
+		}
+	}
+	for _, cr := range c.s.auth {
+		out = append(out, cr.token, cr.auth, cr.password)
+		if raw, err := base64.StdEncoding.DecodeString(cr.auth); err == nil {
+			out = append(out, string(raw))
+			if _, pw, ok := strings.Cut(string(raw), ":"); ok {
+				out = append(out, pw)
+			}
+		}
+		if pw, err := base64.StdEncoding.DecodeString(cr.password); err == nil {
+			out = append(out, string(pw))
+		}
+		if h := cr.header(); strings.HasPrefix(h, "Basic ") {
+			out = append(out, strings.TrimPrefix(h, "Basic "))
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
 // LoadConfig reads the npm configuration that applies in root: the user
 // .npmrc ($NPM_CONFIG_USERCONFIG, else ~/.npmrc), the project's
 // <root>/.npmrc, then npm_config_* variables, later sources winning key by

@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"encoding/base64"
 	"fmt"
 	"net/url"
 	"os"
@@ -340,5 +341,25 @@ func TestUnreadableNpmrc(t *testing.T) {
 	_, err := LoadConfig("", []string{"HOME=" + home, "PATH="})
 	if err == nil || !strings.Contains(err.Error(), filepath.Join(home, ".npmrc")) {
 		t.Fatalf("want an error naming the file, got %v", err)
+	}
+}
+
+func TestSecretsNamesEveryForm(t *testing.T) {
+	c := testConfig(t, strings.Join([]string{
+		"registry=http://bob:hunter22@reg.test/",
+		"//tok.test/:_authToken=tok-secret-1",
+		"//auth.test/:_auth=" + base64.StdEncoding.EncodeToString([]byte("alice:pw-alice-1")),
+		"//pw.test/:username=carol",
+		"//pw.test/:_password=" + base64.StdEncoding.EncodeToString([]byte("pw-carol-1")),
+	}, "\n"))
+	got := strings.Join(c.Secrets(), " ")
+	if env := configWithEnv(t, "", "NODE_AUTH_TOKEN=node-auth-token-1").Secrets(); len(env) != 1 || env[0] != "node-auth-token-1" {
+		t.Errorf("NODE_AUTH_TOKEN, named by no .npmrc, is not a secret: %q", env)
+	}
+	for _, want := range []string{"hunter22", "tok-secret-1", "pw-alice-1", "pw-carol-1",
+		base64.StdEncoding.EncodeToString([]byte("pw-carol-1")), base64.StdEncoding.EncodeToString([]byte("carol:pw-carol-1"))} {
+		if !strings.Contains(got, want) {
+			t.Errorf("Secrets() lacks %q: %s", want, got)
+		}
 	}
 }

@@ -1,7 +1,6 @@
 package registry
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"github.com/uptide/uptide/internal/cache"
+	"github.com/uptide/uptide/internal/proc"
 )
 
 // npmAskTimeout bounds `npm config get registry`; npm starts slowly on a
@@ -58,13 +58,18 @@ func askNpmRegistry(env []string, dir string) (string, error) {
 	} else {
 		cmd.Dir = os.TempDir()
 	}
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	// One URL is the answer: past 64 KB it is not one. Its stderr is
+	// not read.
+	stdout := &proc.Capped{Max: 64 << 10}
+	cmd.Stdout = stdout
 	if err := cmd.Run(); err != nil {
 		if ctx.Err() != nil {
 			return "", fmt.Errorf("no registry configured and `npm config get registry` did not answer within %s: %s", npmAskTimeout, fix)
 		}
 		return "", fmt.Errorf("no registry configured and `npm config get registry` failed (%v): %s", err, fix)
+	}
+	if stdout.Exceeded() {
+		return "", fmt.Errorf("no registry configured and `npm config get registry` printed more than 64 KB, not a URL: %s", fix)
 	}
 	reg, cred, err := normalizeRegistry(entry{key: "registry", value: strings.TrimSpace(stdout.String()), source: "`npm config get registry`"})
 	if err != nil {

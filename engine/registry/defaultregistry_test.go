@@ -58,3 +58,17 @@ func TestNoNpmNoRegistryIsAClearError(t *testing.T) {
 		t.Fatalf("want an *Error telling the user to set registry=, got %v", err)
 	}
 }
+
+// An npm that answers `npm config get registry` without end is not read
+// to its end: a clear error, not a megabyte-long "URL".
+func TestNpmAnswerIsCapped(t *testing.T) {
+	bin := t.TempDir()
+	script := "#!/bin/sh\nyes x | tr -d '\\n' | head -c 10000000\n"
+	if err := os.WriteFile(filepath.Join(bin, "npm"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_, err := askNpmRegistry([]string{"HOME=" + t.TempDir(), "PATH=" + bin + string(os.PathListSeparator) + "/usr/bin:/bin"}, t.TempDir())
+	if err == nil || !strings.Contains(err.Error(), "printed more than 64 KB, not a URL") {
+		t.Fatalf("want the cap's error, got %v", err)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/uptide/uptide/internal/redact"
 	"net/http"
 	"strings"
 	"time"
@@ -22,6 +23,8 @@ type Anthropic struct {
 	// header and nowhere else.
 	Key   string
 	Model string
+	// Secrets are masked in its errors, besides Key.
+	Secrets *redact.Secrets
 	// BaseURL is the API's root, "https://api.anthropic.com" unless
 	// ANTHROPIC_BASE_URL moves it (as the official clients allow).
 	BaseURL string
@@ -89,7 +92,7 @@ func (a *Anthropic) Complete(ctx context.Context, req Request) (Reply, error) {
 	status, h, raw, err := post(ctx, a.Client, base+"/v1/messages",
 		map[string]string{"x-api-key": a.Key, "anthropic-version": anthropicVersion}, body)
 	if err != nil {
-		return Reply{}, fmt.Errorf("anthropic: %s", redact(err.Error(), a.Key))
+		return Reply{}, fmt.Errorf("anthropic: %s", a.Secrets.String(err.Error(), a.Key))
 	}
 	var r anthropicResponse
 	jerr := json.Unmarshal(raw, &r)
@@ -98,7 +101,7 @@ func (a *Anthropic) Complete(ctx context.Context, req Request) (Reply, error) {
 		if jerr == nil && r.Error != nil {
 			typ, msg = r.Error.Type, r.Error.Message
 		}
-		return Reply{}, httpFailure("anthropic", status, h, raw, typ, msg, a.Key, a.now)
+		return Reply{}, httpFailure("anthropic", status, h, raw, typ, msg, a.Secrets, a.Key, a.now)
 	}
 	if jerr != nil {
 		return Reply{}, fmt.Errorf("anthropic: the answer is not a message: %v", jerr)

@@ -2,6 +2,7 @@ package assist
 
 import (
 	"fmt"
+	"github.com/uptide/uptide/internal/redact"
 	"github.com/uptide/uptide/internal/safeurl"
 	"net/url"
 	"strings"
@@ -16,6 +17,9 @@ type Config struct {
 	// MaxCost is --max-cost: dollars per package.
 	MaxCost float64
 	Env     []string
+	// Secrets are masked in every error a provider gives; nil is the
+	// secrets of Env. The provider's own key is added to it.
+	Secrets *redact.Secrets
 }
 
 // DefaultMaxCost is --max-cost's default, in dollars per package.
@@ -31,18 +35,22 @@ func NewProvider(c Config) (Provider, error) {
 	if c.Cmd != "" && c.URL != "" {
 		return nil, fmt.Errorf("--llm-cmd and --llm-url both name a provider: give one")
 	}
+	secrets := c.Secrets
+	if secrets == nil {
+		secrets = redact.FromEnv(c.Env)
+	}
 	switch {
 	case c.Cmd != "":
-		return ParseCommand(c.Cmd, c.Env)
+		return ParseCommand(c.Cmd, c.Env, secrets)
 	case c.URL != "":
 		u, err := url.Parse(c.URL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			return nil, fmt.Errorf("--llm-url %q: give the http(s) URL of an OpenAI-compatible API (http://localhost:11434/v1 for Ollama)", safeurl.String(c.URL))
 		}
-		return &OpenAI{URL: c.URL, Model: c.Model, Key: lookup(c.Env, "OPENAI_API_KEY")}, nil
+		return &OpenAI{URL: c.URL, Model: c.Model, Key: lookup(c.Env, "OPENAI_API_KEY"), Secrets: secrets}, nil
 	}
 	if key := lookup(c.Env, "ANTHROPIC_API_KEY"); key != "" {
-		return &Anthropic{Key: key, Model: c.Model, BaseURL: lookup(c.Env, "ANTHROPIC_BASE_URL")}, nil
+		return &Anthropic{Key: key, Model: c.Model, BaseURL: lookup(c.Env, "ANTHROPIC_BASE_URL"), Secrets: secrets}, nil
 	}
 	return nil, nil
 }

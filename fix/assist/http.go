@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/uptide/uptide/internal/redact"
 	"github.com/uptide/uptide/internal/safeurl"
 	"io"
 	"net/http"
@@ -54,9 +55,12 @@ func post(ctx context.Context, client *http.Client, url string, headers map[stri
 		return 0, nil, nil, safeurl.Error(err)
 	}
 	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxBody+1))
 	if err != nil {
 		return resp.StatusCode, resp.Header, nil, fmt.Errorf("%s: reading the answer: %w", safeurl.String(url), err)
+	}
+	if len(raw) > maxBody {
+		return resp.StatusCode, resp.Header, nil, fmt.Errorf("%s: the answer is larger than %d MB, the limit of one reply", safeurl.String(url), maxBody>>20)
 	}
 	return resp.StatusCode, resp.Header, raw, nil
 }
@@ -65,15 +69,16 @@ func post(ctx context.Context, client *http.Client, url string, headers map[stri
 // who answered and the status, in the provider's own words (its error's
 // type and message) when its body gives them, else the body's start; a
 // status that asks to be tried again later is a RetryError.
-func httpFailure(who string, status int, h http.Header, raw []byte, errType, errMsg, key string, now func() time.Time) error {
-	msg := clipText(string(raw), 200)
+func httpFailure(who string, status int, h http.Header, raw []byte, errType, errMsg string, secrets *redact.Secrets, key string, now func() time.Time) error {
+	// Masked before it is clipped, so no part of a secret is shown.
+	msg := clipText(secrets.String(string(raw), key), 200)
 	if errMsg != "" {
-		msg = errMsg
+		msg = secrets.String(errMsg, key)
 		if errType != "" {
 			msg = errType + ": " + msg
 		}
 	}
-	err := fmt.Errorf("%s: %d %s", who, status, redact(msg, key))
+	err := fmt.Errorf("%s: %d %s", who, status, msg)
 	if retryable(status) {
 		if now == nil {
 			now = time.Now
@@ -105,14 +110,6 @@ func retryAfter(h http.Header, now func() time.Time) time.Duration {
 		return 0
 	}
 	return defaultBackoff
-}
-
-// redact removes secret from s, in case a server echoes it.
-func redact(s, secret string) string {
-	if secret == "" {
-		return s
-	}
-	return strings.ReplaceAll(s, secret, "[redacted]")
 }
 
 // clipText keeps an error body short.

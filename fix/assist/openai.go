@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/uptide/uptide/internal/redact"
 	"github.com/uptide/uptide/internal/safeurl"
 	"net/http"
 	"net/url"
@@ -20,9 +21,11 @@ type OpenAI struct {
 	URL   string
 	Model string
 	// Key (OPENAI_API_KEY) is sent as a bearer token when set.
-	Key    string
-	Client *http.Client
-	Now    func() time.Time
+	Key string
+	// Secrets are masked in its errors, besides Key.
+	Secrets *redact.Secrets
+	Client  *http.Client
+	Now     func() time.Time
 }
 
 func (o *OpenAI) endpoint() string {
@@ -91,7 +94,7 @@ func (o *OpenAI) Complete(ctx context.Context, req Request) (Reply, error) {
 		{Role: "system", Content: req.System}, {Role: "user", Content: req.User}}}
 	status, h, raw, err := post(ctx, o.Client, o.endpoint(), headers, body)
 	if err != nil {
-		return Reply{}, fmt.Errorf("%s", redact(err.Error(), o.Key))
+		return Reply{}, fmt.Errorf("%s", o.Secrets.String(err.Error(), o.Key))
 	}
 	var r openAIResponse
 	jerr := json.Unmarshal(raw, &r)
@@ -100,7 +103,7 @@ func (o *OpenAI) Complete(ctx context.Context, req Request) (Reply, error) {
 		if jerr == nil && r.Error != nil {
 			typ, msg = r.Error.Type, r.Error.Message
 		}
-		return Reply{}, httpFailure(safeurl.String(o.endpoint()), status, h, raw, typ, msg, o.Key, o.Now)
+		return Reply{}, httpFailure(safeurl.String(o.endpoint()), status, h, raw, typ, msg, o.Secrets, o.Key, o.Now)
 	}
 	if jerr != nil || len(r.Choices) == 0 {
 		return Reply{}, fmt.Errorf("%s: the answer has no choices (%v)", safeurl.String(o.endpoint()), jerr)

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/uptide/uptide/internal/redact"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"strings"
 	"testing"
@@ -41,6 +43,18 @@ func fakeCommand() {
 	case "fail":
 		fmt.Fprintln(os.Stderr, "the tool broke")
 		os.Exit(1)
+	case "leak":
+		// A provider failing with what it holds: its key, and whatever
+		// registry token its environment has.
+		fmt.Fprintf(os.Stderr, "auth failed with key %s (registry token %q)\n", os.Getenv("MY_LLM_API_KEY"), os.Getenv("NPM_TOKEN"))
+		os.Exit(1)
+	case "huge":
+		chunk := strings.Repeat("x", 1<<20)
+		fmt.Print(`{"text":"`)
+		for i := 0; i < 200; i++ {
+			fmt.Print(chunk)
+		}
+		fmt.Print(`"}`)
 	}
 }
 
@@ -206,7 +220,7 @@ func TestCommandProvider(t *testing.T) {
 		{"garbage", "not the reply JSON"},
 		{"fail", "the tool broke"},
 	} {
-		c, err := ParseCommand(exe+" -test.run=^$", append(os.Environ(), "UPTIDE_FAKE_LLM_CMD="+tc.mode))
+		c, err := ParseCommand(exe+" -test.run=^$", append(os.Environ(), "UPTIDE_FAKE_LLM_CMD="+tc.mode), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -222,8 +236,52 @@ func TestCommandProvider(t *testing.T) {
 			t.Fatalf("reply %+v", r)
 		}
 	}
-	if _, err := ParseCommand("  ", nil); err == nil {
+	if _, err := ParseCommand("  ", nil, nil); err == nil {
 		t.Fatal("an empty --llm-cmd was taken")
+	}
+}
+
+// What a command prints on stderr reaches an error masked of every secret
+// Uptide knows, and the registry's credentials never reach its
+// environment; its own key does.
+func TestCommandMasksSecrets(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := append(os.Environ(), "UPTIDE_FAKE_LLM_CMD=leak", "MY_LLM_API_KEY=sk-llm-0123456789", "NPM_TOKEN=npm_registry_0123")
+	secrets := redact.FromEnv(env)
+	secrets.Withhold("npm_registry_0123") // as fix adds the .npmrc's credentials
+	c, err := ParseCommand(exe+" -test.run=^$", env, secrets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Complete(context.Background(), NewRequest(site("b", "src/b.ts", 3, errB), 1, "", nil))
+	if err == nil {
+		t.Fatal("a failing command gave no error")
+	}
+	msg := err.Error()
+	if strings.Contains(msg, "sk-llm-0123456789") || !strings.Contains(msg, "auth failed with key [redacted]") {
+		t.Errorf("the provider's key is not masked: %s", msg)
+	}
+	if !strings.Contains(msg, `(registry token "")`) {
+		t.Errorf("the registry token reached the command's environment: %s", msg)
+	}
+}
+
+// A reply past the 8 MB cap is a clear error, the command stopped.
+func TestCommandReplyIsCapped(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := ParseCommand(exe+" -test.run=^$", append(os.Environ(), "UPTIDE_FAKE_LLM_CMD=huge"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Complete(context.Background(), NewRequest(site("b", "src/b.ts", 3, errB), 1, "", nil))
+	if err == nil || !strings.Contains(err.Error(), "its reply is larger than 8 MB, the limit of one reply") {
+		t.Fatalf("want the cap's error, got %v", err)
 	}
 }
 
@@ -294,5 +352,23 @@ func TestRefusedKeyStopsTheQueue(t *testing.T) {
 	}
 	if asked != calls || !strings.Contains(items[2].Reason, "no call was made") {
 		t.Fatalf("attempts %d, calls %d; b: %s", asked, calls, items[2].Reason)
+	}
+}
+
+// An HTTP provider's answer past the same 8 MB cap is the same clear
+// error, not a truncated document that fails to decode.
+func TestHTTPReplyIsCapped(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("content-type", "application/json")
+		chunk := []byte(strings.Repeat("x", 1<<20))
+		for i := 0; i < 9; i++ {
+			_, _ = w.Write(chunk)
+		}
+	}))
+	defer srv.Close()
+	o := &OpenAI{URL: srv.URL + "/v1"}
+	_, err := o.Complete(context.Background(), NewRequest(site("b", "src/b.ts", 3, errB), 1, "", nil))
+	if err == nil || !strings.Contains(err.Error(), "the answer is larger than 8 MB, the limit of one reply") {
+		t.Fatalf("want the cap's error, got %v", err)
 	}
 }

@@ -1,7 +1,6 @@
 package isolate
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -73,15 +72,26 @@ type gitResult struct {
 	Code   int
 }
 
+// maxGitStdout bounds what one git may print: far above the longest
+// `git status -z` or diff of a real repository, and still a bounded cost
+// when a repository is hostile.
+var maxGitStdout = 256 << 20
+
 // runGit runs git in dir through proc.Run, its stdout kept whole: a long
-// `git status -z` must arrive whole.
+// `git status -z` must arrive whole. Past maxGitStdout the git is stopped
+// and the run fails rather than parse a truncated answer.
 func runGit(ctx context.Context, env []string, dir string, args ...string) (gitResult, error) {
 	bin, err := gitBin()
 	if err != nil {
 		return gitResult{}, err
 	}
-	var stdout bytes.Buffer
-	res, err := proc.Run(ctx, proc.Cmd{Argv: append([]string{bin}, args...), Dir: dir, Env: env, Stdout: &stdout})
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stdout := &proc.Capped{Max: maxGitStdout, OnExceed: cancel}
+	res, err := proc.Run(runCtx, proc.Cmd{Argv: append([]string{bin}, args...), Dir: dir, Env: env, Stdout: stdout})
+	if stdout.Exceeded() && ctx.Err() == nil {
+		return gitResult{}, fmt.Errorf("git %s in %s printed more than %d MB, the limit of one git command", strings.Join(args, " "), dir, maxGitStdout>>20)
+	}
 	if err != nil {
 		return gitResult{}, fmt.Errorf("git %s in %s: %w", strings.Join(args, " "), dir, err)
 	}

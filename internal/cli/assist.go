@@ -17,6 +17,7 @@ import (
 	"github.com/uptide/uptide/fix"
 	"github.com/uptide/uptide/fix/assist"
 	"github.com/uptide/uptide/internal/cache"
+	"github.com/uptide/uptide/internal/redact"
 	"github.com/uptide/uptide/tui/review"
 )
 
@@ -35,9 +36,10 @@ func (l *LLMFlags) add(f *pflag.FlagSet) {
 }
 
 // provider is the configured provider, nil when none is: without
-// --llm-cmd, --llm-url or ANTHROPIC_API_KEY no call is ever made.
-func (l *LLMFlags) provider(env []string) (assist.Provider, error) {
-	p, err := assist.NewProvider(assist.Config{URL: l.URL, Cmd: l.Cmd, Model: l.Model, MaxCost: l.MaxCost, Env: env})
+// --llm-cmd, --llm-url or ANTHROPIC_API_KEY no call is ever made. It masks
+// secrets in its errors, and fix adds the registry's credentials to them.
+func (l *LLMFlags) provider(env []string, secrets *redact.Secrets) (assist.Provider, error) {
+	p, err := assist.NewProvider(assist.Config{URL: l.URL, Cmd: l.Cmd, Model: l.Model, MaxCost: l.MaxCost, Env: env, Secrets: secrets})
 	if err != nil {
 		return nil, usageError("%v", err)
 	}

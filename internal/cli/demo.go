@@ -15,6 +15,7 @@ import (
 	"github.com/uptide/uptide/fix"
 	"github.com/uptide/uptide/fixtures"
 	"github.com/uptide/uptide/internal/demoprovider"
+	"github.com/uptide/uptide/internal/proc"
 	"github.com/uptide/uptide/internal/testregistry"
 	"github.com/uptide/uptide/tui"
 	"github.com/uptide/uptide/tui/review"
@@ -169,12 +170,14 @@ func installDemo(ctx context.Context, tmp, url, userrc string) (string, error) {
 	if err := commitDemo(ctx, dir, home); err != nil {
 		return "", err
 	}
-	cmd := exec.CommandContext(ctx, npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund")
-	cmd.Dir = dir
-	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + home}, npmDemoVars(tmp, url, userrc)...)
-	out, err := cmd.CombinedOutput()
+	// proc.Run keeps only the tail of what npm prints.
+	res, err := proc.Run(ctx, proc.Cmd{Argv: []string{npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund"}, Dir: dir,
+		Env: append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + home}, npmDemoVars(tmp, url, userrc)...)})
+	if err == nil && res.ExitCode != 0 {
+		err = fmt.Errorf("exit status %d", res.ExitCode)
+	}
 	if err != nil {
-		msg := strings.TrimSpace(string(out))
+		msg := strings.TrimSpace(res.Output)
 		if i := strings.LastIndex(msg, "\n"); i >= 0 && len(msg) > 300 {
 			msg = msg[i+1:]
 		}
@@ -222,10 +225,12 @@ func commitDemo(ctx context.Context, dir, home string) error {
 }
 
 func runGit(ctx context.Context, gitBin, dir string, env []string, args ...string) error {
-	cmd := exec.CommandContext(ctx, gitBin, args...)
-	cmd.Dir, cmd.Env = dir, env
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("preparing the demo repository: git %s: %v: %s", strings.Join(args, " "), err, strings.TrimSpace(string(out)))
+	res, err := proc.Run(ctx, proc.Cmd{Argv: append([]string{gitBin}, args...), Dir: dir, Env: env})
+	if err == nil && res.ExitCode != 0 {
+		err = fmt.Errorf("exit status %d", res.ExitCode)
+	}
+	if err != nil {
+		return fmt.Errorf("preparing the demo repository: git %s: %v: %s", strings.Join(args, " "), err, strings.TrimSpace(res.Output))
 	}
 	return nil
 }

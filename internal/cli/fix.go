@@ -9,6 +9,7 @@ import (
 
 	"github.com/uptide/uptide/engine"
 	"github.com/uptide/uptide/fix"
+	"github.com/uptide/uptide/internal/redact"
 	"github.com/uptide/uptide/internal/term"
 )
 
@@ -76,7 +77,7 @@ func newFixCmd(g *Globals) *cobra.Command {
 
 func runFix(cmd *cobra.Command, o *FixOptions) error {
 	opts := fix.Options{Cwd: o.Cwd, Env: o.Env, Package: o.Package, Targets: o.Targets, Group: o.Group,
-		Keep: o.Keep, WithServices: o.WithServices, Yes: o.Yes, TestTimeout: o.TestTimeout}
+		Keep: o.Keep, WithServices: o.WithServices, Yes: o.Yes, TestTimeout: o.TestTimeout, Secrets: redact.FromEnv(o.Env)}
 	if f := cmd.Flags().Lookup("cwd"); f != nil && f.Changed {
 		opts.CwdArg = f.Value.String()
 	}
@@ -95,6 +96,8 @@ func runFix(cmd *cobra.Command, o *FixOptions) error {
 	phase := ""
 	start := time.Now()
 	opts.Progress = func(p, line string) {
+		// The lines are what the install and the tests print.
+		line = opts.Secrets.String(line)
 		mu.Lock()
 		defer mu.Unlock()
 		if o.Verbose {
@@ -125,7 +128,7 @@ func runFix(cmd *cobra.Command, o *FixOptions) error {
 		}
 	}
 	if o.Assist {
-		p, err := o.LLM.provider(o.Env)
+		p, err := o.LLM.provider(o.Env, opts.Secrets)
 		if err != nil {
 			return err
 		}

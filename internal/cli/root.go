@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/uptide/uptide/internal/redact"
 	"github.com/uptide/uptide/internal/term"
 )
 
@@ -51,7 +52,8 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if errors.As(err, &s) {
 		return int(s)
 	}
-	fmt.Fprintf(stderr, "uptide: %v\n", err)
+	// An error may carry what a child printed.
+	fmt.Fprintf(stderr, "uptide: %s\n", redact.FromEnv(g.Env).String(err.Error()))
 	return exitCode(err)
 }
 

@@ -59,3 +59,16 @@ func TestDemoJSON(t *testing.T) {
 		}
 	}
 }
+
+// An error that carries a secret of the environment (here in a path the
+// user typed; in life what a child printed) is printed masked.
+func TestErrorsAreMasked(t *testing.T) {
+	t.Setenv("MY_SERVICE_TOKEN", "tok-cli-0123456789")
+	_, stderr, code := runCLI(t, "list", "--cwd", "/nonexistent/tok-cli-0123456789")
+	if code == ExitOK || !strings.Contains(stderr, "uptide:") {
+		t.Fatalf("exit %d, stderr %q: want an error", code, stderr)
+	}
+	if strings.Contains(stderr, "tok-cli-0123456789") || !strings.Contains(stderr, "[redacted]") {
+		t.Errorf("the secret was printed: %s", stderr)
+	}
+}

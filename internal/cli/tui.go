@@ -12,6 +12,7 @@ import (
 	"github.com/muesli/termenv"
 	"github.com/spf13/cobra"
 
+	"github.com/uptide/uptide/internal/redact"
 	"github.com/uptide/uptide/internal/term"
 	"github.com/uptide/uptide/tui"
 )
@@ -47,11 +48,12 @@ func newTUICmd(g *Globals) *cobra.Command {
 // newLive is the planner's engine, its review queue over the provider
 // the flags choose.
 func newLive(g *Globals, llm *LLMFlags) (*tui.Live, error) {
-	p, err := llm.provider(g.Env)
+	secrets := redact.FromEnv(g.Env)
+	p, err := llm.provider(g.Env, secrets)
 	if err != nil {
 		return nil, err
 	}
-	return &tui.Live{Cwd: g.Cwd, Env: g.Env, NewQueue: queueHook(p, llm.MaxCost, g.Cwd)}, nil
+	return &tui.Live{Cwd: g.Cwd, Env: g.Env, Secrets: secrets, NewQueue: queueHook(p, llm.MaxCost, g.Cwd)}, nil
 }
 
 // runDefault is `uptide` without a command: the planner in a terminal,
