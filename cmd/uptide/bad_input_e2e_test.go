@@ -1,0 +1,67 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/uptide/uptide/engine/model"
+)
+
+// Hostile or broken input in the user's repository (issue 24): what the
+// binary says, and that it never passes an analysis it could not run for a
+// clean one.
+
+// A tsconfig the compiler cannot load leaves the compile unable to stand
+// for the repository's build: exit 2, the file named with what is wrong
+// and what to do. tsc goes on past an extends cycle (TS18000) without the
+// options of the files in it, so that one is no program of the
+// repository's either.
+func TestCheckBrokenTsconfig(t *testing.T) {
+	e := checkEnv(t)
+	dir := copyFixture(t, "npm-app")
+	npmInstall(t, e, dir)
+	original, err := os.ReadFile(filepath.Join(dir, "tsconfig.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		files map[string]string
+		want  string
+	}{
+		{"invalid JSON", map[string]string{"tsconfig.json": "{ \"compilerOptions\": { \"strict\": true,\n"},
+			"invalid tsconfig tsconfig.json:2: '}' expected: fix it and run again"},
+		{"a missing extends target", map[string]string{"tsconfig.json": strings.Replace(string(original), "{", `{"extends": "./base.json",`, 1)},
+			"invalid tsconfig tsconfig.json: Cannot read file 'base.json': fix it and run again"},
+		{"an extends cycle", map[string]string{
+			"tsconfig.json": strings.Replace(string(original), "{", `{"extends": "./base.json",`, 1),
+			"base.json":     `{"extends": "./tsconfig.json"}`,
+		}, "invalid tsconfig tsconfig.json: Circularity detected while resolving configuration: tsconfig.json -> base.json -> tsconfig.json: fix it and run again"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_ = os.Remove(filepath.Join(dir, "base.json"))
+			for name, text := range tc.files {
+				if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			r := run(t, e, dir, "check", "zod", "--json")
+			if r.code != 2 {
+				t.Errorf("exit %d, want 2 (the compile could not run)\nstderr: %s\n%s", r.code, r.stderr, r.stdout)
+			}
+			var rep model.CheckReport
+			decode(t, r, &rep)
+			p := packageReport(t, rep, "zod")
+			if p.Status != model.StatusPartial || p.Compile.Status != model.StatusNotAnalyzed || !strings.Contains(p.Compile.Reason, tc.want) {
+				t.Errorf("status %q, compile %q %q; want partial, not analyzed, saying %q", p.Status, p.Compile.Status, p.Compile.Reason, tc.want)
+			}
+			text := run(t, e, dir, "check", "zod")
+			if text.code != 2 || !strings.Contains(text.stdout, tc.want) {
+				t.Errorf("text: exit %d, want 2 and %q in\n%s", text.code, tc.want, text.stdout)
+			}
+		})
+	}
+}
+
