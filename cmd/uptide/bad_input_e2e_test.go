@@ -65,3 +65,48 @@ func TestCheckBrokenTsconfig(t *testing.T) {
 	}
 }
 
+// A workspace whose package.json is a directory is reported, and its name,
+// which another workspace depends on, is never asked of the registry (the
+// test registry would answer 404, a package not checked).
+func TestListUnreadableWorkspace(t *testing.T) {
+	e := newEnv(t, startRegistry(t))
+	dir := copyRepo(t, "npm-v3")
+	manifest := filepath.Join(dir, "packages", "api", "package.json")
+	if err := os.Remove(manifest); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(manifest, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r := run(t, e, dir, "list", "--json")
+	if r.code != 2 {
+		t.Errorf("exit %d, want 2 (a workspace was left out)\nstderr: %s", r.code, r.stderr)
+	}
+	var rep model.DiscoverReport
+	decode(t, r, &rep)
+	if len(rep.Problems) != 1 || rep.Problems[0].File != "packages/api/package.json" ||
+		!strings.HasPrefix(rep.Problems[0].Message, "unreadable workspace: package.json is a directory") {
+		t.Errorf("problems %+v, want one unreadable workspace naming packages/api/package.json", rep.Problems)
+	}
+	for _, nc := range rep.NotChecked {
+		if nc.Name == "@acme/api" {
+			t.Errorf("the unreadable workspace's name was asked of the registry: %+v", nc)
+		}
+	}
+	for _, row := range rep.Rows {
+		if row.Name == "@acme/api" {
+			t.Errorf("the unreadable workspace's name is a dependency row: %+v", row)
+		}
+	}
+	skipped := false
+	for _, s := range rep.Skipped {
+		skipped = skipped || s.Name == "@acme/api" && s.Workspace == "packages/web" && s.Reason == "local package: linked to packages/api"
+	}
+	if !skipped {
+		t.Errorf("@acme/api is not skipped as the local package npm links: %+v", rep.Skipped)
+	}
+	text := run(t, e, dir, "list")
+	if !strings.Contains(text.stdout, "packages/api/package.json") || !strings.Contains(text.stdout, "unreadable workspace") {
+		t.Errorf("the text output does not name the unreadable workspace:\n%s", text.stdout)
+	}
+}
