@@ -110,3 +110,40 @@ func TestListUnreadableWorkspace(t *testing.T) {
 		t.Errorf("the text output does not name the unreadable workspace:\n%s", text.stdout)
 	}
 }
+
+// Random bytes in place of a lockfile are no lockfile, named with the line
+// of the first byte no package manager writes, never "truncated".
+func TestListRandomBytesLockfile(t *testing.T) {
+	e := newEnv(t, startRegistry(t))
+	for _, tc := range []struct{ repo, lockfile, want string }{
+		{"pnpm-v9", "pnpm-lock.yaml", "not a pnpm lockfile"},
+		{"yarn-classic", "yarn.lock", "not a yarn lockfile"},
+	} {
+		t.Run(tc.repo, func(t *testing.T) {
+			dir := copyRepo(t, tc.repo)
+			// Two lines of text, then bytes no lockfile holds, ending mid-line.
+			junk := []byte("lockfileVersion: '9.0'\n\n\x8f\x02\xd1\x00\x9a\x7fq")
+			if err := os.WriteFile(filepath.Join(dir, tc.lockfile), junk, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			r := run(t, e, dir, "list", "--json")
+			if r.code != 2 {
+				t.Errorf("exit %d, want 2 (the lockfile could not be read)\nstderr: %s", r.code, r.stderr)
+			}
+			var rep model.DiscoverReport
+			decode(t, r, &rep)
+			found := false
+			for _, p := range rep.Problems {
+				if filepath.Base(p.File) == tc.lockfile && p.Line == 3 && strings.Contains(p.Message, tc.want) {
+					found = true
+				}
+				if strings.Contains(p.Message, "truncated") {
+					t.Errorf("random bytes reported as a truncated lockfile: %+v", p)
+				}
+			}
+			if !found {
+				t.Errorf("no problem %q at %s:3 in %+v", tc.want, tc.lockfile, rep.Problems)
+			}
+		})
+	}
+}
