@@ -4,8 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
+	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -198,17 +201,29 @@ func resolveInstalled(r *model.Repository, lf lockfile.Lockfile, lockBroken bool
 				continue
 			}
 			x := decl{ws: w.Path, d: d}
+			version, found := "", false
+			if lf != nil {
+				version, found = lf.Installed(w.Path, d.Name, d.Spec)
+			}
+			if !found {
+				if dir := linkedLocally(r.Root, lf, w.Path, d); dir != "" {
+					// A workspace the repository could not read (its
+					// problem says why): the name is the repository's
+					// own, never a registry package's.
+					skipped = append(skipped, model.Skipped{Name: d.Name, Workspace: w.Path, Spec: d.Spec, Kind: d.Kind,
+						Reason: "local package: linked to " + dir})
+					continue
+				}
+			}
 			switch {
+			case found:
+				x.version, x.source = version, model.FromLockfile
 			case lf != nil:
-				if v, ok := lf.Installed(w.Path, d.Name, d.Spec); ok {
-					x.version, x.source = v, model.FromLockfile
-				} else {
-					x.source = model.Unknown
-					x.reason = fmt.Sprintf("not in %s: run %s install", filepath.Base(lf.Path()), r.PackageManager)
-					if w.LinkedFrom != "" && d.Type == model.Dev {
-						x.reason = fmt.Sprintf("not in %s: npm installs no devDependencies of a file: dependency (%s links %s); run npm install in %s",
-							filepath.Base(lf.Path()), linker(w.LinkedFrom), w.Path, w.Path)
-					}
+				x.source = model.Unknown
+				x.reason = fmt.Sprintf("not in %s: run %s install", filepath.Base(lf.Path()), r.PackageManager)
+				if w.LinkedFrom != "" && d.Type == model.Dev {
+					x.reason = fmt.Sprintf("not in %s: npm installs no devDependencies of a file: dependency (%s links %s); run npm install in %s",
+						filepath.Base(lf.Path()), linker(w.LinkedFrom), w.Path, w.Path)
 				}
 			case !lockBroken && semver.IsExact(d.Range):
 				x.version, x.source = cleanExact(d.Range), model.FromManifest
@@ -224,6 +239,42 @@ func resolveInstalled(r *model.Repository, lf lockfile.Lockfile, lockBroken bool
 		}
 	}
 	return decls, skipped
+}
+
+// linkedLocally is the directory of the repository a registry-looking
+// declaration is linked to instead of installed from a registry, as the
+// lockfile records it (npm, pnpm, berry and bun list workspace links) or,
+// for yarn 1, whose lockfile lists no workspace, as node_modules links it;
+// "" for anything else.
+func linkedLocally(root string, lf lockfile.Lockfile, ws string, d model.Declaration) string {
+	if lf != nil {
+		if e, ok := lf.Lookup(ws, d.Name, d.Spec); ok {
+			if e.Local && e.Version == "" {
+				return e.Resolution
+			}
+			return ""
+		}
+	}
+	for _, nm := range []string{filepath.Join(root, filepath.FromSlash(ws), "node_modules"), filepath.Join(root, "node_modules")} {
+		link := filepath.Join(nm, filepath.FromSlash(d.Name))
+		if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+			continue
+		}
+		dest, err := filepath.EvalSymlinks(link)
+		if err != nil {
+			continue
+		}
+		realRoot, err := filepath.EvalSymlinks(root)
+		if err != nil {
+			return ""
+		}
+		rel, err := filepath.Rel(realRoot, dest)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || slices.Contains(strings.Split(rel, string(filepath.Separator)), "node_modules") {
+			return ""
+		}
+		return filepath.ToSlash(rel)
+	}
+	return ""
 }
 
 // linker names the package that links a file: dependency.

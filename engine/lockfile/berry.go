@@ -84,7 +84,7 @@ func isBerry(data []byte) bool {
 }
 
 func parseBerry(file string, data []byte) (Lockfile, error) {
-	if err := checkComplete(file, data, yarnHint); err != nil {
+	if err := checkComplete(file, data, "yarn lockfile", yarnHint); err != nil {
 		return nil, err
 	}
 	// Most of a Berry lockfile (checksums, dependency lists, bins) does

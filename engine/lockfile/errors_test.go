@@ -226,6 +226,13 @@ func TestMalformed(t *testing.T) {
 		{"bun bad package", "bun.lock", "{\"lockfileVersion\": 1,\n\"workspaces\": {\"\": {}},\n\"packages\": {\"x\": {\"a\": 1}}}\n", 3, "not an array"},
 		{"bun trailing garbage", "bun.lock", "{\"lockfileVersion\": 1, \"workspaces\": {\"\": {}}}\n}\n", 2, "JSON"},
 		{"binary bun", "bun.lockb", "\x00\x01", 0, "binary"},
+		// Random bytes: no line of them is a lockfile's, whatever their
+		// last byte (most random files end mid-line: never "truncated").
+		{"pnpm random bytes", "pnpm-lock.yaml", "\xa7\x13\x9b\x02\x88\xc1", 1, "not a pnpm lockfile: this line holds binary data (byte 0xa7)"},
+		{"pnpm NUL on a later line", "pnpm-lock.yaml", "lockfileVersion: '9.0'\n\nimporters:\x00\n", 3, "not a pnpm lockfile: this line holds binary data (byte 0x00)"},
+		{"pnpm invalid UTF-8", "pnpm-lock.yaml", "lockfileVersion: '9.0'\nimporters: \xff\xfe", 2, "not a pnpm lockfile: this line holds binary data (byte 0xff)"},
+		{"yarn random bytes", "yarn.lock", "# yarn lockfile v1\n\n\x9c\x8f\x01\x7f", 3, "not a yarn lockfile: this line holds binary data (byte 0x9c)"},
+		{"berry random bytes", "yarn.lock", "__metadata:\n  version: 8\n\x1b[31m\n", 3, "not a yarn lockfile"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

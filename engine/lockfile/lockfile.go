@@ -9,6 +9,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 )
 
 // Format names a lockfile format and version.
@@ -286,11 +287,16 @@ func lineCount(data []byte) int {
 	return n
 }
 
-// checkComplete rejects content that is empty or stops in the middle of a
-// line: every package manager ends its lockfile with a newline, so a file
-// that does not was cut short, and what it still parses to is not what is
-// installed.
-func checkComplete(file string, data []byte, hint string) error {
+// checkComplete rejects content that is not a lockfile's text, is empty or
+// stops in the middle of a line: every package manager ends its lockfile
+// with a newline, so a file that does not was cut short, and what it still
+// parses to is not what is installed. Bytes no manager writes come first:
+// random bytes rarely end in a newline, and are no truncated lockfile.
+func checkComplete(file string, data []byte, what, hint string) error {
+	if off, ok := binaryAt(data); ok {
+		return &Error{File: file, Line: lineAt(data, int64(off)),
+			Msg: fmt.Sprintf("not a %s: this line holds binary data (byte 0x%02x), which no package manager writes", what, data[off]), Hint: hint}
+	}
 	if len(bytes.TrimSpace(data)) == 0 {
 		return &Error{File: file, Msg: "the lockfile is empty", Hint: hint}
 	}
@@ -298,4 +304,26 @@ func checkComplete(file string, data []byte, hint string) error {
 		return &Error{File: file, Line: lineCount(data), Msg: "the file ends in the middle of a line, so it looks truncated", Hint: hint}
 	}
 	return nil
+}
+
+// binaryAt is the offset of the first byte that cannot be in a text
+// lockfile: a control character other than tab, CR and LF (YAML forbids
+// them, and neither yarn nor pnpm writes one), or invalid UTF-8.
+func binaryAt(data []byte) (int, bool) {
+	for off := 0; off < len(data); {
+		c := data[off]
+		if c < utf8.RuneSelf {
+			if c < 0x20 && c != '\t' && c != '\n' && c != '\r' || c == 0x7f {
+				return off, true
+			}
+			off++
+			continue
+		}
+		r, size := utf8.DecodeRune(data[off:])
+		if r == utf8.RuneError && size <= 1 {
+			return off, true
+		}
+		off += size
+	}
+	return 0, false
 }

@@ -102,7 +102,7 @@ func registryName(n string) string {
 }
 
 func parsePnpm(file string, data []byte) (Lockfile, error) {
-	if err := checkComplete(file, data, pnpmHint); err != nil {
+	if err := checkComplete(file, data, "pnpm lockfile", pnpmHint); err != nil {
 		return nil, err
 	}
 	doc, first := lastDocument(data)

@@ -109,7 +109,7 @@ func aliasTarget(spec string) (string, bool) {
 }
 
 func parseYarnV1(file string, data []byte) (Lockfile, error) {
-	if err := checkComplete(file, data, yarnHint); err != nil {
+	if err := checkComplete(file, data, "yarn lockfile", yarnHint); err != nil {
 		return nil, err
 	}
 	l := &yarnV1Lockfile{file: file, yarnIndex: yarnIndex{descriptors: map[string]int{}}}

@@ -67,6 +67,25 @@ func nearestManifest(dir string) (string, bool) {
 	}
 }
 
+// readManifest reads a workspace's package.json, opening only a regular
+// file: a FIFO would block the read forever.
+func readManifest(file string) ([]byte, error) {
+	fi, err := os.Stat(file)
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("cannot read the manifest (%v): check its permissions", err)
+	case fi.IsDir():
+		return nil, errors.New("package.json is a directory, not a file: put the workspace's manifest there or take the folder out of the workspaces")
+	case !fi.Mode().IsRegular():
+		return nil, errors.New("package.json is not a regular file: put the workspace's manifest there or take the folder out of the workspaces")
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read the manifest (%v): check its permissions", err)
+	}
+	return data, nil
+}
+
 func isFile(p string) bool {
 	fi, err := os.Stat(p)
 	return err == nil && fi.Mode().IsRegular()
@@ -214,9 +233,9 @@ func loadRoot(root string) (*model.Repository, error) {
 	for _, dir := range dirs {
 		file := filepath.Join(root, filepath.FromSlash(dir), manifestFile)
 		relFile := dir + "/" + manifestFile
-		data, err := os.ReadFile(file)
+		data, err := readManifest(file)
 		if err != nil {
-			r.Problems = append(r.Problems, model.Problem{File: relFile, Message: fmt.Sprintf("cannot read the workspace manifest (%v): check its permissions", err)})
+			r.Problems = append(r.Problems, model.Problem{File: relFile, Message: "unreadable workspace: " + err.Error() + "; this workspace is left out until then"})
 			continue
 		}
 		m, perr := parseManifest(data)
@@ -348,7 +367,10 @@ func findWorkspaceDirs(root string, globs workspaceGlobs) ([]string, error) {
 			}
 			child := append(segs[:len(segs):len(segs)], e.Name())
 			path := filepath.Join(dir, e.Name())
-			if globs.matches(child) && isFile(filepath.Join(path, manifestFile)) {
+			// Any package.json, a directory or a FIFO too: a workspace
+			// whose manifest cannot be read is reported, never dropped
+			// (its name would then look like a registry package's).
+			if _, err := os.Lstat(filepath.Join(path, manifestFile)); err == nil && globs.matches(child) {
 				dirs = append(dirs, strings.Join(child, "/"))
 			}
 			if globs.descend(child) {

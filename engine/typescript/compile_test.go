@@ -236,8 +236,22 @@ func compileCases() []compileCase {
 			repo: "broken", installed: []string{"fakepkg@1.0.0"},
 			targets: []string{"fakepkg@2.0.0"}, files: []string{"src/use.ts"},
 			wantNew: []string{}, asked: 1, compiled: 0, configKind: "own",
-			overlaySkipped: "invalid tsconfig: ",
-			skipped:        []string{"src/use.ts: invalid tsconfig: "},
+			overlaySkipped: "invalid tsconfig tsconfig.json:5: ',' expected: fix it and run again",
+			skipped:        []string{"src/use.ts: invalid tsconfig tsconfig.json:5: "},
+		},
+		{
+			// tsc reports TS18000 and compiles without the options of the
+			// files in the cycle: not the repository's program.
+			name: "an extends cycle: overlay skipped, the cycle named",
+			repo: "basic", installed: []string{"fakepkg@1.0.0", "helper@1.0.0"},
+			extra: map[string]string{
+				"tsconfig.json": `{"extends": "./base.json", "include": ["src"]}`,
+				"base.json":     `{"extends": "./tsconfig.json", "compilerOptions": {"strict": true}}`,
+			},
+			targets: []string{"fakepkg@2.0.0"}, files: []string{"src/use.ts"},
+			wantNew: []string{}, asked: 1, compiled: 0, configKind: "own",
+			overlaySkipped: "invalid tsconfig tsconfig.json: Circularity detected while resolving configuration: tsconfig.json -> base.json -> tsconfig.json: fix it",
+			skipped:        []string{"src/use.ts: invalid tsconfig tsconfig.json: Circularity"},
 		},
 		{
 			name: "dependencies not installed: the baseline is structurally broken",

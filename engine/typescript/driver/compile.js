@@ -188,8 +188,9 @@ function compile(ts, params) {
   result.coverage.asked = new Set(asked.map(real)).size;
 
   if (loaded.invalid) {
-    result.overlaySkipped = loaded.invalid;
-    for (const f of uniq(asked.map(real))) result.coverage.skipped.push({ file: rel(f), reason: loaded.invalid });
+    const reason = msg(loaded.invalid);
+    result.overlaySkipped = reason;
+    for (const f of uniq(asked.map(real))) result.coverage.skipped.push({ file: rel(f), reason });
     return result;
   }
 
@@ -203,7 +204,7 @@ function compile(ts, params) {
     const p = ownerOf.get(f);
     if (!p) {
       const invalidRef = loaded.projects.find((q) => q.invalid && inside(path.dirname(q.configFile), f));
-      const reason = invalidRef ? invalidRef.invalid : `outside the workspace's tsconfig (${loaded.configFile ? rel(loaded.configFile) : 'none'})`;
+      const reason = invalidRef ? msg(invalidRef.invalid) : `outside the workspace's tsconfig (${loaded.configFile ? rel(loaded.configFile) : 'none'})`;
       result.coverage.skipped.push({ file: rel(f), reason });
       continue;
     }
@@ -495,12 +496,12 @@ function parseHost(ts) {
  */
 function parseConfig(ts, file, warnings) {
   if (!ts.sys.fileExists(file)) {
-    return { configFile: file, options: {}, fileNames: [], invalid: `invalid tsconfig ${file}: the file does not exist` };
+    return { configFile: file, options: {}, fileNames: [], invalid: invalidConfig(ts, file, 'the file does not exist') };
   }
   const source = ts.readJsonConfigFile(file, ts.sys.readFile);
   const syntax = /** @type {any} */ (source).parseDiagnostics || [];
   if (syntax.length) {
-    return { configFile: file, options: {}, fileNames: [], invalid: 'invalid tsconfig: ' + diagText(ts, syntax[0]) };
+    return { configFile: file, options: {}, fileNames: [], invalid: invalidConfig(ts, file, syntax[0]) };
   }
   const parsed = ts.parseJsonSourceFileConfigFileContent(source, parseHost(ts), path.dirname(file), undefined, file);
   const invalid = fatalConfigError(ts, parsed.errors, file) || compat.rejectedOption(ts, parsed.errors, file);
@@ -519,10 +520,12 @@ function explicitFilesOf(raw, dir) {
   return raw.files.filter((/** @type {any} */ f) => typeof f === 'string' && f !== '').map((/** @type {string} */ f) => path.resolve(dir, f));
 }
 
-// A config the compiler cannot load at all: unreadable, a missing extends.
-// An unknown or deprecated option is the repository's compiler's to judge,
-// and tsc compiles anyway.
-const FATAL_CONFIG = new Set([5083, 6053, 18001, 5081]);
+// A config the compiler cannot load at all: unreadable, a missing extends,
+// an extends cycle (TS18000: tsc goes on without the options of the files
+// in the cycle, so its program is not the repository's). An unknown or
+// deprecated option is the repository's compiler's to judge, and tsc
+// compiles anyway.
+const FATAL_CONFIG = new Set([5083, 6053, 18000, 18001, 5081]);
 
 /** @param {TSDiagnostic} d */
 function isFatalConfig(d) {
@@ -536,22 +539,27 @@ function isFatalConfig(d) {
  */
 function fatalConfigError(ts, errors, file) {
   const fatal = errors.find(isFatalConfig);
-  if (fatal) return `invalid tsconfig${fatal.file ? '' : ' ' + file}: ` + diagText(ts, fatal);
+  if (fatal) return invalidConfig(ts, file, fatal);
   if (errors.some((d) => d.code === 18003)) return `no input files in ${file || 'the workspace'}`;
   return '';
 }
 
 /**
+ * Why a tsconfig stops the compile: where (the file at fault, an extended
+ * one's line when the compiler gives it), what is wrong and what to do —
+ * the repository's own build fails on it the same way.
  * @param {typeof import('typescript')} ts
- * @param {TSDiagnostic} d
+ * @param {string} file the tsconfig read
+ * @param {TSDiagnostic | string} d
  */
-function diagText(ts, d) {
-  const msg = ts.flattenDiagnosticMessageText(d.messageText, ' ');
-  if (d.file && d.start !== undefined) {
-    const { line } = d.file.getLineAndCharacterOfPosition(d.start);
-    return `${d.file.fileName}:${line + 1}: ${msg}`;
+function invalidConfig(ts, file, d) {
+  let where = file || 'tsconfig.json';
+  let what = d;
+  if (typeof d !== 'string') {
+    what = ts.flattenDiagnosticMessageText(d.messageText, ' ');
+    if (d.file && d.start !== undefined) where = `${d.file.fileName}:${d.file.getLineAndCharacterOfPosition(d.start).line + 1}`;
   }
-  return msg;
+  return `invalid tsconfig ${where}: ${String(what).replace(/\.$/, '')}: fix it and run again`;
 }
 
 /**
