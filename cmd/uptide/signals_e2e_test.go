@@ -245,3 +245,30 @@ func TestCheckTerminatedLeavesNoDriver(t *testing.T) {
 		t.Errorf("still running after uptide exited: %q", left)
 	}
 }
+
+// A tsconfig extending a named pipe: reading it would block until
+// something writes to it, in uptide's own reading of the extends chain and
+// in the driver's. check opens only regular files and says which one it
+// could not read: not compiled, exit 2, nothing left running.
+func TestCheckTsconfigExtendingAFIFO(t *testing.T) {
+	e := checkEnv(t)
+	dir := copyFixture(t, "npm-app")
+	npmInstall(t, e, dir)
+	fifo := filepath.Join(dir, "base.json")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	config := `{"extends": "./base.json", "compilerOptions": {"strict": true, "module": "commonjs", "noEmit": true}, "include": ["src"]}`
+	if err := os.WriteFile(filepath.Join(dir, "tsconfig.json"), []byte(config), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := startUptide(t, e, dir, "check", "zod", "--ci")
+	code := s.wait(t)
+	out := s.stdout.String() + s.log.String()
+	if code != 2 || !strings.Contains(out, fifo) {
+		t.Fatalf("exit %d, want 2 with an error naming %s\n%s", code, fifo, out)
+	}
+	if left := orphansOf(s.cmd.Process.Pid); len(left) > 0 {
+		t.Errorf("still running after uptide exited: %q", left)
+	}
+}

@@ -40,6 +40,9 @@ var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
 func Main() int {
 	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
 	defer stop()
+	// A second signal has its default effect, ending uptide at once: the
+	// way out of a run stuck where a cancellation cannot reach.
+	context.AfterFunc(ctx, stop)
 	return Run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 }
 

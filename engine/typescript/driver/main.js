@@ -25,6 +25,7 @@ function main() {
     process.stderr.write(`cannot load the TypeScript compiler at ${tsPath}: ${err && /** @type {Error} */ (err).message}\n`);
     process.exit(3);
   }
+  require('./regular').guardSys(ts);
   /** @type {Record<string, (params: any, rc: import('./protocol').RequestContext) => any>} */
   const methods = {
     hello: () => ({ typescript: ts.version, node: process.versions.node }),

@@ -11,6 +11,7 @@ const fs = require('fs');
 const path = require('path');
 const { inside } = require('./entries');
 const compat = require('./compat');
+const { readText } = require('./regular');
 
 /** @type {Map<string, import('typescript').SourceFile>} */
 const libCache = new Map();
@@ -74,7 +75,7 @@ function createProgram(ts, rootNames, allowedDirs, rewrite) {
     if (!allowed(abs)) return undefined;
     let text;
     try {
-      text = fs.readFileSync(abs, 'utf8');
+      text = readText(abs);
     } catch (err) {
       if (onError) onError(String(err));
       return undefined;
