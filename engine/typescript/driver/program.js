@@ -77,6 +77,9 @@ function createProgram(ts, rootNames, allowedDirs, rewrite) {
     try {
       text = readText(abs);
     } catch (err) {
+      // A declaration too large to read leaves no surface worth the name:
+      // the request fails, saying which file and the limit.
+      if (/** @type {any} */ (err).code === 'TOO_LARGE') throw err;
       if (onError) onError(String(err));
       return undefined;
     }
