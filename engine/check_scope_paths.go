@@ -3,7 +3,6 @@ package engine
 import (
 	"encoding/json"
 	"github.com/uptide/uptide/engine/jsonc"
-	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -28,7 +27,7 @@ func loadAliases(root, cfg string) scopeAliases {
 	var a scopeAliases
 	seenBase, seenPaths := false, false
 	for i := 0; cfg != "" && i < 8; i++ {
-		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(cfg)))
+		data, err := jsonc.ReadFile(filepath.Join(root, filepath.FromSlash(cfg)))
 		if err != nil {
 			break
 		}
@@ -39,7 +38,7 @@ func loadAliases(root, cfg string) scopeAliases {
 				Paths   map[string][]string `json:"paths"`
 			} `json:"compilerOptions"`
 		}
-		if json.Unmarshal(jsonc.Strip(data), &doc) != nil {
+		if json.Unmarshal(data, &doc) != nil {
 			break
 		}
 		dir := path.Dir(cfg)

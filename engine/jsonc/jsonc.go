@@ -2,7 +2,12 @@
 // dialect of tsconfig.json and bun.lock, into bytes encoding/json accepts.
 package jsonc
 
-import "bytes"
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+)
 
 // Strip blanks out what JSON with comments allows and encoding/json does
 // not, comments and trailing commas, with spaces, so every offset (and
@@ -63,4 +68,36 @@ func Strip(data []byte) []byte {
 		}
 	}
 	return out
+}
+
+// ReadFile is the JSONC file at path, stripped (Strip), read only when it
+// is a regular file: opening a named pipe blocks until something writes to
+// it, so a FIFO a tsconfig extends would hang the run forever.
+func ReadFile(path string) ([]byte, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, &fs.PathError{Op: "read", Path: path, Err: fmt.Errorf("not a regular file (%s)", kind(st.Mode()))}
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Strip(data), nil
+}
+
+func kind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return m.Type().String()
 }

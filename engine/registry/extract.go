@@ -16,9 +16,16 @@ import (
 type extractLimits struct {
 	maxBytes   int64 // total size of the regular files
 	maxEntries int   // entries of any kind
+	// maxTypeFile and maxTypes bound the TypeScript (declarations, and
+	// sources a compiler may read) in one file and in the package. The
+	// compiler holds many times each byte it parses, so a declaration file
+	// inflating inside maxBytes still takes the driver's heap; the limits
+	// are well above the largest real packages (googleapis: 168 MB of
+	// declarations, 11 MB in its largest file). Zero: no bound.
+	maxTypeFile, maxTypes int64
 }
 
-var defaultExtractLimits = extractLimits{maxBytes: 512 << 20, maxEntries: 100_000}
+var defaultExtractLimits = extractLimits{maxBytes: 512 << 20, maxEntries: 100_000, maxTypeFile: 32 << 20, maxTypes: 256 << 20}
 
 // errUnsafeTarball marks a tarball refused for its content, as opposed to
 // one that could not be read.
@@ -40,7 +47,7 @@ func extractTarball(r io.Reader, dest string, lim extractLimits) error {
 	// or a small archive could make us inflate gigabytes.
 	stream := &cappedReader{r: gz, left: lim.maxBytes + int64(lim.maxEntries)*1536 + 1<<20}
 	tr := tar.NewReader(stream)
-	var total int64
+	var total, types int64
 	for entries := 0; ; entries++ {
 		hdr, err := tr.Next()
 		if err == io.EOF {
@@ -73,6 +80,14 @@ func extractTarball(r io.Reader, dest string, lim extractLimits) error {
 				return fmt.Errorf("%w: more than %d MB of files", errUnsafeTarball, lim.maxBytes>>20)
 			}
 			total += hdr.Size
+			if lim.maxTypeFile > 0 && typeScriptFile(rel) {
+				if hdr.Size > lim.maxTypeFile {
+					return fmt.Errorf("%w: %s is %s of TypeScript, more than the %s a file may have", errUnsafeTarball, rel, size(hdr.Size), size(lim.maxTypeFile))
+				}
+				if types += hdr.Size; types > lim.maxTypes {
+					return fmt.Errorf("%w: more than %s of TypeScript in the package", errUnsafeTarball, size(lim.maxTypes))
+				}
+			}
 			if err := writeEntry(target, hdr, tr); err != nil {
 				if errors.Is(err, errTooMuchData) {
 					return fmt.Errorf("%w: more than %d MB once decompressed", errUnsafeTarball, lim.maxBytes>>20)
@@ -84,6 +99,25 @@ func extractTarball(r io.Reader, dest string, lim extractLimits) error {
 			// need neither for their declarations.
 		}
 	}
+}
+
+// size is n in whole megabytes, or bytes below one.
+func size(n int64) string {
+	if n < 1<<20 {
+		return fmt.Sprintf("%d bytes", n)
+	}
+	return fmt.Sprintf("%d MB", n>>20)
+}
+
+// typeScriptFile: a compiler reads the file as TypeScript (.d.ts, .ts and
+// their module flavours, .tsx).
+func typeScriptFile(rel string) bool {
+	for _, ext := range []string{".ts", ".mts", ".cts", ".tsx"} {
+		if strings.HasSuffix(rel, ext) {
+			return true
+		}
+	}
+	return false
 }
 
 // entryPath is the entry's path below the stripped top folder, "" for

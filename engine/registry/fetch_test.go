@@ -386,6 +386,25 @@ func TestExtract(t *testing.T) {
 			wantErr: "more than 2 entries",
 		},
 		{
+			name:    "a declaration file bounded inside the total",
+			entries: []tarEntry{{name: "package/index.d.ts", body: strings.Repeat("declare const x: 1;\n", 30)}},
+			limits:  extractLimits{maxBytes: 1000, maxEntries: 10, maxTypeFile: 500, maxTypes: 800},
+			wantErr: "index.d.ts is 600 bytes of TypeScript, more than the 500 bytes a file may have",
+		},
+		{
+			name: "the package's declarations bounded",
+			entries: []tarEntry{{name: "package/a.d.mts", body: strings.Repeat("a", 400)}, {name: "package/b.ts", body: strings.Repeat("b", 300)},
+				{name: "package/c.js", body: strings.Repeat("c", 200)}, {name: "package/d.d.cts", body: strings.Repeat("d", 200)}},
+			limits:  extractLimits{maxBytes: 2000, maxEntries: 10, maxTypeFile: 500, maxTypes: 800},
+			wantErr: "more than 800 bytes of TypeScript in the package",
+		},
+		{
+			name:      "JavaScript is not counted as declarations",
+			entries:   []tarEntry{{name: "package/a.d.ts", body: strings.Repeat("a", 400)}, {name: "package/b.js", body: strings.Repeat("b", 900)}},
+			limits:    extractLimits{maxBytes: 2000, maxEntries: 10, maxTypeFile: 500, maxTypes: 800},
+			wantFiles: map[string]string{"a.d.ts": strings.Repeat("a", 400), "b.js": strings.Repeat("b", 900)},
+		},
+		{
 			name:    "file where a directory is needed",
 			entries: []tarEntry{{name: "package/a", body: "x"}, {name: "package/a/b", body: "y"}},
 			wantErr: "package/a/b",

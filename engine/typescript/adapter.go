@@ -118,7 +118,7 @@ func (a *Adapter) driver(ctx context.Context) (*proc, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, version, err := startProc(ctx, nodeBin, mainJS, a.compiler.ScriptPath(), a.opts.RequestTimeout)
+	p, version, err := startProc(ctx, nodeBin, mainJS, a.compiler.ScriptPath(), a.opts.RequestTimeout, DriverHeapMB)
 	if err != nil {
 		return nil, err
 	}

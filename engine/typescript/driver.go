@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -24,7 +25,7 @@ type DriverError struct {
 	// Subject is what the request was about ("zod@4.1.12", a directory).
 	Subject string
 	Method  string
-	// Code is the driver's (NO_TYPES, BAD_REQUEST, INTERNAL) or one of
+	// Code is the driver's (NO_TYPES, BAD_REQUEST, INTERNAL, TOO_LARGE) or one of
 	// CRASHED, TIMEOUT, MALFORMED for failures of the process.
 	Code    string
 	Message string
@@ -51,6 +52,7 @@ type proc struct {
 	quit   chan struct{}
 	exited chan struct{}
 	stderr *tailBuffer
+	heapMB int // the heap limit it was given, 0 for NODE_OPTIONS's
 
 	waitErr error // set before exited is closed
 
@@ -76,21 +78,47 @@ type response struct {
 	} `json:"error"`
 }
 
-// startProc runs `node main.js typescript.js` and waits for its hello.
-func startProc(ctx context.Context, nodeBin, mainJS, typescriptJS string, timeout time.Duration) (*proc, string, error) {
-	// No --max-old-space-size: V8 flags are process-wide and would override
-	// the heap limit of each comparison worker (compare_pool.js), which is
-	// what bounds a runaway relation check. The main thread keeps node's
-	// default, which V8 derives from the machine's memory (4 GB here).
-	cmd := exec.Command(nodeBin, mainJS, typescriptJS)
+// DriverHeapMB bounds the driver's main heap, where the compiler holds the
+// programs of a run: what tsc gets by default on a large machine, named, so
+// a runaway program ends at a known limit and says which. A user who gives
+// node more (--max-old-space-size in NODE_OPTIONS, for a monorepo that
+// needs it) keeps that instead.
+const DriverHeapMB = 4096
+
+// heapFlag is the --max-old-space-size flag the driver runs with and the
+// limit it sets (0: NODE_OPTIONS sets its own, which stands).
+func heapFlag(env []string, mb int) (string, int) {
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "NODE_OPTIONS="); ok && strings.Contains(v, "--max-old-space-size") {
+			return "", 0
+		}
+	}
+	return fmt.Sprintf("--max-old-space-size=%d", mb), mb
+}
+
+// startProc runs `node main.js typescript.js` with a heap of heapMB and
+// waits for its hello. V8's heap flag is process-wide and would override
+// each comparison worker's own limit (compare_pool.js), which is what
+// bounds a runaway relation check: main.js clears it once its own heap is
+// sized, before any worker starts.
+func startProc(ctx context.Context, nodeBin, mainJS, typescriptJS string, timeout time.Duration, heapMB int) (*proc, string, error) {
+	env := os.Environ()
 	// Node 22.1+ keeps compiled code here, which saves most of the time
 	// spent compiling the 9 MB compiler on every start; older nodes ignore it.
 	if dir, err := cache.Dir("driver", "compile-cache"); err == nil {
-		cmd.Env = append(os.Environ(), "NODE_COMPILE_CACHE="+dir)
+		env = append(env, "NODE_COMPILE_CACHE="+dir)
 	}
+	flag, limit := heapFlag(env, heapMB)
+	args := []string{mainJS, typescriptJS}
+	if flag != "" {
+		args = append([]string{flag}, args...)
+	}
+	cmd := exec.Command(nodeBin, args...)
+	cmd.Env = env
 	subproc.OwnGroup(cmd)
 	p := &proc{
 		cmd:    cmd,
+		heapMB: limit,
 		lines:  make(chan []byte),
 		quit:   make(chan struct{}),
 		exited: make(chan struct{}),
@@ -216,6 +244,9 @@ func (p *proc) callProgress(ctx context.Context, method string, params any, time
 	}
 }
 
+// exitText is how the driver ended, in one line: its exit status and what
+// its stderr says of the cause, never the dump itself (V8's heap report
+// and native stack when it runs out of memory, a JavaScript stack).
 func (p *proc) exitText() string {
 	msg := "unknown exit"
 	select {
@@ -227,11 +258,38 @@ func (p *proc) exitText() string {
 		}
 	default:
 	}
-	if tail := strings.TrimSpace(p.stderr.String()); tail != "" {
-		msg += "; stderr: " + truncate(tail, 2000)
+	if cause := crashCause(p.stderr.String(), p.heapMB); cause != "" {
+		msg += "; " + cause
 	}
 	return msg
 }
+
+// crashCause is the one line of a dying node's stderr that says why: out
+// of memory (with the heap limit), else the first error line, else the
+// last line that is not part of a stack.
+func crashCause(stderr string, heapMB int) string {
+	if strings.Contains(stderr, "heap out of memory") || strings.Contains(stderr, "Reached heap limit") {
+		if heapMB == 0 {
+			return "out of memory at the heap limit NODE_OPTIONS sets"
+		}
+		return fmt.Sprintf("out of memory at its %d MB heap limit", heapMB)
+	}
+	last := ""
+	for _, line := range strings.Split(stderr, "\n") {
+		line = strings.TrimSpace(line)
+		switch {
+		case line == "", strings.HasPrefix(line, "at "), strings.HasPrefix(line, "Node.js v"), strings.Trim(line, "^ ") == "":
+			continue
+		case errorLine.MatchString(line):
+			return truncate(line, 300)
+		}
+		last = line
+	}
+	return truncate(last, 300)
+}
+
+// errorLine is how node prints an uncaught error or a fatal one.
+var errorLine = regexp.MustCompile(`^(?:[A-Z]\w*Error\b|FATAL\b|Error\b)`)
 
 func (p *proc) kill() {
 	subproc.KillGroup(p.cmd)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -28,6 +29,8 @@ rl.on('line', (line) => {
     case 'project': process.stderr.write('FATAL: heap out of memory\n'); process.exit(3);
     case 'slowcrash': setTimeout(() => { process.stderr.write('FATAL: heap out of memory\n'); process.exit(3); }, 300); break;
     case 'hang': setInterval(() => {}, 1000); break;
+    case 'oom': { const keep = []; for (;;) keep.push(new Array(1 << 16).fill(keep.length)); }
+    case 'throw': setTimeout(() => { throw new TypeError('Cannot read properties of undefined (reading \'kind\')'); }); break;
     case 'garbage': process.stdout.write('this is not json\n'); break;
     case 'wrongid': out({ id: r.id + 100, result: {} }); break;
     case 'empty': out({ id: r.id }); break;
@@ -53,7 +56,10 @@ rl.on('line', (line) => {
 rl.on('close', () => process.exit(0));
 `
 
-func startFake(t *testing.T) *proc {
+func startFake(t *testing.T) *proc { return startFakeHeap(t, DriverHeapMB) }
+
+// startFakeHeap is the fake driver with a heap of heapMB.
+func startFakeHeap(t *testing.T, heapMB int) *proc {
 	t.Helper()
 	requireNode(t)
 	bin, _, err := findNode(context.Background())
@@ -64,7 +70,7 @@ func startFake(t *testing.T) *proc {
 	if err := os.WriteFile(script, []byte(fakeDriver), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	p, version, err := startProc(context.Background(), bin, script, "unused", 30*time.Second)
+	p, version, err := startProc(context.Background(), bin, script, "unused", 30*time.Second, heapMB)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +89,8 @@ func TestDriverFailures(t *testing.T) {
 		contains string
 	}{
 		{method: "fail", code: "NO_TYPES", contains: "nothing here"},
-		{method: "crash", code: CodeCrashed, contains: "heap out of memory"},
+		{method: "crash", code: CodeCrashed, contains: fmt.Sprintf("out of memory at its %d MB heap limit", DriverHeapMB)},
+		{method: "throw", code: CodeCrashed, contains: "TypeError: Cannot read properties of undefined (reading 'kind')"},
 		{method: "hang", timeout: 300 * time.Millisecond, code: CodeTimeout, contains: "no answer after 300ms"},
 		{method: "garbage", code: CodeMalformed, contains: "this is not json"},
 		{method: "wrongid", code: CodeMalformed, contains: "malformed answer"},
@@ -119,6 +126,34 @@ func TestDriverFailures(t *testing.T) {
 				t.Errorf("call after a %s: %v, want a 'stopped earlier' error", tt.method, err)
 			}
 		})
+	}
+}
+
+// A driver that runs out of its heap dies at the limit it was given, and
+// says so in one line naming the request's subject and the limit: none of
+// V8's heap report or native stack.
+func TestDriverOutOfMemoryInOneLine(t *testing.T) {
+	p := startFakeHeap(t, 64)
+	_, err := p.call(context.Background(), "oom", nil, time.Minute, "bombkit@2.0.0")
+	var de *DriverError
+	if !errors.As(err, &de) || de.Code != CodeCrashed {
+		t.Fatalf("want a CRASHED DriverError, got %v", err)
+	}
+	msg := err.Error()
+	if !strings.Contains(msg, "bombkit@2.0.0") || !strings.Contains(msg, "out of memory at its 64 MB heap limit") {
+		t.Errorf("%q should name the package and the limit", msg)
+	}
+	if strings.Contains(msg, "\n") || strings.Contains(msg, "Last few GCs") || strings.Contains(msg, "node::") || len(msg) > 300 {
+		t.Errorf("not one line:\n%s", msg)
+	}
+}
+
+func TestHeapFlag(t *testing.T) {
+	if flag, mb := heapFlag([]string{"PATH=/bin", "NODE_OPTIONS=--enable-source-maps"}, 4096); flag != "--max-old-space-size=4096" || mb != 4096 {
+		t.Errorf("got %q %d", flag, mb)
+	}
+	if flag, mb := heapFlag([]string{"NODE_OPTIONS=--max-old-space-size=8192"}, 4096); flag != "" || mb != 0 {
+		t.Errorf("NODE_OPTIONS's own limit should stand: got %q %d", flag, mb)
 	}
 }
 

@@ -12,6 +12,8 @@ import (
 	"runtime"
 	"strings"
 	"time"
+
+	subproc "github.com/uptide/uptide/internal/proc"
 )
 
 // nodePlatform and nodeArch are Node's process.platform and process.arch
@@ -145,6 +147,10 @@ func runTSC(ctx context.Context, argv []string, dir, name string, timeout time.D
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir = dir
 	cmd.WaitDelay = 5 * time.Second
+	// tsc may be a node shim starting the native binary: a cancellation
+	// (a timeout, a signal) ends both.
+	subproc.OwnGroup(cmd)
+	cmd.Cancel = func() error { subproc.KillGroup(cmd); return nil }
 	var stdout bytes.Buffer
 	stderr := &tailBuffer{max: 16 << 10}
 	cmd.Stdout = &stdout

@@ -246,7 +246,7 @@ func relOr(root, p string) string {
 func Projects(config string) []string { return projectsOf(config, 0) }
 
 func projectsOf(config string, depth int) []string {
-	data, err := os.ReadFile(config)
+	data, err := jsonc.ReadFile(config)
 	if err != nil {
 		return nil
 	}
@@ -257,7 +257,7 @@ func projectsOf(config string, depth int) []string {
 			Path string `json:"path"`
 		} `json:"references"`
 	}
-	if json.Unmarshal(jsonc.Strip(data), &doc) != nil || len(doc.References) == 0 || depth > 4 {
+	if json.Unmarshal(data, &doc) != nil || len(doc.References) == 0 || depth > 4 {
 		return []string{config}
 	}
 	solution := doc.Files != nil && len(*doc.Files) == 0 && (doc.Include == nil || len(*doc.Include) == 0)

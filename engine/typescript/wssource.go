@@ -303,7 +303,7 @@ func buildLayoutOf(dir string) buildLayout {
 	cfg := filepath.Join(dir, "tsconfig.json")
 	outSet, rootSet := false, false
 	for i := 0; i < 8; i++ {
-		data, err := os.ReadFile(cfg)
+		data, err := jsonc.ReadFile(cfg)
 		if err != nil {
 			break
 		}
@@ -314,7 +314,7 @@ func buildLayoutOf(dir string) buildLayout {
 				RootDir *string `json:"rootDir"`
 			} `json:"compilerOptions"`
 		}
-		if json.Unmarshal(jsonc.Strip(data), &doc) != nil {
+		if json.Unmarshal(data, &doc) != nil {
 			break
 		}
 		base := filepath.Dir(cfg)

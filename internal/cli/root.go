@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -30,10 +31,19 @@ type Globals struct {
 	start  time.Time
 }
 
+// stopSignals all mean "stop": Ctrl-C, a CI cancellation, `timeout` and
+// `docker stop` (SIGTERM), a closed terminal (SIGHUP). Each cancels the run
+// the same way, so every child's process group is killed and fix keeps its
+// clone and run record, where dying at once would orphan them.
+var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
+
 // Main runs the command line and returns the process exit code.
 func Main() int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
 	defer stop()
+	// A second signal has its default effect, ending uptide at once: the
+	// way out of a run stuck where a cancellation cannot reach.
+	context.AfterFunc(ctx, stop)
 	return Run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 }
 
@@ -49,6 +59,15 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return ExitOK
 	}
 	var s silentExit
+	if ctx.Err() != nil {
+		// Whatever failed after the cancellation failed because of it;
+		// a command that rendered its result keeps its code.
+		fmt.Fprintf(stderr, "uptide: interrupted (%v)\n", context.Cause(ctx))
+		if errors.As(err, &s) {
+			return int(s)
+		}
+		return ExitIncomplete
+	}
 	if errors.As(err, &s) {
 		return int(s)
 	}

@@ -365,8 +365,9 @@ function compareInWorkers(tsPath, params, onProgress) {
 function newWorker(tsPath, heapMb) {
   return new Worker(path.join(__dirname, 'compare_worker.js'), {
     workerData: { tsPath },
-    // Effective only while no --max-old-space-size is set for the process:
-    // V8's flag overrides every isolate's own limit.
+    // Effective because main.js clears the process-wide
+    // --max-old-space-size that sized its own heap: V8's flag overrides
+    // every isolate's own limit.
     resourceLimits: { maxOldGenerationSizeMb: heapMb },
     // stdout is the protocol's: nothing a worker prints may reach it. The
     // stream is left unread (reading it would keep the driver alive).

@@ -9,6 +9,7 @@
 
 const fs = require('fs');
 const path = require('path');
+const { readText } = require('./regular');
 
 const DECLARATION = /\.d\.(ts|mts|cts)$/;
 // Patterns can match whole trees; past this many files a pattern is cut off
@@ -364,7 +365,7 @@ function firstString(...values) {
 /** @param {string} dir */
 function readPackageJSON(dir) {
   try {
-    return JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
+    return JSON.parse(readText(path.join(dir, 'package.json')));
   } catch {
     return null;
   }

@@ -12,6 +12,10 @@ const { extractSurface } = require('./surface');
 const { compareInWorkers } = require('./compare_pool');
 
 function main() {
+  // This thread's heap is sized by now (uptide passes --max-old-space-size,
+  // or NODE_OPTIONS does). The flag is process-wide: left set, it would
+  // override every comparison worker's own limit (compare_pool.js).
+  require('v8').setFlagsFromString('--max-old-space-size=0');
   const tsPath = process.argv[2];
   if (!tsPath) {
     process.stderr.write('usage: node main.js <path to typescript.js>\n');
@@ -25,6 +29,7 @@ function main() {
     process.stderr.write(`cannot load the TypeScript compiler at ${tsPath}: ${err && /** @type {Error} */ (err).message}\n`);
     process.exit(3);
   }
+  require('./regular').guardSys(ts);
   /** @type {Record<string, (params: any, rc: import('./protocol').RequestContext) => any>} */
   const methods = {
     hello: () => ({ typescript: ts.version, node: process.versions.node }),

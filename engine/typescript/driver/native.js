@@ -24,6 +24,7 @@ const { DriverError } = require('./protocol');
 const { sourcePathsOf } = require('./wssource');
 const { loadProjects } = require('./compile');
 const compat = require('./compat');
+const { readText } = require('./regular');
 
 const ANCHOR = '__uptide_native__.ts';
 
@@ -129,7 +130,7 @@ function sidePaths(ts, side, options, roots, files, formats) {
   for (const f of roots) {
     let text = '';
     try {
-      text = fs.readFileSync(f, 'utf8');
+      text = readText(f);
     } catch {
       continue;
     }
@@ -248,7 +249,7 @@ function packageDirOf(nm, file) {
 /** @param {string} file */
 function readJson(file) {
   try {
-    return JSON.parse(fs.readFileSync(file, 'utf8'));
+    return JSON.parse(readText(file));
   } catch {
     return null;
   }

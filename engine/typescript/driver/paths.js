@@ -8,6 +8,7 @@
 const fs = require('fs');
 const path = require('path');
 const { DriverError } = require('./protocol');
+const { readText } = require('./regular');
 
 /**
  * The real path of p, or p resolved when it does not exist.
@@ -91,7 +92,7 @@ function rootsOf(project, files) {
     }
     let text = '';
     try {
-      text = fs.readFileSync(f, 'utf8');
+      text = readText(f);
     } catch {
       continue;
     }

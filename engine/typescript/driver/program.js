@@ -11,6 +11,7 @@ const fs = require('fs');
 const path = require('path');
 const { inside } = require('./entries');
 const compat = require('./compat');
+const { readText } = require('./regular');
 
 /** @type {Map<string, import('typescript').SourceFile>} */
 const libCache = new Map();
@@ -74,8 +75,11 @@ function createProgram(ts, rootNames, allowedDirs, rewrite) {
     if (!allowed(abs)) return undefined;
     let text;
     try {
-      text = fs.readFileSync(abs, 'utf8');
+      text = readText(abs);
     } catch (err) {
+      // A declaration too large to read leaves no surface worth the name:
+      // the request fails, saying which file and the limit.
+      if (/** @type {any} */ (err).code === 'TOO_LARGE') throw err;
       if (onError) onError(String(err));
       return undefined;
     }

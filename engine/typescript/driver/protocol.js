@@ -10,7 +10,7 @@ const readline = require('readline');
 
 class DriverError extends Error {
   /**
-   * @param {string} code machine-readable: NO_TYPES, BAD_REQUEST, INTERNAL
+   * @param {string} code machine-readable: NO_TYPES, BAD_REQUEST, INTERNAL, TOO_LARGE
    * @param {string} message
    */
   constructor(code, message) {

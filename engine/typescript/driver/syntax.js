@@ -9,7 +9,7 @@
 // parses the files and names every such construct with where it first
 // appears; the engine keeps those newer than the repository's compiler.
 
-const fs = require('fs');
+const { readText } = require('./regular');
 
 /**
  * @typedef {{feature: string, since: string, type: boolean, file: string, line: number, column: number, count: number}} Need
@@ -27,7 +27,7 @@ function syntaxNeeds(ts, params) {
   for (const file of files) {
     let text;
     try {
-      text = fs.readFileSync(file, 'utf8');
+      text = readText(file);
     } catch {
       continue;
     }

@@ -26,6 +26,7 @@ const { PathIndex } = require('./pathindex');
 const { planWorkspace, openWorkspace, inside } = require('./workspace');
 const { fileFacts } = require('./loads');
 const { FileScan, rel, realOr, cmp, isSignature } = require('./references');
+const { readText } = require('./regular');
 
 /**
  * @typedef {import('./pathindex').PathSym} PathSym
@@ -698,7 +699,7 @@ function namesInString(text, name) {
 /** @param {string} f */
 function readJSON(f) {
   try {
-    return JSON.parse(fs.readFileSync(f, 'utf8'));
+    return JSON.parse(readText(f));
   } catch {
     return null;
   }
