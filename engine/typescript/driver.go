@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/uptide/uptide/internal/cache"
@@ -54,7 +55,9 @@ type proc struct {
 	stderr *tailBuffer
 	heapMB int // the heap limit it was given, 0 for NODE_OPTIONS's
 
-	waitErr error // set before exited is closed
+	waitErr  error       // set before exited is closed
+	maxLine  int         // maxDriverLine when it started
+	overlong atomic.Bool // the reader stopped it at maxLine
 
 	mu     sync.Mutex
 	nextID int64
@@ -117,12 +120,13 @@ func startProc(ctx context.Context, nodeBin, mainJS, typescriptJS string, timeou
 	cmd.Env = env
 	subproc.OwnGroup(cmd)
 	p := &proc{
-		cmd:    cmd,
-		heapMB: limit,
-		lines:  make(chan []byte),
-		quit:   make(chan struct{}),
-		exited: make(chan struct{}),
-		stderr: &tailBuffer{max: 16 << 10},
+		cmd:     cmd,
+		heapMB:  limit,
+		lines:   make(chan []byte),
+		quit:    make(chan struct{}),
+		exited:  make(chan struct{}),
+		stderr:  &tailBuffer{max: 16 << 10},
+		maxLine: maxDriverLine,
 	}
 	cmd.Stderr = p.stderr
 	stdin, err := cmd.StdinPipe()
@@ -152,10 +156,21 @@ func startProc(ctx context.Context, nodeBin, mainJS, typescriptJS string, timeou
 	return p, hello.TypeScript, nil
 }
 
+// maxDriverLine bounds one line of the driver's answers: the largest real
+// surface (googleapis, 168 MB of declarations) answers in far less, and a
+// line without end would otherwise grow uptide's memory with it.
+var maxDriverLine = 512 << 20
+
 func (p *proc) read(stdout io.Reader) {
 	r := bufio.NewReaderSize(stdout, 1<<20)
 	for {
-		line, err := r.ReadBytes('\n')
+		line, err := readLine(r, p.maxLine)
+		if errors.Is(err, errLineTooLong) {
+			p.overlong.Store(true)
+			subproc.KillGroup(p.cmd)
+			_, _ = io.Copy(io.Discard, r)
+			break
+		}
 		if len(bytes.TrimSpace(line)) > 0 {
 			select {
 			case p.lines <- line:
@@ -170,6 +185,25 @@ func (p *proc) read(stdout io.Reader) {
 	}
 	p.waitErr = p.cmd.Wait()
 	close(p.exited)
+}
+
+var errLineTooLong = errors.New("line too long")
+
+// readLine reads up to and including the next newline, or fails with
+// errLineTooLong once the line passes max bytes (what was read of it is
+// dropped).
+func readLine(r *bufio.Reader, max int) ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if len(line)+len(chunk) > max {
+			return nil, errLineTooLong
+		}
+		line = append(line, chunk...)
+		if err != bufio.ErrBufferFull {
+			return line, err
+		}
+	}
 }
 
 // call sends one request and waits for its answer, the timeout, or ctx. On
@@ -257,6 +291,9 @@ func (p *proc) exitText() string {
 			msg = "exit status 0"
 		}
 	default:
+	}
+	if p.overlong.Load() {
+		return fmt.Sprintf("it printed an answer longer than %d MB, the limit of one answer, and was stopped", p.maxLine>>20)
 	}
 	if cause := crashCause(p.stderr.String(), p.heapMB); cause != "" {
 		msg += "; " + cause

@@ -269,3 +269,16 @@ func TestAdapterRequestAfterAnotherCrashed(t *testing.T) {
 		t.Errorf("the crashing request: %v, want CRASHED", err)
 	}
 }
+
+// An answer longer than a line may be stops the driver with a crash that
+// says so, instead of growing uptide's memory with the line.
+func TestDriverAnswerOverTheLimit(t *testing.T) {
+	defer func(max int) { maxDriverLine = max }(maxDriverLine)
+	maxDriverLine = 1 << 20
+	p := startFake(t)
+	_, err := p.call(context.Background(), "echo", map[string]string{"a": strings.Repeat("x", 2<<20)}, 30*time.Second, "big@1.0.0")
+	var de *DriverError
+	if !errors.As(err, &de) || de.Code != CodeCrashed || !strings.Contains(err.Error(), "longer than 1 MB") || !strings.Contains(err.Error(), "big@1.0.0") {
+		t.Fatalf("an answer over the limit: %v, want a crash naming the limit and the subject", err)
+	}
+}

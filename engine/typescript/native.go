@@ -1,7 +1,6 @@
 package typescript
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -144,6 +143,8 @@ func runTSC(ctx context.Context, argv []string, dir, name string, timeout time.D
 		ctx, cancel = context.WithTimeout(ctx, timeout)
 		defer cancel()
 	}
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir = dir
 	cmd.WaitDelay = 5 * time.Second
@@ -151,11 +152,14 @@ func runTSC(ctx context.Context, argv []string, dir, name string, timeout time.D
 	// (a timeout, a signal) ends both.
 	subproc.OwnGroup(cmd)
 	cmd.Cancel = func() error { subproc.KillGroup(cmd); return nil }
-	var stdout bytes.Buffer
+	stdout := &subproc.Capped{Max: maxTSCOutput, OnExceed: stop}
 	stderr := &tailBuffer{max: 16 << 10}
-	cmd.Stdout = &stdout
+	cmd.Stdout = stdout
 	cmd.Stderr = stderr
 	runErr := cmd.Run()
+	if stdout.Exceeded() {
+		return nil, nil, fmt.Errorf("%s printed more than %d MB of diagnostics, the limit uptide reads, and was stopped", name, maxTSCOutput>>20)
+	}
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		if errors.Is(ctxErr, context.DeadlineExceeded) {
 			return nil, nil, fmt.Errorf("%s: still running after %s", name, timeout)
@@ -176,6 +180,10 @@ func runTSC(ctx context.Context, argv []string, dir, name string, timeout time.D
 	}
 	return diags, stdout.Bytes(), nil
 }
+
+// maxTSCOutput bounds what one tsc run may print: diagnostics of a real
+// repository, even a broken one, are a few megabytes.
+var maxTSCOutput = 256 << 20
 
 // readTSC reads what one tsc run wrote: its diagnostics, or why the run
 // says nothing to trust (an exit status tsc does not give for errors

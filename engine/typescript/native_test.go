@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/uptide/uptide/engine/model"
@@ -770,5 +771,16 @@ func TestDescribeGating(t *testing.T) {
 		if got := describe(tt.d); got != tt.want {
 			t.Errorf("describe = %q, want %q", got, tt.want)
 		}
+	}
+}
+
+// A tsc that prints without end is stopped at the cap with an error
+// saying so; what it printed is never read whole.
+func TestRunTSCOutputIsCapped(t *testing.T) {
+	defer func(max int) { maxTSCOutput = max }(maxTSCOutput)
+	maxTSCOutput = 1 << 20
+	_, _, err := runTSC(context.Background(), []string{"sh", "-c", "yes 'src/a.ts(1,1): error TS2322: x'"}, t.TempDir(), "tsc 7.0.0", time.Minute)
+	if err == nil || !strings.Contains(err.Error(), "printed more than 1 MB") {
+		t.Fatalf("endless output: %v, want the cap's error", err)
 	}
 }
