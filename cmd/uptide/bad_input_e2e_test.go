@@ -144,6 +144,11 @@ func TestListRandomBytesLockfile(t *testing.T) {
 			if !found {
 				t.Errorf("no problem %q at %s:3 in %+v", tc.want, tc.lockfile, rep.Problems)
 			}
+			// The header says the lockfile is there and unreadable, not absent.
+			text := run(t, e, dir, "list")
+			if first, _, _ := strings.Cut(text.stdout, "\n"); !strings.Contains(first, tc.lockfile+" unreadable") {
+				t.Errorf("header %q, want it to say %s is unreadable", first, tc.lockfile)
+			}
 		})
 	}
 }

@@ -89,6 +89,17 @@ func (e *Error) Error() string {
 // itself prefers npm-shrinkwrap.json over package-lock.json.
 var names = []string{"pnpm-lock.yaml", "npm-shrinkwrap.json", "package-lock.json", "yarn.lock", "bun.lock"}
 
+// IsName says whether a file's base name is one of the lockfiles Find
+// looks for.
+func IsName(base string) bool {
+	for _, n := range names {
+		if n == base {
+			return true
+		}
+	}
+	return false
+}
+
 // Find locates the lockfile of a repository root. It returns "" and a nil
 // error when there is none, and an error when the only lockfile is bun's
 // binary bun.lockb, which cannot be read.

@@ -2,11 +2,13 @@ package cli
 
 import (
 	"fmt"
-	"github.com/uptide/uptide/engine"
 	"io"
+	"path/filepath"
 	"strconv"
 	"strings"
 
+	"github.com/uptide/uptide/engine"
+	"github.com/uptide/uptide/engine/lockfile"
 	"github.com/uptide/uptide/engine/model"
 )
 
@@ -42,6 +44,11 @@ func renderList(w io.Writer, rep *model.DiscoverReport, all bool, p palette, wid
 	lock := "no lockfile"
 	if repo.Lockfile != "" {
 		lock = repo.Lockfile
+	}
+	for _, pr := range rep.Problems {
+		if repo.Lockfile == "" && lockfile.IsName(filepath.Base(pr.File)) {
+			lock = filepath.Base(pr.File) + " unreadable"
+		}
 	}
 	fmt.Fprintf(w, "%s · %s (%s, %s, %s) · %d dependencies · %d behind, %d major\n\n",
 		p.bold("uptide"), repo.Name, repo.PackageManager, plural(len(repo.Workspaces), "workspace"), lock,
