@@ -197,8 +197,8 @@ func compileCases() []compileCase {
 			// file, or its unique-symbol types (a callback ref's cleanup) are
 			// "two different types with this name" tsc never reports.
 			name: "a target's file importing its own index relatively reads the one copy",
-			repo: "selfref", installed: []string{"refkit@1.0.0"},
-			targets: []string{"refkit@2.0.0"},
+			repo: "selfref", installed: []string{"selfkit@1.0.0"},
+			targets: []string{"selfkit@2.0.0"},
 			wantNew: []string{"src/use.ts:1 TS2305"},
 			asked:   1, compiled: 1, configKind: "own",
 		},

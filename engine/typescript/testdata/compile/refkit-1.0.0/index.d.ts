@@ -1,5 +1,4 @@
-// Shaped after @types/react 18: a callback ref returns nothing.
-export type RefCallback<T> = (instance: T | null) => void;
-
-export declare function createRef<T>(): RefCallback<T>;
-export declare function legacy(): void;
+export interface Ref<T> {
+    readonly current: T | null;
+}
+export declare function useRef<T>(initial: T | null): Ref<T>;
