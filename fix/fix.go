@@ -253,31 +253,14 @@ func (r *runner) run(ctx context.Context) {
 	if r.o.WithServices && !r.confirmServices(repository, workspaces) {
 		return
 	}
-	if err := <-resolved; err != nil {
-		var unknown *engine.TargetError
-		switch {
-		case r.interrupted(ctx, "resolving the target"):
-		case errors.As(err, &unknown):
-			r.stop("%v: name one that exists; nothing was cloned", err)
-		default:
-			// The registry did not answer: the target may well exist.
-			r.stop("%v: nothing was cloned", err)
-		}
-		return
-	}
+	// The baseline compile reads nothing the target decides: it starts
+	// before the target is resolved (the driver it runs in is what check
+	// waits for), and an unknown target cancels it with the run.
 	type baseline struct {
 		run *compileRun
 		err error
 	}
-	cloned := make(chan error, 1)
 	based := make(chan baseline, 1)
-	// The install starts on check's first plan of the package once the
-	// baseline is compiled, while check goes on.
-	plans := make(chan model.PackageReport, 16)
-	checked := make(chan struct{})
-	spec := make(chan *earlyInstall, 1)
-	specCtx, specCancel := context.WithCancel(workCtx)
-	defer specCancel()
 	compileBefore := func(root string) {
 		r.progress("compile", "type-checking %s before the upgrade", engine.Where(workspaces))
 		run, err := compileWorkspaces(workCtx, root, workspaces, r.fetch, r.drivers)
@@ -289,6 +272,31 @@ func (r *runner) run(ctx context.Context) {
 	} else {
 		r.progress("compile", "the baseline compile waits for the clone: %s", unlike)
 	}
+	if err := <-resolved; err != nil {
+		// The baseline compile stops with the run, before its report.
+		workCancel()
+		if unlike == "" {
+			<-based
+		}
+		var unknown *engine.TargetError
+		switch {
+		case r.interrupted(ctx, "resolving the target"):
+		case errors.As(err, &unknown):
+			r.stop("%v: name one that exists; nothing was cloned", err)
+		default:
+			// The registry did not answer: the target may well exist.
+			r.stop("%v: nothing was cloned", err)
+		}
+		return
+	}
+	cloned := make(chan error, 1)
+	// The install starts on check's first plan of the package once the
+	// baseline is compiled, while check goes on.
+	plans := make(chan model.PackageReport, 16)
+	checked := make(chan struct{})
+	spec := make(chan *earlyInstall, 1)
+	specCtx, specCancel := context.WithCancel(workCtx)
+	defer specCancel()
 	go func() {
 		r.progress("clone", "cloning %s into a private clone", top)
 		var err error

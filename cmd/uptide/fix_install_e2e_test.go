@@ -56,10 +56,19 @@ func TestFixUnknownTargetStopsBeforeTheClone(t *testing.T) {
 	// A registry that does not answer says nothing of the target: the run
 	// stops before the clone without telling the user to name another.
 	fe.reg.Fail("hook-installer", http.StatusServiceUnavailable)
-	rep, r = runFix(t, fe, dir, "hook-installer", "--target", "hook-installer@1.0.0")
+	rep, r = runFix(t, fe, dir, "hook-installer", "--target", "hook-installer@1.0.0", "--verbose")
 	if r.code != 2 || rep.Status != "not-run" || !strings.Contains(rep.Reason, "hook-installer@1.0.0") || !strings.Contains(rep.Reason, "nothing was cloned") ||
 		strings.Contains(rep.Reason, "name one that exists") || rep.Clone.Dir != "" {
 		t.Errorf("registry down: exit %d status %s reason %q clone %q; want 2 not-run before the clone, without calling hook-installer 1.0.0 unknown", r.code, rep.Status, rep.Reason, rep.Clone.Dir)
+	}
+	// The baseline compile, which reads only the checkout, does not wait
+	// for the registry: on a real repository the driver it runs in is
+	// what check waits for, and the target took seconds to resolve.
+	if !strings.Contains(r.stderr, "fix: compile: type-checking (root) before the upgrade") || strings.Contains(r.stderr, "fix: clone:") {
+		t.Errorf("registry down: the baseline compile waited for the target, or the run cloned:\n%s", r.stderr)
+	}
+	if after := checkoutDigest(t, dir); after != before {
+		t.Errorf("the checkout changed:\n%s", diffLines(before, after))
 	}
 }
 

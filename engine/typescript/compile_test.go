@@ -333,6 +333,18 @@ func compileCases() []compileCase {
 	}
 }
 
+// driverRequests starts a's driver and says how many requests it was sent.
+func driverRequests(t *testing.T, a *Adapter) int64 {
+	t.Helper()
+	p, err := a.driver(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.nextID
+}
+
 // runCompileCase compiles tt with a and checks every field; edit, when set,
 // changes the copied repository first (an older compiler's tsconfig).
 func runCompileCase(t *testing.T, a *Adapter, tt compileCase, edit func(t *testing.T, repo string)) {
@@ -377,9 +389,15 @@ func runCompileCase(t *testing.T, a *Adapter, tt compileCase, edit func(t *testi
 		defer ov.Cleanup()
 		req.Overlay = ov
 	}
+	before := driverRequests(t, a)
 	r, err := a.Compile(ctx, req)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The judging request is the last dependency round: a round of its
+	// own before it would build the same programs twice.
+	if got, want := driverRequests(t, a)-before, int64(r.Rounds+1); got != want {
+		t.Errorf("%d driver requests for %d rounds, want %d", got, r.Rounds, want)
 	}
 	if got := diagLines(r.New); !reflect.DeepEqual(got, tt.wantNew) {
 		t.Errorf("new diagnostics\n got %q\nwant %q", got, tt.wantNew)

@@ -160,6 +160,8 @@ function compile(ts, params) {
     preExisting: 0,
     preExistingDiagnostics: /** @type {Diag[]} */ ([]),
     overlaySkipped: '',
+    // judgeResolved only: the compile stopped at what the overlay lacks.
+    unjudged: false,
     coverage: { asked: 0, compiled: 0, skipped: /** @type {{file: string, reason: string}[]} */ ([]) },
     unresolvedInTarget: /** @type {Unresolved[]} */ ([]),
     newerTypeScript: /** @type {{diagnostics: Diag[]} | null} */ (null),
@@ -289,13 +291,27 @@ function compile(ts, params) {
   const unresolved = [];
   /** @type {{u: Unit, program: Program}[]} */
   const programs = [];
+  /** @type {ReturnType<typeof buildProgram>[]} */
+  const built = [];
   for (const u of units) {
-    const { program, state } = buildProgram(ts, u, overlayMap);
-    programs.push({ u, program });
+    const b = buildProgram(ts, u, overlayMap);
+    programs.push({ u, program: b.program });
+    built.push(b);
+    unresolved.push(...b.state.unresolvedIn(b.program));
+  }
+  if (params.judgeResolved && unresolved.length) {
+    // The targets import what the overlay lacks: no judging yet. This was
+    // a dependency round (the targets' parsed files stay for the next).
+    result.unjudged = true;
+    result.unresolvedInTarget = dedupeUnresolved(unresolved);
+    result.timing.overlayMs = Date.now() - t1;
+    return sortResult(result);
+  }
+  for (const [i, u] of units.entries()) {
+    const { program, state } = built[i];
     for (const sf of program.getSourceFiles()) {
       if (state.remapOf(sf.fileName)) parseErrors.push(...program.getSyntacticDiagnostics(sf));
     }
-    unresolved.push(...state.unresolvedIn(program));
     if (parseErrors.length) continue;
     for (const f of u.files) {
       const sf = program.getSourceFile(f);
