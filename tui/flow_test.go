@@ -227,6 +227,28 @@ func TestDetailsPlanExpandsSites(t *testing.T) {
 	wantNot(t, h.view(), "packages/web/src/App.tsx:12")
 }
 
+// esc from a rule's sites closes them and stays in the details, the
+// cursor on the rule; the next esc leaves the details (issue 25 item 7).
+func TestEscFromSitesReturnsToDetails(t *testing.T) {
+	f := newFake(demoLive(t))
+	h := newHarness(t, f, 120, 36)
+	h.until("discovery", h.discovered)
+	h.press("c")
+	h.nextStarted(f)
+	f.reply("react") <- checkReply{res: breaking(2)}
+	h.until("the result", func() bool { return h.contains("✗ 2 breaking") })
+	h.press("enter", "down", "enter")
+	wantIn(t, h.view(), "packages/web/src/List.tsx:30")
+	h.press("esc")
+	wantIn(t, h.view(), "✗ 2 breaking · 1 possible")
+	wantNot(t, h.view(), "packages/web/src/List.tsx:30")
+	wantIn(t, h.cursorLine(), "? TS2322")
+	h.press("esc")
+	if !h.discovered() || h.contains("Compiled against") {
+		t.Errorf("the second esc did not leave the details:\n%s", h.view())
+	}
+}
+
 // The details of a checked dependency list the workspaces that import it
 // without declaring it, as the check reported them, under the summary.
 func TestDetailsShowUndeclaredImporters(t *testing.T) {

@@ -82,6 +82,12 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		k := m.s.Keys
 		rules := m.rules()
 		switch {
+		case key.Matches(msg, k.Back) && m.anyExpanded():
+			// Back from a rule's sites is the details they were opened
+			// from, the cursor on that rule; the next esc leaves.
+			m.expanded = map[int]bool{}
+			m.render()
+			m.follow()
 		case key.Matches(msg, k.Back):
 			return m, send(state.BackMsg{})
 		case key.Matches(msg, k.Check):
@@ -117,6 +123,16 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 	}
 	return m, nil
+}
+
+// anyExpanded reports whether a rule shows its sites.
+func (m Model) anyExpanded() bool {
+	for _, open := range m.expanded {
+		if open {
+			return true
+		}
+	}
+	return false
 }
 
 // follow scrolls so the plan row under the cursor is visible.
