@@ -380,3 +380,22 @@ func TestRowsShowTheirOwnErrors(t *testing.T) {
 	h.press("c")
 	wantIn(t, h.view(), "nothing to check for private-ui (installed version unknown)")
 }
+
+// Details taller than the screen say how much is below and how to see it;
+// the sites a rule opens scroll into view under it (issue 25 item 7).
+func TestDetailsHintMoreBelow(t *testing.T) {
+	f := newFake(demoLive(t))
+	h := newHarness(t, f, 80, 24)
+	h.until("discovery", h.discovered)
+	h.press("c")
+	h.nextStarted(f)
+	f.reply("react") <- checkReply{res: breaking(2)}
+	h.until("the result", func() bool { return h.contains("✗ 2 breaking") })
+	h.press("enter")
+	wantIn(t, h.view(), "more lines below · pgdn")
+	h.press("down", "enter")
+	wantIn(t, h.view(), "packages/web/src/List.tsx:30")
+	h.press("G")
+	wantNot(t, h.view(), "below · pgdn")
+	wantIn(t, h.view(), "Next  uptide check react")
+}
