@@ -82,8 +82,9 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if g.JSON && !g.enveloped {
 		// A CI job parsing stdout gets the failure as an envelope, not
 		// an empty stream; the message on stderr stays for a person.
-		name := root.Name()
-		if cmd != nil {
+		// uptide without a command prints list's envelope under --json.
+		name := "list"
+		if cmd != nil && cmd != root {
 			name = cmd.Name()
 		}
 		_ = g.writeEnvelope(Envelope{SchemaVersion: SchemaVersion, Command: name, ExitCode: code, Error: msg})
