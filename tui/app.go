@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -302,19 +303,45 @@ func (a *App) View() string {
 
 // shortHelp is the help line, cut binding by binding to the width with an
 // ellipsis (help.Model's own cut lets a line overflow when the ellipsis
-// itself does not fit after the last binding).
+// itself does not fit after the last binding). The ways out (help, back,
+// quit) stay whatever is cut: a narrow terminal still says how to leave.
 func (a *App) shortHelp(bindings []key.Binding) string {
 	room := a.width - 2
-	for n := len(bindings); n > 0; n-- {
-		v := a.help.ShortHelpView(bindings[:n])
-		if n < len(bindings) {
-			v += " " + a.s.Styles.Faint.Render("…")
+	var rest, out []key.Binding
+	for _, b := range bindings {
+		if a.wayOut(b) {
+			out = append(out, b)
+		} else {
+			rest = append(rest, b)
 		}
-		if ansi.StringWidth(v) <= room {
+	}
+	if v := a.help.ShortHelpView(bindings); ansi.StringWidth(v) <= room {
+		return v
+	}
+	for n := len(rest) - 1; n >= 0; n-- {
+		parts := []string{a.s.Styles.Faint.Render("…")}
+		if n > 0 {
+			parts = slices.Insert(parts, 0, a.help.ShortHelpView(rest[:n]))
+		}
+		if len(out) > 0 {
+			parts = append(parts, a.help.ShortHelpView(out))
+		}
+		if v := strings.Join(parts, " "); ansi.StringWidth(v) <= room {
 			return v
 		}
 	}
-	return ""
+	return ansi.Truncate(a.help.ShortHelpView(out), room, "…")
+}
+
+// wayOut reports whether b leaves a screen or the planner, or says how.
+func (a *App) wayOut(b key.Binding) bool {
+	k := a.s.Keys
+	for _, w := range []key.Binding{k.Help, k.Back, k.Quit, k.ForceQuit} {
+		if b.Help().Key == w.Help().Key {
+			return true
+		}
+	}
+	return false
 }
 
 // activity is the title line's right side: what runs in the background.

@@ -227,6 +227,28 @@ func TestDetailsPlanExpandsSites(t *testing.T) {
 	wantNot(t, h.view(), "packages/web/src/App.tsx:12")
 }
 
+// esc from a rule's sites closes them and stays in the details, the
+// cursor on the rule; the next esc leaves the details (issue 25 item 7).
+func TestEscFromSitesReturnsToDetails(t *testing.T) {
+	f := newFake(demoLive(t))
+	h := newHarness(t, f, 120, 36)
+	h.until("discovery", h.discovered)
+	h.press("c")
+	h.nextStarted(f)
+	f.reply("react") <- checkReply{res: breaking(2)}
+	h.until("the result", func() bool { return h.contains("✗ 2 breaking") })
+	h.press("enter", "down", "enter")
+	wantIn(t, h.view(), "packages/web/src/List.tsx:30")
+	h.press("esc")
+	wantIn(t, h.view(), "✗ 2 breaking · 1 possible")
+	wantNot(t, h.view(), "packages/web/src/List.tsx:30")
+	wantIn(t, h.cursorLine(), "? TS2322")
+	h.press("esc")
+	if !h.discovered() || h.contains("Compiled against") {
+		t.Errorf("the second esc did not leave the details:\n%s", h.view())
+	}
+}
+
 // The details of a checked dependency list the workspaces that import it
 // without declaring it, as the check reported them, under the summary.
 func TestDetailsShowUndeclaredImporters(t *testing.T) {
@@ -357,4 +379,60 @@ func TestRowsShowTheirOwnErrors(t *testing.T) {
 	h.moveTo("private-ui")
 	h.press("c")
 	wantIn(t, h.view(), "nothing to check for private-ui (installed version unknown)")
+}
+
+// Details taller than the screen say how much is below and how to see it;
+// the sites a rule opens scroll into view under it (issue 25 item 7).
+func TestDetailsHintMoreBelow(t *testing.T) {
+	f := newFake(demoLive(t))
+	h := newHarness(t, f, 80, 24)
+	h.until("discovery", h.discovered)
+	h.press("c")
+	h.nextStarted(f)
+	f.reply("react") <- checkReply{res: breaking(2)}
+	h.until("the result", func() bool { return h.contains("✗ 2 breaking") })
+	h.press("enter")
+	wantIn(t, h.view(), "more lines below · pgdn")
+	h.press("down", "enter")
+	wantIn(t, h.view(), "packages/web/src/List.tsx:30")
+	h.press("G")
+	wantNot(t, h.view(), "below · pgdn")
+	wantIn(t, h.view(), "Next  uptide check react")
+}
+
+// The plan's title column is as wide as its titles as far as the screen
+// holds them: a long rule title is whole on a wide screen, cut only where
+// the counts beside it would not fit, and the counts stay under their
+// headers (issue 25 item 7).
+func TestPlanTableUsesTheWidth(t *testing.T) {
+	const long = "useRef needs an argument: pass undefined where no initial value was given"
+	for _, width := range []int{80, 140} {
+		t.Run(fmt.Sprint(width), func(t *testing.T) {
+			f := newFake(demoLive(t))
+			h := newHarness(t, f, width, 40)
+			h.until("discovery", h.discovered)
+			h.press("c")
+			h.nextStarted(f)
+			res := breaking(2)
+			res.Rules[0].Title = long
+			f.reply("react") <- checkReply{res: res}
+			h.until("the result", func() bool { return h.contains("✗ 2 breaking") })
+			h.press("enter")
+			row, header := h.cursorLine(), h.line("by agent")
+			if w := ansi.StringWidth(row); w > width {
+				t.Errorf("the rule's row is %d wide on a %d-column screen", w, width)
+			}
+			whole := width-39 >= len(long)+2
+			if got := strings.Contains(row, long); got != whole {
+				t.Errorf("at %d columns the whole title shown: %v, want %v\n%s", width, got, whole, row)
+			}
+			if !whole && !strings.Contains(row, "…") {
+				t.Errorf("a cut title without an ellipsis: %q", row)
+			}
+			col := func(s, sub string) int { return ansi.StringWidth(s[:max(0, strings.Index(s, sub))]) }
+			if col(header, "sites")+len("sites") != col(row, " 2  ")+2 {
+				t.Errorf("the count is not under its header:\n%s\n%s", header, row)
+			}
+		})
+	}
 }

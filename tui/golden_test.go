@@ -32,6 +32,12 @@ type step struct {
 
 func runGolden(t *testing.T, sp screenplay) {
 	t.Helper()
+	golden.RequireEqual(t, []byte(stillSpinner(play(t, sp).View())))
+}
+
+// play runs the screenplay and returns the app as it ended.
+func play(t *testing.T, sp screenplay) *tui.App {
+	t.Helper()
 	f := newFake(demoLive(t))
 	if sp.before != nil {
 		sp.before(f)
@@ -56,8 +62,7 @@ func runGolden(t *testing.T, sp screenplay) {
 	if err := tm.Quit(); err != nil {
 		t.Fatal(err)
 	}
-	final := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(*tui.App)
-	golden.RequireEqual(t, []byte(stillSpinner(final.View())))
+	return tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(*tui.App)
 }
 
 // stillSpinner draws every spinner frame as the first: the frame on screen
@@ -114,6 +119,20 @@ func TestGoldenNarrow80x24(t *testing.T) {
 // it at "compiling target 1/3" and never answers.
 func TestGoldenCheckInProgress(t *testing.T) {
 	runGolden(t, screenplay{width: 100, height: 30, steps: []step{{keys: []string{"c"}, waitFor: "compiling target 1/3"}}})
+}
+
+// At 80×24 with a check running, the title line still says how far behind
+// the repository is, and the help line still says how to get help and
+// quit: what is cut is in between (issue 25 item 7).
+func TestNarrowFrameKeepsCountsAndWayOut(t *testing.T) {
+	final := play(t, screenplay{width: 80, height: 24, steps: []step{{keys: []string{"c"}, waitFor: "compiling target"}}})
+	lines := strings.Split(final.View(), "\n")
+	if title := lines[0]; !strings.Contains(title, "15 behind, 12 major") || !strings.Contains(title, "checking 0/1") {
+		t.Errorf("title line %q: want the counts and the check beside them", title)
+	}
+	if help := strings.TrimRight(lines[len(lines)-1], " "); !strings.HasSuffix(help, "? help • q quit") {
+		t.Errorf("help line %q: want it to end with ? help • q quit", help)
+	}
 }
 
 // An expanded rule shows, under each site its transform takes, the diff

@@ -101,7 +101,7 @@ func runCheck(cmd *cobra.Command, o *CheckOptions) error {
 		if o.Verbose {
 			env.Timing = timingMillis(timing)
 		}
-		if err := writeEnvelope(o.Stdout, env); err != nil {
+		if err := o.writeEnvelope(env); err != nil {
 			return err
 		}
 	} else {

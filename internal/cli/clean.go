@@ -61,7 +61,7 @@ func runClean(o *CleanOptions) error {
 		rep.Kept = append(rep.Kept, k.Dir)
 	}
 	if o.JSON {
-		return writeEnvelope(o.Stdout, Envelope{SchemaVersion: SchemaVersion, Command: "clean", Data: rep, ExitCode: ExitOK, Warnings: []string{}})
+		return o.writeEnvelope(Envelope{SchemaVersion: SchemaVersion, Command: "clean", Data: rep, ExitCode: ExitOK, Warnings: []string{}})
 	}
 	if len(removed) == 0 {
 		fmt.Fprintf(o.Stdout, "nothing to remove in %s\n", root)

@@ -71,7 +71,7 @@ func runDiff(cmd *cobra.Command, o *DiffOptions) error {
 		code = ExitBreaking
 	}
 	if o.JSON {
-		if err := writeEnvelope(o.Stdout, Envelope{SchemaVersion: SchemaVersion, Command: "diff", Data: rep, ExitCode: code, Warnings: rep.Notes}); err != nil {
+		if err := o.writeEnvelope(Envelope{SchemaVersion: SchemaVersion, Command: "diff", Data: rep, ExitCode: code, Warnings: rep.Notes}); err != nil {
 			return err
 		}
 	} else {

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"encoding/json"
-	"io"
 )
 
 // SchemaVersion is the version of every --json envelope.
@@ -17,14 +16,19 @@ type Envelope struct {
 	ExitCode      int              `json:"exitCode"`
 	Warnings      []string         `json:"warnings"`
 	Timing        map[string]int64 `json:"timing,omitempty"`
+	// Error is why the command failed before it had a result to print
+	// (data is null then); absent on every envelope that carries a result.
+	Error string `json:"error,omitempty"`
 }
 
-// writeEnvelope writes the envelope as indented JSON followed by a newline.
-func writeEnvelope(w io.Writer, e Envelope) error {
+// writeEnvelope writes the envelope on stdout as indented JSON followed by
+// a newline.
+func (g *Globals) writeEnvelope(e Envelope) error {
+	g.enveloped = true
 	if e.Warnings == nil {
 		e.Warnings = []string{}
 	}
-	enc := json.NewEncoder(w)
+	enc := json.NewEncoder(g.Stdout)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(e)

@@ -145,7 +145,7 @@ func runFix(cmd *cobra.Command, o *FixOptions) error {
 	code := rep.ExitCode()
 	if o.JSON {
 		env := Envelope{SchemaVersion: SchemaVersion, Command: "fix", Data: rep, ExitCode: code, Warnings: []string{}}
-		if err := writeEnvelope(o.Stdout, env); err != nil {
+		if err := o.writeEnvelope(env); err != nil {
 			return err
 		}
 	} else {

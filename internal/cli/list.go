@@ -93,7 +93,7 @@ func list(ctx context.Context, o *ListOptions, client *registry.Client, command 
 		if o.Verbose {
 			env.Timing = timingMillis(timing)
 		}
-		if err := writeEnvelope(o.Stdout, env); err != nil {
+		if err := o.writeEnvelope(env); err != nil {
 			return err
 		}
 	} else {

@@ -10,23 +10,19 @@ import (
 	"github.com/uptide/uptide/engine"
 	"github.com/uptide/uptide/engine/lockfile"
 	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/view"
 )
 
 // renderList prints the list report for humans: the table of decisions
 // (majors first), groups, companion plans, skipped and not-checked entries.
 func renderList(w io.Writer, rep *model.DiscoverReport, all bool, p palette, width int) {
 	var shown, hidden []model.DependencyRow
-	behind, majors := 0, 0
 	for _, r := range rep.Rows {
 		if r.Status != "ok" {
 			continue
 		}
-		if r.Update != "" {
-			behind++
-		}
 		switch {
 		case strings.HasPrefix(r.Update, "major"):
-			majors++
 			shown = append(shown, r)
 		case r.Installed == "":
 			shown = append(shown, r)
@@ -50,6 +46,7 @@ func renderList(w io.Writer, rep *model.DiscoverReport, all bool, p palette, wid
 			lock = filepath.Base(pr.File) + " unreadable"
 		}
 	}
+	behind, majors := view.Behind(rep.Rows)
 	fmt.Fprintf(w, "%s · %s (%s, %s, %s) · %d dependencies · %d behind, %d major\n\n",
 		p.bold("uptide"), repo.Name, repo.PackageManager, plural(len(repo.Workspaces), "workspace"), lock,
 		len(rep.Rows), behind, majors)

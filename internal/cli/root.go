@@ -29,6 +29,9 @@ type Globals struct {
 	Env    []string
 	Term   term.Settings
 	start  time.Time
+	// enveloped is set once a --json envelope is on stdout: a run
+	// prints one, never a second for an error after it.
+	enveloped bool
 }
 
 // stopSignals all mean "stop": Ctrl-C, a CI cancellation, `timeout` and
@@ -54,26 +57,39 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	err := root.ExecuteContext(ctx)
+	cmd, err := root.ExecuteContextC(ctx)
 	if err == nil {
 		return ExitOK
 	}
 	var s silentExit
-	if ctx.Err() != nil {
-		// Whatever failed after the cancellation failed because of it;
-		// a command that rendered its result keeps its code.
-		fmt.Fprintf(stderr, "uptide: interrupted (%v)\n", context.Cause(ctx))
-		if errors.As(err, &s) {
-			return int(s)
-		}
-		return ExitIncomplete
-	}
 	if errors.As(err, &s) {
+		if ctx.Err() != nil {
+			fmt.Fprintf(stderr, "uptide: interrupted (%v)\n", context.Cause(ctx))
+		}
+		// The command rendered its result and keeps its code.
 		return int(s)
 	}
-	// An error may carry what a child printed.
-	fmt.Fprintf(stderr, "uptide: %s\n", redact.FromEnv(g.Env).String(err.Error()))
-	return exitCode(err)
+	code := exitCode(err)
+	var msg string
+	if ctx.Err() != nil {
+		// Whatever failed after the cancellation failed because of it.
+		code, msg = ExitIncomplete, fmt.Sprintf("interrupted (%v)", context.Cause(ctx))
+	} else {
+		// An error may carry what a child printed.
+		msg = redact.FromEnv(g.Env).String(err.Error())
+	}
+	fmt.Fprintf(stderr, "uptide: %s\n", msg)
+	if g.JSON && !g.enveloped {
+		// A CI job parsing stdout gets the failure as an envelope, not
+		// an empty stream; the message on stderr stays for a person.
+		// uptide without a command prints list's envelope under --json.
+		name := "list"
+		if cmd != nil && cmd != root {
+			name = cmd.Name()
+		}
+		_ = g.writeEnvelope(Envelope{SchemaVersion: SchemaVersion, Command: name, ExitCode: code, Error: msg})
+	}
+	return code
 }
 
 func newRoot(g *Globals) *cobra.Command {

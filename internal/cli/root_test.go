@@ -72,3 +72,12 @@ func TestErrorsAreMasked(t *testing.T) {
 		t.Errorf("the secret was printed: %s", stderr)
 	}
 }
+
+// uptide without a command prints list's envelope under --json, so its
+// failure is list's too.
+func TestDefaultCommandErrorEnvelope(t *testing.T) {
+	out, _, code := runCLI(t, "--json", "--cwd", t.TempDir())
+	if code != ExitIncomplete || !strings.Contains(out, `"command": "list"`) || !strings.Contains(out, `"error": "no package.json`) {
+		t.Errorf("exit %d, stdout:\n%s\nwant exit 2 and list's envelope with the error", code, out)
+	}
+}

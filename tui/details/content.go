@@ -204,7 +204,13 @@ func (m Model) plan(b *lines, d state.Dep) []int {
 		b.add(st.Section.Render("Plan") + st.Muted.Render("  nothing to change"))
 		return nil
 	}
-	title := max(20, min(48, m.width-44))
+	// The title column is as wide as the longest title, as far as the
+	// screen holds it beside the counts (39 columns with the cursor).
+	title := 0
+	for _, rule := range r.Rules {
+		title = max(title, ansi.StringWidth(rule.Title)+2)
+	}
+	title = max(20, min(title, m.width-39))
 	b.add(st.Section.Render(fmt.Sprintf("%-*s", title+6, "Plan")) + st.Header.Render(fmt.Sprintf("%6s  %7s  %8s  %6s", "sites", "by rule", "by agent", "manual")))
 	var at []int
 	for i, rule := range r.Rules {

@@ -82,6 +82,12 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		k := m.s.Keys
 		rules := m.rules()
 		switch {
+		case key.Matches(msg, k.Back) && m.anyExpanded():
+			// Back from a rule's sites is the details they were opened
+			// from, the cursor on that rule; the next esc leaves.
+			m.expanded = map[int]bool{}
+			m.render()
+			m.follow()
 		case key.Matches(msg, k.Back):
 			return m, send(state.BackMsg{})
 		case key.Matches(msg, k.Check):
@@ -114,9 +120,22 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			m.expanded[m.rule] = !m.expanded[m.rule]
 			m.render()
 			m.follow()
+			if m.expanded[m.rule] {
+				m.showSites()
+			}
 		}
 	}
 	return m, nil
+}
+
+// anyExpanded reports whether a rule shows its sites.
+func (m Model) anyExpanded() bool {
+	for _, open := range m.expanded {
+		if open {
+			return true
+		}
+	}
+	return false
 }
 
 // follow scrolls so the plan row under the cursor is visible.
@@ -133,6 +152,19 @@ func (m *Model) follow() {
 	}
 }
 
+// showSites scrolls the sites a rule just opened into view, as many as
+// the screen holds under the rule's own line, which stays in view.
+func (m *Model) showSites() {
+	if m.rule >= len(m.ruleLine) {
+		return
+	}
+	end := m.vp.TotalLineCount()
+	if m.rule+1 < len(m.ruleLine) {
+		end = m.ruleLine[m.rule+1]
+	}
+	m.vp.SetYOffset(min(m.ruleLine[m.rule], max(m.vp.YOffset, end-m.vp.Height)))
+}
+
 // render lays the content out for the current width.
 func (m *Model) render() {
 	if m.width <= 0 {
@@ -142,11 +174,30 @@ func (m *Model) render() {
 	m.ruleLine = ruleLine
 	y := m.vp.YOffset
 	m.vp.SetContent(content)
+	// Content taller than the screen gives up its last line to the hint
+	// of what is below.
+	m.vp.Height = m.height
+	if m.overflows() {
+		m.vp.Height = max(1, m.height-1)
+	}
 	m.vp.SetYOffset(y)
 }
 
-// View draws the scrollable content.
-func (m Model) View() string { return m.vp.View() }
+// overflows reports whether the content is taller than the screen.
+func (m Model) overflows() bool { return m.vp.TotalLineCount() > m.height }
+
+// View draws the scrollable content, and under it, when the content goes
+// on below the screen, how much more there is and the key that shows it.
+func (m Model) View() string {
+	if !m.overflows() {
+		return m.vp.View()
+	}
+	hint := ""
+	if below := m.vp.TotalLineCount() - m.vp.YOffset - m.vp.Height; below > 0 {
+		hint = m.s.Styles.Muted.Render(fmt.Sprintf("↓ %s below · pgdn", plural(below, "more line")))
+	}
+	return m.vp.View() + "\n" + hint
+}
 
 func versionsOf(d state.Dep) string {
 	inst := d.Row.Installed

@@ -14,6 +14,7 @@ import (
 
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/tui/state"
+	"github.com/uptide/uptide/view"
 )
 
 // Model is the dependencies table.
@@ -310,7 +311,7 @@ func (m Model) Title() string {
 		return fmt.Sprintf("uptide · %s (%s, %s) · %s",
 			r.Name, r.PackageManager, plural(len(r.Workspaces), "workspace"), plural(len(rep.Rows), "dependency"))
 	}
-	behind, majors := m.s.Behind()
+	behind, majors := view.Behind(rep.Rows)
 	return fmt.Sprintf("uptide · %s (%s, %s) · %s · %d behind, %d major",
 		r.Name, r.PackageManager, plural(len(r.Workspaces), "workspace"), plural(len(rep.Rows), "dependency"), behind, majors)
 }

@@ -25,7 +25,12 @@ func (m Model) counts() map[Status]int {
 func (m Model) viewQueue() []string {
 	st := m.s.Styles
 	c := m.counts()
-	head := fmt.Sprintf("%d sites · %d accepted · %d validated · %d proposing", len(m.items), c[Accepted], c[Valid], c[Proposing]+c[Waiting])
+	// Proposing is what is in flight (at most the fixer's two at a time);
+	// the sites it has not reached yet are waiting, said apart.
+	head := fmt.Sprintf("%d sites · %d accepted · %d validated · %d proposing", len(m.items), c[Accepted], c[Valid], c[Proposing])
+	if n := c[Waiting]; n > 0 {
+		head += fmt.Sprintf(" · %d waiting", n)
+	}
 	if n := c[Resolved]; n > 0 {
 		head += fmt.Sprintf(" · %d resolved", n)
 	}

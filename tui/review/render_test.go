@@ -1,10 +1,16 @@
 package review
 
 import (
+	"io"
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/uptide/uptide/fix/assist"
 	"github.com/uptide/uptide/fix/unidiff"
+	"github.com/uptide/uptide/tui/state"
+	"github.com/uptide/uptide/tui/theme"
 )
 
 // Two columns are used only when every changed line fits its column:
@@ -36,5 +42,23 @@ func TestChangesFit(t *testing.T) {
 	}
 	if !changesFit(h, 20) {
 		t.Error("a long context line should not force one column")
+	}
+}
+
+// The queue's head counts as proposing only the proposals in flight; the
+// sites the fixer has not reached yet are waiting (issue 25 item 7).
+func TestQueueHeadCountsProposalsInFlight(t *testing.T) {
+	s := &state.Shared{Store: state.NewStore(nil), Styles: theme.New(lipgloss.NewRenderer(io.Discard), theme.Default())}
+	sites := []assist.Site{{ID: "a", File: "a.ts", Line: 1}, {ID: "b", File: "b.ts", Line: 1}, {ID: "c", File: "c.ts", Line: 1},
+		{ID: "d", File: "d.ts", Line: 1}, {ID: "e", File: "e.ts", Line: 1}}
+	m := New(s, "react", "18.3.1", "19.1.0", nil)
+	m.SetSize(100, 30)
+	m.src = NoProvider(nil)
+	for i, st := range []Status{Proposing, Proposing, Waiting, Waiting, Valid} {
+		m.items = append(m.items, Item{Site: sites[i], Status: st})
+	}
+	head := m.viewQueue()[0]
+	if want := "5 sites · 0 accepted · 1 validated · 2 proposing · 2 waiting"; head != want {
+		t.Errorf("head %q, want %q", head, want)
 	}
 }

@@ -578,18 +578,5 @@ func (s *Store) With(id int) []model.Companion {
 	return out
 }
 
-// Behind counts the dependencies with an update, and the majors among them.
-func (s *Store) Behind() (behind, majors int) {
-	for _, d := range s.Deps {
-		if d.Update != "" {
-			behind++
-		}
-		if IsMajor(d.Update) {
-			majors++
-		}
-	}
-	return behind, majors
-}
-
 // IsMajor reports whether an update kind crosses a breaking line.
 func IsMajor(kind string) bool { return strings.HasPrefix(kind, "major") }

@@ -52,10 +52,33 @@ func (m Model) Message() (string, bool) { return m.text, m.isErr }
 // Title draws the title line: left, then right-aligned activity.
 func (m Model) Title(left, right string) string {
 	st := m.s.Styles
-	room := m.width - ansi.StringWidth(right) - 3
-	left = ansi.Truncate(left, max(0, room), "…")
+	left = fitTitle(left, max(0, m.width-ansi.StringWidth(right)-3))
 	gap := max(1, m.width-ansi.StringWidth(left)-ansi.StringWidth(right)-2)
 	return " " + st.Title.Render(left) + strings.Repeat(" ", gap) + st.Accent.Render(right)
+}
+
+// fitTitle shortens a title of " · " parts to room columns. Its first
+// parts name what is shown and its last says the most about it (the
+// planner's "N behind, M major"), so the last is kept whole: the parts
+// between the second and the last go first, then the second is cut (or
+// dropped), then the first.
+func fitTitle(title string, room int) string {
+	parts := strings.Split(title, " · ")
+	fits := func() bool { return ansi.StringWidth(strings.Join(parts, " · ")) <= room }
+	for len(parts) > 3 && !fits() {
+		parts = append(parts[:len(parts)-2], parts[len(parts)-1])
+	}
+	if len(parts) >= 2 && !fits() {
+		cut := len(parts) - 2 // the second of three, the first of two
+		whole := parts[cut]
+		parts[cut] = ""
+		if keep := room - ansi.StringWidth(strings.Join(parts, " · ")); keep >= 4 {
+			parts[cut] = ansi.Truncate(whole, keep, "…")
+		} else {
+			parts = append(parts[:cut], parts[cut+1:]...)
+		}
+	}
+	return ansi.Truncate(strings.Join(parts, " · "), room, "…")
 }
 
 // Line draws the status line: the message, else discovery progress, else
