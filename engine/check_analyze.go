@@ -340,7 +340,7 @@ func companionFindings(findings []model.Finding, companions []model.Companion) {
 // isCompilerOnly: an unattributed compiler finding or a root-cause anchor,
 // which the unit's last pass makes once from what no member explained.
 func isCompilerOnly(f model.Finding) bool {
-	if f.Change == match.ChangeCause {
+	if f.Change == model.ChangeCause {
 		return true
 	}
 	if strings.HasPrefix(f.Change, "TS") {

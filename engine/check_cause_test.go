@@ -137,8 +137,13 @@ func installFixture(t *testing.T, name string) (string, []string, *registry.Clie
 
 // pinnedCompiler is the pinned TypeScript, fetched from the npm registry
 // into the shared cache the first time (as every TypeScript test does).
+// Under -short (the fast lane) it skips: whoever needs it compiles for
+// real.
 func pinnedCompiler(t testing.TB) *typescript.Compiler {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: compiles with the pinned TypeScript")
+	}
 	fetch, cleanup := realfetch.New()
 	defer cleanup()
 	c, err := typescript.PinnedCompiler(context.Background(), fetch, nil)

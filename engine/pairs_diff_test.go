@@ -383,9 +383,13 @@ func formatChanges(changes []model.Change) string {
 
 // pairsAdapter is one driver on the pinned compiler for every case, with
 // the surface cache off: a fixture's name and version do not identify its
-// content. It fails, never skips, without node.
+// content. It fails, never skips, without node; under -short (the fast
+// lane) it skips, as the driver compiles for real.
 func pairsAdapter(t *testing.T) *typescript.Adapter {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: runs the TypeScript driver")
+	}
 	if _, err := exec.LookPath("node"); err != nil {
 		t.Fatalf("the pair cases run the TypeScript driver, which needs node >= 18 on PATH: %v", err)
 	}

@@ -36,6 +36,9 @@ func TestSameMoves(t *testing.T) {
 // and the final one installed: nothing of the first plan stays in the
 // manifest, the lockfile or node_modules.
 func TestInstallAgainWhenThePlanChanged(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: npm installs for real")
+	}
 	npm, err := exec.LookPath("npm")
 	if err != nil {
 		t.Fatal("npm is needed on PATH")

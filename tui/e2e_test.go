@@ -32,6 +32,9 @@ func rowOf(screen []string, s string) string {
 // terminal: the real binary on a pseudo-terminal, its screen read through a
 // terminal emulator, keys typed one at a time.
 func TestEndToEndDemo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the demo's check installs and compiles for real")
+	}
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "uptide")
 	build := exec.Command("go", "build", "-o", bin, "github.com/uptide/uptide/cmd/uptide")

@@ -25,6 +25,9 @@ import (
 // with it to a verified branch in the demo's own git copy, whose checkout
 // stays as it was.
 func TestEndToEndDemoReview(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the demo's check and fix install and compile for real")
+	}
 	for _, tool := range []string{"npm", "git"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Fatalf("the demo's review flow needs %s on PATH (its check installs with npm, fix branches with git): %v", tool, err)

@@ -49,6 +49,9 @@ func TestListRegistryFailureIsPartial(t *testing.T) {
 // 20 s of two attempts; the limits themselves are tested on an injected
 // clock in engine/registry.)
 func TestListDrippingRegistryIsNotChecked(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: waits out the registry limit's real 20 s")
+	}
 	reg := startRegistry(t)
 	reg.Misbehave("zod", testregistry.Fault{Kind: testregistry.Drip, Chunk: 4, Interval: time.Second})
 	dir := copyRepo(t, "npm-v3")

@@ -155,8 +155,28 @@ func (e env) vars() []string {
 	return append(out, e.extra...)
 }
 
+// compiling are the commands that run the TypeScript compiler for real.
+var compiling = map[string]bool{"check": true, "diff": true, "fix": true}
+
+// skipShort skips, under -short (the fast lane), a test that installs,
+// clones or compiles for real.
+func skipShort(t testing.TB, what string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skipf("-short: %s for real", what)
+	}
+}
+
 func run(t testing.TB, e env, dir string, args ...string) result {
 	t.Helper()
+	for _, a := range args {
+		if !strings.HasPrefix(a, "-") {
+			if compiling[a] {
+				skipShort(t, "uptide "+a+" compiles")
+			}
+			break
+		}
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, uptideBinary(t), append([]string{"--cwd", dir}, args...)...)

@@ -36,6 +36,7 @@ var (
 // cache; later runs are offline.
 func pinnedTool(t testing.TB, name, version string) string {
 	t.Helper()
+	skipShort(t, "fetching "+name+" installs")
 	toolsMu.Lock()
 	defer toolsMu.Unlock()
 	label := name + "@" + version
@@ -96,6 +97,7 @@ func yarnClassic(t testing.TB) manager {
 
 func (m manager) run(t testing.TB, e env, dir string, args ...string) {
 	t.Helper()
+	skipShort(t, m.name+" installs")
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	var argv []string

@@ -10,9 +10,6 @@ import (
 	"github.com/uptide/uptide/engine/model"
 )
 
-// ChangeCause is the change of a root-cause anchor finding.
-const ChangeCause = "cause"
-
 // CauseRow says when diagnostics traced to one repository root become one
 // anchored finding at the root. Reason is a template: {errors} the number of
 // diagnostics ("3 errors"), {sites} of distinct sites ("2 call sites"), {workspaces} " in N workspaces"
@@ -149,7 +146,7 @@ func anchorFinding(pkg string, r model.Root, row *CauseRow, ds []model.Diagnosti
 	f := model.Finding{
 		Package:    pkg,
 		SymbolPath: r.Name,
-		Change:     ChangeCause,
+		Change:     model.ChangeCause,
 		Severity:   model.Breaking,
 		Confidence: 1,
 		Workspace:  r.Workspace,

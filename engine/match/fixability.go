@@ -65,7 +65,7 @@ var fixRows = []FixRow{
 	{ID: "fix/unattributed", Title: "compile error no known change explains", Fix: model.UnknownFix,
 		Match: func(in FixInput) bool { return strings.HasPrefix(in.Change, "TS") }},
 	{ID: "fix/cause", Title: "root cause: one edit at the anchor", Fix: model.Manual,
-		Match: func(in FixInput) bool { return in.Change == ChangeCause }},
+		Match: func(in FixInput) bool { return in.Change == model.ChangeCause }},
 	{ID: "fix/inferred", Title: "only seen through a compiler diagnostic", Fix: model.UnknownFix,
 		Match: func(in FixInput) bool { return in.Via == model.ViaInferred }},
 	{ID: "fix/moved", Title: "moved", Fix: model.Mechanical, Match: changeIs(model.ChangeMoved)},

@@ -17,7 +17,7 @@ var fixCases = []fixCase{
 	{rule: "fix/additive", in: FixInput{Change: "widened", Severity: model.Additive}, want: model.NoFix},
 	{rule: "fix/additive", in: FixInput{Change: "signature", Severity: model.Additive, Via: model.ViaInferred}, want: model.NoFix},
 	{rule: "fix/unattributed", in: FixInput{Change: "TS2322", Severity: model.Breaking}, want: model.UnknownFix},
-	{rule: "fix/cause", in: FixInput{Change: ChangeCause, Severity: model.Breaking}, want: model.Manual},
+	{rule: "fix/cause", in: FixInput{Change: model.ChangeCause, Severity: model.Breaking}, want: model.Manual},
 	{rule: "fix/inferred", in: FixInput{Change: "moved", Severity: model.Breaking, Via: model.ViaInferred}, want: model.UnknownFix},
 	{rule: "fix/moved", in: FixInput{Change: "moved", Severity: model.Breaking, Replacement: "./v4"}, want: model.Mechanical},
 	{rule: "fix/renamed", in: FixInput{Change: "removed", Severity: model.Breaking, Replacement: "safeParse"}, want: model.Mechanical},

@@ -1,5 +1,10 @@
 package model
 
+import (
+	"strconv"
+	"strings"
+)
+
 // Unverified is the severity of a change the diff reports at a site that
 // nothing confirmed: "possible impact", listed apart, never counted as
 // breaking.
@@ -227,4 +232,18 @@ type Finding struct {
 	// 0.5 without evidence, info, or additive); JSON keeps it. Decided once
 	// in engine/match so the CLI and the TUI hide the same findings.
 	Hidden bool `json:"hidden,omitempty"`
+}
+
+// CompilerCode reads the change of a finding that stands for a compiler
+// error no change explains ("TS2345"); 0 for any other change.
+func CompilerCode(change string) int {
+	rest, ok := strings.CutPrefix(change, "TS")
+	if !ok || rest == "" {
+		return 0
+	}
+	n, err := strconv.Atoi(rest)
+	if err != nil || n <= 0 {
+		return 0
+	}
+	return n
 }

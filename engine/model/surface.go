@@ -118,6 +118,11 @@ const (
 // rule keyed by it is about uses, not about a change.
 const ChangeUse = "use"
 
+// ChangeCause is the change of a finding that anchors several compiler
+// errors at one root cause (a tsconfig option, a repository parameter or
+// augmentation): one edit there fixes them all.
+const ChangeCause = "cause"
+
 // Severity is what a change means for consumers before usage is known.
 type Severity string
 

@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/uptide/uptide/engine/model"
@@ -54,25 +53,15 @@ type Syntax func(file, text string, offset int) ([]Node, error)
 // is not the shape the rule knows (it then goes to the assisted fixer).
 type Transform func(s Site) (edits []Edit, ok bool)
 
-// Key is what claims a finding for a rule: a change kind and canonical
-// path ("removed", "React.ReactChild"), or a change alone for a compiler
-// code ("TS2554"). Path may end in "*" to match a prefix or start with "*"
-// to match a suffix. Token, when set, is the identifier the site must be
-// at ("useRef"; "a|b" for either): one code, or one removed type, has many
-// causes.
-type Key struct {
-	Change, Path, Token string
-}
-
 // Rule is one migration rule of a pack, as data.
 type Rule struct {
 	ID    string
 	Title string
-	// Change, Path and Token are the rule's key (see Key): what check
+	// On, Path and Token are the rule's key (see Key): what check
 	// reports at its sites on the package's real declarations.
-	Change string
-	Path   string
-	Token  string
+	On    On
+	Path  string
+	Token string
 	// Also are further keys of the same fix: the same site reported
 	// another way (a removed overload's return type where the overload
 	// itself survives, a compiler code where nothing was attributed).
@@ -161,14 +150,7 @@ func (p *Pack) Rule(f model.Finding, content string) (Rule, bool) {
 
 // Keys are every key of the rule, its own first.
 func (r Rule) Keys() []Key {
-	return append([]Key{{Change: r.Change, Path: r.Path, Token: r.Token}}, r.Also...)
-}
-
-func (k Key) claims(f model.Finding, content string) bool {
-	if k.Change != f.Change || !pathMatches(k.Path, f.Path) {
-		return false
-	}
-	return k.Token == "" || atAnyToken(Site{Finding: f, Content: content}, k.Token)
+	return append([]Key{{On: r.On, Path: r.Path, Token: r.Token}}, r.Also...)
 }
 
 // Edits runs the rule's transform over a site. A finding of a compiler
@@ -183,7 +165,8 @@ func (r Rule) Edits(s Site) ([]Edit, bool) {
 	if !ok {
 		return nil, false
 	}
-	if !strings.HasPrefix(s.Finding.Change, "TS") {
+	code := model.CompilerCode(s.Finding.Change)
+	if code == 0 {
 		return edits, true
 	}
 	seen := map[Edit]bool{}
@@ -191,7 +174,7 @@ func (r Rule) Edits(s Site) ([]Edit, bool) {
 		seen[e] = true
 	}
 	for _, d := range s.Finding.Evidence {
-		if d.File != s.Finding.File || "TS"+strconv.Itoa(d.Code) != s.Finding.Change || (d.Line == s.Finding.Line && d.Column == s.Finding.Column) {
+		if d.File != s.Finding.File || d.Code != code || (d.Line == s.Finding.Line && d.Column == s.Finding.Column) {
 			continue
 		}
 		at := s
@@ -208,30 +191,6 @@ func (r Rule) Edits(s Site) ([]Edit, bool) {
 		}
 	}
 	return edits, true
-}
-
-// pathMatches: an empty pattern matches any path, "X*" a prefix, "*X" a
-// suffix.
-func pathMatches(pattern, p string) bool {
-	switch {
-	case pattern == "" || pattern == p:
-		return true
-	case strings.HasSuffix(pattern, "*"):
-		return strings.HasPrefix(p, strings.TrimSuffix(pattern, "*"))
-	case strings.HasPrefix(pattern, "*"):
-		return strings.HasSuffix(p, strings.TrimPrefix(pattern, "*"))
-	}
-	return false
-}
-
-// atAnyToken: the site is at one of the |-separated identifiers.
-func atAnyToken(s Site, tokens string) bool {
-	for _, t := range strings.Split(tokens, "|") {
-		if _, ok := tokenAt(s, t); ok {
-			return true
-		}
-	}
-	return false
 }
 
 // Guide is the guide text of a rule id, empty when the pack has none.

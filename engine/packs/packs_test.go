@@ -205,8 +205,8 @@ func TestRegistry(t *testing.T) {
 	for _, p := range Packs() {
 		seen := map[string]bool{}
 		for _, r := range p.Rules {
-			if r.ID == "" || r.Title == "" || r.Guide == "" || r.Change == "" {
-				t.Errorf("%s: rule %+v lacks an id, title, guide or change", p.Package, r.ID)
+			if r.ID == "" || r.Title == "" || r.Guide == "" {
+				t.Errorf("%s: rule %+v lacks an id, title or guide", p.Package, r.ID)
 			}
 			if seen[r.ID] {
 				t.Errorf("%s: rule id %s twice", p.Package, r.ID)
@@ -220,8 +220,13 @@ func TestRegistry(t *testing.T) {
 					t.Errorf("%s: rule %s has a transform and no fixture", p.Package, r.ID)
 				}
 			}
-			if strings.HasPrefix(r.Change, "TS") && r.Path == "" && r.Token == "" {
-				t.Errorf("%s: rule %s claims every %s", p.Package, r.ID, r.Change)
+			for _, k := range r.Keys() {
+				if k.On == (On{}) {
+					t.Errorf("%s: rule %s has a key that claims nothing: give it an On", p.Package, r.ID)
+				}
+				if k.On.Code() != 0 && k.Path == "" && k.Token == "" {
+					t.Errorf("%s: rule %s claims every %s", p.Package, r.ID, k.On)
+				}
 			}
 		}
 	}
@@ -333,7 +338,7 @@ func FuzzTransforms(f *testing.F) {
 				if r.Transform == nil {
 					continue
 				}
-				fd := model.Finding{Change: r.Change, Path: strings.ReplaceAll(r.Path, "*", "email"), File: "a.ts", Line: line, Column: col}
+				fd := model.Finding{Change: r.On.String(), Path: strings.ReplaceAll(r.Path, "*", "email"), File: "a.ts", Line: line, Column: col}
 				p.Rule(fd, content)
 				facts := Facts{"apiVersion.from": "2023-10-16", "apiVersion.to": "2024-04-10"}
 				if es, ok := r.Transform(Site{Finding: fd, Content: content, Facts: facts}); ok {

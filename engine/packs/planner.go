@@ -159,7 +159,7 @@ func (pl *Planner) Note(ruleID string) string {
 func (pl *Planner) NotesUse(path string) bool {
 	for _, r := range pl.pack.Rules {
 		for _, k := range r.Keys() {
-			if k.Change == model.ChangeUse && pathMatches(k.Path, path) {
+			if k.On == Use && pathMatches(k.Path, path) {
 				return true
 			}
 		}

@@ -13,49 +13,49 @@ func reactPack() *Pack {
 		Package: "@types/react", From: ">=18.0.0 <19.0.0", To: ">=19.0.0 <20.0.0",
 		Rules: []Rule{
 			{
-				ID: "react-useref-argument", Title: "useRef needs an argument", Change: "removed", Path: "React.MutableRefObject", Token: "useRef",
+				ID: "react-useref-argument", Title: "useRef needs an argument", On: Kind(model.ChangeRemoved), Path: "React.MutableRefObject", Token: "useRef",
 				// The argument-less overload's return type is gone with it;
 				// where MutableRefObject survives (deprecated), the call is
 				// an unattributed TS2554 at useRef.
-				Also:      []Key{{Change: "TS2554", Token: "useRef"}, {Change: "signature", Path: "React.useRef", Token: "useRef"}},
+				Also:      []Key{{On: Code(2554), Token: "useRef"}, {On: Kind(model.ChangeSignature), Path: "React.useRef", Token: "useRef"}},
 				Guide:     "In @types/react 19 useRef requires its initial value: useRef<T>() becomes useRef<T | undefined>(undefined) (the same type as 18's), useRef<T>(null) reads better for a DOM ref. The returned RefObject's current may be null.",
 				Notes:     []string{"useRef(undefined) keeps the 18 behaviour; a DOM ref you pass to an element reads better as useRef<HTMLElement>(null). RefObject<T>#current is now T | null: code that assumed non-null needs a check."},
 				Transform: useRefArgument,
 			},
 			{
-				ID: "react-global-jsx", Title: "global JSX namespace removed", Change: "TS2503", Token: "JSX",
+				ID: "react-global-jsx", Title: "global JSX namespace removed", On: Code(2503), Token: "JSX",
 				Guide:     "@types/react 19 no longer declares the global JSX namespace: write React.JSX.Element (import React) or import type { JSX } from 'react'.",
 				Transform: globalJSX,
 			},
 			{
-				ID: "react-jsx-config", Title: "jsx without jsxImportSource reads the removed global JSX", Change: "cause", Token: "jsx",
+				ID: "react-jsx-config", Title: "jsx without jsxImportSource reads the removed global JSX", On: Cause, Token: "jsx",
 				Guide:     "With \"jsx\": \"preserve\" and no jsxImportSource, TypeScript reads JSX element types from the namespace of the JSX factory (React.JSX for the default React.createElement) and, when that has none (a jsxFactory naming a plain function, a reactNamespace), from the global JSX namespace, which @types/react 19 no longer declares: \"jsxImportSource\": \"react\" makes it read react/jsx-runtime's. One edit at the tsconfig fixes every element.",
 				Notes:     []string{"\"jsxImportSource\": \"react\" changes only type-checking under \"jsx\": \"preserve\" (your bundler still compiles the JSX); a workspace using another JSX runtime (preact, emotion) names that one instead."},
 				Transform: jsxImportSource,
 			},
 			{
-				ID: "react-reactchild", Title: "ReactChild removed", Change: "removed", Path: "React.ReactChild",
+				ID: "react-reactchild", Title: "ReactChild removed", On: Kind(model.ChangeRemoved), Path: "React.ReactChild",
 				Guide:     "ReactChild was removed in @types/react 19: use React.ReactElement | number | string, or ReactNode where any renderable child is fine.",
 				Notes:     []string{"ReactChild never included null, undefined or booleans; ReactNode does. Choose ReactNode only where the wider type is intended."},
 				Transform: replaceTypeOutsideImport("ReactChild", "React.ReactElement | number | string"),
 			},
 			{
-				ID: "react-reacttext", Title: "ReactText removed", Change: "removed", Path: "React.ReactText",
+				ID: "react-reacttext", Title: "ReactText removed", On: Kind(model.ChangeRemoved), Path: "React.ReactText",
 				Guide:     "ReactText was removed in @types/react 19: it was string | number.",
 				Transform: replaceTypeOutsideImport("ReactText", "string | number"),
 			},
 			{
-				ID: "react-vfc", Title: "VFC removed", Change: "removed", Path: "React.VFC",
+				ID: "react-vfc", Title: "VFC removed", On: Kind(model.ChangeRemoved), Path: "React.VFC",
 				Guide:     "VFC was removed in @types/react 19: FC no longer adds children, so FC is the same type.",
 				Transform: renameType("VFC", "FC"),
 			},
 			{
-				ID: "react-reactfragment", Title: "ReactFragment removed", Change: "removed", Path: "React.ReactFragment",
+				ID: "react-reactfragment", Title: "ReactFragment removed", On: Kind(model.ChangeRemoved), Path: "React.ReactFragment",
 				Guide:     "ReactFragment was removed in @types/react 19: use Iterable<ReactNode>.",
 				Transform: replaceTypeOutsideImport("ReactFragment", "Iterable<React.ReactNode>"),
 			},
 			{
-				ID: "react-elementref", Title: "ElementRef deprecated for ComponentRef", Change: "deprecated", Path: "React.ElementRef", Also: []Key{{Change: "removed", Path: "React.ElementRef"}},
+				ID: "react-elementref", Title: "ElementRef deprecated for ComponentRef", On: Kind(model.ChangeDeprecated), Path: "React.ElementRef", Also: []Key{{On: Kind(model.ChangeRemoved), Path: "React.ElementRef"}},
 				Guide:     "ElementRef is deprecated in @types/react 19: ComponentRef takes the same argument.",
 				Transform: renameType("ElementRef", "ComponentRef"),
 			},
@@ -63,14 +63,14 @@ func reactPack() *Pack {
 				// forwardRef compiles against 19 and its declaration need
 				// not change: the rule is keyed by its uses, which check
 				// notes for the plan whatever the diff says.
-				ID: "react-forwardref", Title: "forwardRef no longer needed", Change: model.ChangeUse, Path: "React.forwardRef",
-				Also:  []Key{{Change: "deprecated", Path: "React.forwardRef"}},
+				ID: "react-forwardref", Title: "forwardRef no longer needed", On: Use, Path: "React.forwardRef",
+				Also:  []Key{{On: Kind(model.ChangeDeprecated), Path: "React.forwardRef"}},
 				Guide: "React 19 passes ref as a prop to function components; forwardRef still works.",
 				Notes: []string{"forwardRef still works in 19; moving ref into props is a refactor to schedule, not part of this upgrade."},
 			},
 			{
-				ID: "react-proptypes-defaultprops", Title: "propTypes and defaultProps on function components ignored", Change: "removed", Path: "React.FunctionComponent#defaultProps",
-				Also:  []Key{{Change: "deprecated", Path: "React.FunctionComponent#propTypes"}},
+				ID: "react-proptypes-defaultprops", Title: "propTypes and defaultProps on function components ignored", On: Kind(model.ChangeRemoved), Path: "React.FunctionComponent#defaultProps",
+				Also:  []Key{{On: Kind(model.ChangeDeprecated), Path: "React.FunctionComponent#propTypes"}},
 				Guide: "React 19 ignores propTypes and defaultProps on function components: use default parameter values and TypeScript types.",
 				Notes: []string{"defaultProps on a function component silently stop applying at runtime in React 19: move each default into the destructured parameter; propTypes checks are gone."},
 			},

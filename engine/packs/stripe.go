@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/engine/packs/stripe"
 )
 
@@ -22,19 +23,19 @@ func stripePack() *Pack {
 		Facts: stripeFacts, Decisions: stripeDecisions, PlanNote: stripePlanNote,
 		Rules: []Rule{
 			{
-				ID: "stripe-api-version", Title: "the pinned API version moves", Change: "type", Path: "Stripe.LatestApiVersion", Token: "apiVersion",
+				ID: "stripe-api-version", Title: "the pinned API version moves", On: Kind(model.ChangeType), Path: "Stripe.LatestApiVersion", Token: "apiVersion",
 				// Where the alias is not attributed, the literal is a plain
 				// TS2322 at the apiVersion key.
-				Also:      []Key{{Change: "TS2322", Token: "apiVersion"}},
+				Also:      []Key{{On: Code(2322), Token: "apiVersion"}},
 				Guide:     "The stripe SDK types apiVersion as the one API version it was generated for (LatestApiVersion): a client pinned to the old SDK's version names the new one, and the API changes between the two versions are reviewed, not compiled.",
 				Notes:     []string{"apiVersion now names the new SDK's pinned API version: requests made with this client change API version with this branch. Webhook endpoints keep the API version configured in the Dashboard; payloads they deliver follow that version, not this one."},
 				Transform: apiVersionPin,
 			},
 			{
-				ID: "stripe-product-marketing-features", Title: "Product features is marketing_features", Change: "removed", Path: "Stripe.ProductCreateParams#features",
+				ID: "stripe-product-marketing-features", Title: "Product features is marketing_features", On: Kind(model.ChangeRemoved), Path: "Stripe.ProductCreateParams#features",
 				Also: []Key{
-					{Change: "removed", Path: "Stripe.ProductUpdateParams#features"},
-					{Change: "removed", Path: "Stripe.Product#features"},
+					{On: Kind(model.ChangeRemoved), Path: "Stripe.ProductUpdateParams#features"},
+					{On: Kind(model.ChangeRemoved), Path: "Stripe.Product#features"},
 				},
 				Guide:     "API version 2024-04-10 renames a product's features to marketing_features (the Product object and its create and update params); the items keep their shape ({ name }).",
 				Transform: renameKeyOrMember("features", "marketing_features"),

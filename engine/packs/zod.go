@@ -3,6 +3,8 @@ package packs
 import (
 	"slices"
 	"strings"
+
+	"github.com/uptide/uptide/engine/model"
 )
 
 // zodPack: zod 3 → 4, after zod's own migration guide.
@@ -11,70 +13,70 @@ func zodPack() *Pack {
 		Package: "zod", From: ">=3.0.0 <4.0.0", To: ">=4.0.0 <5.0.0", Places: zodDefaultMessages,
 		Rules: []Rule{
 			{
-				ID: "zod-error-params", Title: "required_error / invalid_type_error / errorMap become error", Change: "TS2353", Token: "required_error|invalid_type_error|errorMap",
+				ID: "zod-error-params", Title: "required_error / invalid_type_error / errorMap become error", On: Code(2353), Token: "required_error|invalid_type_error|errorMap",
 				Guide: "zod 4 replaces required_error, invalid_type_error and errorMap with one error param: error: (iss) => iss.input === undefined ? 'required message' : 'type message'.",
 				// zod 4.1+ has two overloads of z.string(params), so tsc says
 				// no overload matches (TS2769) where 4.0 said TS2353.
-				Also:      []Key{{Change: "TS2769", Token: "required_error|invalid_type_error|errorMap"}},
+				Also:      []Key{{On: Code(2769), Token: "required_error|invalid_type_error|errorMap"}},
 				Transform: errorParams,
 			},
 			{
 				// The key's path is the target's params type
 				// ($ZodCheckParams#message, $ZodTypeParams#message): check
 				// judges deprecated keys in the overlay.
-				ID: "zod-message-param", Title: "message param becomes error", Change: "deprecated", Path: "*#message",
+				ID: "zod-message-param", Title: "message param becomes error", On: Kind(model.ChangeDeprecated), Path: "*#message",
 				Guide:     "zod 4 deprecates the message param in favour of error, which takes the same string.",
 				Transform: paramKey("message", "error", "error", "errorMap", "required_error", "invalid_type_error"),
 			},
 			{
-				ID: "zod-string-formats", Title: "string formats are top-level", Change: "deprecated", Path: "ZodString#*",
+				ID: "zod-string-formats", Title: "string formats are top-level", On: Kind(model.ChangeDeprecated), Path: "ZodString#*",
 				Guide:     "zod 4 moves string formats to the top level: z.string().email() → z.email(), likewise url, uuid, ipv4/ipv6 (ip is gone: choose one).",
 				Transform: topLevelFormat,
 			},
 			{
-				ID: "zod-record-key", Title: "z.record needs a key schema", Change: "removed", Path: "ZodRecord.create", Token: "record",
+				ID: "zod-record-key", Title: "z.record needs a key schema", On: Kind(model.ChangeRemoved), Path: "ZodRecord.create", Token: "record",
 				// z.record is zod 3's ZodRecord.create, which zod 4 does not
 				// have; a zod whose record survives with a new arity is a
 				// TS2554 at the call.
-				Also:      []Key{{Change: "TS2554", Token: "record"}},
+				Also:      []Key{{On: Code(2554), Token: "record"}},
 				Guide:     "zod 4's z.record takes a key schema first: z.record(v) → z.record(z.string(), v).",
 				Transform: recordKey,
 			},
 			{
-				ID: "zod-strict-passthrough", Title: "strict / passthrough become strictObject / looseObject", Change: "deprecated", Path: "ZodObject#strict",
+				ID: "zod-strict-passthrough", Title: "strict / passthrough become strictObject / looseObject", On: Kind(model.ChangeDeprecated), Path: "ZodObject#strict",
 				Guide:     "zod 4: z.object(shape).strict() → z.strictObject(shape), .passthrough() → z.looseObject(shape).",
 				Transform: objectFactory("strict", "strictObject"),
 			},
 			{
-				ID: "zod-passthrough", Title: "strict / passthrough become strictObject / looseObject", Change: "deprecated", Path: "ZodObject#passthrough",
+				ID: "zod-passthrough", Title: "strict / passthrough become strictObject / looseObject", On: Kind(model.ChangeDeprecated), Path: "ZodObject#passthrough",
 				Guide:     "zod 4: z.object(shape).passthrough() → z.looseObject(shape).",
 				Transform: objectFactory("passthrough", "looseObject"),
 			},
 			{
-				ID: "zod-error-issues", Title: "ZodError#errors is ZodError#issues", Change: "removed", Path: "ZodError#errors",
+				ID: "zod-error-issues", Title: "ZodError#errors is ZodError#issues", On: Kind(model.ChangeRemoved), Path: "ZodError#errors",
 				Guide:     "zod 4 removed ZodError#errors; #issues holds the same list.",
 				Transform: rename("errors", "issues"),
 			},
 			{
-				ID: "zod-native-enum", Title: "z.nativeEnum is z.enum", Change: "deprecated", Path: "nativeEnum",
+				ID: "zod-native-enum", Title: "z.nativeEnum is z.enum", On: Kind(model.ChangeDeprecated), Path: "nativeEnum",
 				Guide:     "zod 4's z.enum accepts TypeScript enums; z.nativeEnum is deprecated.",
 				Transform: rename("nativeEnum", "enum"),
 			},
 			{
-				ID: "zod-deep-partial", Title: "deepPartial removed", Change: "removed", Path: "ZodObject#deepPartial",
+				ID: "zod-deep-partial", Title: "deepPartial removed", On: Kind(model.ChangeRemoved), Path: "ZodObject#deepPartial",
 				Guide: "zod 4 removed .deepPartial(): write the partial schema explicitly (nested .partial()).",
 				Notes: []string{"deepPartial has no one-line replacement: each nested object needs its own .partial()."},
 			},
 			{
-				ID: "zod-flatten", Title: "flatten / formErrors deprecated", Change: "deprecated", Path: "ZodError#flatten",
+				ID: "zod-flatten", Title: "flatten / formErrors deprecated", On: Kind(model.ChangeDeprecated), Path: "ZodError#flatten",
 				Guide: "zod 4 deprecates error.flatten() and formErrors for z.flattenError(error) / z.treeifyError(error).",
 			},
 			{
-				ID: "zod-types", Title: "ZodEffects / ZodTypeAny types", Change: "removed", Path: "ZodEffects", PerFile: true,
+				ID: "zod-types", Title: "ZodEffects / ZodTypeAny types", On: Kind(model.ChangeRemoved), Path: "ZodEffects", PerFile: true,
 				Guide: "zod 4 removed ZodEffects (refinements live on the schema, transforms are ZodPipe) and ZodTypeAny is ZodType.",
 			},
 			{
-				ID: "zod-superrefine-ctx", Title: "superRefine ctx.path removed", Change: "removed", Path: "RefinementCtx#path",
+				ID: "zod-superrefine-ctx", Title: "superRefine ctx.path removed", On: Kind(model.ChangeRemoved), Path: "RefinementCtx#path",
 				Guide: "zod 4's superRefine ctx has no path; addIssue takes its path relative to the schema.",
 			},
 		},

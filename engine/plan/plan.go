@@ -360,7 +360,7 @@ func groupClaimed(findings []model.Finding, pack Pack) ([]model.PlanRule, map[st
 	}
 	for _, c := range claims {
 		k := fileKey{c.f.Workspace, c.f.File}
-		if !c.claimed && tsCode(c.f.Change) > 0 && !c.perFile {
+		if !c.claimed && model.CompilerCode(c.f.Change) > 0 && !c.perFile {
 			if target, ok := perFileRules[k]; ok {
 				r := rules[target]
 				if r == nil {
@@ -515,7 +515,7 @@ func SitesOf(f model.Finding) int {
 	if f.AnchorOnly {
 		return 1
 	}
-	if tsCode(f.Change) > 0 {
+	if model.CompilerCode(f.Change) > 0 {
 		return 1 + max(f.Similar, 0)
 	}
 	return 1
@@ -528,7 +528,7 @@ func errorsOf(f model.Finding) int {
 		return max(len(f.Downstream), 1)
 	case f.Change == changeModuleFormat:
 		return max(len(f.Sites), 1)
-	case tsCode(f.Change) > 0:
+	case model.CompilerCode(f.Change) > 0:
 		return 1 + max(f.Similar, 0)
 	default:
 		// Errors traced to the site (an implicit any under a removed

@@ -2,7 +2,6 @@ package plan
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/uptide/uptide/engine/model"
@@ -12,7 +11,6 @@ import (
 const (
 	changeModuleFormat = "module-format"
 	changeEnginesNode  = "engines-node"
-	changeCause        = "cause"
 	changeMissingPeer  = "missing-peer"
 	// A target's declarations need a newer TypeScript; errors inside a
 	// dependency no newer TypeScript explains (engine/check_deps.go).
@@ -115,7 +113,7 @@ func RuleKey(f model.Finding) (id, title string) {
 			return "deprecated:" + sym, fmt.Sprintf("%s deprecated, use %s", sym, f.Replacement)
 		}
 		return "deprecated:" + sym, sym + " deprecated"
-	case change == changeCause:
+	case change == model.ChangeCause:
 		at := f.Root
 		if at == "" {
 			at = f.File
@@ -138,8 +136,8 @@ func RuleKey(f model.Finding) (id, title string) {
 	case change == changeMissingPeer:
 		// Adding the peer fixes every site: one rule per peer.
 		return "missing-peer:" + f.Path, fmt.Sprintf("add %s (%s)", f.Replacement, f.Reason)
-	case tsCode(change) > 0:
-		code := tsCode(change)
+	case model.CompilerCode(change) > 0:
+		code := model.CompilerCode(change)
 		if t, ok := tsTitles[code]; ok {
 			return change, fmt.Sprintf("%s (TS%d)", t, code)
 		}
@@ -162,17 +160,4 @@ func symbolOf(f model.Finding) string {
 		return f.SymbolPath
 	}
 	return "a symbol"
-}
-
-// tsCode reads "TS2345"; 0 for anything else.
-func tsCode(change string) int {
-	rest, ok := strings.CutPrefix(change, "TS")
-	if !ok || rest == "" {
-		return 0
-	}
-	n, err := strconv.Atoi(rest)
-	if err != nil || n <= 0 {
-		return 0
-	}
-	return n
 }

@@ -268,6 +268,7 @@ func TestFindUsagesEveryTypeScript(t *testing.T) {
 // type parameter) is its parse errors inside the target and nothing else;
 // one it reads is judged by the new errors, resolved as 4.4 resolves it.
 func TestCompileTypeScriptOlderThanTheDriver(t *testing.T) {
+	requireNode(t)
 	ctx := context.Background()
 	const version = "4.4.4"
 	tsc, err := FetchTSC(ctx, registryFetch, nil, version)

@@ -32,9 +32,14 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// requireNode fails (never skips) when node is missing or too old.
+// requireNode fails (never skips) when node is missing or too old; under
+// -short (the fast lane) it skips, as every test that runs the driver
+// compiles for real.
 func requireNode(t testing.TB) {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: runs the TypeScript driver")
+	}
 	if _, _, err := findNode(context.Background()); err != nil {
 		t.Fatalf("these tests run the TypeScript driver: %v", err)
 	}

@@ -81,6 +81,9 @@ type fixture struct {
 // run there).
 func newFixture(t *testing.T) fixture {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: pushes, fetches and clones with git for real")
+	}
 	base := t.TempDir()
 	f := fixture{
 		checkout: filepath.Join(base, "app"),

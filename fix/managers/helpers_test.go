@@ -37,6 +37,9 @@ var (
 // configured registry) and kept in the cache; later runs are offline.
 func pinnedTool(t testing.TB, name, version string) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skipf("-short: %s installs for real", name)
+	}
 	toolsMu.Lock()
 	defer toolsMu.Unlock()
 	label := name + "@" + version
@@ -151,6 +154,9 @@ func (e testEnv) assertNoTraps(t testing.TB, dir string) {
 // newEnv builds the environment; yarn is "", "classic" or "berry".
 func newEnv(t testing.TB, reg *testregistry.Registry, yarn string) testEnv {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: the package managers install for real")
+	}
 	if _, err := exec.LookPath("node"); err != nil {
 		t.Fatal("node is needed on PATH")
 	}

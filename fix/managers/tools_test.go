@@ -127,7 +127,7 @@ func TestBerryHashIsSaidUnchecked(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(tool, "bin"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(tool, "package.json"), []byte(`{"bin":{"yarn":"bin/yarn.js"}}`), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(tool, "package.json"), []byte(`{"version":"4.18.1","bin":{"yarn":"bin/yarn.js"}}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(tool, "bin", "yarn.js"), []byte("console.log('4.18.1')\n"), 0o644); err != nil {

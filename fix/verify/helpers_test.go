@@ -33,8 +33,13 @@ func writeTree(t testing.TB, files map[string]string) string {
 	return root
 }
 
+// needNode fails without node; under -short (the fast lane) it skips, as
+// every test that needs node runs real tools.
 func needNode(t testing.TB) {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: runs real tools under node")
+	}
 	if _, err := exec.LookPath("node"); err != nil {
 		t.Fatal("node is needed on PATH for these tests")
 	}
@@ -66,6 +71,9 @@ var (
 // the shared cache; later runs are offline.
 func pinnedTool(t testing.TB, name, version string) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skipf("-short: %s installs for real", name)
+	}
 	toolsMu.Lock()
 	defer toolsMu.Unlock()
 	label := name + "@" + version

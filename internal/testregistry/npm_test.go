@@ -16,6 +16,9 @@ import (
 // guard that the packer's bytes never drift (regen.sh --check covers the
 // other managers).
 func TestRealNpmInstallsCommittedLockfile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: npm installs for real")
+	}
 	npm, err := exec.LookPath("npm")
 	if err != nil {
 		t.Fatal("npm is not on PATH: install Node.js (with npm) to run the registry's real-install test")

@@ -8,7 +8,7 @@
 // resolver, what those tsconfigs must say:
 //
 //   - the projects owning the files in scope (the workspace's tsconfig and
-//     its references, as compile.js groups them) with their roots;
+//     its references, as tsconfig.js groups them) with their roots;
 //   - each project's effective paths (absolute: the generated tsconfig lives
 //     elsewhere and replaces them wholesale) and type roots (the defaults
 //     depend on the tsconfig's directory, which the generated one changes);
@@ -22,7 +22,7 @@ const path = require('path');
 const { real, inside, isBare, packageOf, requireAbs, uniq, rootsOf, typesName } = require('./paths');
 const { DriverError } = require('./protocol');
 const { sourcePathsOf } = require('./wssource');
-const { loadProjects } = require('./compile');
+const { loadProjects } = require('./tsconfig');
 const compat = require('./compat');
 const { readText } = require('./regular');
 
@@ -52,8 +52,8 @@ function nativePlan(ts, params) {
   const sourcePaths = sourcePathsOf(params) || {};
   const asked = Array.isArray(params.files) ? params.files.map((/** @type {any} */ f) => requireAbs(f, 'files')) : null;
   const wantJs = !!asked && asked.some((f) => /\.(c|m)?jsx?$/.test(f));
-  // The projects compile.js loads, invalid ones left out: the driver's
-  // answer has skipped their files already.
+  // The projects tsconfig.js loads for compile.js too, invalid ones left
+  // out: the driver's answer has skipped their files already.
   const loaded = loadProjects(ts, workspace, params.tsconfig || '', wantJs);
   const kind = loaded.kind;
   const projects = loaded.projects.filter((p) => !p.invalid);
