@@ -16,6 +16,7 @@ import (
 	"github.com/uptide/uptide/engine/repo"
 	"github.com/uptide/uptide/engine/semver"
 	"github.com/uptide/uptide/engine/typescript"
+	"github.com/uptide/uptide/internal/redact"
 )
 
 // The phases of Check, after Discover's.
@@ -66,6 +67,10 @@ type CheckOptions struct {
 	// outlive it: the fix runner's compiles then use the driver (and the
 	// parsed files) check leaves. Their owner closes them.
 	Drivers *typescript.Drivers
+	// Secrets, when set, learns the registry credentials the run's client
+	// holds, so the caller can mask them (and the rest of the set) in the
+	// report: compiler output quotes the repository's code.
+	Secrets *redact.Secrets
 }
 
 // Check answers what upgrading each asked package breaks in the repository:
@@ -87,6 +92,9 @@ func Check(ctx context.Context, opts CheckOptions) (*model.CheckReport, error) {
 		if client, err = newClient(r, opts.Env); err != nil {
 			return nil, err
 		}
+	}
+	if opts.Secrets != nil {
+		opts.Secrets.Add(client.Config().Secrets()...)
 	}
 	disc, err := Discover(ctx, DiscoverOptions{Cwd: opts.Cwd, Env: opts.Env, Client: client, Events: opts.Events, Timing: opts.Timing})
 	if err != nil {

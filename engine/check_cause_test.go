@@ -17,6 +17,7 @@ import (
 	"github.com/uptide/uptide/engine/registry"
 	"github.com/uptide/uptide/engine/typescript"
 	"github.com/uptide/uptide/internal/realfetch"
+	"github.com/uptide/uptide/internal/redact"
 	"github.com/uptide/uptide/internal/testregistry"
 )
 
@@ -151,4 +152,27 @@ func pinnedCompiler(t testing.TB) *typescript.Compiler {
 		t.Fatalf("the pinned compiler: %v", err)
 	}
 	return c
+}
+
+// Check hands the caller the registry credentials its client holds, so the
+// report (whose compiler messages quote the repository's code) can be
+// masked of them as fix's is.
+func TestCheckTellsTheCallerTheRegistrySecrets(t *testing.T) {
+	const token = "npm_e2e_registry_token_9c1d"
+	dir, env, _ := installFixture(t, "npm-causes")
+	env = append(env, "NPM_TOKEN="+token)
+	cfg, err := registry.LoadConfig(dir, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	secrets := redact.New()
+	if _, err := Check(context.Background(), CheckOptions{
+		Cwd: dir, Env: env, Client: registry.New(registry.Options{Config: cfg}), Secrets: secrets,
+		Packages: []string{"zod"}, Targets: map[string]string{"zod": "4.1.12"},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if got := secrets.String("token " + token); strings.Contains(got, token) {
+		t.Errorf("the caller's secrets do not hold the registry token: %q", got)
+	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/uptide/uptide/engine"
 	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/internal/redact"
 	"github.com/uptide/uptide/internal/term"
 )
 
@@ -83,15 +84,19 @@ func runCheck(cmd *cobra.Command, o *CheckOptions) error {
 	if f := cmd.Flags().Lookup("cwd"); f != nil && f.Changed {
 		cwdArg = f.Value.String()
 	}
+	secrets := redact.FromEnv(o.Env)
 	rep, err := engine.Check(cmd.Context(), engine.CheckOptions{
 		Cwd: o.Cwd, CwdArg: cwdArg, Env: o.Env, Packages: o.Packages, Targets: o.Targets,
-		Group: o.Group, Compile: !o.NoCompile, Timing: timing,
+		Group: o.Group, Compile: !o.NoCompile, Timing: timing, Secrets: secrets,
 		Events: func(e engine.Event) { progress.Update(e.Finished, "%s", checkProgress(e)) },
 	})
 	progress.Clear()
 	if err != nil {
 		return err
 	}
+	// Compiler messages quote the repository's code, which may hold a
+	// secret the environment or the .npmrc files carry.
+	secrets.Walk(rep)
 	code := checkExitCode(rep)
 	if o.Verbose {
 		writeTimings(o.Stderr, timing)
