@@ -119,6 +119,7 @@ func startProc(ctx context.Context, nodeBin, mainJS, typescriptJS string, timeou
 	cmd := exec.Command(nodeBin, args...)
 	cmd.Env = env
 	subproc.OwnGroup(cmd)
+	subproc.DieWithParent(cmd)
 	p := &proc{
 		cmd:     cmd,
 		heapMB:  limit,
