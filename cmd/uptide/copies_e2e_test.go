@@ -239,21 +239,8 @@ func TestCheckPeerAnotherMoverBrings(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			e := checkEnv(t)
 			m := managerNamed(t, name)
-			dir := copyFixture(t, "peers-hoisted")
-			m.install(t, e, dir)
-			r := run(t, e, dir, "check", "react", "--target", "react@19.1.0", "--json")
-			var rep model.CheckReport
-			decode(t, r, &rep)
-			p := packageReport(t, rep, "react")
-			to := map[string]string{"react": "19.1.0"}
-			var moves []string
-			for _, c := range p.Companions.Companions {
-				if c.To != "" {
-					to[c.Name] = c.To
-					moves = append(moves, c.Name+" "+c.From+" → "+c.To)
-				}
-			}
-			sort.Strings(moves)
+			dir, p := checkReact19(t, e, m, "peers-hoisted")
+			to, moves := planMoves(p)
 			want := []string{"@testing-library/react 15.0.7 → 16.3.0", "@types/react 18.3.12 → 19.1.2", "react-dom 18.3.1 → 19.1.0", "storybook 8.0.0 → 8.6.14"}
 			if strings.Join(moves, "; ") != strings.Join(want, "; ") {
 				t.Errorf("the plan moves %q, want %q (no peer to add)", moves, want)
@@ -327,21 +314,8 @@ func TestCheckPeerAMoverBringsAlong(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			e := checkEnv(t)
 			m := managerNamed(t, name)
-			dir := copyFixture(t, "peers-transitive")
-			m.install(t, e, dir)
-			r := run(t, e, dir, "check", "react", "--target", "react@19.1.0", "--json")
-			var rep model.CheckReport
-			decode(t, r, &rep)
-			p := packageReport(t, rep, "react")
-			to := map[string]string{"react": "19.1.0"}
-			var moves []string
-			for _, c := range p.Companions.Companions {
-				if c.To != "" {
-					to[c.Name] = c.To
-					moves = append(moves, c.Name+" "+c.From+" → "+c.To)
-				}
-			}
-			sort.Strings(moves)
+			dir, p := checkReact19(t, e, m, "peers-transitive")
+			to, moves := planMoves(p)
 			want := []string{"@testing-library/react 15.0.7 → 16.3.0", "@types/react 18.3.12 → 19.1.2", "a11y-kit 1.0.0 → 2.0.0", "react-dom 18.3.1 → 19.1.0"}
 			if strings.Join(moves, "; ") != strings.Join(want, "; ") {
 				t.Errorf("the plan moves %q, want %q (no peer to add)", moves, want)
@@ -373,12 +347,7 @@ func TestCheckPeerTheMoversLeaveBehind(t *testing.T) {
 		t.Run(tt.manager, func(t *testing.T) {
 			e := checkEnv(t)
 			m := managerNamed(t, tt.manager)
-			dir := copyFixture(t, "peers-orphan")
-			m.install(t, e, dir)
-			r := run(t, e, dir, "check", "react", "--target", "react@19.1.0", "--json")
-			var rep model.CheckReport
-			decode(t, r, &rep)
-			p := packageReport(t, rep, "react")
+			dir, p := checkReact19(t, e, m, "peers-orphan")
 			to := map[string]string{"react": "19.1.0"}
 			adds := false
 			for _, c := range p.Companions.Companions {
@@ -400,4 +369,31 @@ func TestCheckPeerTheMoversLeaveBehind(t *testing.T) {
 			assertTruth(t, p, dir, after)
 		})
 	}
+}
+
+// checkReact19 installs a copy of fixture with m and checks react 18 → 19
+// there: the copy and react's report.
+func checkReact19(t *testing.T, e env, m manager, fixture string) (string, model.PackageReport) {
+	t.Helper()
+	dir := copyFixture(t, fixture)
+	m.install(t, e, dir)
+	r := run(t, e, dir, "check", "react", "--target", "react@19.1.0", "--json")
+	var rep model.CheckReport
+	decode(t, r, &rep)
+	return dir, packageReport(t, rep, "react")
+}
+
+// planMoves is what react 19's plan moves, as the versions to install and
+// as sorted "name from → to" lines.
+func planMoves(p model.PackageReport) (map[string]string, []string) {
+	to := map[string]string{"react": "19.1.0"}
+	var moves []string
+	for _, c := range p.Companions.Companions {
+		if c.To != "" {
+			to[c.Name] = c.To
+			moves = append(moves, c.Name+" "+c.From+" → "+c.To)
+		}
+	}
+	sort.Strings(moves)
+	return to, moves
 }
