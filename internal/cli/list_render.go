@@ -37,13 +37,13 @@ func renderList(w io.Writer, rep *model.DiscoverReport, all bool, p palette, wid
 		}
 	}
 	repo := rep.Repository
-	lock := "no lockfile"
-	if repo.Lockfile != "" {
-		lock = repo.Lockfile
-	}
-	for _, pr := range rep.Problems {
-		if repo.Lockfile == "" && lockfile.IsName(filepath.Base(pr.File)) {
-			lock = filepath.Base(pr.File) + " unreadable"
+	lock := repo.Lockfile
+	if lock == "" {
+		lock = "no lockfile"
+		for _, pr := range rep.Problems {
+			if lockfile.IsName(filepath.Base(pr.File)) {
+				lock = filepath.Base(pr.File) + " unreadable"
+			}
 		}
 	}
 	behind, majors := view.Behind(rep.Rows)
