@@ -34,15 +34,15 @@ const (
 	PhaseRegistry   = event.PhaseRegistry
 	PhaseGroups     = event.PhaseGroups
 	PhaseImporters  = event.PhaseImporters
-	PhaseInstall    = check.PhaseInstall
-	PhaseUsages     = check.PhaseUsages
-	PhaseDiff       = check.PhaseDiff
-	PhaseCompile    = check.PhaseCompile
-	PhaseMatch      = check.PhaseMatch
-	PhaseFetch      = check.PhaseFetch
-	PhaseCompiler   = check.PhaseCompiler
-	PhaseSurface    = check.PhaseSurface
-	PhaseCompare    = check.PhaseCompare
+	PhaseInstall    = event.PhaseInstall
+	PhaseUsages     = event.PhaseUsages
+	PhaseDiff       = event.PhaseDiff
+	PhaseCompile    = event.PhaseCompile
+	PhaseMatch      = event.PhaseMatch
+	PhaseFetch      = event.PhaseFetch
+	PhaseCompiler   = event.PhaseCompiler
+	PhaseSurface    = event.PhaseSurface
+	PhaseCompare    = event.PhaseCompare
 )
 
 // Row statuses (model.DependencyRow.Status).

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"fmt"
+	"github.com/uptide/uptide/engine/event"
 	"slices"
 	"sort"
 	"strings"
@@ -122,7 +123,7 @@ func (c *checker) analyze(ctx context.Context, u unit) model.PackageReport {
 	}
 	pack := c.packFor(ctx, u, runs)
 	findings = append(findings, noteUses(pack, runs)...)
-	c.timer.Done(PhaseMatch)
+	c.timer.Done(event.PhaseMatch)
 	c.finish(ctx, &rep, u, runs, compiles, findings, pack)
 	if judged && rep.Verdict == "safe" {
 		rep.Summary = compilerSafeSummary(compiles)

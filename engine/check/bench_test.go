@@ -169,7 +169,7 @@ func benchCheck(b *testing.B, n int) {
 		if p.Verdict != "breaking" || p.Compile.Compiled != benchImporters {
 			b.Fatalf("verdict %q, compile %+v", p.Verdict, p.Compile)
 		}
-		usages += timing[PhaseUsages]
+		usages += timing[event.PhaseUsages]
 		sites = p.Counts.Sites
 	}
 	b.StopTimer()

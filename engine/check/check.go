@@ -21,15 +21,6 @@ import (
 	"github.com/uptide/uptide/internal/redact"
 )
 
-// The phases of Check, after Discover's.
-const (
-	PhaseInstall event.Phase = "install"
-	PhaseUsages  event.Phase = "usages"
-	PhaseDiff    event.Phase = "diff"
-	PhaseCompile event.Phase = "compile"
-	PhaseMatch   event.Phase = "match"
-)
-
 // Options configures Check.
 type Options struct {
 	// Cwd is where the user ran Uptide; the repository root is found from it.
@@ -112,7 +103,7 @@ func Check(ctx context.Context, opts Options) (*model.CheckReport, error) {
 	if err := c.verifyInstall(units); err != nil {
 		return nil, err
 	}
-	t.Done(PhaseInstall)
+	t.Done(event.PhaseInstall)
 
 	rep := &model.CheckReport{
 		Repository: disc.Repository,
@@ -124,7 +115,7 @@ func Check(ctx context.Context, opts Options) (*model.CheckReport, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		opts.Events.Emit(event.Event{Phase: PhaseUsages, Package: u.title(), Done: i, Total: len(units)})
+		opts.Events.Emit(event.Event{Phase: event.PhaseUsages, Package: u.title(), Done: i, Total: len(units)})
 		rep.Packages = append(rep.Packages, c.analyze(ctx, u))
 	}
 	if err := ctx.Err(); err != nil {

@@ -147,7 +147,7 @@ func (c *checker) compileWorkspace(ctx context.Context, ws string, runs []*membe
 		// Only companions move: they are what the overlay links.
 		targets, companions = companions, nil
 	}
-	c.opts.Events.Emit(event.Event{Phase: PhaseCompile, Package: ws, Total: len(wc.files)})
+	c.opts.Events.Emit(event.Event{Phase: event.PhaseCompile, Package: ws, Total: len(wc.files)})
 	ad, err := c.judge(ctx, ws)
 	if err != nil {
 		wc.status, wc.reason = model.StatusNotAnalyzed, err.Error()
@@ -179,7 +179,7 @@ func (c *checker) compileWorkspace(ctx context.Context, ws string, runs []*membe
 		wc.status, wc.reason = model.StatusNotAnalyzed, fmt.Sprintf("compiling %s: %v", wsLabel(ws), err)
 		return wc
 	}
-	c.timer.Done(PhaseCompile)
+	c.timer.Done(event.PhaseCompile)
 	wc.dropOutsideProgram(res)
 	wc.res = res
 	wc.notes = append(wc.notes, ov.Notes()...)

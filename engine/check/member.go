@@ -102,7 +102,7 @@ func (c *checker) runMember(ctx context.Context, m member) *memberRun {
 	}
 	files := map[string]bool{}
 	for _, ws := range m.row.Workspaces {
-		c.opts.Events.Emit(event.Event{Phase: PhaseUsages, Package: m.name()})
+		c.opts.Events.Emit(event.Event{Phase: event.PhaseUsages, Package: m.name()})
 		ad, err := c.judge(ctx, ws)
 		if err != nil {
 			return run.fail(model.StatusNotAnalyzed, err.Error())
@@ -135,7 +135,7 @@ func (c *checker) runMember(ctx context.Context, m member) *memberRun {
 		}
 	}
 	run.rep.Files = len(files)
-	c.timer.Done(PhaseUsages)
+	c.timer.Done(event.PhaseUsages)
 
 	run.runtimeInst, _ = installedCopy(c.root, m.row.Workspaces[0], m.name())
 	if m.target == m.row.Installed {
@@ -151,7 +151,7 @@ func (c *checker) runMember(ctx context.Context, m member) *memberRun {
 	}
 	run.runtimeTgt = tgtPkg.Dir
 
-	c.opts.Events.Emit(event.Event{Phase: PhaseDiff, Package: m.name()})
+	c.opts.Events.Emit(event.Event{Phase: event.PhaseDiff, Package: m.name()})
 	sa, err := c.surfaces(ctx)
 	if err != nil {
 		return run.fail(model.StatusNotAnalyzed, err.Error())
@@ -189,7 +189,7 @@ func (c *checker) diffRun(ctx context.Context, run *memberRun, sa *typescript.Ad
 		}
 	}
 	run.ok = true
-	c.timer.Done(PhaseDiff)
+	c.timer.Done(event.PhaseDiff)
 }
 
 // excludes are the workspaces below ws that declare the package themselves:

@@ -17,14 +17,6 @@ import (
 	"github.com/uptide/uptide/engine/typescript"
 )
 
-// The phases of Diff.
-const (
-	PhaseFetch    event.Phase = "fetch"
-	PhaseCompiler event.Phase = "compiler"
-	PhaseSurface  event.Phase = "surface"
-	PhaseCompare  event.Phase = "compare"
-)
-
 // DiffOptions configures Diff.
 type DiffOptions struct {
 	Name, From, To string
@@ -49,7 +41,7 @@ func Diff(ctx context.Context, opts DiffOptions) (*model.DiffReport, error) {
 			return nil, err
 		}
 	}
-	opts.Events.Emit(event.Event{Phase: PhaseFetch, Package: opts.Name})
+	opts.Events.Emit(event.Event{Phase: event.PhaseFetch, Package: opts.Name})
 	pkgs, err := fetchBoth(ctx, client, opts.Name, opts.From, opts.To)
 	if err != nil {
 		return nil, err
@@ -69,7 +61,7 @@ func Diff(ctx context.Context, opts DiffOptions) (*model.DiffReport, error) {
 
 	var surfaces [2]*model.Surface
 	for i, p := range pkgs {
-		opts.Events.Emit(event.Event{Phase: PhaseSurface, Package: p.Name + "@" + p.Version, Done: i, Total: 2})
+		opts.Events.Emit(event.Event{Phase: event.PhaseSurface, Package: p.Name + "@" + p.Version, Done: i, Total: 2})
 		if surfaces[i], err = ad.ExtractSurface(ctx, p.Dir, p.Name, p.Version); err != nil {
 			return nil, err
 		}
@@ -84,11 +76,11 @@ func Diff(ctx context.Context, opts DiffOptions) (*model.DiffReport, error) {
 	}
 	if paths := diff.NeedsTypes(changes); len(paths) > 0 {
 		comparison.Asked = len(paths)
-		opts.Events.Emit(event.Event{Phase: PhaseCompare, Package: opts.Name, Total: len(paths)})
+		opts.Events.Emit(event.Event{Phase: event.PhaseCompare, Package: opts.Name, Total: len(paths)})
 		res, err := ad.Compare(ctx, typescript.CompareRequest{
 			PkgA: pkgs[0].Dir, PkgB: pkgs[1].Dir, Paths: paths, Budgets: budgets,
 			Progress: func(p typescript.CompareProgress) {
-				opts.Events.Emit(event.Event{Phase: PhaseCompare, Package: opts.Name, Done: p.Done, Total: p.Total})
+				opts.Events.Emit(event.Event{Phase: event.PhaseCompare, Package: opts.Name, Done: p.Done, Total: p.Total})
 			},
 		})
 		switch {
@@ -111,7 +103,7 @@ func Diff(ctx context.Context, opts DiffOptions) (*model.DiffReport, error) {
 			}
 			changes = diff.Diff(surfaces[0], surfaces[1], relations(res.Relations))
 		}
-		opts.Events.Emit(event.Event{Phase: PhaseCompare, Package: opts.Name, Done: comparison.Asked, Total: comparison.Asked, Finished: true})
+		opts.Events.Emit(event.Event{Phase: event.PhaseCompare, Package: opts.Name, Done: comparison.Asked, Total: comparison.Asked, Finished: true})
 	}
 	return &model.DiffReport{
 		Refinement: refinement,
@@ -194,7 +186,7 @@ func pinnedAdapter(ctx context.Context, c *registry.Client, events event.Sink) (
 		return p.Dir, nil
 	}
 	progress := func(msg string, done bool) {
-		events.Emit(event.Event{Phase: PhaseCompiler, Package: msg, Finished: done})
+		events.Emit(event.Event{Phase: event.PhaseCompiler, Package: msg, Finished: done})
 	}
 	compiler, err := typescript.PinnedCompiler(ctx, fetch, progress)
 	if err != nil {

@@ -29,7 +29,7 @@ func (c *checker) refine(ctx context.Context, run *memberRun, sa *typescript.Ada
 	if len(asked) == 0 || instDir == "" || tgtDir == "" {
 		return
 	}
-	c.opts.Events.Emit(event.Event{Phase: PhaseCompare, Package: run.m.name(), Total: len(asked)})
+	c.opts.Events.Emit(event.Event{Phase: event.PhaseCompare, Package: run.m.name(), Total: len(asked)})
 	res, err := sa.Compare(ctx, typescript.CompareRequest{PkgA: instDir, PkgB: tgtDir, Paths: asked, Budgets: checkBudgets})
 	if err != nil {
 		if ctx.Err() == nil {

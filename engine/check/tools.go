@@ -45,7 +45,7 @@ func (c *checker) judge(ctx context.Context, ws string) (*typescript.Adapter, er
 		return p.Dir, nil
 	}
 	compiler, err := typescript.ResolveCompiler(ctx, dir, fetch, func(msg string, done bool) {
-		c.opts.Events.Emit(event.Event{Phase: PhaseCompiler, Package: msg, Finished: done})
+		c.opts.Events.Emit(event.Event{Phase: event.PhaseCompiler, Package: msg, Finished: done})
 	})
 	for _, p := range fetched {
 		_ = p.Remove()

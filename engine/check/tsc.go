@@ -107,7 +107,7 @@ func (c *checker) judgeCompiler(ctx context.Context, m member) (out []*wsCompile
 		return p.Dir, nil
 	}
 	target, err := typescript.FetchTSC(ctx, fetch, func(msg string, done bool) {
-		c.opts.Events.Emit(event.Event{Phase: PhaseCompiler, Package: msg, Finished: done})
+		c.opts.Events.Emit(event.Event{Phase: event.PhaseCompiler, Package: msg, Finished: done})
 	}, m.target)
 	for _, rm := range fetched {
 		rm()
@@ -122,7 +122,7 @@ func (c *checker) judgeCompiler(ctx context.Context, m member) (out []*wsCompile
 		var failed []string
 		for _, p := range projects[ws] {
 			rel := relSlash(c.root, p)
-			c.opts.Events.Emit(event.Event{Phase: PhaseCompile, Package: rel})
+			c.opts.Events.Emit(event.Event{Phase: event.PhaseCompile, Package: rel})
 			before, err := base.RunProject(ctx, c.root, p, projectTimeout)
 			if err != nil {
 				failed = append(failed, err.Error())
@@ -143,7 +143,7 @@ func (c *checker) judgeCompiler(ctx context.Context, m member) (out []*wsCompile
 				res.New = append(res.New, d)
 			}
 		}
-		c.timer.Done(PhaseCompile)
+		c.timer.Done(event.PhaseCompile)
 		wc.res = res
 		switch {
 		case len(failed) == len(projects[ws]):

@@ -16,6 +16,23 @@ const (
 	PhaseImporters  Phase = "importers"
 )
 
+// The phases of Check, after Discover's.
+const (
+	PhaseInstall Phase = "install"
+	PhaseUsages  Phase = "usages"
+	PhaseDiff    Phase = "diff"
+	PhaseCompile Phase = "compile"
+	PhaseMatch   Phase = "match"
+)
+
+// The phases of Diff.
+const (
+	PhaseFetch    Phase = "fetch"
+	PhaseCompiler Phase = "compiler"
+	PhaseSurface  Phase = "surface"
+	PhaseCompare  Phase = "compare"
+)
+
 // Event is one piece of progress. Done/Total count units of the phase
 // (registry answers received / asked) when the phase has units.
 type Event struct {
