@@ -21,6 +21,7 @@ type (
 	PlanTargetOptions = discover.PlanTargetOptions
 	TargetPlan        = discover.TargetPlan
 	TargetError       = discover.TargetError
+	Client            = registry.Client
 	Event             = event.Event
 	PartialRows       = event.PartialRows
 	Sink              = event.Sink
@@ -86,6 +87,12 @@ func NextCommands(cwdArg, name, target string, members []model.Companion, confli
 // makes it: its .npmrc files and env's npm_config_*.
 func NewClient(root string, env []string) (*registry.Client, error) {
 	return discover.NewClient(root, env)
+}
+
+// ClientFor is the registry client of the repository cwd is in, as
+// Discover and Check make it when they are given none.
+func ClientFor(cwd string, env []string) (*Client, error) {
+	return discover.ClientFor(cwd, env)
 }
 
 // ResolveTargets resolves every --target of a package the repository

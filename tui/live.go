@@ -8,8 +8,6 @@ import (
 
 	"github.com/uptide/uptide/engine"
 	"github.com/uptide/uptide/engine/model"
-	"github.com/uptide/uptide/engine/registry"
-	"github.com/uptide/uptide/engine/repo"
 	"github.com/uptide/uptide/fix"
 	"github.com/uptide/uptide/fix/assist"
 	"github.com/uptide/uptide/internal/redact"
@@ -25,14 +23,14 @@ type Live struct {
 	Env []string
 	// Client is the registry client; nil builds one from the repository's
 	// .npmrc files and Env, as `uptide list` does.
-	Client *registry.Client
+	Client *engine.Client
 	// CompilerClient fetches the pinned TypeScript for checks when the
 	// cache lacks it; nil uses Compiler, then Client.
-	CompilerClient *registry.Client
+	CompilerClient *engine.Client
 	// Compiler, when set, builds the compiler's client at the first check
 	// rather than before the first frame: building one may ask npm which
 	// registry it uses, which takes a second on a cold machine.
-	Compiler func() *registry.Client
+	Compiler func() *engine.Client
 	// Prepare, when set, gives the directory checks run in, once, before
 	// the first check: the demo installs a copy of its repository there.
 	// A failure is that check's and is tried again on the next.
@@ -72,22 +70,18 @@ func (l *Live) Discover(ctx context.Context, events func(engine.Event)) (*model.
 	return rep, nil
 }
 
-func (l *Live) client() (*registry.Client, error) {
+func (l *Live) client() (*engine.Client, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.Client != nil {
 		return l.Client, nil
 	}
-	r, err := repo.Load(l.Cwd)
+	client, err := engine.ClientFor(l.Cwd, l.Env)
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := registry.LoadConfig(r.Root, l.Env)
-	if err != nil {
-		return nil, err
-	}
-	l.Client = registry.New(registry.Options{Config: cfg})
-	return l.Client, nil
+	l.Client = client
+	return client, nil
 }
 
 // Versions fetches the full document, which alone carries publish times.
@@ -142,7 +136,7 @@ func (l *Live) Check(ctx context.Context, req CheckRequest, events func(CheckEve
 	return state.ResultOf(pr), nil
 }
 
-func (l *Live) compilerClient() *registry.Client {
+func (l *Live) compilerClient() *engine.Client {
 	l.prepMu.Lock()
 	defer l.prepMu.Unlock()
 	if l.CompilerClient == nil && l.Compiler != nil {

@@ -15,7 +15,6 @@ import (
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/engine/peers"
 	"github.com/uptide/uptide/engine/registry"
-	"github.com/uptide/uptide/engine/repo"
 	"github.com/uptide/uptide/engine/semver"
 	"github.com/uptide/uptide/engine/typescript"
 	"github.com/uptide/uptide/internal/redact"
@@ -78,11 +77,8 @@ func Check(ctx context.Context, opts Options) (*model.CheckReport, error) {
 	}
 	client := opts.Client
 	if client == nil {
-		r, err := loadRoot(opts.Cwd)
-		if err != nil {
-			return nil, err
-		}
-		if client, err = discover.NewClient(r, opts.Env); err != nil {
+		var err error
+		if client, err = discover.ClientFor(opts.Cwd, opts.Env); err != nil {
 			return nil, err
 		}
 	}
@@ -135,16 +131,6 @@ func Check(ctx context.Context, opts Options) (*model.CheckReport, error) {
 		return strings.Join(a.Workspaces, ",") < strings.Join(b.Workspaces, ",")
 	})
 	return rep, nil
-}
-
-// loadRoot finds the repository root the registry configuration is read
-// from, without reading anything else.
-func loadRoot(cwd string) (string, error) {
-	r, err := repo.Load(cwd)
-	if err != nil {
-		return "", err
-	}
-	return r.Root, nil
 }
 
 // member is one package of a unit, at the version it moves to.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/engine/registry"
+	"github.com/uptide/uptide/engine/repo"
 	"github.com/uptide/uptide/engine/semver"
 )
 
@@ -75,6 +76,16 @@ func ResolveTarget(p *model.Packument, name, want string) (string, error) {
 // NewClient is the registry client of the repository at root, as check
 // makes it: its .npmrc files and env's npm_config_*.
 func NewClient(root string, env []string) (*registry.Client, error) { return newClient(root, env) }
+
+// ClientFor is the registry client of the repository cwd is in (its root
+// found as Discover finds it), for a caller that has not loaded it.
+func ClientFor(cwd string, env []string) (*registry.Client, error) {
+	r, err := repo.Load(cwd)
+	if err != nil {
+		return nil, err
+	}
+	return newClient(r.Root, env)
+}
 
 // ResolveTargets resolves every --target of a package the repository
 // declares, as check will: the fix runner calls it before it clones, so a
