@@ -19,6 +19,7 @@ type (
 	CheckOptions      = check.Options
 	DiffOptions       = check.DiffOptions
 	PlanTargetOptions = discover.PlanTargetOptions
+	Index             = discover.Index
 	TargetPlan        = discover.TargetPlan
 	TargetError       = discover.TargetError
 	Client            = registry.Client
@@ -54,8 +55,9 @@ const (
 
 // Discover reads the repository as its package manager sees it, asks the
 // registry what is available, and works out release groups and companions
-// (discover.Discover).
-func Discover(ctx context.Context, opts DiscoverOptions) (*model.DiscoverReport, error) {
+// (discover.Discover). The Index is what it read, for a Check of the same
+// repository to start from (CheckOptions.Index).
+func Discover(ctx context.Context, opts DiscoverOptions) (*model.DiscoverReport, *Index, error) {
 	return discover.Discover(ctx, opts)
 }
 

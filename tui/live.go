@@ -50,22 +50,25 @@ type Live struct {
 
 	mu     sync.Mutex
 	report *model.DiscoverReport
+	// index is what Discover read, for the checks of the same directory.
+	index *engine.Index
 }
 
 var _ Engine = (*Live)(nil)
 
-// Discover runs engine.Discover and keeps the report for Plan.
+// Discover runs engine.Discover and keeps the report for Plan and what it
+// read for Check.
 func (l *Live) Discover(ctx context.Context, events func(engine.Event)) (*model.DiscoverReport, error) {
 	client, err := l.client()
 	if err != nil {
 		return nil, err
 	}
-	rep, err := engine.Discover(ctx, engine.DiscoverOptions{Cwd: l.Cwd, Env: l.Env, Client: client, Events: events, PartialRows: events != nil})
+	rep, index, err := engine.Discover(ctx, engine.DiscoverOptions{Cwd: l.Cwd, Env: l.Env, Client: client, Events: events, PartialRows: events != nil})
 	if err != nil {
 		return nil, err
 	}
 	l.mu.Lock()
-	l.report = rep
+	l.report, l.index = rep, index
 	l.mu.Unlock()
 	return rep, nil
 }
@@ -120,6 +123,13 @@ func (l *Live) Check(ctx context.Context, req CheckRequest, events func(CheckEve
 	}
 	opts := checkOptions(req)
 	opts.Cwd, opts.Env, opts.Client, opts.CompilerClient = cwd, l.Env, client, l.compilerClient()
+	if cwd == l.Cwd {
+		// The repository Discover read: check starts from it. (The demo
+		// checks a copy Prepare installed elsewhere.)
+		l.mu.Lock()
+		opts.Index = l.index
+		l.mu.Unlock()
+	}
 	if events != nil {
 		opts.Events = func(e engine.Event) {
 			events(CheckEvent{Phase: phaseLabel(e.Phase), Done: e.Done, Total: e.Total})

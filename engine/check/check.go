@@ -59,6 +59,15 @@ type Options struct {
 	// outlive it: the fix runner's compiles then use the driver (and the
 	// parsed files) check leaves. Their owner closes them.
 	Drivers *typescript.Drivers
+	// Index, when set, is the discovery of this repository the caller has
+	// run already (the planner's): check starts from it instead of
+	// discovering again. Cwd and Env are then not read, and Client
+	// defaults to the index's.
+	Index *discover.Index
+	// Repository, when set without Index, is the repository the caller
+	// has loaded from Cwd already (fix's): discovery reads it instead of
+	// loading it again.
+	Repository *model.Repository
 	// Secrets, when set, learns the registry credentials the run's client
 	// holds, so the caller can mask them (and the rest of the set) in the
 	// report: compiler output quotes the repository's code.
@@ -75,24 +84,24 @@ func Check(ctx context.Context, opts Options) (*model.CheckReport, error) {
 	if len(opts.Packages) == 0 {
 		return nil, fmt.Errorf("check: no package named: uptide list shows the dependencies")
 	}
-	client := opts.Client
-	if client == nil {
-		var err error
-		if client, err = discover.ClientFor(opts.Cwd, opts.Env); err != nil {
-			return nil, err
-		}
+	client, err := clientOf(opts)
+	if err != nil {
+		return nil, err
 	}
 	if opts.Secrets != nil {
 		opts.Secrets.Add(client.Config().Secrets()...)
 	}
-	disc, err := discover.Discover(ctx, discover.Options{Cwd: opts.Cwd, Env: opts.Env, Client: client, Events: opts.Events, Timing: opts.Timing})
-	if err != nil {
+	var disc *model.DiscoverReport
+	idx := opts.Index
+	if idx != nil {
+		disc = idx.Report()
+	} else if disc, idx, err = discover.Discover(ctx, discover.Options{Cwd: opts.Cwd, Env: opts.Env, Client: client, Repository: opts.Repository, Events: opts.Events, Timing: opts.Timing}); err != nil {
 		return nil, err
 	}
 	// Discover timed its own phases into the same map.
 	t := event.NewTimer(opts.Timing)
 
-	c := &checker{opts: opts, client: client, disc: disc, root: disc.Repository.Root, timer: t}
+	c := &checker{opts: opts, client: client, disc: disc, repository: idx.Repository(), root: disc.Repository.Root, timer: t}
 	defer c.close()
 	c.scanImporters()
 	units, early := c.plan(ctx)
@@ -131,6 +140,20 @@ func Check(ctx context.Context, opts Options) (*model.CheckReport, error) {
 		return strings.Join(a.Workspaces, ",") < strings.Join(b.Workspaces, ",")
 	})
 	return rep, nil
+}
+
+// clientOf is the registry client of the run: the caller's, the one its
+// discovery asked, or one of the repository's own .npmrc files.
+func clientOf(opts Options) (*registry.Client, error) {
+	switch {
+	case opts.Client != nil:
+		return opts.Client, nil
+	case opts.Index != nil:
+		return opts.Index.Client(), nil
+	case opts.Repository != nil:
+		return discover.NewClient(opts.Repository.Root, opts.Env)
+	}
+	return discover.ClientFor(opts.Cwd, opts.Env)
 }
 
 // member is one package of a unit, at the version it moves to.
@@ -177,8 +200,10 @@ type checker struct {
 	opts   Options
 	client *registry.Client
 	disc   *model.DiscoverReport
-	root   string
-	timer  *event.Timer
+	// repository is the repository as discovery loaded it.
+	repository *model.Repository
+	root       string
+	timer      *event.Timer
 
 	pinned    *typescript.Adapter
 	pinnedErr error

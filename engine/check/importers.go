@@ -53,11 +53,7 @@ type undeclaredImport struct {
 func (c *checker) scanImporters() {
 	imp := &importers{byWS: map[string]map[string][]string{}, declared: map[string]map[string]bool{}, names: map[string]string{}}
 	c.importers = imp
-	r, err := repo.Load(c.root)
-	if err != nil {
-		imp.warning = fmt.Sprintf("the workspaces' imports were not scanned, so workspaces importing a package they do not declare are not analyzed: %v", err)
-		return
-	}
+	r := c.repository
 	wanted := c.relevantNames()
 	if len(wanted) == 0 {
 		return

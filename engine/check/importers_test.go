@@ -3,6 +3,7 @@ package check
 import (
 	"fmt"
 	"github.com/uptide/uptide/engine/discover"
+	"github.com/uptide/uptide/engine/repo"
 	"os"
 	"path/filepath"
 	"slices"
@@ -61,7 +62,13 @@ func importersChecker(root string, asked ...string) *checker {
 	row := func(name, installed string, ws ...string) model.DependencyRow {
 		return model.DependencyRow{Name: name, Package: name, Installed: installed, Workspaces: ws, Status: discover.StatusOK}
 	}
-	return &checker{root: root, opts: Options{Packages: asked}, disc: &model.DiscoverReport{Rows: []model.DependencyRow{
+	r, err := repo.Load(root)
+	if err != nil {
+		// No repository there (TestImportersWithoutAScan): its one
+		// workspace cannot be scanned.
+		r = &model.Repository{Root: root, Workspaces: []model.Workspace{{Path: "."}}}
+	}
+	return &checker{root: root, repository: r, opts: Options{Packages: asked}, disc: &model.DiscoverReport{Rows: []model.DependencyRow{
 		row("zod", "3.25.76", ".", "packages/core"),
 		row("zod", "3.22.4", "packages/api"),
 		row("chalk", "5.0.0", "packages/api"),

@@ -29,7 +29,10 @@ type Options struct {
 	Env []string
 	// Client overrides the registry client (tests, the demo).
 	Client *registry.Client
-	Events event.Sink
+	// Repository, when set, is the repository the caller has loaded from
+	// Cwd already (fix): Discover reads it instead of loading it again.
+	Repository *model.Repository
+	Events     event.Sink
 	// PartialRows asks for Events carrying the rows known before the
 	// report (see PartialRows): the planner shows them as they arrive.
 	PartialRows bool
@@ -40,11 +43,16 @@ type Options struct {
 // Discover reads the repository as its package manager sees it, asks the
 // registry what is available, and works out release groups and companions.
 // Registry failures do not fail it: the packages are reported not checked.
-func Discover(ctx context.Context, opts Options) (*model.DiscoverReport, error) {
+// With the report comes the Index of what it read, for a check to start
+// from.
+func Discover(ctx context.Context, opts Options) (*model.DiscoverReport, *Index, error) {
 	t := event.NewTimer(opts.Timing)
-	r, err := repo.Load(opts.Cwd)
-	if err != nil {
-		return nil, err
+	var err error
+	r := opts.Repository
+	if r == nil {
+		if r, err = repo.Load(opts.Cwd); err != nil {
+			return nil, nil, err
+		}
 	}
 	t.Done(event.PhaseRepository)
 	opts.Events.Emit(event.Event{Phase: event.PhaseRepository, Finished: true})
@@ -79,12 +87,12 @@ func Discover(ctx context.Context, opts Options) (*model.DiscoverReport, error) 
 	if client == nil {
 		client, err = newClient(r.Root, opts.Env)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	packs, failures := fetchPackuments(ctx, client, decls, opts.Events, partial)
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	t.Done(event.PhaseRegistry)
 
@@ -100,12 +108,12 @@ func Discover(ctx context.Context, opts Options) (*model.DiscoverReport, error) 
 	opts.Events.Emit(event.Event{Phase: event.PhaseGroups, Finished: true})
 
 	if err := addImporters(rep.Rows, importers); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	t.Done(event.PhaseImporters)
 	sortRows(rep.Rows)
 	normalize(rep)
-	return rep, nil
+	return rep, newIndex(r, client, rep), nil
 }
 
 // newClient builds the registry client from the repository's .npmrc files

@@ -112,7 +112,7 @@ func benchDiscover(b *testing.B, dir, url, cacheDir string) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	rep, err := Discover(context.Background(), Options{
+	rep, _, err := Discover(context.Background(), Options{
 		Cwd:    dir,
 		Client: registry.New(registry.Options{Config: cfg, CacheDir: cacheDir}),
 	})

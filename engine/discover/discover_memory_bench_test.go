@@ -86,7 +86,7 @@ func BenchmarkDiscoverMemory(b *testing.B) {
 			for range b.N {
 				cache := b.TempDir()
 				p := memtest.Measure(func() {
-					rep, err := Discover(context.Background(), Options{Cwd: dir, Client: registry.New(registry.Options{Config: cfg, CacheDir: cache})})
+					rep, _, err := Discover(context.Background(), Options{Cwd: dir, Client: registry.New(registry.Options{Config: cfg, CacheDir: cache})})
 					if err != nil {
 						b.Fatal(err)
 					}

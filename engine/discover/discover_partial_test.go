@@ -28,6 +28,28 @@ func discoverDemo(t *testing.T, partial bool, fault func(*testregistry.Registry)
 
 func discoverDemoClient(t *testing.T, partial bool, fault func(*testregistry.Registry)) (*model.DiscoverReport, []event.Event, *registry.Client) {
 	t.Helper()
+	dir, client := demoRepo(t, fault)
+	var mu sync.Mutex
+	var events []event.Event
+	rep, _, err := Discover(context.Background(), Options{
+		Cwd: dir, PartialRows: partial,
+		Client: client,
+		Events: func(e event.Event) {
+			mu.Lock()
+			events = append(events, e)
+			mu.Unlock()
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep, events, client
+}
+
+// demoRepo is a copy of the demo repository and a client of the fixture
+// registry, after fault(reg).
+func demoRepo(t *testing.T, fault func(*testregistry.Registry)) (string, *registry.Client) {
+	t.Helper()
 	tmp := t.TempDir()
 	dir := filepath.Join(tmp, "acme")
 	if err := os.CopyFS(dir, fixtures.DemoRepo()); err != nil {
@@ -53,22 +75,7 @@ func discoverDemoClient(t *testing.T, partial bool, fault func(*testregistry.Reg
 	if err != nil {
 		t.Fatal(err)
 	}
-	var mu sync.Mutex
-	var events []event.Event
-	client := registry.New(registry.Options{Config: cfg, CacheDir: filepath.Join(tmp, "cache")})
-	rep, err := Discover(context.Background(), Options{
-		Cwd: dir, PartialRows: partial,
-		Client: client,
-		Events: func(e event.Event) {
-			mu.Lock()
-			events = append(events, e)
-			mu.Unlock()
-		},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rep, events, client
+	return dir, registry.New(registry.Options{Config: cfg, CacheDir: filepath.Join(tmp, "cache")})
 }
 
 // applyPartial replays rows events the way a planner does: the first set
