@@ -223,10 +223,10 @@ type checker struct {
 	packs groups.Packuments
 	deps  []groups.Dep
 	// importers are the workspaces importing the asked packages, declared
-	// or not (check_importers.go).
+	// or not (importers.go).
 	importers *importers
 	// computed are the computed loads that cannot load the member they
-	// were found for, from every member run (check_loads.go).
+	// were found for, from every member run (loads.go).
 	computed []model.ComputedLoad
 }
 

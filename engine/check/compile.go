@@ -44,14 +44,14 @@ type wsCompile struct {
 	unresolvedFiles map[string]map[string]bool
 	notes           []string
 	// missing are the new peers the upgraded install leaves out, and
-	// peerFixed the new errors that adding them fixes (check_peers.go).
+	// peerFixed the new errors that adding them fixes (peers.go).
 	missing   []missingPeer
 	peerFixed []model.Diagnostic
 	// projects are the tsconfigs compiled whole when the unit upgrades the
-	// compiler itself (check_tsc.go).
+	// compiler itself (tsc.go).
 	projects []string
 	// deps are the packages whose declarations hold the upgrade's errors
-	// (check_deps.go): causes, never sites.
+	// (deps.go): causes, never sites.
 	deps []depCause
 }
 

@@ -84,7 +84,7 @@ func (c *checker) dependencyCauses(ctx context.Context, wc *wsCompile, linked []
 	for _, d := range res.NewerTypeScript {
 		add(d, true)
 	}
-	// A missing peer's errors are its finding's (check_peers.go).
+	// A missing peer's errors are its finding's (peers.go).
 	for _, d := range withoutConfirmed(res.New, countOf(wc.peerFixed)) {
 		if model.InDependency(d.File) {
 			add(d, false)
