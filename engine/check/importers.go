@@ -307,7 +307,9 @@ func (c *checker) companionImporters(ws, name string) []string {
 	}
 	files := c.importers.byWS[ws][name]
 	if typed := groups.TypedPackage(name); typed != "" {
-		files = mergeSorted(files, c.importers.byWS[ws][typed])
+		files = slices.Concat(files, c.importers.byWS[ws][typed])
+		slices.Sort(files)
+		files = slices.Compact(files)
 	}
 	return files
 }

@@ -1,7 +1,6 @@
 package check
 
-import "sort"
-
+// appendUnique adds s to list unless it holds it: lists keep their first order.
 func appendUnique(list []string, s string) []string {
 	for _, x := range list {
 		if x == s {
@@ -9,18 +8,4 @@ func appendUnique(list []string, s string) []string {
 		}
 	}
 	return append(list, s)
-}
-
-// mergeSorted is the sorted union of a and b, each name once.
-func mergeSorted(a, b []string) []string {
-	seen := map[string]bool{}
-	out := []string{}
-	for _, s := range append(append([]string{}, a...), b...) {
-		if !seen[s] {
-			seen[s] = true
-			out = append(out, s)
-		}
-	}
-	sort.Strings(out)
-	return out
 }
