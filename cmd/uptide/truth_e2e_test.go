@@ -16,7 +16,7 @@ import (
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/engine/registry"
 	"github.com/uptide/uptide/internal/cache"
-	"github.com/uptide/uptide/internal/tsctruth"
+	"github.com/uptide/uptide/internal/testkit/tsctruth"
 )
 
 // The truth tests hold check's answer against the repository's own

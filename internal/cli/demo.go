@@ -16,7 +16,7 @@ import (
 	"github.com/uptide/uptide/fixtures"
 	"github.com/uptide/uptide/internal/demoprovider"
 	"github.com/uptide/uptide/internal/proc"
-	"github.com/uptide/uptide/internal/testregistry"
+	"github.com/uptide/uptide/internal/testkit/testregistry"
 	"github.com/uptide/uptide/tui"
 	"github.com/uptide/uptide/tui/review"
 )

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/uptide/uptide/fixtures"
-	"github.com/uptide/uptide/internal/testregistry"
+	"github.com/uptide/uptide/internal/testkit/testregistry"
 )
 
 func TestInteractiveNeedsTerminalsAndNoPlainFlags(t *testing.T) {
