@@ -16,7 +16,7 @@ import (
 	"github.com/uptide/uptide/fixtures"
 	"github.com/uptide/uptide/internal/demoprovider"
 	"github.com/uptide/uptide/internal/proc"
-	"github.com/uptide/uptide/internal/testkit/testregistry"
+	"github.com/uptide/uptide/internal/registryserver"
 	"github.com/uptide/uptide/tui"
 	"github.com/uptide/uptide/tui/review"
 )
@@ -55,7 +55,7 @@ func runDemo(cmd *cobra.Command, o *DemoOptions) error {
 	if err := copyFS(dir, fixtures.DemoRepo()); err != nil {
 		return fmt.Errorf("demo repository: %w", err)
 	}
-	reg, err := testregistry.New(fixtures.Registry())
+	reg, err := registryserver.New(fixtures.Registry())
 	if err != nil {
 		return fmt.Errorf("demo registry: %w", err)
 	}

@@ -1,23 +1,24 @@
 package testregistry
 
 import (
+	"archive/tar"
 	"bufio"
+	"bytes"
+	"compress/gzip"
 	"errors"
-	"fmt"
+	"io"
 	"net"
 	"net/http"
+	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/uptide/uptide/internal/registryserver"
 )
 
-const (
-	abbreviatedType = "application/vnd.npm.install-v1+json"
-	jsonType        = "application/json"
-)
+const jsonType = "application/json"
 
-// emptyAudit is what the audit endpoints answer: no advisories, so installs
-// that audit by default (npm) finish quietly.
-var emptyAudit = []byte(`{"actions":[],"advisories":{},"muted":[],"metadata":{"vulnerabilities":{"info":0,"low":0,"moderate":0,"high":0,"critical":0},"dependencies":0,"devDependencies":0,"optionalDependencies":0,"totalDependencies":0}}` + "\n")
+var writeError = registryserver.WriteError
 
 type statusRecorder struct {
 	http.ResponseWriter
@@ -56,9 +57,10 @@ func (s *statusRecorder) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	return hj.Hijack()
 }
 
-// ServeHTTP answers one registry request.
+// ServeHTTP logs one registry request, injects the package's fault if it
+// has one, and otherwise lets the registry answer.
 func (r *Registry) ServeHTTP(w http.ResponseWriter, req *http.Request) {
-	name, rest := splitPackagePath(req.URL.Path)
+	name, rest := registryserver.SplitPath(req.URL.Path)
 	rec := &statusRecorder{ResponseWriter: w}
 
 	r.mu.Lock()
@@ -86,7 +88,7 @@ func (r *Registry) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 			}
 		}
 	}
-	token := r.token
+	token, noPerVer := r.token, r.noPerVer
 	r.mu.Unlock()
 
 	defer func() {
@@ -114,221 +116,108 @@ func (r *Registry) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 
-	if strings.HasPrefix(req.URL.Path, "/-/") {
-		r.serveSpecial(rec, req, token)
+	authorized := token != "" && req.Header.Get("Authorization") == "Bearer "+token
+	if req.URL.Path == "/-/whoami" && authorized {
+		rec.Header().Set("Content-Type", jsonType)
+		_, _ = io.WriteString(rec, `{"username":"uptide-test"}`+"\n")
 		return
 	}
-	if name == "" {
-		if req.URL.Path == "/" {
-			writeJSON(rec, http.StatusOK, jsonType, []byte("{}\n"))
+	if name != "" && (req.Method == http.MethodGet || req.Method == http.MethodHead) {
+		switch {
+		case token != "" && !authorized:
+			writeError(rec, http.StatusUnauthorized, "Unauthorized")
+			return
+		case noPerVer && len(rest) == 1:
+			writeError(rec, http.StatusNotFound, "Not found")
+			return
+		case len(rest) == 2 && rest[0] == "-" && r.corrupted(name, rest[1]):
+			r.serveCorrupted(rec, req)
 			return
 		}
-		writeError(rec, http.StatusNotFound, "Not found")
-		return
 	}
-	if req.Method != http.MethodGet && req.Method != http.MethodHead {
-		rec.Header().Set("Allow", "GET, HEAD")
-		writeError(rec, http.StatusMethodNotAllowed, "Method not allowed")
-		return
-	}
-	if token != "" && req.Header.Get("Authorization") != "Bearer "+token {
-		writeError(rec, http.StatusUnauthorized, "Unauthorized")
-		return
-	}
-	switch {
-	case len(rest) == 0:
-		r.servePackument(rec, req, name)
-	case len(rest) == 1:
-		r.serveVersion(rec, req, name, rest[0])
-	case len(rest) == 2 && rest[0] == "-":
-		r.serveTarball(rec, req, name, rest[1])
-	default:
-		writeError(rec, http.StatusNotFound, "Not found")
-	}
+	r.Registry.ServeHTTP(rec, req)
 }
 
-// splitPackagePath reads the package name and what follows it from a decoded
-// path, so "/@scope%2fname" and "/@scope/name" mean the same package.
-func splitPackagePath(p string) (string, []string) {
-	p = strings.TrimPrefix(p, "/")
-	if p == "" || strings.HasPrefix(p, "-/") {
-		return "", nil
-	}
-	segs := strings.Split(strings.TrimSuffix(p, "/"), "/")
-	n := 1
-	if strings.HasPrefix(segs[0], "@") {
-		if len(segs) < 2 || segs[1] == "" {
-			return "", nil
-		}
-		n = 2
-	}
-	for _, s := range segs[:n] {
-		if s == "" {
-			return "", nil
-		}
-	}
-	return strings.Join(segs[:n], "/"), segs[n:]
-}
-
-// documentFor is the package's document in the form the request accepts;
-// found is false when the registry has no such package.
-func (r *Registry) documentFor(req *http.Request, name string) (doc *document, found bool, err error) {
-	abbreviated := strings.Contains(req.Header.Get("Accept"), abbreviatedType)
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	p := r.pkgs[name]
-	if p == nil {
-		return nil, false, nil
-	}
-	doc, err = p.document(abbreviated, r.base(req))
-	return doc, true, err
-}
-
-func (r *Registry) servePackument(w http.ResponseWriter, req *http.Request, name string) {
-	doc, found, err := r.documentFor(req, name)
-	if !found {
-		writeError(w, http.StatusNotFound, "Not found")
-		return
-	}
-	if err != nil {
-		writeError(w, http.StatusInternalServerError, err.Error())
-		return
-	}
-	ctype := jsonType
-	if strings.Contains(req.Header.Get("Accept"), abbreviatedType) {
-		ctype = abbreviatedType
-	}
-	w.Header().Set("Vary", "Accept")
-	r.mu.Lock()
-	maxAge := r.maxAge
-	r.mu.Unlock()
-	if maxAge > 0 {
-		w.Header().Set("Cache-Control", fmt.Sprintf("public, max-age=%d", int(maxAge.Seconds())))
-	}
-	serveCached(w, req, ctype, doc.body, doc.etag)
-}
-
-func (r *Registry) serveVersion(w http.ResponseWriter, req *http.Request, name, spec string) {
-	r.mu.Lock()
-	p := r.pkgs[name]
-	disabled := r.noPerVer
-	var v *version
-	if p != nil {
-		v = p.versions[spec]
-		if v == nil {
-			v = p.versions[p.distTags()[spec]]
-		}
-	}
-	base := r.base(req)
-	r.mu.Unlock()
-	switch {
-	case p == nil || disabled:
-		writeError(w, http.StatusNotFound, "Not found")
-		return
-	case v == nil:
-		writeError(w, http.StatusNotFound, "version not found: "+spec)
-		return
-	}
-	m, err := v.fullManifest(base)
-	if err != nil {
-		writeError(w, http.StatusInternalServerError, err.Error())
-		return
-	}
-	body, err := marshal(m)
-	if err != nil {
-		writeError(w, http.StatusInternalServerError, err.Error())
-		return
-	}
-	serveCached(w, req, jsonType, body, etagOf(body))
-}
-
-func (r *Registry) serveTarball(w http.ResponseWriter, req *http.Request, name, file string) {
+// corrupted says whether CorruptTarball names the tarball file of name.
+func (r *Registry) corrupted(name, file string) bool {
 	basename := name[strings.LastIndex(name, "/")+1:]
 	ver, ok := strings.CutPrefix(file, basename+"-")
 	if ok {
 		ver, ok = strings.CutSuffix(ver, ".tgz")
 	}
 	r.mu.Lock()
-	var v *version
-	if p := r.pkgs[name]; p != nil && ok {
-		v = p.versions[ver]
-	}
-	corrupt := r.corrupt[name+"@"+ver]
-	r.mu.Unlock()
-	if v == nil {
-		writeError(w, http.StatusNotFound, "Not found")
+	defer r.mu.Unlock()
+	return ok && r.corrupt[name+"@"+ver]
+}
+
+// serveCorrupted serves the real tarball with one extra file, so its bytes
+// differ from the advertised integrity while it still unpacks.
+func (r *Registry) serveCorrupted(w http.ResponseWriter, req *http.Request) {
+	body, _, ok := r.normalBody(req)
+	if !ok {
+		r.Registry.ServeHTTP(w, req)
 		return
 	}
-	t, err := v.tarball()
+	data, err := addFile(body, "package/CORRUPTED", "these bytes do not match dist.integrity\n")
 	if err != nil {
 		writeError(w, http.StatusInternalServerError, err.Error())
 		return
 	}
-	data := t.data
-	if corrupt {
-		if data, err = v.corrupted(); err != nil {
-			writeError(w, http.StatusInternalServerError, err.Error())
-			return
+	w.Header().Set("Content-Type", "application/octet-stream")
+	w.Header().Set("Content-Length", strconv.Itoa(len(data)))
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(data)
+}
+
+// addFile re-packs a gzip'd tarball with one more file, its entries still
+// sorted as a packed tarball's are.
+func addFile(tgz []byte, name, content string) ([]byte, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(tgz))
+	if err != nil {
+		return nil, err
+	}
+	type entry struct {
+		h    *tar.Header
+		data []byte
+	}
+	var entries []entry
+	tr := tar.NewReader(zr)
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		data, err := io.ReadAll(tr)
+		if err != nil {
+			return nil, err
+		}
+		entries = append(entries, entry{h, data})
+	}
+	h := &tar.Header{Name: name, Mode: 0o644, Size: int64(len(content)), Typeflag: tar.TypeReg}
+	if len(entries) > 0 {
+		h.ModTime, h.Format = entries[0].h.ModTime, entries[0].h.Format
+	}
+	entries = append(entries, entry{h, []byte(content)})
+	sort.Slice(entries, func(i, j int) bool { return entries[i].h.Name < entries[j].h.Name })
+	var out bytes.Buffer
+	zw := gzip.NewWriter(&out)
+	tw := tar.NewWriter(zw)
+	for _, e := range entries {
+		if err := tw.WriteHeader(e.h); err != nil {
+			return nil, err
+		}
+		if _, err := tw.Write(e.data); err != nil {
+			return nil, err
 		}
 	}
-	serveCached(w, req, "application/octet-stream", data, etagOf(data))
-}
-
-func (r *Registry) serveSpecial(w http.ResponseWriter, req *http.Request, token string) {
-	switch p := req.URL.Path; {
-	case p == "/-/ping" || p == "/-/v1/ping":
-		writeJSON(w, http.StatusOK, jsonType, []byte("{}\n"))
-	case p == "/-/npm/v1/security/advisories/bulk" && req.Method == http.MethodPost:
-		writeJSON(w, http.StatusOK, jsonType, []byte("{}\n"))
-	case strings.HasPrefix(p, "/-/npm/v1/security/audits") && req.Method == http.MethodPost:
-		writeJSON(w, http.StatusOK, jsonType, emptyAudit)
-	case p == "/-/whoami":
-		if token == "" || req.Header.Get("Authorization") != "Bearer "+token {
-			writeError(w, http.StatusUnauthorized, "Unauthorized")
-			return
-		}
-		writeJSON(w, http.StatusOK, jsonType, []byte(`{"username":"uptide-test"}`+"\n"))
-	default:
-		writeError(w, http.StatusNotFound, "Not found")
+	if err := tw.Close(); err != nil {
+		return nil, err
 	}
-}
-
-// base is the URL dist.tarball points under: the started listener's, or the
-// request's own host when mounted on someone else's server.
-func (r *Registry) base(req *http.Request) string {
-	if r.baseURL != "" {
-		return r.baseURL
+	if err := zw.Close(); err != nil {
+		return nil, err
 	}
-	return "http://" + req.Host + "/"
-}
-
-func serveCached(w http.ResponseWriter, req *http.Request, ctype string, body []byte, etag string) {
-	w.Header().Set("ETag", etag)
-	if etagMatches(req.Header.Get("If-None-Match"), etag) {
-		w.WriteHeader(http.StatusNotModified)
-		return
-	}
-	writeJSON(w, http.StatusOK, ctype, body)
-}
-
-func etagMatches(header, etag string) bool {
-	for _, t := range strings.Split(header, ",") {
-		t = strings.TrimPrefix(strings.TrimSpace(t), "W/")
-		if t == "*" || t == etag {
-			return true
-		}
-	}
-	return false
-}
-
-func writeJSON(w http.ResponseWriter, status int, ctype string, body []byte) {
-	w.Header().Set("Content-Type", ctype)
-	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
-	w.WriteHeader(status)
-	_, _ = w.Write(body)
-}
-
-func writeError(w http.ResponseWriter, status int, msg string) {
-	body, _ := marshal(map[string]string{"error": msg})
-	writeJSON(w, status, jsonType, body)
+	return out.Bytes(), nil
 }
