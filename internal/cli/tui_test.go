@@ -58,11 +58,8 @@ func TestNoCommandWithoutTerminalPrintsList(t *testing.T) {
 	if err := os.WriteFile(userrc, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	t.Setenv("npm_config_registry", url)
-	t.Setenv("NPM_CONFIG_USERCONFIG", userrc)
-	t.Setenv("UPTIDE_CACHE_DIR", filepath.Join(tmp, "cache"))
-
-	stdout, stderr, code := runCLI(t, "--cwd", dir)
+	env := Env{"npm_config_registry=" + url, "NPM_CONFIG_USERCONFIG=" + userrc, "UPTIDE_CACHE_DIR=" + filepath.Join(tmp, "cache")}
+	stdout, stderr, code := runCLIEnv(t, env, "--cwd", dir)
 	if code != ExitOK {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
