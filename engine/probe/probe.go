@@ -179,9 +179,10 @@ func probeInstalled(ctx context.Context, req Request, node nodeBinary) (model.Ru
 		return c, false, nil
 	}
 	fill(&c, out)
+	relativize(&c, tmp, req.RepoRoot)
 	if c.Inconclusive == "" {
 		if l := missingLoad(c); l != nil {
-			c.Inconclusive = fmt.Sprintf("%s is missing from your install (loaded by %s)", l.Missing, displayPath(req.RepoRoot, l.Importer))
+			c.Inconclusive = fmt.Sprintf("%s is missing from your install (loaded by %s)", l.Missing, l.Importer)
 		}
 	}
 	return c, cacheable(c, out), nil
@@ -255,10 +256,12 @@ func probeTarget(ctx context.Context, req Request, node nodeBinary) (model.Runti
 		fill(&c, out)
 		l := missingLoad(c)
 		if c.Inconclusive != "" || l == nil {
+			relativize(&c, tmp, req.RepoRoot)
 			return c, cacheable(c, out), nil
 		}
 		why, retry := provideMissing(ctx, p, tmp, l, retried)
 		if !retry {
+			relativize(&c, tmp, req.RepoRoot)
 			c.Inconclusive = "a dependency could not be provided: " + why
 			return c, false, nil
 		}
@@ -316,6 +319,33 @@ func fill(c *model.RuntimeCopy, out outcome) {
 		c.Inconclusive = "the sandbox refused " + strings.Join(c.Denied, "; ")
 	case !c.Require.Got() && !c.Import.Got() && missingLoad(*c) == nil:
 		c.Inconclusive = fmt.Sprintf("neither loader got a value (require(): %s; import(): %s)", failureText(c.Require), failureText(c.Import))
+	}
+}
+
+// relativize takes the probe's temporary directory and the repository's
+// root out of what the loads said, so a result reads the same on every
+// run and machine (a path under the probe's directory starts at its
+// node_modules).
+func relativize(c *model.RuntimeCopy, tmp, root string) {
+	var pairs []string
+	if tmp != "" {
+		pairs = append(pairs, tmp+string(filepath.Separator), "")
+	}
+	if root != "" {
+		if real, err := filepath.EvalSymlinks(root); err == nil {
+			pairs = append(pairs, real+string(filepath.Separator), "")
+		}
+		pairs = append(pairs, filepath.Clean(root)+string(filepath.Separator), "")
+	}
+	if len(pairs) == 0 {
+		return
+	}
+	r := strings.NewReplacer(pairs...)
+	for _, l := range []*model.RuntimeLoad{&c.Require, &c.Import} {
+		l.Message, l.Importer = r.Replace(l.Message), r.Replace(l.Importer)
+	}
+	for i, d := range c.Denied {
+		c.Denied[i] = r.Replace(d)
 	}
 }
 
