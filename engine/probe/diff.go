@@ -103,6 +103,9 @@ func diffKeys(l model.Loader, prefix string, in, tg *model.RuntimeValue, version
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
+		if interopKeys[k] {
+			continue
+		}
 		was := in.Keys[k]
 		now, ok := tg.Keys[k]
 		key := prefix + k
@@ -129,6 +132,11 @@ func diffKeys(l model.Loader, prefix string, in, tg *model.RuntimeValue, version
 	}
 	return out
 }
+
+// interopKeys are markers of how a module was compiled or wrapped
+// (Babel's __esModule, Node's "module.exports" export of a CommonJS
+// namespace), not API a site reads.
+var interopKeys = map[string]bool{"__esModule": true, "module.exports": true}
 
 // withoutDefault is a namespace's named exports alone.
 func withoutDefault(v *model.RuntimeValue) *model.RuntimeValue {

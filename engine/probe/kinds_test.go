@@ -67,7 +67,7 @@ func TestTargetTreeFromDeclaredRanges(t *testing.T) {
 	if res.Target.Inconclusive != "" || !res.Target.Require.Got() {
 		t.Fatalf("target not loaded: %+v", res.Target)
 	}
-	if want := "with 2 dependencies (1 from your install, 1 from the registry)"; !strings.Contains(res.Target.Placement, want) {
+	if want := "with 2 dependencies (1 from your install, 1 from the registry)"; !strings.HasSuffix(res.Target.Placement, want) {
 		t.Errorf("placement %q, want it to say %q", res.Target.Placement, want)
 	}
 	if e.reg.RequestsFor("kleur") == 0 {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/uptide/uptide/engine/semver"
 )
@@ -117,6 +118,7 @@ type placer struct {
 	fetch     FetchFunc
 	available []Available
 	consumer  consumer
+	mu        sync.Mutex // guards reads, the counts and skipped
 	reads     map[string]bool
 	// counts say where the dependencies came from, for the placement line.
 	fromConsumer, fromAvailable, fetched int
@@ -176,35 +178,56 @@ func (p *placer) placeTree(ctx context.Context, dir string) error {
 		type dep struct {
 			name, rng string
 			optional  bool
+			// optionalPeer: npm leaves an optional peer out unless
+			// something else brings it, so only a copy at hand serves it.
+			optionalPeer bool
 		}
 		var deps []dep
 		for n, r := range m.Dependencies {
-			deps = append(deps, dep{n, r, false})
+			deps = append(deps, dep{n, r, false, false})
 		}
 		for n, r := range m.OptionalDependencies {
-			deps = append(deps, dep{n, r, true})
+			deps = append(deps, dep{n, r, true, false})
 		}
 		for n, r := range m.PeerDependencies {
 			if _, dup := m.Dependencies[n]; dup {
 				continue
 			}
-			deps = append(deps, dep{n, r, m.PeerDependenciesMeta[n].Optional})
+			opt := m.PeerDependenciesMeta[n].Optional
+			deps = append(deps, dep{n, r, opt, opt})
 		}
 		sort.Slice(deps, func(a, b int) bool { return deps[a].name < deps[b].name })
-		for _, d := range deps {
-			placed, err := p.provide(ctx, j.dir, m.Name, d.name, d.rng)
-			if err != nil {
+		// One package's dependencies have distinct names, so they land in
+		// distinct folders: they are provided at once (fetches dominate).
+		placed := make([]string, len(deps))
+		errs := make([]error, len(deps))
+		var wg sync.WaitGroup
+		sem := make(chan struct{}, 8)
+		for i, d := range deps {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				sem <- struct{}{}
+				defer func() { <-sem }()
+				placed[i], errs[i] = p.provide(ctx, j.dir, m.Name, d.name, d.rng, !d.optionalPeer)
+			}()
+		}
+		wg.Wait()
+		for i, d := range deps {
+			if err := errs[i]; err != nil {
 				if ctx.Err() != nil {
 					return ctx.Err()
 				}
 				if d.optional {
+					p.mu.Lock()
 					p.skipped = append(p.skipped, d.name)
+					p.mu.Unlock()
 					continue
 				}
 				return err
 			}
-			if placed != "" {
-				queue = append(queue, job{placed})
+			if placed[i] != "" {
+				queue = append(queue, job{placed[i]})
 			}
 		}
 	}
@@ -217,7 +240,7 @@ func (p *placer) placeTree(ctx context.Context, dir string) error {
 // holds, or one fetched, placed at the top when the name is free and
 // under the importer when not. It returns the directory of a copy it
 // placed whose own dependencies still need providing, "" otherwise.
-func (p *placer) provide(ctx context.Context, importerDir, importer, dep, rng string) (string, error) {
+func (p *placer) provide(ctx context.Context, importerDir, importer, dep, rng string, fetch bool) (string, error) {
 	topDir := modulesDir(p.top, dep)
 	dst := topDir
 	if m, err := readManifest(topDir); err == nil {
@@ -233,6 +256,8 @@ func (p *placer) provide(ctx context.Context, importerDir, importer, dep, rng st
 		if err := link(real, dst); err != nil {
 			return "", err
 		}
+		p.mu.Lock()
+		defer p.mu.Unlock()
 		for _, r := range readRoots(real) {
 			p.reads[r] = true
 		}
@@ -244,11 +269,13 @@ func (p *placer) provide(ctx context.Context, importerDir, importer, dep, rng st
 			if err := placeCopy(a.Dir, dst); err != nil {
 				return "", err
 			}
+			p.mu.Lock()
 			p.fromAvailable++
+			p.mu.Unlock()
 			return dst, nil
 		}
 	}
-	if p.fetch == nil {
+	if p.fetch == nil || !fetch {
 		return "", fmt.Errorf("%s %s (required by %s) is not installed at a matching version and nothing can fetch it", dep, rng, importer)
 	}
 	dir, _, err := p.fetch(ctx, dep, rng)
@@ -258,7 +285,9 @@ func (p *placer) provide(ctx context.Context, importerDir, importer, dep, rng st
 	if err := placeCopy(dir, dst); err != nil {
 		return "", err
 	}
+	p.mu.Lock()
 	p.fetched++
+	p.mu.Unlock()
 	return dst, nil
 }
 
@@ -270,6 +299,19 @@ func fits(version, rng string) bool {
 		return true
 	}
 	return r.Satisfies(version)
+}
+
+// unskip forgets that dep was left out, once a load asked for it and got it.
+func (p *placer) unskip(dep string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	kept := p.skipped[:0]
+	for _, s := range p.skipped {
+		if s != dep {
+			kept = append(kept, s)
+		}
+	}
+	p.skipped = kept
 }
 
 // placement says where the dependencies came from.
@@ -288,7 +330,11 @@ func (p *placer) placement() string {
 	if p.fetched > 0 {
 		parts = append(parts, fmt.Sprintf("%d from the registry", p.fetched))
 	}
-	s := fmt.Sprintf("placed in a temporary node_modules with %d dependencies", total)
+	noun := "dependencies"
+	if total == 1 {
+		noun = "dependency"
+	}
+	s := fmt.Sprintf("placed in a temporary node_modules with %d %s", total, noun)
 	if len(parts) > 0 {
 		s += " (" + strings.Join(parts, ", ") + ")"
 	}

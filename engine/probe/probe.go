@@ -288,10 +288,11 @@ func provideMissing(ctx context.Context, p *placer, tmp string, l *model.Runtime
 	if !declared {
 		return fmt.Sprintf("%s loads %s without declaring it", m.Name, l.Missing), false
 	}
-	placed, err := p.provide(ctx, dir, m.Name, l.Missing, rng)
+	placed, err := p.provide(ctx, dir, m.Name, l.Missing, rng, true)
 	if err != nil {
 		return err.Error(), false
 	}
+	p.unskip(l.Missing)
 	if placed != "" {
 		if err := p.placeTree(ctx, placed); err != nil {
 			return err.Error(), false
