@@ -25,12 +25,14 @@ func BenchmarkProbe(b *testing.B) {
 				b.Fatal(err)
 			}
 			b.ResetTimer()
+			cpu := cpuTime()
 			for i := 0; i < b.N; i++ {
 				res, err := Run(context.Background(), req)
 				if err != nil || len(res.Changes) == 0 {
 					b.Fatalf("%v, %d changes", err, len(res.Changes))
 				}
 			}
+			b.ReportMetric(float64((cpuTime()-cpu).Milliseconds())/float64(b.N), "cpu-ms/op")
 		})
 	}
 }

@@ -149,3 +149,37 @@ func mustLookNode(t *testing.T) string {
 	}
 	return p
 }
+
+// The reads a load is allowed reach a workspace package linked into
+// node_modules (a peer the installed copy loads), not the rest of the
+// repository.
+func TestReadRootsFollowLinksOutOfNodeModules(t *testing.T) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{"node_modules/x", "node_modules/@acme", "packages/lib", "src"} {
+		if err := os.MkdirAll(filepath.Join(root, filepath.FromSlash(d)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(filepath.Join("..", "..", "packages", "lib"), filepath.Join(root, "node_modules", "@acme", "lib")); err != nil {
+		t.Fatal(err)
+	}
+	got := readRoots(filepath.Join(root, "node_modules", "x"))
+	want := []string{filepath.Join(root, "node_modules"), filepath.Join(root, "packages", "lib")}
+	for _, w := range want {
+		found := false
+		for _, g := range got {
+			found = found || g == w
+		}
+		if !found {
+			t.Errorf("reads %v lack %s", got, w)
+		}
+	}
+	for _, g := range got {
+		if g == root || g == filepath.Join(root, "src") {
+			t.Errorf("reads %v open %s", got, g)
+		}
+	}
+}

@@ -81,8 +81,10 @@ func (c consumer) find(name string) (dir, version string, ok bool) {
 // readRoots are the directories a copy at realDir may read while it
 // loads: the outermost node_modules holding it (pnpm's store and the
 // hoisted packages are all inside), or the copy itself when it is no
-// installed package (a workspace link), and the node_modules of every
-// ancestor, where Node's resolution looks.
+// installed package (a workspace link), the node_modules of every
+// ancestor, where Node's resolution looks, and the targets of links in
+// those that point elsewhere (a workspace package linked into
+// node_modules).
 func readRoots(realDir string) []string {
 	set := map[string]bool{}
 	top := realDir
@@ -90,15 +92,27 @@ func readRoots(realDir string) []string {
 		top = realDir[:i+len("/node_modules")]
 	}
 	set[top] = true
+	var modules []string
+	if filepath.Base(top) == "node_modules" {
+		modules = append(modules, top)
+	}
 	for d := filepath.Dir(top); ; d = filepath.Dir(d) {
 		nm := filepath.Join(d, "node_modules")
 		if st, err := os.Stat(nm); err == nil && st.IsDir() {
-			if real, err := filepath.EvalSymlinks(nm); err == nil {
+			if real, err := filepath.EvalSymlinks(nm); err == nil && !set[real] {
 				set[real] = true
+				modules = append(modules, real)
 			}
 		}
 		if filepath.Dir(d) == d {
 			break
+		}
+	}
+	for _, nm := range modules {
+		for _, target := range linkedOut(nm) {
+			if !under(target, set) {
+				set[target] = true
+			}
 		}
 	}
 	out := make([]string, 0, len(set))
@@ -107,6 +121,46 @@ func readRoots(realDir string) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// linkedOut lists where the links directly in a node_modules (and in its
+// scope folders) point, resolved.
+func linkedOut(nm string) []string {
+	var out []string
+	entries, err := os.ReadDir(nm)
+	if err != nil {
+		return nil
+	}
+	for _, e := range entries {
+		p := filepath.Join(nm, e.Name())
+		if strings.HasPrefix(e.Name(), "@") && e.IsDir() {
+			scoped, _ := os.ReadDir(p)
+			for _, s := range scoped {
+				if s.Type()&os.ModeSymlink != 0 {
+					if real, err := filepath.EvalSymlinks(filepath.Join(p, s.Name())); err == nil {
+						out = append(out, real)
+					}
+				}
+			}
+			continue
+		}
+		if e.Type()&os.ModeSymlink != 0 {
+			if real, err := filepath.EvalSymlinks(p); err == nil {
+				out = append(out, real)
+			}
+		}
+	}
+	return out
+}
+
+// under says whether p is one of roots or inside one.
+func under(p string, roots map[string]bool) bool {
+	for r := range roots {
+		if p == r || strings.HasPrefix(p, r+string(filepath.Separator)) {
+			return true
+		}
+	}
+	return false
 }
 
 // placer lays a target copy out in a temporary node_modules with the
