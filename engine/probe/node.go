@@ -36,6 +36,11 @@ func (n nodeBinary) permissionFlag() (string, bool) {
 	}
 }
 
+// noPermissionModel is why a Node older than 20 never runs the probe.
+func (n nodeBinary) noPermissionModel() string {
+	return fmt.Sprintf("Node %s has no permission model (Node 20 or newer has), and the probe never loads a package unsandboxed", n.version)
+}
+
 var versionCache sync.Map // path + mtime → nodeBinary
 
 // inspectNode asks a binary its version once per build of it.

@@ -86,6 +86,11 @@ func Run(ctx context.Context, req Request) (model.RuntimeResult, error) {
 		return res, err
 	}
 	res.Installed.Version, res.Target.Version = req.Installed.Version, req.Target.Version
+	if _, ok := node.permissionFlag(); !ok {
+		res.Status = model.RuntimeInconclusive
+		res.Reason = node.noPermissionModel()
+		return res, nil
+	}
 	store := resultCache{dir: req.CacheDir, off: req.NoCache}
 
 	var wg sync.WaitGroup

@@ -68,7 +68,7 @@ func writeScripts(dir string) error {
 func (s sandbox) argv() ([]string, error) {
 	flag, ok := s.node.permissionFlag()
 	if !ok {
-		return nil, fmt.Errorf("Node %s has no permission model (Node 20 or newer has), and the probe never loads a package unsandboxed", s.node.version)
+		return nil, errors.New(s.node.noPermissionModel())
 	}
 	argv := []string{s.node.path, flag}
 	for _, d := range append([]string{s.dir}, s.reads...) {
