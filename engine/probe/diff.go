@@ -103,10 +103,13 @@ func diffKeys(l model.Loader, prefix string, in, tg *model.RuntimeValue, version
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		if interopKeys[k] {
+		was := in.Keys[k]
+		// A key whose getter throws (express 4's removed middlewares
+		// tell you so when read) was never usable: losing it breaks
+		// nothing.
+		if interopKeys[k] || was.Type == unreadable {
 			continue
 		}
-		was := in.Keys[k]
 		now, ok := tg.Keys[k]
 		key := prefix + k
 		if !ok {
@@ -132,6 +135,9 @@ func diffKeys(l model.Loader, prefix string, in, tg *model.RuntimeValue, version
 	}
 	return out
 }
+
+// unreadable is the type the probe gives a key whose read throws.
+const unreadable = "unreadable"
 
 // interopKeys are markers of how a module was compiled or wrapped
 // (Babel's __esModule, Node's "module.exports" export of a CommonJS

@@ -93,6 +93,8 @@ func TestDiff(t *testing.T) {
 			[]want{{model.RuntimeKeyRemoved, model.LoaderImport, "default", "", false}}},
 		{"the default export stops being callable", copyOf(nil, namespace(arrow(nil), nil)), copyOf(nil, namespace(object(nil), nil)),
 			[]want{{model.RuntimeCallableLost, model.LoaderImport, "default", "", false}}},
+		{"a key whose read threw was never usable", copyOf(object(map[string]model.RuntimeMember{"bodyParser": {Type: "unreadable"}}), nil), copyOf(object(nil), nil), nil},
+		{"interop markers are no API", copyOf(object(map[string]model.RuntimeMember{"__esModule": {Type: "boolean"}}), nil), copyOf(object(nil), nil), nil},
 		{"added keys are no change", copyOf(object(nil), nil), copyOf(object(red), nil), nil},
 	}
 	for _, tc := range cases {
