@@ -116,3 +116,27 @@ func TestNativeLookingCopyIsInconclusive(t *testing.T) {
 		t.Errorf("a native-looking copy was loaded: %+v", res.Installed.Require)
 	}
 }
+
+// A copy the caller already holds (a package Signal B's overlay linked)
+// serves a dependency before the registry does.
+func TestAvailableCopiesServeBeforeTheRegistry(t *testing.T) {
+	e := newTestEnv(t)
+	repo := e.consumer(t, npmInstall(), "clockkit@1.0.0", "kleur@4.1.5")
+	dir, version, err := e.fetcher.Fetch(context.Background(), "is-number", "7.0.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	asked := e.reg.RequestsFor("is-number")
+	req := e.request(t, repo, "clockkit", "1.0.0", "2.0.0")
+	req.Available = []Available{{Name: "is-number", Version: version, Dir: dir}}
+	res, err := Run(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "with 2 dependencies (1 from your install, 1 already fetched)"; !strings.HasSuffix(res.Target.Placement, want) || res.Status != model.RuntimeCompared {
+		t.Errorf("placement %q (%s), want %q", res.Target.Placement, res.Status, want)
+	}
+	if e.reg.RequestsFor("is-number") != asked {
+		t.Error("is-number was asked of the registry although a copy was at hand")
+	}
+}
