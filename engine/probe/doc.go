@@ -25,6 +25,12 @@
 // err is only for a request naming nothing, a cancelled context, or no
 // Node at all.
 //
+// Hits(res, probe.Site{Loader, Path, Access}) is the arbiter's question
+// for one usage: the changes the site meets (its loader's load throws, a
+// member it reads is gone, the value it calls or constructs no longer is
+// callable or constructable, the required function became a namespace),
+// and whether the probe decided at all.
+//
 // # The sandbox
 //
 // The child runs under Node's permission model (--experimental-permission
