@@ -31,7 +31,8 @@ type Copy struct {
 type Request struct {
 	Name string
 	// RepoRoot and Workspace locate the consumer's install (Workspace ""
-	// is the root) and, with Node nil, the repository's Node.
+	// is the root, a relative one is under it) and, with Node nil, the
+	// repository's Node.
 	RepoRoot, Workspace string
 	Installed, Target   Copy
 	// Node is the repository's Node as module-format findings read it
@@ -64,6 +65,9 @@ func Run(ctx context.Context, req Request) (model.RuntimeResult, error) {
 	res := model.RuntimeResult{Package: req.Name}
 	if req.Name == "" || req.Target.Version == "" {
 		return res, errors.New("probe: a request names the package and its target version")
+	}
+	if req.Workspace != "" && !filepath.IsAbs(req.Workspace) {
+		req.Workspace = filepath.Join(req.RepoRoot, req.Workspace)
 	}
 	env := envMap(req.Env)
 	wanted := modformat.NodeInfo{}
