@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/uptide/uptide/fixtures"
 	"github.com/uptide/uptide/internal/testkit/testregistry"
+	"github.com/uptide/uptide/tui"
 )
 
 func TestInteractiveNeedsTerminalsAndNoPlainFlags(t *testing.T) {
@@ -68,5 +70,20 @@ func TestNoCommandWithoutTerminalPrintsList(t *testing.T) {
 	}
 	if !strings.Contains(stdout, "acme-npm (npm, 3 workspaces") || !strings.Contains(stdout, "react") {
 		t.Errorf("stdout is not the list:\n%s", stdout)
+	}
+}
+
+// The planner runs on the factory's engine when it brings one, else on the
+// live engine over the command's environment.
+func TestPlannerEngineComesFromTheFactory(t *testing.T) {
+	g := &Globals{Cwd: t.TempDir(), Env: testEnv(t)}
+	eng, err := g.engineFor(&LLMFlags{})
+	live, ok := eng.(*tui.Live)
+	if err != nil || !ok || live.Cwd != g.Cwd || len(live.Env) != len(g.Env) {
+		t.Fatalf("without a factory engine: %T %v", eng, err)
+	}
+	g.planner = func(*Globals, *LLMFlags) (tui.Engine, error) { return live, errors.New("the factory's") }
+	if _, err := g.engineFor(&LLMFlags{}); err == nil || err.Error() != "the factory's" {
+		t.Fatalf("the factory's engine was not asked: %v", err)
 	}
 }
