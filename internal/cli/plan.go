@@ -315,7 +315,7 @@ func ceiling(cmd *cobra.Command, o *PlanOptions, disc *model.DiscoverReport, pro
 	secrets := redact.FromEnv(o.Env)
 	judge := func(v string) (string, int, string, error) {
 		targets := map[string]string{row.Name: v}
-		rep := loadStoredChecks(disc.Repository.Root, map[string]string{row.Package: v})[row.Package]
+		rep := loadStoredChecks(o.Env, disc.Repository.Root, map[string]string{row.Package: v})[row.Package]
 		if rep == nil {
 			progress.Update(false, "checking %s %s", row.Name, v)
 			checked, err := engine.Check(cmd.Context(), engine.CheckOptions{Cwd: o.Cwd, Env: o.Env, Packages: []string{row.Name},
@@ -324,7 +324,7 @@ func ceiling(cmd *cobra.Command, o *PlanOptions, disc *model.DiscoverReport, pro
 				return "", 0, "", err
 			}
 			secrets.Walk(checked)
-			storeChecks(disc.Repository.Root, checked)
+			storeChecks(o.Env, disc.Repository.Root, checked)
 			for i := range checked.Packages {
 				if checked.Packages[i].Package == row.Package {
 					rep = &checked.Packages[i]
