@@ -42,7 +42,9 @@ type PlanStep struct {
 	// Verdict is the check's (breaking, possible, safe, partial, unknown),
 	// "unchecked" without one.
 	Verdict string `json:"verdict"`
-	Effort  Effort `json:"effort"`
+	// Reason is the check's, when its verdict is not conclusive.
+	Reason string `json:"reason,omitempty"`
+	Effort Effort `json:"effort"`
 	// Blocked says why the step cannot be placed (a cycle, a peer no
 	// release satisfies); empty when it can move.
 	Blocked string `json:"blocked,omitempty"`
@@ -99,4 +101,41 @@ type Effort struct {
 	ByAgent int `json:"byAgent"`
 	Manual  int `json:"manual"`
 	Files   int `json:"files"`
+}
+
+// UpgradePlanReport is `uptide plan --json`'s data.
+type UpgradePlanReport struct {
+	Repository RepoSummary `json:"repository"`
+	Plan       UpgradePlan `json:"plan"`
+	// Ceiling is set by --ceiling.
+	Ceiling  *Ceiling  `json:"ceiling,omitempty"`
+	Problems []Problem `json:"problems"`
+	Notes    []string  `json:"notes"`
+}
+
+// Ceiling is the newest release of a package whose check against this
+// repository is ✓ no impact, found by bisecting the releases above the
+// installed one (`uptide plan --ceiling`).
+type Ceiling struct {
+	Package   string `json:"package"`
+	Installed string `json:"installed"`
+	// Version is the ceiling: the newest release checked ✓, the installed
+	// version when the first release above it already has impact, "" when
+	// the bisection stopped before it knew.
+	Version string `json:"version"`
+	// Latest is the newest release the bisection considered.
+	Latest string `json:"latest"`
+	// Steps are the checks made, in order.
+	Steps []CeilingStep `json:"steps"`
+	// Stopped says why the bisection could not finish (a check that did
+	// not decide).
+	Stopped string `json:"stopped,omitempty"`
+}
+
+// CeilingStep is one check of the bisection.
+type CeilingStep struct {
+	Version string `json:"version"`
+	Verdict string `json:"verdict"`
+	Sites   int    `json:"sites"`
+	Reason  string `json:"reason,omitempty"`
 }

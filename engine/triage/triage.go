@@ -67,7 +67,9 @@ func Plan(in Input) model.UpgradePlan {
 	steps = batch(steps)
 	out := model.UpgradePlan{Steps: []model.PlanStep{}, Cycles: [][]string{}, Unchecked: []string{}, Advisories: in.AdvisoryStatus}
 	ordered, cycles := order(steps)
-	out.Cycles = cycles
+	if len(cycles) > 0 {
+		out.Cycles = cycles
+	}
 	for _, s := range ordered {
 		sort.Slice(s.Priorities, func(i, j int) bool { return priorityLess(s.Priorities[i], s.Priorities[j]) })
 		out.Steps = append(out.Steps, s.PlanStep)
@@ -189,7 +191,8 @@ func buildSteps(in Input, rows map[string]model.DependencyRow) []*step {
 	reports := map[string]*model.PackageReport{}
 	for _, n := range names {
 		rep := in.Checks[n]
-		if rep == nil {
+		if rep == nil || rep.Target != "" && rep.Target != rows[n].Target {
+			// A check of another target says nothing of this one.
 			continue
 		}
 		reports[n] = rep
@@ -281,7 +284,10 @@ func judge(s *step, rows map[string]model.DependencyRow) {
 	worst := -1
 	for _, rep := range s.reports {
 		if w := verdictRank(rep); w > worst {
-			worst, s.Verdict = w, verdictOf(rep)
+			worst, s.Verdict, s.Reason = w, VerdictOf(rep), ""
+			if w == 2 {
+				s.Reason = rep.Reason
+			}
 		}
 		t := rep.Plan.Totals
 		s.Effort.Sites += t.Sites
@@ -303,8 +309,8 @@ func judge(s *step, rows map[string]model.DependencyRow) {
 	s.Effort.Files = len(files)
 }
 
-// verdictOf is a report's verdict in the plan's words.
-func verdictOf(rep *model.PackageReport) string {
+// VerdictOf is a report's verdict in the plan's words.
+func VerdictOf(rep *model.PackageReport) string {
 	switch {
 	case rep.Status == model.StatusNotAnalyzed:
 		return "unknown"
@@ -318,7 +324,7 @@ func verdictOf(rep *model.PackageReport) string {
 
 // verdictRank orders verdicts from the best to the worst.
 func verdictRank(rep *model.PackageReport) int {
-	switch verdictOf(rep) {
+	switch VerdictOf(rep) {
 	case "safe":
 		return 0
 	case "possible":
@@ -516,8 +522,9 @@ func unsupported(in Input, name, installed string) string {
 	if newer == "" || last.IsZero() || in.Now.Sub(last) < unsupportedAfter {
 		return ""
 	}
-	months := int(in.Now.Sub(last).Hours() / 24 / 30)
-	return fmt.Sprintf("no %d.x release for %d months (the last on %s) while %s.x exists", cur.Major(), months, last.Format("2006-01-02"), newer)
+	// The reason names the date, not the months since: the same inputs
+	// say the same words whatever day the plan is made.
+	return fmt.Sprintf("no %d.x release for over 12 months (the last on %s) while %s.x exists", cur.Major(), last.Format("2006-01-02"), newer)
 }
 
 func mustMajor(s string) uint64 {
