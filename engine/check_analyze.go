@@ -124,7 +124,7 @@ func (c *checker) analyze(ctx context.Context, u unit) model.PackageReport {
 	findings = append(findings, noteUses(pack, runs)...)
 	c.timer.done(PhaseMatch)
 	c.finish(ctx, &rep, u, runs, compiles, findings, pack)
-	if judged && rep.Verdict == "safe" {
+	if judged && rep.Verdict == model.VerdictSafe {
 		rep.Summary = compilerSafeSummary(compiles)
 	}
 	return rep
@@ -411,7 +411,7 @@ func (c *checker) finish(ctx context.Context, rep *model.PackageReport, u unit, 
 	rep.Counts.Sites = sites
 	rep.Counts.Unanalyzed = len(rep.Unanalyzed)
 	status, summary := match.Verdict(findings, sites, len(rep.Unanalyzed))
-	rep.Verdict, rep.Summary = string(status), summary
+	rep.Verdict, rep.Summary = status, summary
 
 	rep.Compile = compileReport(compiles, c.opts.Compile)
 	if !c.opts.Compile && rep.Counts.Possible+rep.Counts.Breaking > 0 {
@@ -460,13 +460,13 @@ func (c *checker) finish(ctx context.Context, rep *model.PackageReport, u unit, 
 		if rep.Compile.Status == model.StatusAnalyzed || rep.Compile.Status == model.StatusSkipped {
 			partly = append(partly, "compile: "+strings.Join(unjudged, "; "))
 		}
-		if rep.Verdict != string(match.StatusBreaking) {
-			rep.Verdict = string(match.StatusPartial)
+		if rep.Verdict != model.VerdictBreaking {
+			rep.Verdict = model.VerdictPartial
 			rep.Summary = fmt.Sprintf("⚠ not compiled: no impact confirmed in %d %s", sites, pluralWord(sites, "site"))
 		}
-	case skipped && rep.Verdict == string(match.StatusSafe):
+	case skipped && rep.Verdict == model.VerdictSafe:
 		partly = append(partly, "compile: skipped (--no-compile)")
-		rep.Verdict = string(match.StatusPartial)
+		rep.Verdict = model.VerdictPartial
 		rep.Summary = fmt.Sprintf("⚠ not compiled (--no-compile): no impact confirmed in %d %s", sites, pluralWord(sites, "site"))
 	}
 	if len(rep.Unanalyzed) > 0 {

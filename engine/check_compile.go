@@ -36,8 +36,9 @@ type wsCompile struct {
 	// seeing them were judged against their installed copies.
 	gaps []string
 	// status and reason say why it did not run, or ran partly.
-	status, reason string
-	res            *typescript.CompileResult
+	status model.AnalysisStatus
+	reason string
+	res    *typescript.CompileResult
 	// unresolvedFiles are, per linked package, its declaration files with
 	// an import nothing could serve.
 	unresolvedFiles map[string]map[string]bool

@@ -231,8 +231,8 @@ func renderFixTests(w io.Writer, r *fix.Report, p palette) {
 	for _, res := range t.Results {
 		mark := p.green("✓")
 		switch res.Status {
-		case "passed":
-		case "no-tests":
+		case model.TestPassed:
+		case model.TestNoTests:
 			// The runner found nothing to run: nothing failed either.
 			mark = p.yellow("–")
 		default:
@@ -291,14 +291,14 @@ func renderFixWhere(w io.Writer, r *fix.Report, p palette) {
 	}
 }
 
-func riskWord(level string, p palette) string {
+func riskWord(level model.RiskLevel, p palette) string {
 	switch level {
-	case "low":
-		return p.green("low")
-	case "medium":
-		return p.yellow("medium")
+	case model.RiskLow:
+		return p.green(string(level))
+	case model.RiskMedium:
+		return p.yellow(string(level))
 	}
-	return p.red(level)
+	return p.red(string(level))
 }
 
 func short(sha string) string {

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/fix/unidiff"
 )
 
@@ -275,9 +276,9 @@ func (m Model) viewDone() []string {
 	}
 	var out []string
 	switch r.Status {
-	case "verified":
+	case model.FixVerified:
 		out = append(out, st.Good.Render("✓ verified")+"  "+r.Package+" "+r.From+" → "+r.To)
-	case "failed":
+	case model.FixFailed:
 		out = append(out, st.Bad.Render("✗ not verified")+"  "+r.Reason)
 	default:
 		out = append(out, st.Warn.Render("not run")+"  "+r.Reason)

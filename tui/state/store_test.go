@@ -35,7 +35,7 @@ func TestApplyRows(t *testing.T) {
 	if reshaped || !reflect.DeepEqual(ids, []int{0, 2}) {
 		t.Fatalf("in place: ids %v reshaped %v, want [0 2] in place", ids, reshaped)
 	}
-	if d := s.Deps[0]; d.Target != "2.0.0" || d.Update != "" && d.Row.Target != "2.0.0" {
+	if d := s.Deps[0]; d.Target != "2.0.0" || !d.Update.IsZero() && d.Row.Target != "2.0.0" {
 		t.Errorf("a: %+v", d)
 	}
 	if s.Deps[2].Target != "1.1.0" || s.Pending(&s.Deps[2]) {
