@@ -188,7 +188,8 @@ func removeOwnTypes(plan *model.CompanionPlan, runs []*memberRun) {
 			continue
 		}
 		rm := model.Companion{Name: r.removesTypes, From: r.rep.TypesVia.Installed, Remove: true,
-			Why: fmt.Sprintf("%s %s ships its own types", r.m.name(), r.m.target)}
+			Why:    fmt.Sprintf("%s %s ships its own types", r.m.name(), r.m.target),
+			Reason: model.CompanionReason{Kind: model.CompanionRemoval, Follows: r.m.name()}}
 		if rm.From == "" {
 			rm.From = r.rep.TypesVia.From
 		}

@@ -527,7 +527,8 @@ func (s *Store) GroupMoves(id int) []model.Companion {
 			continue
 		}
 		seen[md.Row.Package] = true
-		out = append(out, model.Companion{Name: md.Row.Package, From: md.Row.Installed, To: md.Target, Why: "release group " + g.Title})
+		out = append(out, model.Companion{Name: md.Row.Package, From: md.Row.Installed, To: md.Target, Why: "release group " + g.Title,
+			Reason: model.CompanionReason{Kind: model.CompanionGroupMember, Follows: s.Deps[id].Row.Package}})
 	}
 	return out
 }
