@@ -330,7 +330,7 @@ func companionFindings(findings []model.Finding, companions []model.Companion) {
 	for i := range findings {
 		f := &findings[i]
 		for _, cp := range companions {
-			if cp.Name == f.Package && strings.Contains(f.Reason, unattributedPrefix) {
+			if cp.Name == f.Package && model.CompilerCode(f.Change) != 0 {
 				f.Reason = strings.Replace(f.Reason, unattributedPrefix,
 					fmt.Sprintf("compile error from %s %s → %s, which moves with the upgrade: ", cp.Name, cp.From, cp.To), 1)
 			}

@@ -234,7 +234,7 @@ func (c *checker) compileWorkspace(ctx context.Context, ws string, runs []*membe
 func (wc *wsCompile) dropOutsideProgram(res *typescript.CompileResult) {
 	kept := res.Coverage.Skipped[:0]
 	for _, s := range res.Coverage.Skipped {
-		if wc.dependents[s.File] && strings.HasPrefix(s.Reason, "outside the workspace's tsconfig") {
+		if wc.dependents[s.File] && s.Outside {
 			res.Coverage.Asked--
 			continue
 		}
