@@ -2,6 +2,12 @@ package model
 
 import (
 	"encoding/json"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -95,4 +101,109 @@ func TestUpdateKind(t *testing.T) {
 			t.Errorf("%+v: %q major=%v zero=%v, want %q %v %v", tc.k, tc.k, tc.k.IsMajor(), tc.k.IsZero(), tc.text, tc.major, tc.empty)
 		}
 	}
+}
+
+// proseNames are the fields and variables holding words for people: a
+// reason, a why, a summary, a status or verdict line. Code decides on the
+// typed words of this package, never on these.
+var proseNames = regexp.MustCompile(`(?i)^(why|\w*why|reason|\w*reason|summary|status|verdict|outcome|update|level|kind)$`)
+
+// textReaders are the strings functions that read a text's content.
+var textReaders = map[string]bool{
+	"HasPrefix": true, "HasSuffix": true, "Contains": true, "ContainsAny": true,
+	"CutPrefix": true, "CutSuffix": true, "Index": true, "LastIndex": true, "EqualFold": true,
+}
+
+// allowed are the prose readings that decide nothing about a verdict or a
+// status, with why.
+var allowed = map[string]string{
+	// Error() leaves out a cause its reason already quotes: wording of an
+	// error message, not a decision.
+	"engine/registry/errors.go": "e.Reason",
+}
+
+// TestNoCodeReadsProse fails when non-test code matches text on a reason,
+// a why, a status or a verdict (strings.HasPrefix(w.Why, "release group
+// "), strings.HasPrefix(r.Update, "major")): such a decision belongs on a
+// typed word of this package, where the compiler sees every use.
+func TestNoCodeReadsProse(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	scanned := 0
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			switch d.Name() {
+			case "testdata", "fixtures", "node_modules", ".git":
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		file, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			return err
+		}
+		scanned++
+		rel, _ := filepath.Rel(root, path)
+		rel = filepath.ToSlash(rel)
+		ast.Inspect(file, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok || len(call.Args) == 0 {
+				return true
+			}
+			fn, ok := call.Fun.(*ast.SelectorExpr)
+			if !ok || !textReaders[fn.Sel.Name] {
+				return true
+			}
+			if pkg, ok := fn.X.(*ast.Ident); !ok || pkg.Name != "strings" {
+				return true
+			}
+			name := lastName(call.Args[0])
+			if name == "" || !proseNames.MatchString(name) {
+				return true
+			}
+			if arg := exprText(call.Args[0]); allowed[rel] == arg {
+				return true
+			}
+			t.Errorf("%s: strings.%s reads the prose of %s: decide on a typed word of engine/model instead",
+				fset.Position(call.Pos()), fn.Sel.Name, exprText(call.Args[0]))
+			return true
+		})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if scanned < 100 {
+		t.Fatalf("scanned %d Go files under %s: the walk missed the module", scanned, root)
+	}
+}
+
+// lastName is the name an expression ends with: w.Why → Why, why → why.
+func lastName(e ast.Expr) string {
+	switch x := e.(type) {
+	case *ast.Ident:
+		return x.Name
+	case *ast.SelectorExpr:
+		return x.Sel.Name
+	}
+	return ""
+}
+
+func exprText(e ast.Expr) string {
+	switch x := e.(type) {
+	case *ast.Ident:
+		return x.Name
+	case *ast.SelectorExpr:
+		return exprText(x.X) + "." + x.Sel.Name
+	}
+	return "…"
 }
