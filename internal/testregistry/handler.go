@@ -2,12 +2,17 @@ package testregistry
 
 import (
 	"bufio"
+	"compress/gzip"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/Masterminds/semver/v3"
 )
 
 const (
@@ -279,7 +284,7 @@ func (r *Registry) serveSpecial(w http.ResponseWriter, req *http.Request, token 
 	case p == "/-/ping" || p == "/-/v1/ping":
 		writeJSON(w, http.StatusOK, jsonType, []byte("{}\n"))
 	case p == "/-/npm/v1/security/advisories/bulk" && req.Method == http.MethodPost:
-		writeJSON(w, http.StatusOK, jsonType, []byte("{}\n"))
+		r.serveAdvisories(w, req)
 	case strings.HasPrefix(p, "/-/npm/v1/security/audits") && req.Method == http.MethodPost:
 		writeJSON(w, http.StatusOK, jsonType, emptyAudit)
 	case p == "/-/whoami":
@@ -331,4 +336,67 @@ func writeJSON(w http.ResponseWriter, status int, ctype string, body []byte) {
 func writeError(w http.ResponseWriter, status int, msg string) {
 	body, _ := marshal(map[string]string{"error": msg})
 	writeJSON(w, status, jsonType, body)
+}
+
+// serveAdvisories answers the bulk advisory endpoint as the npm registry
+// does: the request is {name: [versions]} (gzip-compressed when
+// Content-Encoding says so), the answer {name: [advisory]} with, per
+// package asked, the advisories whose vulnerable range covers one of the
+// versions asked; packages without one are left out.
+func (r *Registry) serveAdvisories(w http.ResponseWriter, req *http.Request) {
+	var body io.Reader = io.LimitReader(req.Body, 16<<20)
+	if strings.EqualFold(req.Header.Get("Content-Encoding"), "gzip") {
+		zr, err := gzip.NewReader(body)
+		if err != nil {
+			writeError(w, http.StatusBadRequest, "bad gzip body: "+err.Error())
+			return
+		}
+		defer zr.Close()
+		body = zr
+	}
+	var ask map[string][]string
+	// An empty body asks about nothing.
+	if err := json.NewDecoder(body).Decode(&ask); err != nil && !errors.Is(err, io.EOF) {
+		writeError(w, http.StatusBadRequest, "the body is not {name: [versions]}: "+err.Error())
+		return
+	}
+	out := map[string][]json.RawMessage{}
+	r.mu.Lock()
+	for name, versions := range ask {
+		p := r.pkgs[name]
+		if p == nil {
+			continue
+		}
+		for _, raw := range p.advisories {
+			var a struct {
+				Range string `json:"vulnerable_versions"`
+			}
+			if json.Unmarshal(raw, &a) != nil {
+				continue
+			}
+			for _, v := range versions {
+				if semverSatisfies(v, a.Range) {
+					out[name] = append(out[name], raw)
+					break
+				}
+			}
+		}
+	}
+	r.mu.Unlock()
+	data, err := json.Marshal(out)
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, err.Error())
+		return
+	}
+	writeJSON(w, http.StatusOK, jsonType, append(data, '\n'))
+}
+
+// semverSatisfies says whether version v is in the npm range r.
+func semverSatisfies(v, r string) bool {
+	c, err := semver.NewConstraint(r)
+	if err != nil {
+		return false
+	}
+	sv, err := semver.NewVersion(v)
+	return err == nil && c.Check(sv)
 }

@@ -70,8 +70,12 @@ func (r *Registry) loadPackage(fsys fs.FS, name string) error {
 			if err := readJSONFile(fsys, rel, &p.times); err != nil {
 				return err
 			}
+		case e.Name() == "advisories.json":
+			if err := readJSONFile(fsys, rel, &p.advisories); err != nil {
+				return err
+			}
 		default:
-			return fmt.Errorf("testregistry: %s: unexpected file; a package folder holds version folders, dist-tags.json and time.json", rel)
+			return fmt.Errorf("testregistry: %s: unexpected file; a package folder holds version folders, dist-tags.json, time.json and advisories.json", rel)
 		}
 	}
 	if len(p.versions) == 0 {
@@ -149,13 +153,17 @@ func decodeManifest(raw []byte) (map[string]any, error) {
 	return m, nil
 }
 
-func readJSONFile(fsys fs.FS, p string, into *map[string]string) error {
+func readJSONFile[T map[string]string | []json.RawMessage](fsys fs.FS, p string, into *T) error {
 	raw, err := fs.ReadFile(fsys, p)
 	if err != nil {
 		return fmt.Errorf("testregistry: %s: %w", p, err)
 	}
 	if err := json.Unmarshal(raw, into); err != nil {
-		return fmt.Errorf("testregistry: %s%w (want an object of strings)", p, jsonError(raw, err))
+		want := "an object of strings"
+		if _, list := any(into).(*[]json.RawMessage); list {
+			want = "a list of advisories"
+		}
+		return fmt.Errorf("testregistry: %s%w (want %s)", p, jsonError(raw, err), want)
 	}
 	return nil
 }

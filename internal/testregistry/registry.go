@@ -63,7 +63,10 @@ type pkg struct {
 	versions map[string]*version
 	tags     map[string]string // from dist-tags.json or SetDistTag
 	times    map[string]string // from time.json
-	docs     map[docKey]*document
+	// advisories are the security advisories the bulk endpoint answers
+	// for the package (from advisories.json), in the registry's shape.
+	advisories []json.RawMessage
+	docs       map[docKey]*document
 }
 
 type docKey struct {
@@ -99,7 +102,7 @@ type fault struct {
 
 // New loads every package in fsys, laid out as <name>/<version>/package.json
 // plus the files to pack (scoped packages as @scope/name/<version>/...), with
-// optional <name>/dist-tags.json and <name>/time.json. Regular files at the
+// optional <name>/dist-tags.json, <name>/time.json and <name>/advisories.json. Regular files at the
 // root (a README, a Go file that embeds the tree) are ignored. A nil fsys gives
 // an empty registry for Add.
 func New(fsys fs.FS) (*Registry, error) {
