@@ -344,15 +344,7 @@ func isCompilerOnly(f model.Finding) bool {
 	if f.Change == model.ChangeCause {
 		return true
 	}
-	if strings.HasPrefix(f.Change, "TS") {
-		for _, r := range f.Change[2:] {
-			if r < '0' || r > '9' {
-				return false
-			}
-		}
-		return len(f.Change) > 2
-	}
-	return false
+	return model.CompilerCode(f.Change) != 0
 }
 
 type diagKey struct {
