@@ -129,7 +129,7 @@ func renderList(w io.Writer, rep *model.DiscoverReport, all bool, p palette, wid
 		}
 	}
 	for _, r := range rep.Rows {
-		if r.Status == "ok" && r.Installed == "" && r.Reason != "" {
+		if r.Status == model.RowOK && r.Installed == "" && r.Reason != "" {
 			fmt.Fprintf(w, "\n%s %s (%s): unknown installed version, %s\n", p.yellow("!"), r.Name, engine.Where(r.Workspaces), r.Reason)
 		}
 	}
