@@ -229,7 +229,7 @@ func (a *App) versions(id int) tea.Cmd {
 
 func (a *App) chooseTarget(msg state.ChooseTargetMsg) tea.Cmd {
 	d := &a.s.Deps[msg.ID]
-	if msg.Version == d.Target && d.TargetWhy == state.WhyPicked {
+	if msg.Version == d.Target && d.PickedTarget {
 		return nil
 	}
 	// Choosing the discovered target itself still plans it: the group's

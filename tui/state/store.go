@@ -45,6 +45,9 @@ type Dep struct {
 	// Follows, on a group member, names the member whose picked target
 	// this one's follows ("" otherwise); TargetWhy says it in words.
 	Follows string
+	// PickedTarget: Target was picked in the target picker (TargetWhy
+	// says so in words).
+	PickedTarget bool
 	// Update is the update kind from installed to Target.
 	Update model.UpdateKind
 	// Plan is the companion plan of Target; nil when none was computed
@@ -446,10 +449,10 @@ func (s *Store) GroupOf(id int) *Group {
 // companion plan and check result no longer apply.
 func (s *Store) SetTarget(id int, target string) {
 	d := &s.Deps[id]
-	if target == d.Target && d.TargetWhy == WhyPicked {
+	if target == d.Target && d.PickedTarget {
 		return
 	}
-	d.Target = target
+	d.Target, d.PickedTarget, d.Follows = target, true, ""
 	d.TargetWhy = WhyPicked
 	d.Update = semver.UpdateKind(d.Row.Installed, target)
 	d.Plan, d.PlanErr, d.Picked, d.Conflict = nil, nil, nil, ""
@@ -505,6 +508,7 @@ func (s *Store) ApplyPlan(id int, p *engine.TargetPlan) {
 func (s *Store) follow(id int, lead, target, why, conflict string) {
 	md := &s.Deps[id]
 	md.Target, md.TargetWhy, md.Follows, md.Conflict = target, why, lead, conflict
+	md.PickedTarget = false
 	md.Update = semver.UpdateKind(md.Row.Installed, target)
 	md.Plan, md.PlanErr, md.Picked, md.Replanning = nil, nil, nil, false
 	if md.Check.Status == Done || md.Check.Status == Failed {
