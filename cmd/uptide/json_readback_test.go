@@ -48,6 +48,8 @@ func TestJSONGoldenReadsBack(t *testing.T) {
 				env.Data = &model.DiffReport{}
 			case head.Command == "fix":
 				env.Data = &fix.Report{}
+			case head.Command == "plan":
+				env.Data = &model.UpgradePlanReport{}
 			default:
 				t.Fatalf("no report type for command %q", head.Command)
 			}

@@ -41,11 +41,29 @@ const (
 	VerdictSafe     Verdict = "safe"
 	VerdictPartial  Verdict = "partial"
 	VerdictUnknown  Verdict = "unknown"
+	// VerdictUnchecked: a plan step no check result covers (plan's word;
+	// a check never says it).
+	VerdictUnchecked Verdict = "unchecked"
 )
 
 // UnmarshalText accepts only the verdicts above.
 func (v *Verdict) UnmarshalText(b []byte) error {
-	return word(v, "verdict", b, VerdictBreaking, VerdictPossible, VerdictSafe, VerdictPartial, VerdictUnknown)
+	return word(v, "verdict", b, VerdictBreaking, VerdictPossible, VerdictSafe, VerdictPartial, VerdictUnknown, VerdictUnchecked)
+}
+
+// Rank orders verdicts from the best to the worst: safe (or none) 0,
+// possible 1, partial and unknown 2, breaking 3. Merged results keep the
+// worst; unchecked ranks with none, since it says nothing.
+func (v Verdict) Rank() int {
+	switch v {
+	case VerdictBreaking:
+		return 3
+	case VerdictPartial, VerdictUnknown:
+		return 2
+	case VerdictPossible:
+		return 1
+	}
+	return 0
 }
 
 // Incomplete: the verdict does not cover every site (partial, unknown).
