@@ -154,9 +154,12 @@ func readCheckEnvelope(file string) (*model.CheckReport, error) {
 	if env.SchemaVersion != SchemaVersion {
 		return nil, usageError("--results %s has schema version %d; this uptide reads %d: check again with this version", file, env.SchemaVersion, SchemaVersion)
 	}
-	var rep model.CheckReport
-	if err := json.Unmarshal(env.Data, &rep); err != nil || len(env.Data) == 0 || string(env.Data) == "null" {
+	if len(env.Data) == 0 || string(env.Data) == "null" {
 		return nil, usageError("--results %s holds no check report (the check failed: its error is in the envelope)", file)
+	}
+	var rep model.CheckReport
+	if err := json.Unmarshal(env.Data, &rep); err != nil {
+		return nil, usageError("--results %s is not a check report this uptide reads (%v): check again with this version", file, err)
 	}
 	return &rep, nil
 }
