@@ -99,7 +99,7 @@ func runCheck(cmd *cobra.Command, o *CheckOptions) error {
 	secrets.Walk(rep)
 	if !o.NoCompile {
 		// plan reads what was checked here on the same state of the files.
-		storeChecks(rep.Repository.Root, rep)
+		storeChecks(o.Env, rep.Repository.Root, rep)
 	}
 	code := checkExitCode(rep)
 	if o.Verbose {
