@@ -47,12 +47,6 @@ const (
 	PhaseCompare    = event.PhaseCompare
 )
 
-// Row statuses (model.DependencyRow.Status).
-const (
-	StatusOK         = discover.StatusOK
-	StatusNotChecked = discover.StatusNotChecked
-)
-
 // Discover reads the repository as its package manager sees it, asks the
 // registry what is available, and works out release groups and companions
 // (discover.Discover). The Index is what it read, for a Check of the same

@@ -2,7 +2,6 @@ package check
 
 import (
 	"fmt"
-	"github.com/uptide/uptide/engine/discover"
 	"github.com/uptide/uptide/engine/repo"
 	"os"
 	"path/filepath"
@@ -60,7 +59,7 @@ func importersRepo(t *testing.T) string {
 
 func importersChecker(root string, asked ...string) *checker {
 	row := func(name, installed string, ws ...string) model.DependencyRow {
-		return model.DependencyRow{Name: name, Package: name, Installed: installed, Workspaces: ws, Status: discover.StatusOK}
+		return model.DependencyRow{Name: name, Package: name, Installed: installed, Workspaces: ws, Status: model.RowOK}
 	}
 	r, err := repo.Load(root)
 	if err != nil {

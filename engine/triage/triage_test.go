@@ -14,8 +14,10 @@ import (
 var now = time.Date(2026, 12, 6, 0, 0, 0, 0, time.UTC)
 
 func row(name, installed, target, update string) model.DependencyRow {
+	var kind model.UpdateKind
+	_ = kind.UnmarshalText([]byte(update)) // "": up to date
 	return model.DependencyRow{Name: name, Package: name, Workspaces: []string{"."}, Installed: installed, Target: target, Latest: target,
-		Update: update, Status: "ok"}
+		Update: kind, Status: "ok"}
 }
 
 // packument builds a registry document: versions with their peers, and
@@ -143,7 +145,7 @@ func TestPeerNothingSatisfiesBlocks(t *testing.T) {
 // behind. The most urgent step comes first.
 func TestPriorities(t *testing.T) {
 	dep := row("request", "2.88.2", "2.88.2", "")
-	dep.Target, dep.Update = "3.0.0", "major"
+	dep.Target, dep.Update = "3.0.0", model.Major(1)
 	dep.Deprecated = "request has been deprecated"
 	in := Input{
 		Rows: []model.DependencyRow{row("aaa", "1.0.0", "4.0.0", "major ×3"), row("lodash", "4.17.20", "4.17.21", "patch"), dep,
@@ -174,11 +176,11 @@ func TestPriorities(t *testing.T) {
 		t.Errorf("request priorities %+v", r.Priorities)
 	}
 	o := stepOf(t, p, "old")
-	if !hasKind(o, model.PriorityUnsupported) || !strings.Contains(o.Priorities[0].Reason, "no 1.x release for over 12 months (the last on 2024-01-10) while 2.x exists") {
+	if !hasKind(o, model.PriorityUnsupported) || !strings.Contains(o.Priorities[0].Reason, "old 1.5.0: no 1.x release for over 12 months (the last on 2024-01-10) while 2.x exists") {
 		t.Errorf("old priorities %+v", o.Priorities)
 	}
 	a := stepOf(t, p, "aaa")
-	if len(a.Priorities) != 1 || a.Priorities[0].Count != 3 || a.Priorities[0].Reason != "3 majors behind (1.0.0 → 4.0.0)" {
+	if len(a.Priorities) != 1 || a.Priorities[0].Count != 3 || a.Priorities[0].Reason != "3 majors behind (aaa 1.0.0 → 4.0.0)" {
 		t.Errorf("aaa priorities %+v", a.Priorities)
 	}
 }
@@ -201,7 +203,9 @@ func TestCheapBatchGroupsAndEffort(t *testing.T) {
 	in := Input{
 		Rows: []model.DependencyRow{react, reactDom, row("@types/react", "18.3.12", "19.1.2", "major"),
 			row("left-pad", "1.1.0", "1.3.0", "minor"), row("zod", "3.22.4", "3.25.76", "minor"), row("ms", "2.0.0", "2.1.3", "minor")},
-		Checks: map[string]*model.PackageReport{"react": reactCheck, "left-pad": safe("left-pad"), "zod": safe("zod")},
+		// react-dom's own check judged it alone; react's moved it along.
+		Checks: map[string]*model.PackageReport{"react": reactCheck, "left-pad": safe("left-pad"), "zod": safe("zod"),
+			"react-dom": {Package: "react-dom", Status: model.StatusNotAnalyzed, Reason: "alone", Plan: model.Plan{Totals: model.PlanTotals{Sites: 9}}}},
 	}
 	p := Plan(in)
 	if got := strings.Join(ids(p), " "); got != "react "+BatchID+" ms" {
