@@ -42,7 +42,9 @@ type PlanStep struct {
 	// Verdict is the check's (breaking, possible, safe, partial, unknown),
 	// "unchecked" without one.
 	Verdict string `json:"verdict"`
-	Effort  Effort `json:"effort"`
+	// Reason is the check's, when its verdict is not conclusive.
+	Reason string `json:"reason,omitempty"`
+	Effort Effort `json:"effort"`
 	// Blocked says why the step cannot be placed (a cycle, a peer no
 	// release satisfies); empty when it can move.
 	Blocked string `json:"blocked,omitempty"`
@@ -99,4 +101,12 @@ type Effort struct {
 	ByAgent int `json:"byAgent"`
 	Manual  int `json:"manual"`
 	Files   int `json:"files"`
+}
+
+// UpgradePlanReport is `uptide plan --json`'s data.
+type UpgradePlanReport struct {
+	Repository RepoSummary `json:"repository"`
+	Plan       UpgradePlan `json:"plan"`
+	Problems   []Problem   `json:"problems"`
+	Notes      []string    `json:"notes"`
 }

@@ -189,7 +189,8 @@ func buildSteps(in Input, rows map[string]model.DependencyRow) []*step {
 	reports := map[string]*model.PackageReport{}
 	for _, n := range names {
 		rep := in.Checks[n]
-		if rep == nil {
+		if rep == nil || rep.Target != "" && rep.Target != rows[n].Target {
+			// A check of another target says nothing of this one.
 			continue
 		}
 		reports[n] = rep
@@ -281,7 +282,10 @@ func judge(s *step, rows map[string]model.DependencyRow) {
 	worst := -1
 	for _, rep := range s.reports {
 		if w := verdictRank(rep); w > worst {
-			worst, s.Verdict = w, verdictOf(rep)
+			worst, s.Verdict, s.Reason = w, verdictOf(rep), ""
+			if w == 2 {
+				s.Reason = rep.Reason
+			}
 		}
 		t := rep.Plan.Totals
 		s.Effort.Sites += t.Sites
@@ -516,8 +520,9 @@ func unsupported(in Input, name, installed string) string {
 	if newer == "" || last.IsZero() || in.Now.Sub(last) < unsupportedAfter {
 		return ""
 	}
-	months := int(in.Now.Sub(last).Hours() / 24 / 30)
-	return fmt.Sprintf("no %d.x release for %d months (the last on %s) while %s.x exists", cur.Major(), months, last.Format("2006-01-02"), newer)
+	// The reason names the date, not the months since: the same inputs
+	// say the same words whatever day the plan is made.
+	return fmt.Sprintf("no %d.x release for over 12 months (the last on %s) while %s.x exists", cur.Major(), last.Format("2006-01-02"), newer)
 }
 
 func mustMajor(s string) uint64 {

@@ -174,7 +174,7 @@ func TestPriorities(t *testing.T) {
 		t.Errorf("request priorities %+v", r.Priorities)
 	}
 	o := stepOf(t, p, "old")
-	if !hasKind(o, model.PriorityUnsupported) || !strings.Contains(o.Priorities[0].Reason, "no 1.x release for 35 months (the last on 2024-01-10) while 2.x exists") {
+	if !hasKind(o, model.PriorityUnsupported) || !strings.Contains(o.Priorities[0].Reason, "no 1.x release for over 12 months (the last on 2024-01-10) while 2.x exists") {
 		t.Errorf("old priorities %+v", o.Priorities)
 	}
 	a := stepOf(t, p, "aaa")
