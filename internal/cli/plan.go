@@ -2,7 +2,6 @@ package cli
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"sort"
 	"time"
@@ -13,6 +12,7 @@ import (
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/internal/redact"
 	"github.com/uptide/uptide/internal/term"
+	"github.com/uptide/uptide/view"
 )
 
 // PlanOptions are the inputs of `uptide plan`.
@@ -240,41 +240,4 @@ func unionSorted(a, b []string) []string {
 
 // planStepTitle is a step's one-line name: its lead's move and what moves
 // with it.
-func planStepTitle(s model.PlanStep) string {
-	if s.Batch {
-		return fmt.Sprintf("cheap batch (%d upgrades checked ✓ no impact)", len(s.Moves))
-	}
-	var lead model.StepMove
-	var with []string
-	for _, m := range s.Moves {
-		if m.Name == s.ID {
-			lead = m
-			continue
-		}
-		with = append(with, m.Name)
-	}
-	t := fmt.Sprintf("%s %s → %s", lead.Name, lead.From, lead.To)
-	if len(with) > 0 {
-		sort.Strings(with)
-		t += fmt.Sprintf(" (+ %s)", joinShort(with, 3))
-	}
-	return t
-}
-
-func joinShort(names []string, n int) string {
-	if len(names) <= n {
-		return joinComma(names)
-	}
-	return fmt.Sprintf("%s and %d more", joinComma(names[:n]), len(names)-n)
-}
-
-func joinComma(names []string) string {
-	out := ""
-	for i, n := range names {
-		if i > 0 {
-			out += ", "
-		}
-		out += n
-	}
-	return out
-}
+func planStepTitle(s model.PlanStep) string { return view.PlanStepTitle(s) }

@@ -37,6 +37,14 @@ func richFix() *fix.Report {
 	}
 }
 
+func TestPlanGolden(t *testing.T) {
+	var b bytes.Buffer
+	if err := html.Plan(&b, richPlan()); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, filepath.Join("testdata", "plan-rich.html"), b.String())
+}
+
 func TestFixGolden(t *testing.T) {
 	var b bytes.Buffer
 	if err := html.Fix(&b, richFix()); err != nil {
@@ -67,6 +75,13 @@ func TestUntrustedTextIsEscaped(t *testing.T) {
 	r.Sites[0].Message = evil
 	b.Reset()
 	if err := html.Fix(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	assertInert(t, b.String())
+	pl := richPlan()
+	pl.Plan.Steps[1].Moves[0].Name, pl.Plan.Steps[1].Priorities[0].URL, pl.Plan.Steps[1].Blocked = evil, evil, evil
+	b.Reset()
+	if err := html.Plan(&b, pl); err != nil {
 		t.Fatal(err)
 	}
 	assertInert(t, b.String())
@@ -136,6 +151,7 @@ func TestPagesLoadNothing(t *testing.T) {
 	pages := map[string]func(*bytes.Buffer) error{
 		"check": func(b *bytes.Buffer) error { return html.Check(b, rep) },
 		"fix":   func(b *bytes.Buffer) error { return html.Fix(b, richFix()) },
+		"plan":  func(b *bytes.Buffer) error { return html.Plan(b, richPlan()) },
 	}
 	for name, page := range pages {
 		var b bytes.Buffer

@@ -85,3 +85,34 @@ func richCheck() *model.CheckReport {
 		Notes:         []string{"checked against latest"},
 	}
 }
+
+// richPlan is an upgrade plan with every part the page draws: a checked
+// breaking step with companions and an advisory, a step waiting for
+// another, the cheap batch, an unchecked step, a blocked cycle.
+func richPlan() *model.UpgradePlanReport {
+	return &model.UpgradePlanReport{
+		Repository: model.RepoSummary{Root: "/repo", Name: "acme", PackageManager: "npm", Workspaces: []string{"."}},
+		Plan: model.UpgradePlan{
+			Steps: []model.PlanStep{
+				{ID: "typescript", Moves: []model.StepMove{{Name: "typescript", From: "4.9.5", To: "5.4.5", Update: "major", Why: "the upgrade"}}, Checked: true, Verdict: "safe",
+					Priorities: []model.Priority{{Kind: model.PriorityBlocking, Package: "typescript", Reason: "zod waits for it", Count: 1}}},
+				{ID: "zod", Moves: []model.StepMove{{Name: "zod", From: "3.23.8", To: "4.1.12", Update: "major", Why: "the upgrade"}, {Name: "@hookform/resolvers", From: "3.3.0", To: "5.2.2", Update: "major", Why: "5.2.2 peer-requires zod ^4"}},
+					After:   []model.StepAfter{{Step: "typescript", Why: "zod 4.1.12 needs TypeScript ≥ 5.0"}},
+					Checked: true, Verdict: "breaking", Effort: model.Effort{Sites: 4, ByRule: 1, ByAgent: 1, Manual: 2, Files: 3},
+					Priorities: []model.Priority{{Kind: model.PriorityAdvisory, Package: "zod", Reason: "ReDoS in email validation", Severity: "moderate", FixedIn: "3.22.3", URL: "https://example.invalid/advisories/1"},
+						{Kind: model.PriorityBehind, Package: "zod", Reason: "1 major behind", Count: 1}}},
+				{ID: "cheap-batch", Batch: true, Moves: []model.StepMove{{Name: "dayjs", From: "1.11.9", To: "1.11.13", Update: "patch"}, {Name: "slugkit", From: "1.0.0", To: "1.2.0", Update: "minor"}}, Checked: true, Verdict: "safe"},
+				{ID: "express", Moves: []model.StepMove{{Name: "express", From: "4.19.2", To: "5.1.0", Update: "major"}}, Verdict: "unchecked",
+					Priorities: []model.Priority{{Kind: model.PriorityDeprecated, Package: "express", Reason: "4.x is deprecated: upgrade to 5"}}},
+				{ID: "a", Moves: []model.StepMove{{Name: "a", From: "1.0.0", To: "2.0.0", Update: "major"}}, Checked: true, Verdict: "partial", Reason: "the compile did not run", Blocked: "a cycle: a and b need each other first"},
+				{ID: "b", Moves: []model.StepMove{{Name: "b", From: "1.0.0", To: "2.0.0", Update: "major"}}, Checked: true, Verdict: "possible", Blocked: "a cycle: a and b need each other first"},
+			},
+			Cycles:     [][]string{{"a", "b"}},
+			Unchecked:  []string{"express"},
+			Totals:     model.Effort{Sites: 4, ByRule: 1, ByAgent: 1, Manual: 2, Files: 3},
+			Advisories: model.AdvisoryStatus{Asked: true},
+		},
+		Problems: []model.Problem{{File: "packages/x/package.json", Message: "unreadable"}},
+		Notes:    []string{"checks from this checkout's last check"},
+	}
+}
