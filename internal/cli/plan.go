@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"io"
 	"os"
 	"sort"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/uptide/uptide/internal/redact"
 	"github.com/uptide/uptide/internal/term"
 	"github.com/uptide/uptide/view"
+	"github.com/uptide/uptide/view/html"
 )
 
 // PlanOptions are the inputs of `uptide plan`.
@@ -24,6 +26,8 @@ type PlanOptions struct {
 	// Results are saved `check --json` envelopes to plan from.
 	Results      []string
 	NoAdvisories bool
+	// HTML is the file --html writes the plan's page to.
+	HTML string
 }
 
 func newPlanCmd(g *Globals) *cobra.Command {
@@ -39,6 +43,9 @@ func newPlanCmd(g *Globals) *cobra.Command {
 			"Exit code: 0 a plan, 2 an error.",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Packages = args
+			if err := htmlWritable(o.HTML); err != nil {
+				return err
+			}
 			return runPlan(cmd, o)
 		},
 	}
@@ -46,6 +53,7 @@ func newPlanCmd(g *Globals) *cobra.Command {
 	f.BoolVar(&o.Check, "check", false, "check the steps no result covers yet (one check run for all of them)")
 	f.StringArrayVar(&o.Results, "results", nil, "plan from a saved check --json envelope in `FILE` (repeatable: one per CI job)")
 	f.BoolVar(&o.NoAdvisories, "no-advisories", false, "do not ask the registry for security advisories")
+	addHTMLFlag(f, &o.HTML)
 	return cmd
 }
 
@@ -108,6 +116,9 @@ func runPlan(cmd *cobra.Command, o *PlanOptions) error {
 		}
 	}
 	progress.Clear()
+	if err := writeHTML(o.HTML, func(w io.Writer) error { return html.Plan(w, rep) }); err != nil {
+		return err
+	}
 	if o.JSON {
 		return o.writeEnvelope(Envelope{SchemaVersion: SchemaVersion, Command: "plan", Data: rep, ExitCode: ExitOK, Warnings: []string{}})
 	}

@@ -1,7 +1,6 @@
 package html
 
 import (
-	"errors"
 	"io"
 	"path/filepath"
 	"strings"
@@ -33,15 +32,15 @@ func PageName(runFile string) string {
 	return filepath.Join(dir, strings.TrimSuffix(base, ".json")+".html")
 }
 
-// StoreFixPage writes the page of a stored run beside its record and
-// returns its path; "" when the run stored no record.
-func StoreFixPage(r *fix.Report) (string, error) {
-	if r == nil || r.Checkout.RunFile == "" {
-		return "", nil
+// StoreFixPage writes the page of a stored run beside its record (see
+// PageName); a run that stored no record has none. A page that cannot be
+// written is said in the report's NotRun, as a record that cannot be
+// stored is: the run itself is not undone for it.
+func StoreFixPage(r *fix.Report) {
+	if r == nil || filepath.Ext(r.Checkout.RunFile) != ".json" {
+		return
 	}
-	if filepath.Ext(r.Checkout.RunFile) != ".json" {
-		return "", errors.New("the stored run " + r.Checkout.RunFile + " is not a .json record")
+	if err := WriteFile(PageName(r.Checkout.RunFile), func(w io.Writer) error { return Fix(w, r) }); err != nil {
+		r.NotRun = append(r.NotRun, "storing the run's page: "+err.Error())
 	}
-	page := PageName(r.Checkout.RunFile)
-	return page, WriteFile(page, func(w io.Writer) error { return Fix(w, r) })
 }
