@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"sort"
 	"sync"
 	"time"
 
@@ -108,4 +109,27 @@ func PlanUpgrades(ctx context.Context, opts PlanOptions) (*model.UpgradePlanRepo
 	}
 	return &model.UpgradePlanReport{Repository: disc.Repository, Plan: triage.Plan(in),
 		Problems: append([]model.Problem{}, disc.Problems...), Notes: []string{}}, nil
+}
+
+// Releases are the published versions of a package, from the registry
+// the repository's .npmrc names for it.
+func Releases(ctx context.Context, cwd string, env []string, name string) ([]string, error) {
+	root, err := loadRoot(cwd)
+	if err != nil {
+		return nil, err
+	}
+	client, err := newClient(root, env)
+	if err != nil {
+		return nil, err
+	}
+	p, err := client.Packument(ctx, name, false)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, 0, len(p.Versions))
+	for v := range p.Versions {
+		out = append(out, v)
+	}
+	sort.Strings(out)
+	return out, nil
 }

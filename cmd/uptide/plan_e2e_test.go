@@ -166,3 +166,44 @@ func TestPlanMergesResultsFromManyJobs(t *testing.T) {
 		}
 	}
 }
+
+// plan --ceiling bisects the releases above the installed one: latest
+// first, then halving; the checks are kept, so asking again checks
+// nothing (the compiler is gone and the answer is the same).
+func TestPlanCeiling(t *testing.T) {
+	e := checkEnv(t)
+	dir := planApp(t, e)
+	ceilingOf := func(pkg string) (*model.Ceiling, result) {
+		r := run(t, e, dir, "plan", "--ceiling", pkg, "--json")
+		var rep model.UpgradePlanReport
+		decode(t, r, &rep)
+		if rep.Ceiling == nil {
+			t.Fatalf("plan --ceiling %s: no ceiling\n%s\n%s", pkg, r.stdout, r.stderr)
+		}
+		return rep.Ceiling, r
+	}
+	c, first := ceilingOf("zod")
+	var asked []string
+	for _, s := range c.Steps {
+		asked = append(asked, s.Version+":"+s.Verdict)
+	}
+	if c.Version != "3.25.76" || c.Latest != "4.1.12" || strings.Join(asked, " ") != "4.1.12:breaking 4.0.17:breaking 4.0.0:breaking" {
+		t.Fatalf("zod ceiling %s (latest %s) after %v", c.Version, c.Latest, asked)
+	}
+	if c, _ := ceilingOf("chalk"); c.Version != "5.4.1" || len(c.Steps) != 1 || c.Steps[0].Verdict != "safe" {
+		t.Errorf("chalk ceiling %+v", c)
+	}
+	if err := os.Remove(filepath.Join(e.cache, "compilers")); err != nil {
+		t.Fatal(err)
+	}
+	if _, again := ceilingOf("zod"); again.stdout != first.stdout {
+		t.Errorf("asking again checked again:\n%s\n---\n%s", first.stdout, again.stdout)
+	}
+	text := run(t, e, dir, "plan", "--ceiling", "zod")
+	if !strings.Contains(text.stdout, "zod 3.25.76: ceiling 3.25.76 — the first release above it already has impact (latest 4.1.12)") {
+		t.Errorf("text:\n%s", text.stdout)
+	}
+	if r := run(t, e, dir, "plan", "--ceiling", "left-pad"); r.code != 2 || !strings.Contains(r.stderr, "not a dependency of this repository") {
+		t.Errorf("a package not here: exit %d %s", r.code, r.stderr)
+	}
+}

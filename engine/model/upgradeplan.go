@@ -107,6 +107,35 @@ type Effort struct {
 type UpgradePlanReport struct {
 	Repository RepoSummary `json:"repository"`
 	Plan       UpgradePlan `json:"plan"`
-	Problems   []Problem   `json:"problems"`
-	Notes      []string    `json:"notes"`
+	// Ceiling is set by --ceiling.
+	Ceiling  *Ceiling  `json:"ceiling,omitempty"`
+	Problems []Problem `json:"problems"`
+	Notes    []string  `json:"notes"`
+}
+
+// Ceiling is the newest release of a package whose check against this
+// repository is ✓ no impact, found by bisecting the releases above the
+// installed one (`uptide plan --ceiling`).
+type Ceiling struct {
+	Package   string `json:"package"`
+	Installed string `json:"installed"`
+	// Version is the ceiling: the newest release checked ✓, the installed
+	// version when the first release above it already has impact, "" when
+	// the bisection stopped before it knew.
+	Version string `json:"version"`
+	// Latest is the newest release the bisection considered.
+	Latest string `json:"latest"`
+	// Steps are the checks made, in order.
+	Steps []CeilingStep `json:"steps"`
+	// Stopped says why the bisection could not finish (a check that did
+	// not decide).
+	Stopped string `json:"stopped,omitempty"`
+}
+
+// CeilingStep is one check of the bisection.
+type CeilingStep struct {
+	Version string `json:"version"`
+	Verdict string `json:"verdict"`
+	Sites   int    `json:"sites"`
+	Reason  string `json:"reason,omitempty"`
 }

@@ -67,7 +67,9 @@ func Plan(in Input) model.UpgradePlan {
 	steps = batch(steps)
 	out := model.UpgradePlan{Steps: []model.PlanStep{}, Cycles: [][]string{}, Unchecked: []string{}, Advisories: in.AdvisoryStatus}
 	ordered, cycles := order(steps)
-	out.Cycles = cycles
+	if len(cycles) > 0 {
+		out.Cycles = cycles
+	}
 	for _, s := range ordered {
 		sort.Slice(s.Priorities, func(i, j int) bool { return priorityLess(s.Priorities[i], s.Priorities[j]) })
 		out.Steps = append(out.Steps, s.PlanStep)
@@ -282,7 +284,7 @@ func judge(s *step, rows map[string]model.DependencyRow) {
 	worst := -1
 	for _, rep := range s.reports {
 		if w := verdictRank(rep); w > worst {
-			worst, s.Verdict, s.Reason = w, verdictOf(rep), ""
+			worst, s.Verdict, s.Reason = w, VerdictOf(rep), ""
 			if w == 2 {
 				s.Reason = rep.Reason
 			}
@@ -307,8 +309,8 @@ func judge(s *step, rows map[string]model.DependencyRow) {
 	s.Effort.Files = len(files)
 }
 
-// verdictOf is a report's verdict in the plan's words.
-func verdictOf(rep *model.PackageReport) string {
+// VerdictOf is a report's verdict in the plan's words.
+func VerdictOf(rep *model.PackageReport) string {
 	switch {
 	case rep.Status == model.StatusNotAnalyzed:
 		return "unknown"
@@ -322,7 +324,7 @@ func verdictOf(rep *model.PackageReport) string {
 
 // verdictRank orders verdicts from the best to the worst.
 func verdictRank(rep *model.PackageReport) int {
-	switch verdictOf(rep) {
+	switch VerdictOf(rep) {
 	case "safe":
 		return 0
 	case "possible":

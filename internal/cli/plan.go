@@ -11,6 +11,7 @@ import (
 
 	"github.com/uptide/uptide/engine"
 	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/engine/triage"
 	"github.com/uptide/uptide/internal/redact"
 	"github.com/uptide/uptide/internal/term"
 	"github.com/uptide/uptide/view"
@@ -28,6 +29,8 @@ type PlanOptions struct {
 	NoAdvisories bool
 	// HTML is the file --html writes the plan's page to.
 	HTML string
+	// Ceiling names the package whose safe ceiling to find.
+	Ceiling string
 }
 
 func newPlanCmd(g *Globals) *cobra.Command {
@@ -54,6 +57,7 @@ func newPlanCmd(g *Globals) *cobra.Command {
 	f.StringArrayVar(&o.Results, "results", nil, "plan from a saved check --json envelope in `FILE` (repeatable: one per CI job)")
 	f.BoolVar(&o.NoAdvisories, "no-advisories", false, "do not ask the registry for security advisories")
 	addHTMLFlag(f, &o.HTML)
+	f.StringVar(&o.Ceiling, "ceiling", "", "find the newest release of `PACKAGE` whose check is ✓ no impact, bisecting the releases above the installed one")
 	return cmd
 }
 
@@ -82,6 +86,16 @@ func runPlan(cmd *cobra.Command, o *PlanOptions) error {
 	}
 	if repoOf != nil && repoOf.Name != disc.Repository.Name {
 		return usageError("%s: the results are checks of %s, this repository is %s", repoFile, repoName(*repoOf), repoName(disc.Repository))
+	}
+	var ceil *model.Ceiling
+	if o.Ceiling != "" {
+		if len(o.Packages) > 0 || o.Check || len(o.Results) > 0 {
+			return usageError("--ceiling %s plans that package alone: it takes no package names, --check or --results", o.Ceiling)
+		}
+		o.Packages = []string{o.Ceiling}
+		if ceil, err = ceiling(cmd, o, disc, progress); err != nil {
+			return err
+		}
 	}
 	if len(o.Results) == 0 {
 		targets := map[string]string{}
@@ -115,6 +129,7 @@ func runPlan(cmd *cobra.Command, o *PlanOptions) error {
 			return err
 		}
 	}
+	rep.Ceiling = ceil
 	progress.Clear()
 	if err := writeHTML(o.HTML, func(w io.Writer) error { return html.Plan(w, rep) }); err != nil {
 		return err
@@ -252,3 +267,56 @@ func unionSorted(a, b []string) []string {
 // planStepTitle is a step's one-line name: its lead's move and what moves
 // with it.
 func planStepTitle(s model.PlanStep) string { return view.PlanStepTitle(s) }
+
+// ceiling bisects the package's releases above the installed one, one
+// check per step (a check kept from an earlier run of the same state is
+// not made again).
+func ceiling(cmd *cobra.Command, o *PlanOptions, disc *model.DiscoverReport, progress *term.Progress) (*model.Ceiling, error) {
+	var row *model.DependencyRow
+	for i, r := range disc.Rows {
+		if r.Name == o.Ceiling {
+			row = &disc.Rows[i]
+			break
+		}
+	}
+	if row == nil || row.Installed == "" {
+		return nil, usageError("--ceiling %s: not a dependency of this repository with an installed version; uptide list shows them", o.Ceiling)
+	}
+	versions, err := engine.Releases(cmd.Context(), o.Cwd, o.Env, row.Package)
+	if err != nil {
+		return nil, err
+	}
+	secrets := redact.FromEnv(o.Env)
+	judge := func(v string) (string, int, string, error) {
+		targets := map[string]string{row.Name: v}
+		rep := loadStoredChecks(disc.Repository.Root, map[string]string{row.Package: v})[row.Package]
+		if rep == nil {
+			progress.Update(false, "checking %s %s", row.Name, v)
+			checked, err := engine.Check(cmd.Context(), engine.CheckOptions{Cwd: o.Cwd, Env: o.Env, Packages: []string{row.Name},
+				Targets: targets, Compile: true, Secrets: secrets})
+			if err != nil {
+				return "", 0, "", err
+			}
+			secrets.Walk(checked)
+			storeChecks(disc.Repository.Root, checked)
+			for i := range checked.Packages {
+				if checked.Packages[i].Package == row.Package {
+					rep = &checked.Packages[i]
+				}
+			}
+		}
+		if rep == nil {
+			return "unknown", 0, "check reported nothing for " + row.Name, nil
+		}
+		verdict, reason := triage.VerdictOf(rep), ""
+		if verdict != "safe" && verdict != "breaking" && verdict != "possible" {
+			reason = rep.Reason
+		}
+		return verdict, rep.Counts.Breaking, reason, nil
+	}
+	c, err := triage.Ceiling(row.Name, row.Installed, versions, judge)
+	if err != nil {
+		return nil, err
+	}
+	return &c, nil
+}

@@ -13,6 +13,10 @@ import (
 // (its verdict and effort, why it matters, what it waits for), then the
 // totals, what no check covers, and the cycles.
 func renderPlanReport(w io.Writer, rep *model.UpgradePlanReport, p palette, width int) {
+	if rep.Ceiling != nil {
+		renderCeiling(w, *rep.Ceiling, p)
+		return
+	}
 	plan := rep.Plan
 	checked := len(plan.Steps) - len(plan.Unchecked)
 	head := fmt.Sprintf("%s · %s · %d checked", repoName(rep.Repository), count(len(plan.Steps), "step"), checked)
@@ -85,4 +89,33 @@ func priorityLine(pr model.Priority, p palette) string {
 		return p.yellow("! unsupported") + " " + pr.Reason
 	}
 	return p.dim("· " + pr.Reason)
+}
+
+// renderCeiling prints the ceiling and the checks that found it.
+func renderCeiling(w io.Writer, c model.Ceiling, p palette) {
+	switch {
+	case c.Version == "":
+		fmt.Fprintf(w, "%s %s: no ceiling known\n", p.bold(c.Package), c.Installed)
+	case c.Version == c.Installed && c.Latest != c.Installed:
+		fmt.Fprintf(w, "%s %s: ceiling %s — the first release above it already has impact (latest %s)\n", p.bold(c.Package), c.Installed, p.yellow(c.Version), c.Latest)
+	default:
+		fmt.Fprintf(w, "%s %s: ceiling %s (latest %s)\n", p.bold(c.Package), c.Installed, p.green(c.Version), c.Latest)
+	}
+	for _, s := range c.Steps {
+		line := fmt.Sprintf("  %-12s ", s.Version)
+		switch s.Verdict {
+		case "safe":
+			line += p.green("✓ no impact")
+		case "breaking":
+			line += p.red("✗ breaking") + " · " + count(s.Sites, "site")
+		case "possible":
+			line += p.yellow("? possible impact")
+		default:
+			line += p.yellow(s.Verdict + ": " + s.Reason)
+		}
+		fmt.Fprintln(w, line)
+	}
+	if c.Stopped != "" {
+		fmt.Fprintf(w, "  %s %s\n", p.yellow("stopped:"), c.Stopped)
+	}
 }

@@ -12,12 +12,20 @@ import (
 // planPage is an upgrade plan as the page lays it out.
 type planPage struct {
 	head
+	Ceiling   *ceilingView
 	Steps     []stepView
 	Totals    string
 	Unchecked string
 	Cycles    []string
 	Problems  []string
 	Notes     []string
+}
+
+// ceilingView is --ceiling's answer and the checks that found it.
+type ceilingView struct {
+	Head    view.Span
+	Checks  []view.Span
+	Stopped string
 }
 
 // stepView is one step: its title, its check's verdict, what it moves,
@@ -50,6 +58,9 @@ func planView(rep *model.UpgradePlanReport) planPage {
 		sub += " · no advisories: " + plan.Advisories.Reason
 	}
 	page := planPage{head: head{Command: "plan", Title: "uptide plan · " + name, Sub: []string{sub}}, Notes: rep.Notes}
+	if c := rep.Ceiling; c != nil {
+		page.Ceiling = ceiling(*c)
+	}
 	for i, s := range plan.Steps {
 		sv := stepView{N: i + 1, Title: view.PlanStepTitle(s), Moves: s.Moves, Blocked: s.Blocked}
 		sv.Verdict, sv.Tone = stepVerdict(s)
@@ -119,4 +130,25 @@ func priority(p model.Priority) view.Span {
 		text, tone = "· "+p.Reason, view.Dim
 	}
 	return view.Span{Text: text, Tone: tone}
+}
+
+// ceiling says --ceiling's answer in plan's words.
+func ceiling(c model.Ceiling) *ceilingView {
+	v := &ceilingView{Stopped: c.Stopped}
+	switch {
+	case c.Version == "":
+		v.Head = view.Span{Text: fmt.Sprintf("%s %s: no ceiling known", c.Package, c.Installed), Tone: view.Warn}
+	case c.Version == c.Installed && c.Latest != c.Installed:
+		v.Head = view.Span{Text: fmt.Sprintf("%s %s: ceiling %s — the first release above it already has impact (latest %s)", c.Package, c.Installed, c.Version, c.Latest), Tone: view.Warn}
+	default:
+		v.Head = view.Span{Text: fmt.Sprintf("%s %s: ceiling %s (latest %s)", c.Package, c.Installed, c.Version, c.Latest), Tone: view.Good}
+	}
+	for _, s := range c.Steps {
+		verdict, tone := stepVerdict(model.PlanStep{Verdict: s.Verdict, Reason: s.Reason})
+		if s.Verdict == "breaking" {
+			verdict += " · " + plural(s.Sites, "site")
+		}
+		v.Checks = append(v.Checks, view.Span{Text: s.Version + " " + verdict, Tone: tone})
+	}
+	return v
 }

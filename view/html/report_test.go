@@ -112,6 +112,8 @@ func richPlan() *model.UpgradePlanReport {
 			Totals:     model.Effort{Sites: 4, ByRule: 1, ByAgent: 1, Manual: 2, Files: 3},
 			Advisories: model.AdvisoryStatus{Asked: true},
 		},
+		Ceiling: &model.Ceiling{Package: "zod", Installed: "3.23.8", Version: "3.25.76", Latest: "4.1.12",
+			Steps: []model.CeilingStep{{Version: "4.1.12", Verdict: "breaking", Sites: 4}, {Version: "3.25.76", Verdict: "safe"}}},
 		Problems: []model.Problem{{File: "packages/x/package.json", Message: "unreadable"}},
 		Notes:    []string{"checks from this checkout's last check"},
 	}

@@ -122,6 +122,12 @@ func PlanValues(rep *model.UpgradePlanReport) []string {
 			out = append(out, p.Reason, p.FixedIn, p.URL, p.Severity)
 		}
 	}
+	if c := rep.Ceiling; c != nil {
+		out = append(out, c.Package, c.Installed, "ceiling "+c.Version, c.Latest, c.Stopped)
+		for _, s := range c.Steps {
+			out = append(out, s.Version, s.Reason)
+		}
+	}
 	if len(rep.Plan.Steps) > 0 {
 		out = append(out, view.EffortLine(rep.Plan.Totals))
 	}
