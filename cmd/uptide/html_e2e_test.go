@@ -86,5 +86,12 @@ func TestFixStoresItsPage(t *testing.T) {
 	if rep.Status != fix.StatusVerified || filepath.Base(rep.Checkout.RunFile) != "run.json" {
 		t.Fatalf("fix: %s (%s), run file %q\n%s", rep.Status, rep.Reason, rep.Checkout.RunFile, r.stderr)
 	}
-	readPage(t, filepath.Join(filepath.Dir(rep.Checkout.RunFile), "report.html"), "fix's report.html", browser.FixValues(&rep))
+	page := filepath.Join(filepath.Dir(rep.Checkout.RunFile), "report.html")
+	readPage(t, page, "fix's report.html", browser.FixValues(&rep))
+	// The page holds what the record holds: it is as private.
+	pst, err1 := os.Stat(page)
+	rst, err2 := os.Stat(rep.Checkout.RunFile)
+	if err1 != nil || err2 != nil || pst.Mode() != rst.Mode() {
+		t.Errorf("report.html's mode %v, run.json's %v (%v %v)", pst.Mode(), rst.Mode(), err1, err2)
+	}
 }

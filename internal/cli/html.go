@@ -30,5 +30,5 @@ func writeHTML(file string, page func(io.Writer) error) error {
 	if file == "" {
 		return nil
 	}
-	return html.WriteFile(file, page)
+	return html.WriteFile(file, 0o666, page)
 }

@@ -40,7 +40,8 @@ func StoreFixPage(r *fix.Report) {
 	if r == nil || filepath.Ext(r.Checkout.RunFile) != ".json" {
 		return
 	}
-	if err := WriteFile(PageName(r.Checkout.RunFile), func(w io.Writer) error { return Fix(w, r) }); err != nil {
+	// The page holds what the record holds: it is as private.
+	if err := WriteFile(PageName(r.Checkout.RunFile), 0o600, func(w io.Writer) error { return Fix(w, r) }); err != nil {
 		r.NotRun = append(r.NotRun, "storing the run's page: "+err.Error())
 	}
 }

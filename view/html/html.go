@@ -10,7 +10,9 @@ package html
 
 import (
 	"bytes"
+	"crypto/rand"
 	"embed"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"html/template"
@@ -75,32 +77,29 @@ func Writable(path string) error {
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		return fmt.Errorf("the HTML report %s is a directory: name a file", path)
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), ".uptide-html-*")
+	f, err := createTemp(path, 0o600)
 	if err != nil {
-		return fmt.Errorf("the HTML report %s cannot be written (%v): name a file in a directory you can write", path, unwrapPath(err))
+		return err
 	}
 	f.Close()
 	return os.Remove(f.Name())
 }
 
-// WriteFile renders a page and writes it to path through a temporary file
-// and a rename, so a reader never sees half a page.
-func WriteFile(path string, page func(io.Writer) error) error {
+// WriteFile renders a page and writes it to path with perm (less the
+// umask) through a temporary file and a rename, so a reader never sees
+// half a page. A page asked for to share is 0o666; a run's page keeps its
+// record's 0o600.
+func WriteFile(path string, perm os.FileMode, page func(io.Writer) error) error {
 	var b bytes.Buffer
 	if err := page(&b); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".uptide-html-*")
+	tmp, err := createTemp(path, perm)
 	if err != nil {
-		return fmt.Errorf("the HTML report %s cannot be written (%v): name a file in a directory you can write", path, unwrapPath(err))
+		return err
 	}
 	_, werr := tmp.Write(b.Bytes())
-	if err := errors.Join(werr, tmp.Close()); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("writing the HTML report %s: %w", path, err)
-	}
-	// CreateTemp makes the file private; a report is meant to be shared.
-	err = os.Chmod(tmp.Name(), 0o644)
+	err = errors.Join(werr, tmp.Close())
 	if err == nil {
 		err = os.Rename(tmp.Name(), path)
 	}
@@ -109,6 +108,21 @@ func WriteFile(path string, page func(io.Writer) error) error {
 		return fmt.Errorf("writing the HTML report %s: %v", path, unwrapPath(err))
 	}
 	return nil
+}
+
+// createTemp creates a new file beside path, with perm less the umask
+// (os.CreateTemp would make every page private).
+func createTemp(path string, perm os.FileMode) (*os.File, error) {
+	var suffix [8]byte
+	if _, err := rand.Read(suffix[:]); err != nil {
+		return nil, err
+	}
+	name := filepath.Join(filepath.Dir(path), ".uptide-html-"+hex.EncodeToString(suffix[:]))
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	if err != nil {
+		return nil, fmt.Errorf("the HTML report %s cannot be written (%v): name a file in a directory you can write", path, unwrapPath(err))
+	}
+	return f, nil
 }
 
 // unwrapPath drops the temporary file's name from an error: the user

@@ -181,7 +181,7 @@ func assertNoRequest(t *testing.T, name, page string) {
 func TestWriteFileNamesTheFile(t *testing.T) {
 	dir := t.TempDir()
 	missing := filepath.Join(dir, "no-such-dir", "report.html")
-	for _, err := range []error{html.Writable(missing), html.WriteFile(missing, func(io.Writer) error { return nil })} {
+	for _, err := range []error{html.Writable(missing), html.WriteFile(missing, 0o666, func(io.Writer) error { return nil })} {
 		if err == nil || !strings.Contains(err.Error(), missing) {
 			t.Errorf("an unwritable file: %v, want an error naming %s", err, missing)
 		}
