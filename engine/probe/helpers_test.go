@@ -13,7 +13,7 @@ import (
 	"github.com/uptide/uptide/engine/registry"
 	"github.com/uptide/uptide/internal/cache"
 	"github.com/uptide/uptide/internal/proc"
-	"github.com/uptide/uptide/internal/testregistry"
+	"github.com/uptide/uptide/internal/testkit/testregistry"
 )
 
 // The tests load real packages in a real Node: the fixtures' synthetic

@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -79,7 +80,9 @@ func (c *Client) bulkAdvisories(ctx context.Context, u *url.URL, reg string, ask
 	if err := zw.Close(); err != nil {
 		return nil, err
 	}
-	req := request{pkg: "security advisories", url: u, registry: reg, accept: "application/json", body: z.Bytes()}
+	// probe: a registry (or a proxy in front of it) that refuses the
+	// endpoint says nothing about its packages, so its host is not blocked.
+	req := request{pkg: "security advisories", url: u, registry: reg, accept: "application/json", body: z.Bytes(), probe: true}
 	var got map[string][]model.Advisory
 	err = c.get(ctx, req, func(resp *http.Response, body io.Reader) error {
 		switch resp.StatusCode {
@@ -98,6 +101,10 @@ func (c *Client) bulkAdvisories(ctx context.Context, u *url.URL, reg string, ask
 		}
 		return nil
 	})
+	var re *Error
+	if errors.As(err, &re) && (re.Status == http.StatusMethodNotAllowed || re.Status == http.StatusNotImplemented) {
+		return nil, c.newError(req, re.Status, fmt.Sprintf("the registry does not serve security advisories (%d on /%s)", re.Status, advisoriesPath), nil)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -51,3 +51,24 @@ func TestAdvisoriesWithoutTheEndpoint(t *testing.T) {
 		t.Errorf("request %s with Content-Encoding %q, want a gzip POST", method, encoding)
 	}
 }
+
+// A registry or proxy refusing the method (405) is no advisory answer and
+// no reason to stop asking it for packages.
+func TestAdvisoriesRefusedMethodKeepsTheHost(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			w.WriteHeader(http.StatusMethodNotAllowed)
+			return
+		}
+		http.NotFound(w, r)
+	}))
+	defer srv.Close()
+	c := testClient(t, testConfig(t, "registry="+srv.URL+"/"), "")
+	_, err := c.Advisories(context.Background(), map[string][]string{"lodash": {"4.17.20"}})
+	if err == nil || !strings.Contains(err.Error(), "does not serve security advisories (405") {
+		t.Fatalf("err %v", err)
+	}
+	if _, err := c.Packument(context.Background(), "lodash", false); err == nil || strings.Contains(err.Error(), "405") || strings.Contains(err.Error(), "refused") {
+		t.Errorf("the host was blocked after the advisory refusal: %v", err)
+	}
+}

@@ -239,8 +239,34 @@ func buildSteps(in Input, rows map[string]model.DependencyRow) []*step {
 				s.Moves = append(s.Moves, model.StepMove{Name: c.Name, From: c.From, To: c.To, Why: c.Why})
 			}
 		}
+		s.reports = authoritative(s.reports)
 		judge(s, rows)
 		out = append(out, s)
+	}
+	return out
+}
+
+// authoritative drops the report of a package another report of the
+// step covers: the check that moved it along (react's, for react-dom; a
+// package's, for the @types package it removes) judged it in context,
+// where its own check judged it alone.
+func authoritative(reports []*model.PackageReport) []*model.PackageReport {
+	var out []*model.PackageReport
+	for _, r := range reports {
+		inner := false
+		for _, o := range reports {
+			if o == r || o.Package == r.Package {
+				continue
+			}
+			for _, c := range covered(o) {
+				if c == r.Package {
+					inner = true
+				}
+			}
+		}
+		if !inner {
+			out = append(out, r)
+		}
 	}
 	return out
 }
@@ -460,7 +486,7 @@ func prioritize(in Input, s *step, rows map[string]model.DependencyRow) {
 		}
 		if n := majorsBehind(r.Update); n > 0 {
 			s.Priorities = append(s.Priorities, model.Priority{Kind: model.PriorityBehind, Package: m.Name, Count: n,
-				Reason: fmt.Sprintf("%s behind (%s → %s)", plural(n, "major"), r.Installed, r.Target)})
+				Reason: fmt.Sprintf("%s behind (%s %s → %s)", plural(n, "major"), m.Name, r.Installed, r.Target)})
 		}
 	}
 }
@@ -524,7 +550,7 @@ func unsupported(in Input, name, installed string) string {
 	}
 	// The reason names the date, not the months since: the same inputs
 	// say the same words whatever day the plan is made.
-	return fmt.Sprintf("no %d.x release for over 12 months (the last on %s) while %s.x exists", cur.Major(), last.Format("2006-01-02"), newer)
+	return fmt.Sprintf("%s %s: no %d.x release for over 12 months (the last on %s) while %s.x exists", name, installed, cur.Major(), last.Format("2006-01-02"), newer)
 }
 
 func mustMajor(s string) uint64 {

@@ -174,11 +174,11 @@ func TestPriorities(t *testing.T) {
 		t.Errorf("request priorities %+v", r.Priorities)
 	}
 	o := stepOf(t, p, "old")
-	if !hasKind(o, model.PriorityUnsupported) || !strings.Contains(o.Priorities[0].Reason, "no 1.x release for over 12 months (the last on 2024-01-10) while 2.x exists") {
+	if !hasKind(o, model.PriorityUnsupported) || !strings.Contains(o.Priorities[0].Reason, "old 1.5.0: no 1.x release for over 12 months (the last on 2024-01-10) while 2.x exists") {
 		t.Errorf("old priorities %+v", o.Priorities)
 	}
 	a := stepOf(t, p, "aaa")
-	if len(a.Priorities) != 1 || a.Priorities[0].Count != 3 || a.Priorities[0].Reason != "3 majors behind (1.0.0 → 4.0.0)" {
+	if len(a.Priorities) != 1 || a.Priorities[0].Count != 3 || a.Priorities[0].Reason != "3 majors behind (aaa 1.0.0 → 4.0.0)" {
 		t.Errorf("aaa priorities %+v", a.Priorities)
 	}
 }
@@ -201,7 +201,9 @@ func TestCheapBatchGroupsAndEffort(t *testing.T) {
 	in := Input{
 		Rows: []model.DependencyRow{react, reactDom, row("@types/react", "18.3.12", "19.1.2", "major"),
 			row("left-pad", "1.1.0", "1.3.0", "minor"), row("zod", "3.22.4", "3.25.76", "minor"), row("ms", "2.0.0", "2.1.3", "minor")},
-		Checks: map[string]*model.PackageReport{"react": reactCheck, "left-pad": safe("left-pad"), "zod": safe("zod")},
+		// react-dom's own check judged it alone; react's moved it along.
+		Checks: map[string]*model.PackageReport{"react": reactCheck, "left-pad": safe("left-pad"), "zod": safe("zod"),
+			"react-dom": {Package: "react-dom", Status: model.StatusNotAnalyzed, Reason: "alone", Plan: model.Plan{Totals: model.PlanTotals{Sites: 9}}}},
 	}
 	p := Plan(in)
 	if got := strings.Join(ids(p), " "); got != "react "+BatchID+" ms" {

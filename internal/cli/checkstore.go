@@ -45,12 +45,14 @@ func repoState(root string) string {
 	return hex.EncodeToString(h.Sum(nil))[:32]
 }
 
-func checkStoreDir(root string) string {
+// checkStoreDir is where the checks of root's current state are kept, in
+// the cache env names.
+func checkStoreDir(env Env, root string) string {
 	state := repoState(root)
 	if state == "" {
 		return ""
 	}
-	dir, err := cache.Dir("checks", state)
+	dir, err := cache.DirOf(env, "checks", state)
 	if err != nil {
 		return ""
 	}
@@ -60,8 +62,8 @@ func checkStoreDir(root string) string {
 // storeChecks keeps a check's reports (what it could not analyze too:
 // plan says why, as check did); failing to keep them only
 // means plan checks again.
-func storeChecks(root string, rep *model.CheckReport) {
-	dir := checkStoreDir(root)
+func storeChecks(env Env, root string, rep *model.CheckReport) {
+	dir := checkStoreDir(env, root)
 	if dir == "" || os.MkdirAll(dir, 0o700) != nil {
 		return
 	}
@@ -83,9 +85,9 @@ func storeChecks(root string, rep *model.CheckReport) {
 
 // loadStoredChecks are the reports kept for the repository's current
 // state, by package, at the targets asked.
-func loadStoredChecks(root string, targets map[string]string) map[string]*model.PackageReport {
+func loadStoredChecks(env Env, root string, targets map[string]string) map[string]*model.PackageReport {
 	out := map[string]*model.PackageReport{}
-	dir := checkStoreDir(root)
+	dir := checkStoreDir(env, root)
 	if dir == "" {
 		return out
 	}

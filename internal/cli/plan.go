@@ -102,7 +102,7 @@ func runPlan(cmd *cobra.Command, o *PlanOptions) error {
 		for _, r := range disc.Rows {
 			targets[r.Package] = r.Target
 		}
-		for name, rep := range loadStoredChecks(disc.Repository.Root, targets) {
+		for name, rep := range loadStoredChecks(o.Env, disc.Repository.Root, targets) {
 			checks[name] = rep
 		}
 	}
@@ -122,7 +122,7 @@ func runPlan(cmd *cobra.Command, o *PlanOptions) error {
 			return err
 		}
 		secrets.Walk(checked)
-		storeChecks(disc.Repository.Root, checked)
+		storeChecks(o.Env, disc.Repository.Root, checked)
 		mergeChecks(checks, checked)
 		planOpts.Checks = checks
 		if rep, err = engine.PlanUpgrades(ctx, planOpts); err != nil {
@@ -289,7 +289,7 @@ func ceiling(cmd *cobra.Command, o *PlanOptions, disc *model.DiscoverReport, pro
 	secrets := redact.FromEnv(o.Env)
 	judge := func(v string) (string, int, string, error) {
 		targets := map[string]string{row.Name: v}
-		rep := loadStoredChecks(disc.Repository.Root, map[string]string{row.Package: v})[row.Package]
+		rep := loadStoredChecks(o.Env, disc.Repository.Root, map[string]string{row.Package: v})[row.Package]
 		if rep == nil {
 			progress.Update(false, "checking %s %s", row.Name, v)
 			checked, err := engine.Check(cmd.Context(), engine.CheckOptions{Cwd: o.Cwd, Env: o.Env, Packages: []string{row.Name},
@@ -298,7 +298,7 @@ func ceiling(cmd *cobra.Command, o *PlanOptions, disc *model.DiscoverReport, pro
 				return "", 0, "", err
 			}
 			secrets.Walk(checked)
-			storeChecks(disc.Repository.Root, checked)
+			storeChecks(o.Env, disc.Repository.Root, checked)
 			for i := range checked.Packages {
 				if checked.Packages[i].Package == row.Package {
 					rep = &checked.Packages[i]

@@ -1,13 +1,11 @@
-package testregistry
+package registryserver
 
 import (
-	"bufio"
 	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -24,137 +22,41 @@ const (
 // that audit by default (npm) finish quietly.
 var emptyAudit = []byte(`{"actions":[],"advisories":{},"muted":[],"metadata":{"vulnerabilities":{"info":0,"low":0,"moderate":0,"high":0,"critical":0},"dependencies":0,"devDependencies":0,"optionalDependencies":0,"totalDependencies":0}}` + "\n")
 
-type statusRecorder struct {
-	http.ResponseWriter
-	status int
-}
-
-func (s *statusRecorder) WriteHeader(code int) {
-	if s.status == 0 {
-		s.status = code
-	}
-	s.ResponseWriter.WriteHeader(code)
-}
-
-func (s *statusRecorder) Write(b []byte) (int, error) {
-	if s.status == 0 {
-		s.status = http.StatusOK
-	}
-	return s.ResponseWriter.Write(b)
-}
-
-// Flush and Hijack pass through, for the faults that drip or write raw bytes.
-func (s *statusRecorder) Flush() {
-	if f, ok := s.ResponseWriter.(http.Flusher); ok {
-		f.Flush()
-	}
-}
-
-func (s *statusRecorder) Hijack() (net.Conn, *bufio.ReadWriter, error) {
-	hj, ok := s.ResponseWriter.(http.Hijacker)
-	if !ok {
-		return nil, nil, errors.New("testregistry: the connection cannot be hijacked")
-	}
-	if s.status == 0 {
-		s.status = http.StatusOK
-	}
-	return hj.Hijack()
-}
-
 // ServeHTTP answers one registry request.
 func (r *Registry) ServeHTTP(w http.ResponseWriter, req *http.Request) {
-	name, rest := splitPackagePath(req.URL.Path)
-	rec := &statusRecorder{ResponseWriter: w}
-
-	r.mu.Lock()
-	idx := len(r.log)
-	r.log = append(r.log, Request{
-		Method:      req.Method,
-		Path:        req.URL.Path,
-		RawPath:     req.URL.EscapedPath(),
-		Accept:      req.Header.Get("Accept"),
-		Authorized:  req.Header.Get("Authorization") != "",
-		IfNoneMatch: req.Header.Get("If-None-Match"),
-	})
-	r.perPath[req.URL.Path]++
-	if name != "" {
-		r.perPkg[name]++
-	}
-	latency := r.latency
-	var f fault
-	if ft := r.faults[name]; name != "" && ft != nil {
-		f = *ft
-		if ft.remaining > 0 {
-			ft.remaining--
-			if ft.remaining == 0 {
-				delete(r.faults, name)
-			}
-		}
-	}
-	token := r.token
-	r.mu.Unlock()
-
-	defer func() {
-		r.mu.Lock()
-		r.log[idx].Status = rec.status
-		r.mu.Unlock()
-	}()
-
-	if !r.wait(req.Context(), latency) {
-		return
-	}
-	switch {
-	case f.misbehave != nil:
-		if r.misbehave(rec, req, name, rest, f.misbehave) {
-			return
-		}
-	case f.hang:
-		select {
-		case <-req.Context().Done():
-		case <-r.done:
-		}
-		return
-	case f.status != 0:
-		writeError(rec, f.status, http.StatusText(f.status))
-		return
-	}
-
+	name, rest := SplitPath(req.URL.Path)
 	if strings.HasPrefix(req.URL.Path, "/-/") {
-		r.serveSpecial(rec, req, token)
+		r.serveSpecial(w, req)
 		return
 	}
 	if name == "" {
 		if req.URL.Path == "/" {
-			writeJSON(rec, http.StatusOK, jsonType, []byte("{}\n"))
+			writeJSON(w, http.StatusOK, jsonType, []byte("{}\n"))
 			return
 		}
-		writeError(rec, http.StatusNotFound, "Not found")
+		WriteError(w, http.StatusNotFound, "Not found")
 		return
 	}
 	if req.Method != http.MethodGet && req.Method != http.MethodHead {
-		rec.Header().Set("Allow", "GET, HEAD")
-		writeError(rec, http.StatusMethodNotAllowed, "Method not allowed")
-		return
-	}
-	if token != "" && req.Header.Get("Authorization") != "Bearer "+token {
-		writeError(rec, http.StatusUnauthorized, "Unauthorized")
+		w.Header().Set("Allow", "GET, HEAD")
+		WriteError(w, http.StatusMethodNotAllowed, "Method not allowed")
 		return
 	}
 	switch {
 	case len(rest) == 0:
-		r.servePackument(rec, req, name)
+		r.servePackument(w, req, name)
 	case len(rest) == 1:
-		r.serveVersion(rec, req, name, rest[0])
+		r.serveVersion(w, req, name, rest[0])
 	case len(rest) == 2 && rest[0] == "-":
-		r.serveTarball(rec, req, name, rest[1])
+		r.serveTarball(w, req, name, rest[1])
 	default:
-		writeError(rec, http.StatusNotFound, "Not found")
+		WriteError(w, http.StatusNotFound, "Not found")
 	}
 }
 
-// splitPackagePath reads the package name and what follows it from a decoded
+// SplitPath reads the package name and what follows it from a decoded
 // path, so "/@scope%2fname" and "/@scope/name" mean the same package.
-func splitPackagePath(p string) (string, []string) {
+func SplitPath(p string) (string, []string) {
 	p = strings.TrimPrefix(p, "/")
 	if p == "" || strings.HasPrefix(p, "-/") {
 		return "", nil
@@ -192,11 +94,11 @@ func (r *Registry) documentFor(req *http.Request, name string) (doc *document, f
 func (r *Registry) servePackument(w http.ResponseWriter, req *http.Request, name string) {
 	doc, found, err := r.documentFor(req, name)
 	if !found {
-		writeError(w, http.StatusNotFound, "Not found")
+		WriteError(w, http.StatusNotFound, "Not found")
 		return
 	}
 	if err != nil {
-		writeError(w, http.StatusInternalServerError, err.Error())
+		WriteError(w, http.StatusInternalServerError, err.Error())
 		return
 	}
 	ctype := jsonType
@@ -216,7 +118,6 @@ func (r *Registry) servePackument(w http.ResponseWriter, req *http.Request, name
 func (r *Registry) serveVersion(w http.ResponseWriter, req *http.Request, name, spec string) {
 	r.mu.Lock()
 	p := r.pkgs[name]
-	disabled := r.noPerVer
 	var v *version
 	if p != nil {
 		v = p.versions[spec]
@@ -227,21 +128,21 @@ func (r *Registry) serveVersion(w http.ResponseWriter, req *http.Request, name, 
 	base := r.base(req)
 	r.mu.Unlock()
 	switch {
-	case p == nil || disabled:
-		writeError(w, http.StatusNotFound, "Not found")
+	case p == nil:
+		WriteError(w, http.StatusNotFound, "Not found")
 		return
 	case v == nil:
-		writeError(w, http.StatusNotFound, "version not found: "+spec)
+		WriteError(w, http.StatusNotFound, "version not found: "+spec)
 		return
 	}
 	m, err := v.fullManifest(base)
 	if err != nil {
-		writeError(w, http.StatusInternalServerError, err.Error())
+		WriteError(w, http.StatusInternalServerError, err.Error())
 		return
 	}
 	body, err := marshal(m)
 	if err != nil {
-		writeError(w, http.StatusInternalServerError, err.Error())
+		WriteError(w, http.StatusInternalServerError, err.Error())
 		return
 	}
 	serveCached(w, req, jsonType, body, etagOf(body))
@@ -258,28 +159,20 @@ func (r *Registry) serveTarball(w http.ResponseWriter, req *http.Request, name, 
 	if p := r.pkgs[name]; p != nil && ok {
 		v = p.versions[ver]
 	}
-	corrupt := r.corrupt[name+"@"+ver]
 	r.mu.Unlock()
 	if v == nil {
-		writeError(w, http.StatusNotFound, "Not found")
+		WriteError(w, http.StatusNotFound, "Not found")
 		return
 	}
 	t, err := v.tarball()
 	if err != nil {
-		writeError(w, http.StatusInternalServerError, err.Error())
+		WriteError(w, http.StatusInternalServerError, err.Error())
 		return
 	}
-	data := t.data
-	if corrupt {
-		if data, err = v.corrupted(); err != nil {
-			writeError(w, http.StatusInternalServerError, err.Error())
-			return
-		}
-	}
-	serveCached(w, req, "application/octet-stream", data, etagOf(data))
+	serveCached(w, req, "application/octet-stream", t.data, etagOf(t.data))
 }
 
-func (r *Registry) serveSpecial(w http.ResponseWriter, req *http.Request, token string) {
+func (r *Registry) serveSpecial(w http.ResponseWriter, req *http.Request) {
 	switch p := req.URL.Path; {
 	case p == "/-/ping" || p == "/-/v1/ping":
 		writeJSON(w, http.StatusOK, jsonType, []byte("{}\n"))
@@ -288,13 +181,10 @@ func (r *Registry) serveSpecial(w http.ResponseWriter, req *http.Request, token 
 	case strings.HasPrefix(p, "/-/npm/v1/security/audits") && req.Method == http.MethodPost:
 		writeJSON(w, http.StatusOK, jsonType, emptyAudit)
 	case p == "/-/whoami":
-		if token == "" || req.Header.Get("Authorization") != "Bearer "+token {
-			writeError(w, http.StatusUnauthorized, "Unauthorized")
-			return
-		}
-		writeJSON(w, http.StatusOK, jsonType, []byte(`{"username":"uptide-test"}`+"\n"))
+		// No one is logged in to a registry without accounts.
+		WriteError(w, http.StatusUnauthorized, "Unauthorized")
 	default:
-		writeError(w, http.StatusNotFound, "Not found")
+		WriteError(w, http.StatusNotFound, "Not found")
 	}
 }
 
@@ -333,7 +223,8 @@ func writeJSON(w http.ResponseWriter, status int, ctype string, body []byte) {
 	_, _ = w.Write(body)
 }
 
-func writeError(w http.ResponseWriter, status int, msg string) {
+// WriteError answers status with the registry's JSON error body.
+func WriteError(w http.ResponseWriter, status int, msg string) {
 	body, _ := marshal(map[string]string{"error": msg})
 	writeJSON(w, status, jsonType, body)
 }
@@ -348,7 +239,7 @@ func (r *Registry) serveAdvisories(w http.ResponseWriter, req *http.Request) {
 	if strings.EqualFold(req.Header.Get("Content-Encoding"), "gzip") {
 		zr, err := gzip.NewReader(body)
 		if err != nil {
-			writeError(w, http.StatusBadRequest, "bad gzip body: "+err.Error())
+			WriteError(w, http.StatusBadRequest, "bad gzip body: "+err.Error())
 			return
 		}
 		defer zr.Close()
@@ -357,7 +248,7 @@ func (r *Registry) serveAdvisories(w http.ResponseWriter, req *http.Request) {
 	var ask map[string][]string
 	// An empty body asks about nothing.
 	if err := json.NewDecoder(body).Decode(&ask); err != nil && !errors.Is(err, io.EOF) {
-		writeError(w, http.StatusBadRequest, "the body is not {name: [versions]}: "+err.Error())
+		WriteError(w, http.StatusBadRequest, "the body is not {name: [versions]}: "+err.Error())
 		return
 	}
 	out := map[string][]json.RawMessage{}
@@ -385,7 +276,7 @@ func (r *Registry) serveAdvisories(w http.ResponseWriter, req *http.Request) {
 	r.mu.Unlock()
 	data, err := json.Marshal(out)
 	if err != nil {
-		writeError(w, http.StatusInternalServerError, err.Error())
+		WriteError(w, http.StatusInternalServerError, err.Error())
 		return
 	}
 	writeJSON(w, http.StatusOK, jsonType, append(data, '\n'))

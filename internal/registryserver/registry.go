@@ -1,7 +1,6 @@
-package testregistry
+package registryserver
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -22,40 +21,15 @@ import (
 // http.Handler, so it can also be mounted on an httptest.Server; Start runs
 // its own listener on the loopback interface.
 type Registry struct {
-	mu       sync.Mutex
-	pkgs     map[string]*pkg
-	latency  time.Duration
-	maxAge   time.Duration // Cache-Control max-age of packuments; 0 sends none
-	faults   map[string]*fault
-	corrupt  map[string]bool // "name@version"
-	token    string
-	noPerVer bool
-	log      []Request
-	perPath  map[string]int
-	perPkg   map[string]int
+	mu     sync.Mutex
+	pkgs   map[string]*pkg
+	maxAge time.Duration // Cache-Control max-age of packuments; 0 sends none
 
 	baseURL  string
 	server   *http.Server
 	serveErr chan error
 
-	done      chan struct{}
 	closeOnce sync.Once
-}
-
-// Request is one request the registry received, for tests that assert on
-// what a client asked for. The Authorization header itself is never kept.
-type Request struct {
-	Method string
-	// Path is the decoded URL path, so "/@scope%2fname" reads "/@scope/name".
-	Path string
-	// RawPath is the path as the client escaped it.
-	RawPath string
-	Accept  string
-	// Authorized says the request carried an Authorization header.
-	Authorized bool
-	// IfNoneMatch is the client's revalidation header, if any.
-	IfNoneMatch string
-	Status      int
 }
 
 type pkg struct {
@@ -93,27 +67,13 @@ type version struct {
 	packErr  error
 }
 
-type fault struct {
-	status    int
-	hang      bool
-	misbehave *Fault
-	remaining int // < 0: forever
-}
-
 // New loads every package in fsys, laid out as <name>/<version>/package.json
 // plus the files to pack (scoped packages as @scope/name/<version>/...), with
 // optional <name>/dist-tags.json, <name>/time.json and <name>/advisories.json. Regular files at the
 // root (a README, a Go file that embeds the tree) are ignored. A nil fsys gives
 // an empty registry for Add.
 func New(fsys fs.FS) (*Registry, error) {
-	r := &Registry{
-		pkgs:    map[string]*pkg{},
-		faults:  map[string]*fault{},
-		corrupt: map[string]bool{},
-		perPath: map[string]int{},
-		perPkg:  map[string]int{},
-		done:    make(chan struct{}),
-	}
+	r := &Registry{pkgs: map[string]*pkg{}}
 	if fsys == nil {
 		return r, nil
 	}
@@ -129,19 +89,24 @@ func (r *Registry) Start() (string, error) { return r.StartAt("127.0.0.1:0") }
 
 // StartAt is Start on a chosen address, for the command that real package
 // managers are pointed at.
-func (r *Registry) StartAt(addr string) (string, error) {
+func (r *Registry) StartAt(addr string) (string, error) { return r.StartHandler(addr, r) }
+
+// StartHandler is StartAt serving h, a handler in front of the registry
+// (the test kit's fault injector), with the documents' tarball URLs pointing
+// at h's address.
+func (r *Registry) StartHandler(addr string, h http.Handler) (string, error) {
 	r.mu.Lock()
 	if r.server != nil {
 		r.mu.Unlock()
-		return "", errors.New("testregistry: already started")
+		return "", errors.New("registryserver: already started")
 	}
 	r.mu.Unlock()
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return "", fmt.Errorf("testregistry: listen on %s: %w", addr, err)
+		return "", fmt.Errorf("registryserver: listen on %s: %w", addr, err)
 	}
 	url := "http://" + ln.Addr().String() + "/"
-	srv := &http.Server{Handler: r, ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	r.mu.Lock()
 	r.baseURL = url
 	r.server = srv
@@ -158,11 +123,9 @@ func (r *Registry) URL() string {
 	return r.baseURL
 }
 
-// Close releases hanging requests and stops the listener. It is safe to call
-// more than once.
+// Close stops the listener. It is safe to call more than once.
 func (r *Registry) Close() {
 	r.closeOnce.Do(func() {
-		close(r.done)
 		r.mu.Lock()
 		srv := r.server
 		r.mu.Unlock()
@@ -179,29 +142,29 @@ func (r *Registry) Close() {
 // that package's documents and ETags, as a publish does.
 func (r *Registry) Add(manifest map[string]any, files map[string]string) error {
 	if manifest == nil {
-		return errors.New("testregistry: add: nil manifest")
+		return errors.New("registryserver: add: nil manifest")
 	}
 	raw, err := json.MarshalIndent(manifest, "", "  ")
 	if err != nil {
-		return fmt.Errorf("testregistry: add: manifest is not JSON: %w", err)
+		return fmt.Errorf("registryserver: add: manifest is not JSON: %w", err)
 	}
 	m, err := decodeManifest(raw)
 	if err != nil {
-		return fmt.Errorf("testregistry: add: manifest%w", err)
+		return fmt.Errorf("registryserver: add: manifest%w", err)
 	}
 	name, _ := m["name"].(string)
 	ver, _ := m["version"].(string)
 	if err := checkName(name); err != nil {
-		return fmt.Errorf("testregistry: add: %w", err)
+		return fmt.Errorf("registryserver: add: %w", err)
 	}
 	sv, err := semver.StrictNewVersion(ver)
 	if err != nil {
-		return fmt.Errorf("testregistry: add %s: version %q is not semver", name, ver)
+		return fmt.Errorf("registryserver: add %s: version %q is not semver", name, ver)
 	}
 	fb := make(map[string][]byte, len(files)+1)
 	for p, c := range files {
 		if err := checkFilePath(p); err != nil {
-			return fmt.Errorf("testregistry: add %s@%s: %w", name, ver, err)
+			return fmt.Errorf("registryserver: add %s@%s: %w", name, ver, err)
 		}
 		fb[p] = []byte(c)
 	}
@@ -219,7 +182,7 @@ func (r *Registry) publish(v *version) error {
 		r.pkgs[v.name] = p
 	}
 	if _, dup := p.versions[v.version]; dup {
-		return fmt.Errorf("testregistry: add: %s@%s is already published", v.name, v.version)
+		return fmt.Errorf("registryserver: add: %s@%s is already published", v.name, v.version)
 	}
 	p.versions[v.version] = v
 	p.docs = nil
@@ -233,20 +196,20 @@ func (r *Registry) publish(v *version) error {
 func (r *Registry) AddDir(dir string) error {
 	raw, err := os.ReadFile(filepath.Join(dir, "package.json"))
 	if err != nil {
-		return fmt.Errorf("testregistry: add %s: %w", dir, err)
+		return fmt.Errorf("registryserver: add %s: %w", dir, err)
 	}
 	m, err := decodeManifest(raw)
 	if err != nil {
-		return fmt.Errorf("testregistry: add %s: package.json%w", dir, err)
+		return fmt.Errorf("registryserver: add %s: package.json%w", dir, err)
 	}
 	name, _ := m["name"].(string)
 	ver, _ := m["version"].(string)
 	if err := checkName(name); err != nil {
-		return fmt.Errorf("testregistry: add %s: %w", dir, err)
+		return fmt.Errorf("registryserver: add %s: %w", dir, err)
 	}
 	sv, err := semver.StrictNewVersion(ver)
 	if err != nil {
-		return fmt.Errorf("testregistry: add %s: version %q is not semver", dir, ver)
+		return fmt.Errorf("registryserver: add %s: version %q is not semver", dir, ver)
 	}
 	files, exec := map[string][]byte{}, map[string]bool{}
 	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
@@ -272,7 +235,7 @@ func (r *Registry) AddDir(dir string) error {
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("testregistry: add %s: %w", dir, err)
+		return fmt.Errorf("registryserver: add %s: %w", dir, err)
 	}
 	return r.publish(&version{name: name, version: sv.String(), sv: sv, manifest: m, files: files, exec: exec})
 }
@@ -283,10 +246,10 @@ func (r *Registry) SetDistTag(name, tag, ver string) error {
 	defer r.mu.Unlock()
 	p := r.pkgs[name]
 	if p == nil {
-		return fmt.Errorf("testregistry: no package %s", name)
+		return fmt.Errorf("registryserver: no package %s", name)
 	}
 	if p.versions[ver] == nil {
-		return fmt.Errorf("testregistry: no version %s@%s", name, ver)
+		return fmt.Errorf("registryserver: no version %s@%s", name, ver)
 	}
 	if p.tags == nil {
 		p.tags = map[string]string{}
@@ -334,7 +297,7 @@ func (r *Registry) Integrity(name, ver string) (string, error) {
 	}
 	r.mu.Unlock()
 	if v == nil {
-		return "", fmt.Errorf("testregistry: no version %s@%s", name, ver)
+		return "", fmt.Errorf("registryserver: no version %s@%s", name, ver)
 	}
 	t, err := v.tarball()
 	if err != nil {
@@ -349,130 +312,6 @@ func (r *Registry) SetMaxAge(d time.Duration) {
 	r.mu.Lock()
 	r.maxAge = d
 	r.mu.Unlock()
-}
-
-// SetLatency delays every answer by d (0 turns it off). A client that gives
-// up earlier releases the request at once.
-func (r *Registry) SetLatency(d time.Duration) {
-	r.mu.Lock()
-	r.latency = d
-	r.mu.Unlock()
-}
-
-// Fail makes every request for the package (document, version, tarball)
-// answer status with a JSON error body, until Heal.
-func (r *Registry) Fail(name string, status int) {
-	r.setFault(name, &fault{status: status, remaining: -1})
-}
-
-// FailTimes answers status to the next n requests for the package, then
-// serves normally again: a transient 5xx for retry tests.
-func (r *Registry) FailTimes(name string, status, n int) {
-	r.setFault(name, &fault{status: status, remaining: n})
-}
-
-// Hang makes every request for the package wait without answering until the
-// client gives up or the registry is closed, until Heal.
-func (r *Registry) Hang(name string) { r.setFault(name, &fault{hang: true, remaining: -1}) }
-
-// HangTimes hangs the next n requests for the package, then serves normally:
-// a timeout followed by a successful retry.
-func (r *Registry) HangTimes(name string, n int) {
-	r.setFault(name, &fault{hang: true, remaining: n})
-}
-
-// Heal removes a package's Fail, Hang or Misbehave.
-func (r *Registry) Heal(name string) {
-	r.mu.Lock()
-	delete(r.faults, name)
-	r.mu.Unlock()
-}
-
-func (r *Registry) setFault(name string, f *fault) {
-	r.mu.Lock()
-	r.faults[name] = f
-	r.mu.Unlock()
-}
-
-// CorruptTarball serves, for name@version, a well-formed tarball whose bytes
-// do not match the advertised dist.integrity and dist.shasum, so only an
-// integrity check can notice.
-func (r *Registry) CorruptTarball(name, ver string) {
-	r.mu.Lock()
-	r.corrupt[name+"@"+ver] = true
-	r.mu.Unlock()
-}
-
-// RequireToken answers 401 to every package request whose Authorization
-// header is not "Bearer <token>"; "" turns it off.
-func (r *Registry) RequireToken(token string) {
-	r.mu.Lock()
-	r.token = token
-	r.mu.Unlock()
-}
-
-// DisableVersionEndpoint answers 404 on GET /<name>/<version>, like the
-// registries that only serve packuments.
-func (r *Registry) DisableVersionEndpoint(disabled bool) {
-	r.mu.Lock()
-	r.noPerVer = disabled
-	r.mu.Unlock()
-}
-
-// Requests is the number of requests received.
-func (r *Registry) Requests() int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return len(r.log)
-}
-
-// RequestsTo counts the requests for one decoded path, e.g. "/@scope/name"
-// (which "/@scope%2fname" also counts toward) or "/left-pad/-/left-pad-1.3.0.tgz".
-func (r *Registry) RequestsTo(path string) int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.perPath[path]
-}
-
-// RequestsFor counts every request concerning one package: its documents,
-// versions and tarballs.
-func (r *Registry) RequestsFor(name string) int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.perPkg[name]
-}
-
-// Log returns a copy of the requests received, in arrival order.
-func (r *Registry) Log() []Request {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return append([]Request(nil), r.log...)
-}
-
-// ResetRequests forgets the request counts and log.
-func (r *Registry) ResetRequests() {
-	r.mu.Lock()
-	r.log = nil
-	r.perPath = map[string]int{}
-	r.perPkg = map[string]int{}
-	r.mu.Unlock()
-}
-
-// wait sleeps d, returning false when the client or Close cut it short.
-func (r *Registry) wait(ctx context.Context, d time.Duration) bool {
-	if d <= 0 {
-		return true
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
-	case <-r.done:
-		return false
-	}
 }
 
 func (p *pkg) sortedVersions() []*version {

@@ -1,4 +1,4 @@
-package testregistry
+package registryserver
 
 import (
 	"archive/tar"
@@ -30,25 +30,10 @@ func (v *version) tarball() (*tarball, error) {
 	v.packOnce.Do(func() {
 		v.packed, v.packErr = pack(v.files, v.exec)
 		if v.packErr != nil {
-			v.packErr = fmt.Errorf("testregistry: pack %s@%s: %w", v.name, v.version, v.packErr)
+			v.packErr = fmt.Errorf("registryserver: pack %s@%s: %w", v.name, v.version, v.packErr)
 		}
 	})
 	return v.packed, v.packErr
-}
-
-// corrupted is a valid tarball of the same package with one extra file, so
-// its bytes differ from the advertised integrity while still unpacking.
-func (v *version) corrupted() ([]byte, error) {
-	files := make(map[string][]byte, len(v.files)+1)
-	for k, c := range v.files {
-		files[k] = c
-	}
-	files["CORRUPTED"] = []byte("these bytes do not match dist.integrity\n")
-	t, err := pack(files, v.exec)
-	if err != nil {
-		return nil, err
-	}
-	return t.data, nil
 }
 
 // pack builds the gzip'd tar npm publishes: entries under "package/", sorted,

@@ -1,4 +1,4 @@
-package testregistry
+package registryserver
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package testregistry
+package registryserver
 
 import (
 	"bytes"
@@ -16,7 +16,7 @@ import (
 func (r *Registry) load(fsys fs.FS) error {
 	top, err := fs.ReadDir(fsys, ".")
 	if err != nil {
-		return fmt.Errorf("testregistry: read fixture root: %w", err)
+		return fmt.Errorf("registryserver: read fixture root: %w", err)
 	}
 	for _, e := range top {
 		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") || strings.HasPrefix(e.Name(), "_") {
@@ -30,11 +30,11 @@ func (r *Registry) load(fsys fs.FS) error {
 		}
 		scoped, err := fs.ReadDir(fsys, e.Name())
 		if err != nil {
-			return fmt.Errorf("testregistry: %s: %w", e.Name(), err)
+			return fmt.Errorf("registryserver: %s: %w", e.Name(), err)
 		}
 		for _, s := range scoped {
 			if !s.IsDir() {
-				return fmt.Errorf("testregistry: %s/%s: unexpected file; a scope folder holds one folder per package", e.Name(), s.Name())
+				return fmt.Errorf("registryserver: %s/%s: unexpected file; a scope folder holds one folder per package", e.Name(), s.Name())
 			}
 			if err := r.loadPackage(fsys, e.Name()+"/"+s.Name()); err != nil {
 				return err
@@ -46,11 +46,11 @@ func (r *Registry) load(fsys fs.FS) error {
 
 func (r *Registry) loadPackage(fsys fs.FS, name string) error {
 	if err := checkName(name); err != nil {
-		return fmt.Errorf("testregistry: %s: %w", name, err)
+		return fmt.Errorf("registryserver: %s: %w", name, err)
 	}
 	entries, err := fs.ReadDir(fsys, name)
 	if err != nil {
-		return fmt.Errorf("testregistry: %s: %w", name, err)
+		return fmt.Errorf("registryserver: %s: %w", name, err)
 	}
 	p := &pkg{name: name, versions: map[string]*version{}}
 	for _, e := range entries {
@@ -75,15 +75,15 @@ func (r *Registry) loadPackage(fsys fs.FS, name string) error {
 				return err
 			}
 		default:
-			return fmt.Errorf("testregistry: %s: unexpected file; a package folder holds version folders, dist-tags.json, time.json and advisories.json", rel)
+			return fmt.Errorf("registryserver: %s: unexpected file; a package folder holds version folders, dist-tags.json, time.json and advisories.json", rel)
 		}
 	}
 	if len(p.versions) == 0 {
-		return fmt.Errorf("testregistry: %s: no version folders (<name>/<version>/package.json)", name)
+		return fmt.Errorf("registryserver: %s: no version folders (<name>/<version>/package.json)", name)
 	}
 	for tag, v := range p.tags {
 		if p.versions[v] == nil {
-			return fmt.Errorf("testregistry: %s/dist-tags.json: tag %q points at %s, which has no folder", name, tag, v)
+			return fmt.Errorf("registryserver: %s/dist-tags.json: tag %q points at %s, which has no folder", name, tag, v)
 		}
 	}
 	r.pkgs[name] = p
@@ -94,7 +94,7 @@ func loadVersion(fsys fs.FS, name, dir string) (*version, error) {
 	root := name + "/" + dir
 	sv, err := semver.StrictNewVersion(dir)
 	if err != nil {
-		return nil, fmt.Errorf("testregistry: %s: folder name is not a semver version", root)
+		return nil, fmt.Errorf("registryserver: %s: folder name is not a semver version", root)
 	}
 	files := map[string][]byte{}
 	err = fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
@@ -105,7 +105,7 @@ func loadVersion(fsys fs.FS, name, dir string) (*version, error) {
 			return nil
 		}
 		if !d.Type().IsRegular() {
-			return fmt.Errorf("testregistry: %s: only regular files can be packed", p)
+			return fmt.Errorf("registryserver: %s: only regular files can be packed", p)
 		}
 		data, err := fs.ReadFile(fsys, p)
 		if err != nil {
@@ -120,17 +120,17 @@ func loadVersion(fsys fs.FS, name, dir string) (*version, error) {
 	pj := path.Join(root, "package.json")
 	raw, ok := files["package.json"]
 	if !ok {
-		return nil, fmt.Errorf("testregistry: %s: missing", pj)
+		return nil, fmt.Errorf("registryserver: %s: missing", pj)
 	}
 	m, err := decodeManifest(raw)
 	if err != nil {
-		return nil, fmt.Errorf("testregistry: %s%w", pj, err)
+		return nil, fmt.Errorf("registryserver: %s%w", pj, err)
 	}
 	if got, _ := m["name"].(string); got != name {
-		return nil, fmt.Errorf("testregistry: %s: name is %q, the folder says %q", pj, got, name)
+		return nil, fmt.Errorf("registryserver: %s: name is %q, the folder says %q", pj, got, name)
 	}
 	if got, _ := m["version"].(string); got != sv.String() {
-		return nil, fmt.Errorf("testregistry: %s: version is %q, the folder says %q", pj, got, dir)
+		return nil, fmt.Errorf("registryserver: %s: version is %q, the folder says %q", pj, got, dir)
 	}
 	return &version{name: name, version: sv.String(), sv: sv, manifest: m, files: files}, nil
 }
@@ -156,14 +156,14 @@ func decodeManifest(raw []byte) (map[string]any, error) {
 func readJSONFile[T map[string]string | []json.RawMessage](fsys fs.FS, p string, into *T) error {
 	raw, err := fs.ReadFile(fsys, p)
 	if err != nil {
-		return fmt.Errorf("testregistry: %s: %w", p, err)
+		return fmt.Errorf("registryserver: %s: %w", p, err)
 	}
 	if err := json.Unmarshal(raw, into); err != nil {
 		want := "an object of strings"
 		if _, list := any(into).(*[]json.RawMessage); list {
 			want = "a list of advisories"
 		}
-		return fmt.Errorf("testregistry: %s%w (want %s)", p, jsonError(raw, err), want)
+		return fmt.Errorf("registryserver: %s%w (want %s)", p, jsonError(raw, err), want)
 	}
 	return nil
 }

@@ -131,7 +131,7 @@ func (r *Registry) misbehave(w http.ResponseWriter, req *http.Request, name stri
 	case Huge:
 		r.serveHuge(w, req, name, f.Size)
 	case Drip, HangAfterHeaders, Truncate, TarballLonger:
-		body, ctype, ok := r.normalBody(req, name, rest)
+		body, ctype, ok := r.normalBody(req)
 		if !ok {
 			return false
 		}
@@ -196,21 +196,12 @@ func (r *Registry) misbehave(w http.ResponseWriter, req *http.Request, name stri
 }
 
 // normalBody is what a well-behaved registry would send for the request.
-func (r *Registry) normalBody(req *http.Request, name string, rest []string) ([]byte, string, bool) {
+func (r *Registry) normalBody(req *http.Request) ([]byte, string, bool) {
 	rec := &bufferedResponse{header: http.Header{}}
 	// No validators: a fault always sends a body.
 	plain := req.Clone(req.Context())
 	plain.Header.Del("If-None-Match")
-	switch {
-	case len(rest) == 0:
-		r.servePackument(rec, plain, name)
-	case len(rest) == 1:
-		r.serveVersion(rec, plain, name, rest[0])
-	case len(rest) == 2 && rest[0] == "-":
-		r.serveTarball(rec, plain, name, rest[1])
-	default:
-		return nil, "", false
-	}
+	r.Registry.ServeHTTP(rec, plain)
 	if rec.status != http.StatusOK {
 		return nil, "", false
 	}
@@ -240,8 +231,8 @@ func serveLonger(w http.ResponseWriter, ctype string, body []byte) {
 // until it is size bytes long (within one version entry). The generated
 // versions are prereleases of 0.0.0, so they never become anyone's target.
 func (r *Registry) serveHuge(w http.ResponseWriter, req *http.Request, name string, size int64) {
-	doc, found, err := r.documentFor(req, name)
-	if !found || err != nil {
+	doc, _, found := r.normalBody(req)
+	if !found {
 		writeError(w, http.StatusNotFound, "Not found")
 		return
 	}
@@ -249,7 +240,7 @@ func (r *Registry) serveHuge(w http.ResponseWriter, req *http.Request, name stri
 		DistTags json.RawMessage            `json:"dist-tags"`
 		Versions map[string]json.RawMessage `json:"versions"`
 	}
-	if err := json.Unmarshal(doc.body, &real); err != nil {
+	if err := json.Unmarshal(doc, &real); err != nil {
 		writeError(w, http.StatusInternalServerError, err.Error())
 		return
 	}
@@ -271,7 +262,10 @@ func (r *Registry) serveHuge(w http.ResponseWriter, req *http.Request, name stri
 		cw.Write(body)
 	}
 	pad := strconv.Quote(strings.Repeat("lorem ipsum dolor sit amet ", 20))
-	base := r.base(req)
+	base := r.URL()
+	if base == "" {
+		base = "http://" + req.Host + "/"
+	}
 	for i := 0; cw.n < size && req.Context().Err() == nil; i++ {
 		if !first {
 			cw.WriteString(",")

@@ -27,7 +27,7 @@ func TestRealNpmInstallsCommittedLockfile(t *testing.T) {
 
 	dir := t.TempDir()
 	repo := filepath.Join(dir, "repo")
-	if err := os.CopyFS(repo, os.DirFS("../../fixtures/repos/npm-v3")); err != nil {
+	if err := os.CopyFS(repo, os.DirFS("../../../fixtures/repos/npm-v3")); err != nil {
 		t.Fatal(err)
 	}
 	home := filepath.Join(dir, "home")
