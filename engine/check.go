@@ -263,7 +263,7 @@ func (c *checker) plan(ctx context.Context) ([]unit, []model.PackageReport) {
 				continue
 			}
 			switch {
-			case row.Status != StatusOK:
+			case row.Status != model.RowOK:
 				seen[key] = true
 				r := notAnalyzed(row.Name, "the registry did not answer: "+row.Reason)
 				r.Workspaces, r.Installed = row.Workspaces, row.Installed
@@ -341,7 +341,7 @@ func (c *checker) unitFor(ctx context.Context, row model.DependencyRow) unit {
 			version = g.Versions[i]
 		}
 		r, ok := c.rowAt(name, version)
-		if !ok || r.Status != StatusOK || r.Installed == "" {
+		if !ok || r.Status != model.RowOK || r.Installed == "" {
 			continue
 		}
 		m := c.memberOf(ctx, r)

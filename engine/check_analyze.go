@@ -124,7 +124,7 @@ func (c *checker) analyze(ctx context.Context, u unit) model.PackageReport {
 	findings = append(findings, noteUses(pack, runs)...)
 	c.timer.done(PhaseMatch)
 	c.finish(ctx, &rep, u, runs, compiles, findings, pack)
-	if judged && rep.Verdict == "safe" {
+	if judged && rep.Verdict == model.VerdictSafe {
 		rep.Summary = compilerSafeSummary(compiles)
 	}
 	return rep
@@ -188,7 +188,8 @@ func removeOwnTypes(plan *model.CompanionPlan, runs []*memberRun) {
 			continue
 		}
 		rm := model.Companion{Name: r.removesTypes, From: r.rep.TypesVia.Installed, Remove: true,
-			Why: fmt.Sprintf("%s %s ships its own types", r.m.name(), r.m.target)}
+			Why:    fmt.Sprintf("%s %s ships its own types", r.m.name(), r.m.target),
+			Reason: model.CompanionReason{Kind: model.CompanionRemoval, Follows: r.m.name()}}
 		if rm.From == "" {
 			rm.From = r.rep.TypesVia.From
 		}
@@ -329,7 +330,7 @@ func companionFindings(findings []model.Finding, companions []model.Companion) {
 	for i := range findings {
 		f := &findings[i]
 		for _, cp := range companions {
-			if cp.Name == f.Package && strings.Contains(f.Reason, unattributedPrefix) {
+			if cp.Name == f.Package && model.CompilerCode(f.Change) != 0 {
 				f.Reason = strings.Replace(f.Reason, unattributedPrefix,
 					fmt.Sprintf("compile error from %s %s → %s, which moves with the upgrade: ", cp.Name, cp.From, cp.To), 1)
 			}
@@ -343,15 +344,7 @@ func isCompilerOnly(f model.Finding) bool {
 	if f.Change == model.ChangeCause {
 		return true
 	}
-	if strings.HasPrefix(f.Change, "TS") {
-		for _, r := range f.Change[2:] {
-			if r < '0' || r > '9' {
-				return false
-			}
-		}
-		return len(f.Change) > 2
-	}
-	return false
+	return model.CompilerCode(f.Change) != 0
 }
 
 type diagKey struct {
@@ -411,7 +404,7 @@ func (c *checker) finish(ctx context.Context, rep *model.PackageReport, u unit, 
 	rep.Counts.Sites = sites
 	rep.Counts.Unanalyzed = len(rep.Unanalyzed)
 	status, summary := match.Verdict(findings, sites, len(rep.Unanalyzed))
-	rep.Verdict, rep.Summary = string(status), summary
+	rep.Verdict, rep.Summary = status, summary
 
 	rep.Compile = compileReport(compiles, c.opts.Compile)
 	if !c.opts.Compile && rep.Counts.Possible+rep.Counts.Breaking > 0 {
@@ -460,13 +453,13 @@ func (c *checker) finish(ctx context.Context, rep *model.PackageReport, u unit, 
 		if rep.Compile.Status == model.StatusAnalyzed || rep.Compile.Status == model.StatusSkipped {
 			partly = append(partly, "compile: "+strings.Join(unjudged, "; "))
 		}
-		if rep.Verdict != string(match.StatusBreaking) {
-			rep.Verdict = string(match.StatusPartial)
+		if rep.Verdict != model.VerdictBreaking {
+			rep.Verdict = model.VerdictPartial
 			rep.Summary = fmt.Sprintf("⚠ not compiled: no impact confirmed in %d %s", sites, pluralWord(sites, "site"))
 		}
-	case skipped && rep.Verdict == string(match.StatusSafe):
+	case skipped && rep.Verdict == model.VerdictSafe:
 		partly = append(partly, "compile: skipped (--no-compile)")
-		rep.Verdict = string(match.StatusPartial)
+		rep.Verdict = model.VerdictPartial
 		rep.Summary = fmt.Sprintf("⚠ not compiled (--no-compile): no impact confirmed in %d %s", sites, pluralWord(sites, "site"))
 	}
 	if len(rep.Unanalyzed) > 0 {

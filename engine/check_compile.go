@@ -36,8 +36,9 @@ type wsCompile struct {
 	// seeing them were judged against their installed copies.
 	gaps []string
 	// status and reason say why it did not run, or ran partly.
-	status, reason string
-	res            *typescript.CompileResult
+	status model.AnalysisStatus
+	reason string
+	res    *typescript.CompileResult
 	// unresolvedFiles are, per linked package, its declaration files with
 	// an import nothing could serve.
 	unresolvedFiles map[string]map[string]bool
@@ -233,7 +234,7 @@ func (c *checker) compileWorkspace(ctx context.Context, ws string, runs []*membe
 func (wc *wsCompile) dropOutsideProgram(res *typescript.CompileResult) {
 	kept := res.Coverage.Skipped[:0]
 	for _, s := range res.Coverage.Skipped {
-		if wc.dependents[s.File] && strings.HasPrefix(s.Reason, "outside the workspace's tsconfig") {
+		if wc.dependents[s.File] && s.Outside {
 			res.Coverage.Asked--
 			continue
 		}

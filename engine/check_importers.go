@@ -265,7 +265,7 @@ func installedOf(p model.PackageReport, name string) string {
 
 // memberStatus is whether the report analyzed name: its member's status,
 // else the report's.
-func memberStatus(p model.PackageReport, name string) (string, string) {
+func memberStatus(p model.PackageReport, name string) (model.AnalysisStatus, string) {
 	status, reason := p.Status, p.Reason
 	for _, m := range p.Members {
 		if m.Name == name {

@@ -58,7 +58,7 @@ func importersRepo(t *testing.T) string {
 
 func importersChecker(root string, asked ...string) *checker {
 	row := func(name, installed string, ws ...string) model.DependencyRow {
-		return model.DependencyRow{Name: name, Package: name, Installed: installed, Workspaces: ws, Status: StatusOK}
+		return model.DependencyRow{Name: name, Package: name, Installed: installed, Workspaces: ws, Status: model.RowOK}
 	}
 	return &checker{root: root, opts: CheckOptions{Packages: asked}, disc: &model.DiscoverReport{Rows: []model.DependencyRow{
 		row("zod", "3.25.76", ".", "packages/core"),

@@ -58,7 +58,7 @@ type memberRun struct {
 	warnings   []string
 }
 
-func (r *memberRun) fail(status, reason string) *memberRun {
+func (r *memberRun) fail(status model.AnalysisStatus, reason string) *memberRun {
 	r.ok = false
 	r.rep.Status, r.rep.Reason = status, reason
 	return r

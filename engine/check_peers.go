@@ -212,26 +212,20 @@ func (c *checker) newPeer(ws string, mp typescript.MissingPeer) bool {
 // "add", with who requires it and why the install leaves it out.
 func (c *checker) peerCompanions(compiles []*wsCompile) []model.Companion {
 	by := map[string]*model.Companion{}
+	whys := map[string][]string{}
 	for _, wc := range compiles {
 		for _, mp := range wc.missing {
-			cp, ok := by[mp.Name]
-			if !ok {
-				cp = &model.Companion{Name: mp.Name, To: mp.Added}
-				by[mp.Name] = cp
+			if _, ok := by[mp.Name]; !ok {
+				by[mp.Name] = &model.Companion{Name: mp.Name, To: mp.Added,
+					Reason: model.CompanionReason{Kind: model.CompanionMissingPeer, Follows: mp.RequiredBy}}
 			}
-			why := peerWhy(mp, c.peers.Why)
-			if !strings.Contains(cp.Why, why) {
-				if cp.Why != "" {
-					cp.Why += "; "
-				}
-				cp.Why += why
-			}
+			whys[mp.Name] = appendUnique(whys[mp.Name], peerWhy(mp, c.peers.Why))
 		}
 	}
 	out := []model.Companion{}
 	for _, n := range sortedKeys(by) {
 		cp := *by[n]
-		cp.Why = "add " + n + "@" + rangeOf(compiles, n) + " (" + cp.Why + ")"
+		cp.Why = "add " + n + "@" + rangeOf(compiles, n) + " (" + strings.Join(whys[n], "; ") + ")"
 		out = append(out, cp)
 	}
 	return out

@@ -93,7 +93,7 @@ func TestCompileReport(t *testing.T) {
 		name     string
 		compiles []*wsCompile
 		enabled  bool
-		status   string
+		status   model.AnalysisStatus
 		line     string
 	}{
 		{"--no-compile", nil, false, model.StatusSkipped, "compile check skipped (--no-compile): nothing is confirmed"},

@@ -186,12 +186,14 @@ func allFailed(compiles []*wsCompile) string {
 const unattributedPrefix = "compile error not attributed to a known API change: "
 
 // compilerFindings says, for the errors only the target compiler reports,
-// which compiler reports them.
+// which compiler reports them. The confirmed ones are the unattributed
+// errors (the possible ones keep their reason); one companionFindings
+// already explained has lost the prefix the replacement words.
 func compilerFindings(findings []model.Finding, from, to string) {
 	for i := range findings {
 		f := &findings[i]
-		if rest, ok := strings.CutPrefix(f.Reason, unattributedPrefix); ok {
-			f.Reason = fmt.Sprintf("TypeScript %s reports it and %s does not: %s", to, from, rest)
+		if model.CompilerCode(f.Change) != 0 && f.Severity == model.Breaking {
+			f.Reason = strings.Replace(f.Reason, unattributedPrefix, fmt.Sprintf("TypeScript %s reports it and %s does not: ", to, from), 1)
 		}
 	}
 }

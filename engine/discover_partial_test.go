@@ -85,7 +85,7 @@ func applyPartial(t *testing.T, events []Event) []model.DependencyRow {
 				t.Fatalf("the first rows event is %+v, want every row with the repository", e.Rows)
 			}
 			for _, r := range e.Rows.Rows {
-				if r.Target != "" || r.Update != "" || r.Installed == "" && r.Reason == "" {
+				if r.Target != "" || !r.Update.IsZero() || r.Installed == "" && r.Reason == "" {
 					t.Errorf("first rows: %s has target %q update %q installed %q before any registry answer", r.Name, r.Target, r.Update, r.Installed)
 				}
 			}
@@ -167,7 +167,7 @@ func TestDiscoverPartialRowsAgreeWithTheReport(t *testing.T) {
 				for _, r := range got {
 					if r.Package == tc.notChecked {
 						found = true
-						if r.Status != StatusNotChecked || r.Reason == "" {
+						if r.Status != model.RowNotChecked || r.Reason == "" {
 							t.Errorf("partial row of %s: status %q reason %q, want not checked with the reason", r.Name, r.Status, r.Reason)
 						}
 					}

@@ -169,7 +169,7 @@ func plannedDeps(ctx context.Context, client *registry.Client, rows []model.Depe
 	var deps []groups.Dep
 	var first error
 	for _, r := range rows {
-		if r.Installed == "" || r.Status != StatusOK {
+		if r.Installed == "" || r.Status != model.RowOK {
 			continue
 		}
 		if _, ok := packs[r.Package]; !ok {

@@ -10,12 +10,6 @@ import (
 	"github.com/uptide/uptide/engine/semver"
 )
 
-// Row statuses.
-const (
-	StatusOK         = "ok"
-	StatusNotChecked = "not-checked"
-)
-
 // buildRows merges declarations into dependency decisions: the same package
 // at the same installed version and target across workspaces is one row, a
 // catalog: dependency is one row, different installed versions stay apart.
@@ -25,12 +19,12 @@ func buildRows(decls []decl, packs groups.Packuments, failures map[string]error)
 	for _, d := range decls {
 		row := model.DependencyRow{
 			Name: d.d.Name, Package: d.d.Package, Catalog: d.d.Catalog,
-			Installed: d.version, InstalledSource: d.source, Status: StatusOK, Reason: d.reason,
+			Installed: d.version, InstalledSource: d.source, Status: model.RowOK, Reason: d.reason,
 		}
 		if p := packs[d.d.Package]; p != nil {
 			fillAvailable(&row, d, p)
 		} else if err := failures[d.d.Package]; err != nil {
-			row.Status, row.Reason = StatusNotChecked, err.Error()
+			row.Status, row.Reason = model.RowNotChecked, err.Error()
 		}
 		key := strings.Join([]string{row.Name, row.Package, row.Installed, row.Target}, "\x00")
 		if row.Catalog != "" {
@@ -174,7 +168,7 @@ func companionPlans(rows []model.DependencyRow, deps []groups.Dep, packs groups.
 	seen := map[string]bool{}
 	ix := groups.NewIndex(packs)
 	for _, r := range rows {
-		if r.Status != StatusOK || !strings.HasPrefix(r.Update, "major") {
+		if r.Status != model.RowOK || !r.Update.IsMajor() {
 			continue
 		}
 		key := r.Package + "@" + r.Installed + ">" + r.Target
@@ -291,17 +285,17 @@ func mergeSorted(a, b []string) []string {
 // then minor, patch, up to date, unknown, not checked.
 func urgency(r model.DependencyRow) int {
 	switch {
-	case r.Status != StatusOK:
+	case r.Status != model.RowOK:
 		return 1000
 	case r.Installed == "":
 		return 900
-	case strings.HasPrefix(r.Update, "major"):
+	case r.Update.IsMajor():
 		return 0
-	case r.Update == "minor":
+	case r.Update.Level == model.LevelMinor:
 		return 100
-	case r.Update == "patch":
+	case r.Update.Level == model.LevelPatch:
 		return 200
-	case r.Update == "prerelease":
+	case r.Update.Level == model.LevelPrerelease:
 		return 250
 	}
 	return 300

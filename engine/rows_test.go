@@ -51,7 +51,7 @@ func TestBuildRowsMergesDecisions(t *testing.T) {
 		t.Fatalf("%d rows, want 6: %+v", len(rows), rows)
 	}
 	zod := byKey["zod@3.25.76"]
-	if !zod.Shared || !slices.Equal(zod.Workspaces, []string{"packages/a", "packages/b"}) || !slices.Equal(zod.Specs, []string{"^3.25.0", "^3.25.1"}) || zod.Update != "major" {
+	if !zod.Shared || !slices.Equal(zod.Workspaces, []string{"packages/a", "packages/b"}) || !slices.Equal(zod.Specs, []string{"^3.25.0", "^3.25.1"}) || zod.Update.String() != "major" {
 		t.Errorf("shared zod row: %+v", zod)
 	}
 	if z := byKey["zod@3.22.4"]; z.Shared || z.Target != "4.1.12" {
@@ -63,10 +63,10 @@ func TestBuildRowsMergesDecisions(t *testing.T) {
 	if c := byKey["chalk@5.4.1"]; c.Target != "6.0.0-beta.1" || c.Latest != "5.4.1" {
 		t.Errorf("a dist-tag specifier targets its tag: %+v", c)
 	}
-	if p := byKey["pre@2.0.0-rc.1"]; p.Target != "2.0.0-rc.1" || p.Update != "" {
+	if p := byKey["pre@2.0.0-rc.1"]; p.Target != "2.0.0-rc.1" || !p.Update.IsZero() {
 		t.Errorf("a version above latest is its own target: %+v", p)
 	}
-	if g := byKey["gone@1.0.0"]; g.Status != StatusNotChecked || g.Reason == "" {
+	if g := byKey["gone@1.0.0"]; g.Status != model.RowNotChecked || g.Reason == "" {
 		t.Errorf("a registry failure marks the row: %+v", g)
 	}
 

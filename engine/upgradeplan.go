@@ -55,7 +55,7 @@ func PlanUpgrades(ctx context.Context, opts PlanOptions) (*model.UpgradePlanRepo
 	installed := map[string][]string{}
 	var names []string
 	for _, r := range disc.Rows {
-		if r.Status != "ok" || r.Update == "" {
+		if r.Status != model.RowOK || r.Update.IsZero() {
 			continue
 		}
 		if _, seen := installed[r.Package]; !seen {

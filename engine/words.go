@@ -37,7 +37,7 @@ func ImporterLines(pr *model.PackageReport) []string {
 		case u.Reason != "":
 			line += fmt.Sprintf(": %s, %s", u.Status, u.Reason)
 		default:
-			line += ": " + u.Status
+			line += ": " + string(u.Status)
 		}
 		out = append(out, line)
 	}

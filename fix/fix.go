@@ -599,7 +599,7 @@ func (r *runner) judge() {
 		why = append(why, plural(n, "site left for you", "sites left for you"))
 	}
 	for _, t := range r.rep.Tests.Results {
-		if t.Status == "failed" || t.Status == "timed-out" || t.Status == "error" {
+		if t.Status == verify.StatusFailed || t.Status == verify.StatusTimedOut || t.Status == verify.StatusError {
 			why = append(why, fmt.Sprintf("tests (%s): %s", t.Run.Scope, t.Status))
 		}
 	}

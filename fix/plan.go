@@ -416,7 +416,7 @@ func risk(r *Report) Risk {
 	var high, medium []string
 	switch r.Status {
 	case StatusNotRun:
-		return Risk{Level: "high", Why: []string{"nothing was verified: " + r.Reason}}
+		return Risk{Level: model.RiskHigh, Why: []string{"nothing was verified: " + r.Reason}}
 	case StatusFailed:
 		high = append(high, "verification failed: "+r.Reason)
 	}
@@ -425,7 +425,7 @@ func risk(r *Report) Risk {
 	}
 	ran := 0
 	for _, t := range r.Tests.Results {
-		if t.Status == "passed" {
+		if t.Status == model.TestPassed {
 			ran++
 		}
 	}
@@ -440,11 +440,11 @@ func risk(r *Report) Risk {
 	}
 	switch {
 	case len(high) > 0:
-		return Risk{Level: "high", Why: append(high, medium...)}
+		return Risk{Level: model.RiskHigh, Why: append(high, medium...)}
 	case len(medium) > 0:
-		return Risk{Level: "medium", Why: medium}
+		return Risk{Level: model.RiskMedium, Why: medium}
 	}
-	return Risk{Level: "low", Why: []string{"types and tests pass against the upgrade"}}
+	return Risk{Level: model.RiskLow, Why: []string{"types and tests pass against the upgrade"}}
 }
 
 func major(v string) string {

@@ -6,25 +6,20 @@ import (
 	"github.com/uptide/uptide/fix/verify"
 )
 
-// The statuses of a run.
+// The statuses of a run (model.FixStatus says what each means).
 const (
-	// Verified: zero new diagnostics, no site left, no failing or timed-out
-	// test, no new lint failure, the checkout unchanged.
-	StatusVerified = "verified"
-	// Failed: the upgrade ran and verification did not pass.
-	StatusFailed = "failed"
-	// NotRun: fix stopped before or during the upgrade (a dirty checkout, a
-	// conflict, an install that failed, an interrupt); nothing was verified.
-	StatusNotRun = "not-run"
+	StatusVerified = model.FixVerified
+	StatusFailed   = model.FixFailed
+	StatusNotRun   = model.FixNotRun
 )
 
 // Report is what one fix run did and found.
 type Report struct {
-	Package string `json:"package"`
-	From    string `json:"from,omitempty"`
-	To      string `json:"to,omitempty"`
-	Branch  string `json:"branch,omitempty"`
-	Status  string `json:"status"`
+	Package string          `json:"package"`
+	From    string          `json:"from,omitempty"`
+	To      string          `json:"to,omitempty"`
+	Branch  string          `json:"branch,omitempty"`
+	Status  model.FixStatus `json:"status"`
 	// Reason says why the run stopped or failed, in one line.
 	Reason string `json:"reason,omitempty"`
 	Risk   Risk   `json:"risk"`
@@ -83,8 +78,8 @@ type Install struct {
 
 // Risk is the run's risk level and its reasons.
 type Risk struct {
-	Level string   `json:"level"` // low, medium, high
-	Why   []string `json:"why"`
+	Level model.RiskLevel `json:"level"`
+	Why   []string        `json:"why"`
 }
 
 // Commit is one commit the run made on the branch.
@@ -106,11 +101,11 @@ type PatchResult struct {
 
 // TypesReport is the fresh compile after the upgrade against the baseline.
 type TypesReport struct {
-	Status   string   `json:"status"` // analyzed, skipped, not-analyzed
-	Reason   string   `json:"reason,omitempty"`
-	Compiler string   `json:"compiler,omitempty"`
-	Projects []string `json:"projects"`
-	Files    int      `json:"files"`
+	Status   model.AnalysisStatus `json:"status"` // analyzed, skipped, not-analyzed
+	Reason   string               `json:"reason,omitempty"`
+	Compiler string               `json:"compiler,omitempty"`
+	Projects []string             `json:"projects"`
+	Files    int                  `json:"files"`
 	// Baseline counts the errors the repository had before the upgrade.
 	Baseline int `json:"baseline"`
 	// New are the errors the upgraded branch has and the baseline does not

@@ -23,14 +23,14 @@ func bigReport(n int) *model.DiscoverReport {
 	for i := 0; i < n; i++ {
 		name := fmt.Sprintf("@scope%d/package-%04d", i/20, i)
 		r := model.DependencyRow{Name: name, Package: name, Workspaces: []string{fmt.Sprintf("packages/app-%d", i%10)},
-			Installed: "1.2.3", InstalledSource: model.FromLockfile, Status: engine.StatusOK, ImportingFiles: make([]string, i%37)}
+			Installed: "1.2.3", InstalledSource: model.FromLockfile, Status: model.RowOK, ImportingFiles: make([]string, i%37)}
 		switch i % 3 {
 		case 0:
-			r.Target, r.Latest, r.Update = "2.0.0", "2.0.0", "major"
+			r.Target, r.Latest, r.Update = "2.0.0", "2.0.0", model.Major(1)
 			rep.Companions = append(rep.Companions, model.CompanionPlan{Name: name, From: "1.2.3", To: "2.0.0",
 				Companions: []model.Companion{{Name: "@types/x", From: "1.0.0", To: "2.0.0", Why: "types of it"}}})
 		case 1:
-			r.Target, r.Latest, r.Update = "1.4.0", "1.4.0", "minor"
+			r.Target, r.Latest, r.Update = "1.4.0", "1.4.0", model.UpdateKind{Level: model.LevelMinor}
 		default:
 			r.Target, r.Latest = "1.2.3", "1.2.3"
 		}
@@ -201,7 +201,7 @@ func BenchmarkUpdateCheckDone1000Rows(b *testing.B) {
 	app := loaded(b) // 0 and 3 running (seq 1, 2), 6 queued
 	type run struct{ id, seq int }
 	running, queue, next := []run{{0, 1}, {3, 2}}, []int{6}, 3
-	safe := &tui.CheckResult{Outcome: state.Safe}
+	safe := &tui.CheckResult{Verdict: model.VerdictSafe}
 	b.ReportAllocs()
 	for b.Loop() {
 		r := running[0]

@@ -12,11 +12,10 @@ import (
 	"github.com/uptide/uptide/engine"
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/tui"
-	"github.com/uptide/uptide/tui/state"
 )
 
 func breaking(n int) *tui.CheckResult {
-	return &tui.CheckResult{Outcome: state.Breaking, Breaking: n, Possible: 1, Compiler: "the repo's TypeScript 5.4.5",
+	return &tui.CheckResult{Verdict: model.VerdictBreaking, Breaking: n, Possible: 1, Compiler: "the repo's TypeScript 5.4.5",
 		Files: 3, FilesTotal: 3, NextCommand: "uptide check react --target react@19.1.0 --details",
 		Rules: []tui.PlanRule{
 			{ID: "react/useRef-arg", Title: "useRef needs an argument", Severity: model.Breaking, Sites: 2, ByRule: 2,
@@ -75,7 +74,7 @@ func TestCheckQueueRunsTwoAtATime(t *testing.T) {
 	wantIn(t, h.view(), "✗ check of ai 4.0.0: tsc crashed: out of memory")
 	wantIn(t, h.line("express"), "compiling target")
 
-	f.reply("express") <- checkReply{res: &tui.CheckResult{Outcome: state.Safe}}
+	f.reply("express") <- checkReply{res: &tui.CheckResult{Verdict: model.VerdictSafe}}
 	h.until("express's result", func() bool { return strings.Contains(h.line("express"), "✓ safe") })
 	wantNot(t, h.view(), "checking ")
 }
@@ -363,9 +362,9 @@ func TestRowsShowTheirOwnErrors(t *testing.T) {
 		return &model.DiscoverReport{
 			Repository: model.RepoSummary{Name: "acme", PackageManager: "pnpm", Workspaces: []string{"."}},
 			Rows: []model.DependencyRow{
-				{Name: "private-ui", Package: "private-ui", Workspaces: []string{"."}, Installed: "1.0.0", Status: engine.StatusNotChecked, Reason: "registry.corp: 401 Unauthorized"},
-				{Name: "left-pad", Package: "left-pad", Workspaces: []string{"."}, Status: engine.StatusOK, Reason: "not in pnpm-lock.yaml: run pnpm install", Latest: "1.3.0", Target: "1.3.0"},
-				{Name: "zod", Package: "zod", Workspaces: []string{"."}, Installed: "3.0.0", Target: "4.0.0", Latest: "4.0.0", Update: "major", Status: engine.StatusOK},
+				{Name: "private-ui", Package: "private-ui", Workspaces: []string{"."}, Installed: "1.0.0", Status: model.RowNotChecked, Reason: "registry.corp: 401 Unauthorized"},
+				{Name: "left-pad", Package: "left-pad", Workspaces: []string{"."}, Status: model.RowOK, Reason: "not in pnpm-lock.yaml: run pnpm install", Latest: "1.3.0", Target: "1.3.0"},
+				{Name: "zod", Package: "zod", Workspaces: []string{"."}, Installed: "3.0.0", Target: "4.0.0", Latest: "4.0.0", Update: model.Major(1), Status: model.RowOK},
 			},
 			NotChecked: []model.NotChecked{{Name: "private-ui", Host: "registry.corp", Reason: "401 Unauthorized"}},
 		}, nil

@@ -3,7 +3,6 @@ package tui
 import (
 	"context"
 	"fmt"
-	"strings"
 	"sync"
 
 	"github.com/uptide/uptide/engine"
@@ -185,7 +184,7 @@ func checkOptions(req CheckRequest) engine.CheckOptions {
 		targets[name] = req.Target
 	}
 	for _, w := range req.With {
-		if w.To != "" && strings.HasPrefix(w.Why, "release group ") {
+		if w.To != "" && w.Reason.Kind == model.CompanionGroupMember {
 			targets[w.Name] = w.To
 		}
 	}

@@ -14,8 +14,13 @@ func TestCheckOptionsOfARequest(t *testing.T) {
 		Row:    model.DependencyRow{Name: "react", Package: "react", Workspaces: []string{"packages/web"}, Installed: "18.3.1", Group: "react"},
 		Target: "19.1.0",
 		With: []model.Companion{
-			{Name: "react-dom", From: "18.3.1", To: "19.1.0", Why: "release group react"},
-			{Name: "@types/react", From: "18.3.12", To: "19.1.2", Why: "peer range of react-dom"},
+			{Name: "react-dom", From: "18.3.1", To: "19.1.0", Why: "release group react",
+				Reason: model.CompanionReason{Kind: model.CompanionGroupMember, Follows: "react"}},
+			{Name: "@types/react", From: "18.3.12", To: "19.1.2", Why: "peer range of react-dom",
+				Reason: model.CompanionReason{Kind: model.CompanionRule, Follows: "react-dom"}},
+			// The words decide nothing: only the reason makes a member.
+			{Name: "@types/react-dom", From: "18.3.1", To: "19.1.1", Why: "release group react",
+				Reason: model.CompanionReason{Kind: model.CompanionRule, Follows: "react-dom"}},
 		},
 	}
 	got := tui.CheckOptionsOf(req)

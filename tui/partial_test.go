@@ -16,8 +16,10 @@ type scriptedDiscovery struct {
 }
 
 func row(name, installed, target, update string) model.DependencyRow {
+	var kind model.UpdateKind
+	_ = kind.UnmarshalText([]byte(update)) // "": up to date
 	return model.DependencyRow{Name: name, Package: name, Workspaces: []string{"."}, Installed: installed,
-		InstalledSource: model.FromLockfile, Latest: target, Target: target, Update: update, Status: engine.StatusOK,
+		InstalledSource: model.FromLockfile, Latest: target, Target: target, Update: kind, Status: model.RowOK,
 		Types: []model.DepType{model.Prod}, Specs: []string{"^" + installed}}
 }
 

@@ -107,7 +107,7 @@ func TestPumpCoalescesRowsByPackage(t *testing.T) {
 // built by the pump; one that updates rows in place does not.
 func TestPumpPreparesWhatReshapes(t *testing.T) {
 	row := func(name, ws, target string) model.DependencyRow {
-		return model.DependencyRow{Name: name, Package: name, Workspaces: []string{ws}, Installed: "1.0.0", Target: target, Status: engine.StatusOK}
+		return model.DependencyRow{Name: name, Package: name, Workspaces: []string{ws}, Installed: "1.0.0", Target: target, Status: model.RowOK}
 	}
 	repo := model.RepoSummary{Name: "acme"}
 	tests := []struct {

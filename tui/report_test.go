@@ -22,7 +22,7 @@ import (
 func earlyOf(rep *model.DiscoverReport) []model.DependencyRow {
 	early := make([]model.DependencyRow, len(rep.Rows))
 	for i, r := range rep.Rows {
-		r.Target, r.Latest, r.Update, r.Group, r.ImportingFiles = "", "", "", "", nil
+		r.Target, r.Latest, r.Update, r.Group, r.ImportingFiles = "", "", model.UpdateKind{}, "", nil
 		early[i] = r
 	}
 	return early

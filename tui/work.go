@@ -194,7 +194,7 @@ func groupPlans(ctx context.Context, eng Engine, rep *model.DiscoverReport) (map
 			if r.Package != g.Members[0] || r.Installed != g.Versions[0] || r.Group != g.Title {
 				continue
 			}
-			if r.Target != "" && r.Target != r.Installed && r.Status == engine.StatusOK {
+			if r.Target != "" && r.Target != r.Installed && r.Status == model.RowOK {
 				switch p, err := eng.Plan(ctx, r, r.Target); {
 				case err != nil:
 					errs[i] = err
@@ -229,7 +229,7 @@ func (a *App) versions(id int) tea.Cmd {
 
 func (a *App) chooseTarget(msg state.ChooseTargetMsg) tea.Cmd {
 	d := &a.s.Deps[msg.ID]
-	if msg.Version == d.Target && d.TargetWhy == state.WhyPicked {
+	if msg.Version == d.Target && d.PickedTarget {
 		return nil
 	}
 	// Choosing the discovered target itself still plans it: the group's
@@ -292,7 +292,7 @@ func (a *App) enqueue(ids []int) tea.Cmd {
 		switch {
 		case d.Check.Status == state.Queued || d.Check.Status == state.Running:
 			continue
-		case d.Row.Status != engine.StatusOK || d.Row.Installed == "":
+		case d.Row.Status != model.RowOK || d.Row.Installed == "":
 			skipped = append(skipped, d.Row.Name+" (installed version unknown)")
 			continue
 		case d.Target == "" || d.Target == d.Row.Installed:

@@ -1,10 +1,6 @@
 package view
 
-import (
-	"strings"
-
-	"github.com/uptide/uptide/engine/model"
-)
+import "github.com/uptide/uptide/engine/model"
 
 // Behind counts the dependencies of a discovery report that have an
 // update, and the majors among them: the "N behind, M major" of list's
@@ -14,11 +10,11 @@ import (
 // for is not counted (nothing is known about it).
 func Behind(rows []model.DependencyRow) (behind, majors int) {
 	for _, r := range rows {
-		if r.Status != "ok" || r.Update == "" {
+		if r.Status != model.RowOK || r.Update.IsZero() {
 			continue
 		}
 		behind++
-		if strings.HasPrefix(r.Update, "major") {
+		if r.Update.IsMajor() {
 			majors++
 		}
 	}

@@ -128,14 +128,14 @@ func (v *FixReport) add(s Section) {
 	}
 }
 
-func riskSpan(level string) Span {
+func riskSpan(level model.RiskLevel) Span {
 	switch level {
-	case "low":
-		return Span{level, Good}
-	case "medium":
-		return Span{level, Warn}
+	case model.RiskLow:
+		return Span{string(level), Good}
+	case model.RiskMedium:
+		return Span{string(level), Warn}
 	}
-	return Span{level, Bad}
+	return Span{string(level), Bad}
 }
 
 // assistSection says what the assisted fixer did and what it cost:
@@ -236,8 +236,8 @@ func testsSection(r *fix.Report) Section {
 	for _, res := range t.Results {
 		mark := Span{"✓", Good}
 		switch res.Status {
-		case "passed":
-		case "no-tests":
+		case model.TestPassed:
+		case model.TestNoTests:
 			// The runner found nothing to run: nothing failed either.
 			mark = Span{"–", Warn}
 		default:

@@ -241,9 +241,9 @@ type expectedReport struct {
 func expectedOf(rep model.CheckReport) []expectedReport {
 	out := []expectedReport{}
 	for _, p := range rep.Packages {
-		r := expectedReport{Title: p.Title, Workspaces: p.Workspaces, Verdict: p.Verdict, Findings: []expectedFinding{},
+		r := expectedReport{Title: p.Title, Workspaces: p.Workspaces, Verdict: string(p.Verdict), Findings: []expectedFinding{},
 			Importers: p.Importers, Undeclared: p.Undeclared}
-		r.Compile.Status, r.Compile.Asked, r.Compile.Compiled = p.Compile.Status, p.Compile.Asked, p.Compile.Compiled
+		r.Compile.Status, r.Compile.Asked, r.Compile.Compiled = string(p.Compile.Status), p.Compile.Asked, p.Compile.Compiled
 		r.Compile.PreExisting, r.Compile.NewErrors = p.Compile.PreExisting, p.Compile.NewErrors
 		for _, f := range p.Findings {
 			if f.Hidden {

@@ -34,7 +34,7 @@ func decodePlan(t *testing.T, r result) model.UpgradePlan {
 func stepIDs(p model.UpgradePlan) string {
 	var ids []string
 	for _, s := range p.Steps {
-		ids = append(ids, s.ID+":"+s.Verdict)
+		ids = append(ids, s.ID+":"+string(s.Verdict))
 	}
 	return strings.Join(ids, " ")
 }
@@ -185,7 +185,7 @@ func TestPlanCeiling(t *testing.T) {
 	c, first := ceilingOf("zod")
 	var asked []string
 	for _, s := range c.Steps {
-		asked = append(asked, s.Version+":"+s.Verdict)
+		asked = append(asked, s.Version+":"+string(s.Verdict))
 	}
 	if c.Version != "3.25.76" || c.Latest != "4.1.12" || strings.Join(asked, " ") != "4.1.12:breaking 4.0.17:breaking 4.0.0:breaking" {
 		t.Fatalf("zod ceiling %s (latest %s) after %v", c.Version, c.Latest, asked)

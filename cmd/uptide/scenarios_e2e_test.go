@@ -89,7 +89,7 @@ func TestListGroupsAndCompanions(t *testing.T) {
 	}
 	// Minor and patch upgrades get no plan; only majors do.
 	for _, p := range rep.Companions {
-		if row := findRowByVersion(rep.Rows, p.Name, p.From); row == nil || !strings.HasPrefix(row.Update, "major") {
+		if row := findRowByVersion(rep.Rows, p.Name, p.From); row == nil || !row.Update.IsMajor() {
 			t.Errorf("companion plan for %s %s which is not a major row", p.Name, p.From)
 		}
 	}
@@ -97,13 +97,13 @@ func TestListGroupsAndCompanions(t *testing.T) {
 	if row := findRow(rep.Rows, "left-pad", "."); row == nil || !strings.Contains(row.Deprecated, "padStart") {
 		t.Errorf("left-pad should carry its deprecation: %+v", row)
 	}
-	if row := findRow(rep.Rows, "legacy-lodash", "packages/api"); row == nil || row.Package != "lodash" || row.Update != "patch" {
+	if row := findRow(rep.Rows, "legacy-lodash", "packages/api"); row == nil || row.Package != "lodash" || row.Update.String() != "patch" {
 		t.Errorf("npm: alias row: %+v", row)
 	}
 	// Majors first, then by importing files.
 	seenMinor := false
 	for _, r := range rep.Rows {
-		major := strings.HasPrefix(r.Update, "major")
+		major := r.Update.IsMajor()
 		if seenMinor && major {
 			t.Fatalf("major row %s after a non-major row", r.Name)
 		}
@@ -172,7 +172,7 @@ func TestListCatalogRows(t *testing.T) {
 	if web.Catalog != "react18" || web.Installed != "18.3.1" || admin.Catalog != "default" || admin.Installed != "19.1.0" {
 		t.Errorf("react rows: web %+v admin %+v", web, admin)
 	}
-	if admin.Update != "" {
+	if !admin.Update.IsZero() {
 		t.Errorf("admin's react 19.1.0 is up to date, update %q", admin.Update)
 	}
 }

@@ -108,7 +108,8 @@ func (ix *Index) Companions(target Dep, to string, candidates []Dep) model.Compa
 		switch d.verdict {
 		case move:
 			decided[cand.name] = true
-			plan.Companions = append(plan.Companions, model.Companion{Name: cand.name, From: cand.installed, To: d.to, Why: d.why})
+			plan.Companions = append(plan.Companions, model.Companion{Name: cand.name, From: cand.installed, To: d.to, Why: d.why,
+				Reason: model.CompanionReason{Kind: model.CompanionRule, Follows: f.name}})
 			m := newMover(p, cand.name, cand.installed, d.to, cand.workspaces)
 			movers[cand.name] = m
 			queue = append(queue, m)
@@ -119,7 +120,8 @@ func (ix *Index) Companions(target Dep, to string, candidates []Dep) model.Compa
 			plan.Conflicts = append(plan.Conflicts, model.Conflict{Name: cand.name, From: cand.installed, Why: d.why})
 		case remove:
 			decided[cand.name] = true
-			plan.Companions = append(plan.Companions, model.Companion{Name: cand.name, From: cand.installed, Why: d.why, Remove: true})
+			plan.Companions = append(plan.Companions, model.Companion{Name: cand.name, From: cand.installed, Why: d.why, Remove: true,
+				Reason: model.CompanionReason{Kind: model.CompanionRemoval, Follows: f.name}})
 		}
 	}
 	for {

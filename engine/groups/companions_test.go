@@ -384,7 +384,8 @@ func TestCompanions(t *testing.T) {
 			got := Companions(c.target, c.to, c.candidates, c.p)
 			want := model.CompanionPlan{Name: c.target.Name, From: c.target.Installed, To: c.to,
 				Companions: orEmpty(c.companions), Conflicts: orEmpty(c.conflicts)}
-			if d := cmp.Diff(want, got); d != "" {
+			ruleReasons(t, got.Companions)
+			if d := cmp.Diff(want, got, noReason); d != "" {
 				t.Errorf("plan (-want +got):\n%s", d)
 			}
 		})
@@ -452,7 +453,8 @@ func TestCompanionsRemoveTypesATargetShipsItself(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			got := Companions(Dep{Name: tc.pkg, Installed: tc.from, Workspace: "."}, tc.to,
 				[]Dep{{Name: tc.types, Installed: tc.installed, Workspace: "."}}, p)
-			if d := cmp.Diff([]model.Companion{tc.want}, got.Companions); d != "" || len(got.Conflicts) > 0 {
+			ruleReasons(t, got.Companions)
+			if d := cmp.Diff([]model.Companion{tc.want}, got.Companions, noReason); d != "" || len(got.Conflicts) > 0 {
 				t.Errorf("companions (-want +got):\n%s\nconflicts %+v", d, got.Conflicts)
 			}
 		})

@@ -41,13 +41,16 @@ func (ix *Index) MemberTargets(g model.Group, lead Dep, to string, deps []Dep) (
 			continue
 		}
 		from := g.Versions[i]
-		stay := func(why string) { moves = append(moves, model.Companion{Name: name, From: from, To: from, Why: why}) }
+		member := model.CompanionReason{Kind: model.CompanionGroupMember, Follows: lead.Name}
+		stay := func(why string) {
+			moves = append(moves, model.Companion{Name: name, From: from, To: from, Why: why, Reason: member})
+		}
 		move := func(v, why string) {
 			if semver.Compare(v, from) <= 0 {
 				stay(fmt.Sprintf("stays: %s %s is not above its installed %s", name, v, from))
 				return
 			}
-			moves = append(moves, model.Companion{Name: name, From: from, To: v, Why: why})
+			moves = append(moves, model.Companion{Name: name, From: from, To: v, Why: why, Reason: member})
 		}
 		if semver.Compare(to, lead.Installed) == 0 {
 			stay(fmt.Sprintf("stays with %s %s", lead.Name, lead.Installed))

@@ -102,7 +102,8 @@ func TestMemberTargets(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, conflicts := NewIndex(tc.p).MemberTargets(tc.g, tc.lead, tc.to, tc.deps)
-			if diff := cmp.Diff(tc.want, got); diff != "" {
+			memberReasons(t, got, tc.lead.Name)
+			if diff := cmp.Diff(tc.want, got, noReason); diff != "" {
 				t.Errorf("moves (-want +got):\n%s", diff)
 			}
 			if tc.conflicts == nil {

@@ -2,7 +2,6 @@ package match
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/uptide/uptide/engine/model"
 )
@@ -63,7 +62,7 @@ var fixRows = []FixRow{
 	{ID: "fix/additive", Title: "additive finding: nothing to change", Fix: model.NoFix,
 		Match: func(in FixInput) bool { return in.Severity == model.Additive }},
 	{ID: "fix/unattributed", Title: "compile error no known change explains", Fix: model.UnknownFix,
-		Match: func(in FixInput) bool { return strings.HasPrefix(in.Change, "TS") }},
+		Match: func(in FixInput) bool { return model.CompilerCode(in.Change) != 0 }},
 	{ID: "fix/cause", Title: "root cause: one edit at the anchor", Fix: model.Manual,
 		Match: func(in FixInput) bool { return in.Change == model.ChangeCause }},
 	{ID: "fix/inferred", Title: "only seen through a compiler diagnostic", Fix: model.UnknownFix,

@@ -6,8 +6,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/uptide/uptide/engine/model"
 )
@@ -29,27 +27,13 @@ func isHidden(f model.Finding) bool {
 	return f.Confidence < hiddenUnder
 }
 
-// codeOf is the TS code of a finding that stands for a compiler error no
-// change explains, and 0 otherwise: a change finding keeps its id whether
-// or not a compile confirmed it, so a re-check does not lose selections.
-func codeOf(f model.Finding) int {
-	if !strings.HasPrefix(f.Change, "TS") {
-		return 0
-	}
-	n, err := strconv.Atoi(f.Change[2:])
-	if err != nil {
-		return 0
-	}
-	return n
-}
-
 // idPath is the canonical path slot of the id: the symbol path, the
 // grouping key of an unattributed error, or the name a root cause edits.
 func idPath(f model.Finding) string {
 	switch {
 	case f.Path != "":
 		return f.Path
-	case codeOf(f) != 0:
+	case model.CompilerCode(f.Change) != 0:
 		return f.Rule
 	}
 	return f.SymbolPath
@@ -60,7 +44,7 @@ func idPath(f model.Finding) string {
 // grouping key (code and message shape), and its file is the one file its
 // group stands in, so the id names what failed and where.
 func baseID(f model.Finding) string {
-	sum := sha256.Sum256([]byte(fmt.Sprintf("%s\x00%s\x00%s\x00%s\x00%d", f.Package, idPath(f), f.File, f.Change, codeOf(f))))
+	sum := sha256.Sum256([]byte(fmt.Sprintf("%s\x00%s\x00%s\x00%s\x00%d", f.Package, idPath(f), f.File, f.Change, model.CompilerCode(f.Change))))
 	return hex.EncodeToString(sum[:8])
 }
 

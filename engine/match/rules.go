@@ -3,6 +3,8 @@ package match
 import (
 	"fmt"
 	"sort"
+
+	"github.com/uptide/uptide/engine/model"
 )
 
 // The tables a rule can belong to.
@@ -106,17 +108,17 @@ var certaintyRows = []CertaintyRow{
 
 // VerdictRow is one outcome of the honest verdict.
 type VerdictRow struct {
-	ID     string
-	Title  string
-	Status Status
+	ID      string
+	Title   string
+	Verdict model.Verdict
 }
 
 var verdictRows = []VerdictRow{
-	{ID: "verdict/breaking", Title: "a confirmed breaking finding", Status: StatusBreaking},
-	{ID: "verdict/unknown", Title: "more than a fifth of the sites not analyzed", Status: StatusUnknown},
-	{ID: "verdict/possible", Title: "only unverified findings", Status: StatusPossible},
-	{ID: "verdict/partial", Title: "nothing found, up to a fifth of the sites not analyzed", Status: StatusPartial},
-	{ID: "verdict/safe", Title: "nothing found and every site analyzed", Status: StatusSafe},
+	{ID: "verdict/breaking", Title: "a confirmed breaking finding", Verdict: model.VerdictBreaking},
+	{ID: "verdict/unknown", Title: "more than a fifth of the sites not analyzed", Verdict: model.VerdictUnknown},
+	{ID: "verdict/possible", Title: "only unverified findings", Verdict: model.VerdictPossible},
+	{ID: "verdict/partial", Title: "nothing found, up to a fifth of the sites not analyzed", Verdict: model.VerdictPartial},
+	{ID: "verdict/safe", Title: "nothing found and every site analyzed", Verdict: model.VerdictSafe},
 }
 
 // mustRule panics on an id the code names but no table holds: a

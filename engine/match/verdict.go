@@ -7,24 +7,12 @@ import (
 	"github.com/uptide/uptide/engine/model"
 )
 
-// Status is the honest verdict on one package.
-type Status string
-
-// The statuses.
-const (
-	StatusBreaking Status = "breaking"
-	StatusPossible Status = "possible"
-	StatusSafe     Status = "safe"
-	StatusPartial  Status = "partial"
-	StatusUnknown  Status = "unknown"
-)
-
 // Verdict says what a package's findings amount to. Breaking and possible
 // count listed findings (an anchor or a per-file finding once). Nothing
 // found is safe only when every site was analyzed: partial when at most a
 // fifth of the sites were not, unknown above that — never a green check
 // over sites nobody looked at.
-func Verdict(findings []model.Finding, analyzedSites, unanalyzedSites int) (Status, string) {
+func Verdict(findings []model.Finding, analyzedSites, unanalyzedSites int) (model.Verdict, string) {
 	var breaking, possible int
 	for _, f := range findings {
 		if f.Hidden {
@@ -69,10 +57,10 @@ func Verdict(findings []model.Finding, analyzedSites, unanalyzedSites int) (Stat
 	return status, strings.Join(parts, " · ")
 }
 
-func verdictStatus(id string) Status {
+func verdictStatus(id string) model.Verdict {
 	for _, r := range verdictRows {
 		if r.ID == id {
-			return r.Status
+			return r.Verdict
 		}
 	}
 	panic("match: unknown verdict row " + id)

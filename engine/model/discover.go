@@ -67,7 +67,7 @@ type DependencyRow struct {
 	// to the newest release every member has.
 	TargetWhy string `json:"targetWhy,omitempty"`
 	// Update is patch, minor, major, "major ×N", or empty when up to date.
-	Update string `json:"update,omitempty"`
+	Update UpdateKind `json:"update,omitzero"`
 	// Deprecated is the registry's deprecation message for the installed version.
 	Deprecated string `json:"deprecated,omitempty"`
 	// TargetDeprecated is the deprecation message of the target version.
@@ -77,8 +77,8 @@ type DependencyRow struct {
 	// Group is the title of the release group the package belongs to.
 	Group string `json:"group,omitempty"`
 	// Status is ok, or not-checked when the registry did not answer.
-	Status string `json:"status"`
-	Reason string `json:"reason,omitempty"`
+	Status RowStatus `json:"status"`
+	Reason string    `json:"reason,omitempty"`
 }
 
 // Skipped is a declaration Uptide does not query a registry for.

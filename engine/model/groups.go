@@ -50,6 +50,9 @@ type Companion struct {
 	// is ""): an @types package whose package's target ships its own
 	// declarations.
 	Remove bool `json:"remove,omitempty"`
+	// Reason is Why for code to decide on; it stays out of JSON, where Why
+	// and Remove say it.
+	Reason CompanionReason `json:"-"`
 }
 
 // Conflict is a package that should move with an upgrade but has no release

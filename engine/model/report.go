@@ -1,20 +1,5 @@
 package model
 
-// The statuses of an analysis. Absence never means clean: an analysis that
-// did not run is present with one of these and a reason.
-const (
-	// StatusAnalyzed: the analysis ran over everything it was asked about.
-	StatusAnalyzed = "analyzed"
-	// StatusPartial: it ran, but some of what it was asked about was not
-	// covered (the reason says what).
-	StatusPartial = "partial"
-	// StatusNotAnalyzed: it could not run (the reason says why).
-	StatusNotAnalyzed = "not-analyzed"
-	// StatusSkipped: it was deliberately not run (--no-compile, nothing to
-	// judge, already at the target).
-	StatusSkipped = "skipped"
-)
-
 // CheckReport is what `uptide check` found: one report per dependency
 // decision asked about (a release group is one decision).
 type CheckReport struct {
@@ -40,7 +25,7 @@ type PackageReport struct {
 	Installed  string   `json:"installed,omitempty"`
 	Target     string   `json:"target,omitempty"`
 	// Update is patch, minor, major or "major ×N".
-	Update string `json:"update,omitempty"`
+	Update UpdateKind `json:"update,omitzero"`
 	// Group is the release group checked together, when there is one.
 	Group *Group `json:"group,omitempty"`
 	// Members are the packages analyzed: the package alone, or every member
@@ -49,12 +34,12 @@ type PackageReport struct {
 
 	// Status says whether the package was analyzed (analyzed, partial,
 	// not-analyzed, skipped) and Reason why not entirely.
-	Status string `json:"status"`
-	Reason string `json:"reason,omitempty"`
+	Status AnalysisStatus `json:"status"`
+	Reason string         `json:"reason,omitempty"`
 	// Verdict is the honest verdict (breaking, possible, safe, partial,
 	// unknown), empty when nothing was analyzed; Summary says it in words
 	// ("✗ 2 breaking · 1 possible").
-	Verdict string        `json:"verdict,omitempty"`
+	Verdict Verdict       `json:"verdict,omitempty"`
 	Summary string        `json:"summary"`
 	Counts  FindingCounts `json:"counts"`
 	// Findings are every finding, hidden ones included, sorted canonically.
@@ -89,8 +74,8 @@ type MemberReport struct {
 	TypesVia *TypesVia `json:"typesVia,omitempty"`
 	// Status and Reason say whether this member's usages and diff were
 	// analyzed.
-	Status string `json:"status"`
-	Reason string `json:"reason,omitempty"`
+	Status AnalysisStatus `json:"status"`
+	Reason string         `json:"reason,omitempty"`
 	// Sites counts the usages found, Files the files holding them.
 	Sites int `json:"sites"`
 	Files int `json:"files"`
@@ -128,8 +113,8 @@ type FindingCounts struct {
 // CompileReport is Signal B for one report: what the repository's compiler
 // was asked to judge, what it covered, and which compiler it was.
 type CompileReport struct {
-	Status string `json:"status"`
-	Reason string `json:"reason,omitempty"`
+	Status AnalysisStatus `json:"status"`
+	Reason string         `json:"reason,omitempty"`
 	// Compiler names the judge: "the repo's TypeScript 5.4.5".
 	Compiler string `json:"compiler,omitempty"`
 	// Asked and Compiled count the files in scope and the ones type-checked.
@@ -159,8 +144,8 @@ type SkippedFile struct {
 // ModuleFormatReport is the module-format half of check: whether the target
 // stops supporting require(), and which Node judged the require() sites.
 type ModuleFormatReport struct {
-	Status string `json:"status"`
-	Reason string `json:"reason,omitempty"`
+	Status AnalysisStatus `json:"status"`
+	Reason string         `json:"reason,omitempty"`
 	// StopsRequire: the target's manifests give require() no CommonJS entry
 	// the installed version had.
 	StopsRequire bool `json:"stopsRequire"`
@@ -181,8 +166,8 @@ type Importer struct {
 	Declared bool `json:"declared"`
 	// Status is analyzed when this report covers the workspace's imports,
 	// else skipped or not-analyzed, with Reason.
-	Status string `json:"status"`
-	Reason string `json:"reason,omitempty"`
+	Status AnalysisStatus `json:"status"`
+	Reason string         `json:"reason,omitempty"`
 	// Files are the workspace's files importing the package.
 	Files []string `json:"files"`
 }
@@ -202,6 +187,6 @@ type Undeclared struct {
 	// Status is analyzed (its usages and compile are in this report) or
 	// skipped (its import does not resolve, or resolves to a copy no
 	// checked decision has), with Reason.
-	Status string `json:"status"`
-	Reason string `json:"reason,omitempty"`
+	Status AnalysisStatus `json:"status"`
+	Reason string         `json:"reason,omitempty"`
 }

@@ -41,7 +41,7 @@ type PlanStep struct {
 	Checked bool `json:"checked"`
 	// Verdict is the check's (breaking, possible, safe, partial, unknown),
 	// "unchecked" without one.
-	Verdict string `json:"verdict"`
+	Verdict Verdict `json:"verdict"`
 	// Reason is the check's, when its verdict is not conclusive.
 	Reason string `json:"reason,omitempty"`
 	Effort Effort `json:"effort"`
@@ -56,8 +56,8 @@ type StepMove struct {
 	From string `json:"from"`
 	To   string `json:"to"`
 	// Update is patch, minor, major or "major ×N".
-	Update string `json:"update,omitempty"`
-	Why    string `json:"why"`
+	Update UpdateKind `json:"update,omitzero"`
+	Why    string     `json:"why"`
 }
 
 // StepAfter is one ordering constraint: Step must move first.
@@ -134,8 +134,8 @@ type Ceiling struct {
 
 // CeilingStep is one check of the bisection.
 type CeilingStep struct {
-	Version string `json:"version"`
-	Verdict string `json:"verdict"`
-	Sites   int    `json:"sites"`
-	Reason  string `json:"reason,omitempty"`
+	Version string  `json:"version"`
+	Verdict Verdict `json:"verdict"`
+	Sites   int     `json:"sites"`
+	Reason  string  `json:"reason,omitempty"`
 }

@@ -133,7 +133,7 @@ func TestUpdateKind(t *testing.T) {
 		{"0.9.0", "3.0.0", "major ×3"},
 	}
 	for _, c := range cases {
-		if got := UpdateKind(c.from, c.to); got != c.want {
+		if got := UpdateKind(c.from, c.to).String(); got != c.want {
 			t.Errorf("UpdateKind(%q, %q) = %q, want %q", c.from, c.to, got, c.want)
 		}
 	}

@@ -10,7 +10,7 @@ import (
 // Judge checks the package at one version: its verdict in the plan's
 // words (safe, possible, breaking, partial, unknown), its breaking sites,
 // and the check's reason when it did not decide.
-type Judge func(version string) (verdict string, sites int, reason string, err error)
+type Judge func(version string) (verdict model.Verdict, sites int, reason string, err error)
 
 // Ceiling bisects the releases above installed for the newest one judged
 // safe, assuming what breaks at one release breaks at the later ones (the
@@ -53,12 +53,12 @@ func Ceiling(pkg, installed string, versions []string, judge Judge) (model.Ceili
 		}
 		c.Steps = append(c.Steps, model.CeilingStep{Version: v, Verdict: verdict, Sites: sites, Reason: reason})
 		switch verdict {
-		case "safe":
+		case model.VerdictSafe:
 			lo = mid
-		case "breaking", "possible":
+		case model.VerdictBreaking, model.VerdictPossible:
 			hi = mid
 		default:
-			c.Stopped = v + " is " + verdict
+			c.Stopped = v + " is " + string(verdict)
 			if reason != "" {
 				c.Stopped += ": " + reason
 			}

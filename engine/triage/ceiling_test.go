@@ -1,6 +1,7 @@
 package triage
 
 import (
+	"github.com/uptide/uptide/engine/model"
 	"strings"
 	"testing"
 )
@@ -12,7 +13,7 @@ func TestCeiling(t *testing.T) {
 	versions := []string{"3.22.4", "3.23.8", "3.25.76", "4.0.0", "4.0.17", "4.1.12", "4.2.0-beta.1"}
 	breaksFrom := func(first string) (Judge, *[]string) {
 		var asked []string
-		return func(v string) (string, int, string, error) {
+		return func(v string) (model.Verdict, int, string, error) {
 			asked = append(asked, v)
 			if semverLess(v, first) {
 				return "safe", 0, "", nil
@@ -36,7 +37,7 @@ func TestCeiling(t *testing.T) {
 			t.Errorf("breaking from %s: ceiling %q latest %q, asked %v; want %s after %s", c.first, got.Version, got.Latest, *asked, c.want, c.asked)
 		}
 	}
-	got, _ := Ceiling("zod", "3.22.4", versions, func(v string) (string, int, string, error) {
+	got, _ := Ceiling("zod", "3.22.4", versions, func(v string) (model.Verdict, int, string, error) {
 		if v == "4.1.12" {
 			return "breaking", 1, "", nil
 		}

@@ -105,7 +105,7 @@ func planned(in Input) map[string]model.DependencyRow {
 	}
 	out := map[string]model.DependencyRow{}
 	for _, r := range in.Rows {
-		if r.Status != "ok" || r.Update == "" || r.Target == "" || r.Target == r.Installed {
+		if r.Status != model.RowOK || r.Update.IsZero() || r.Target == "" || r.Target == r.Installed {
 			continue
 		}
 		if _, seen := out[r.Name]; seen {
@@ -302,7 +302,7 @@ func judge(s *step, rows map[string]model.DependencyRow) {
 			s.Checked = false
 		}
 	}
-	s.Verdict = "unchecked"
+	s.Verdict = model.VerdictUnchecked
 	if !s.Checked {
 		return
 	}
@@ -336,30 +336,20 @@ func judge(s *step, rows map[string]model.DependencyRow) {
 }
 
 // VerdictOf is a report's verdict in the plan's words.
-func VerdictOf(rep *model.PackageReport) string {
+func VerdictOf(rep *model.PackageReport) model.Verdict {
 	switch {
 	case rep.Status == model.StatusNotAnalyzed:
-		return "unknown"
-	case rep.Verdict == "" && rep.Status == model.StatusSkipped:
-		return "safe"
-	case rep.Verdict == "":
-		return "unknown"
+		return model.VerdictUnknown
+	case rep.Verdict == model.VerdictNone && rep.Status == model.StatusSkipped:
+		return model.VerdictSafe
+	case rep.Verdict == model.VerdictNone:
+		return model.VerdictUnknown
 	}
 	return rep.Verdict
 }
 
-// verdictRank orders verdicts from the best to the worst.
-func verdictRank(rep *model.PackageReport) int {
-	switch VerdictOf(rep) {
-	case "safe":
-		return 0
-	case "possible":
-		return 1
-	case "partial", "unknown":
-		return 2
-	}
-	return 3
-}
+// verdictRank orders reports from the best verdict to the worst.
+func verdictRank(rep *model.PackageReport) int { return VerdictOf(rep).Rank() }
 
 // constrain finds what must move before s: the TypeScript its targets'
 // declarations need, and the packages their peer ranges need moved first.
@@ -484,7 +474,7 @@ func prioritize(in Input, s *step, rows map[string]model.DependencyRow) {
 		if why := unsupported(in, m.Name, r.Installed); why != "" {
 			s.Priorities = append(s.Priorities, model.Priority{Kind: model.PriorityUnsupported, Package: m.Name, Reason: why})
 		}
-		if n := majorsBehind(r.Update); n > 0 {
+		if n := r.Update.Majors; n > 0 {
 			s.Priorities = append(s.Priorities, model.Priority{Kind: model.PriorityBehind, Package: m.Name, Count: n,
 				Reason: fmt.Sprintf("%s behind (%s %s → %s)", plural(n, "major"), m.Name, r.Installed, r.Target)})
 		}
@@ -558,24 +548,12 @@ func mustMajor(s string) uint64 {
 	return n
 }
 
-// majorsBehind reads discovery's update kind: "major" is one, "major ×N" N.
-func majorsBehind(update string) int {
-	rest, ok := strings.CutPrefix(update, "major")
-	if !ok {
-		return 0
-	}
-	if n, err := strconv.Atoi(strings.TrimPrefix(strings.TrimSpace(rest), "×")); err == nil {
-		return n
-	}
-	return 1
-}
-
 // batch joins the steps checked ✓ no impact, free to move at once, into
 // the cheap batch (when there are two or more).
 func batch(steps []*step) []*step {
 	var cheap, rest []*step
 	for _, s := range steps {
-		if s.Checked && s.Verdict == "safe" && len(s.After) == 0 && s.Blocked == "" {
+		if s.Checked && s.Verdict == model.VerdictSafe && len(s.After) == 0 && s.Blocked == "" {
 			cheap = append(cheap, s)
 		} else {
 			rest = append(rest, s)
@@ -584,7 +562,7 @@ func batch(steps []*step) []*step {
 	if len(cheap) < 2 {
 		return steps
 	}
-	b := &step{PlanStep: model.PlanStep{ID: BatchID, Batch: true, Checked: true, Verdict: "safe", Moves: []model.StepMove{},
+	b := &step{PlanStep: model.PlanStep{ID: BatchID, Batch: true, Checked: true, Verdict: model.VerdictSafe, Moves: []model.StepMove{},
 		After: []model.StepAfter{}, Priorities: []model.Priority{}}, after: map[string]string{}}
 	joined := map[string]bool{}
 	for _, s := range cheap {

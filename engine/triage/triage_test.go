@@ -14,8 +14,10 @@ import (
 var now = time.Date(2026, 12, 6, 0, 0, 0, 0, time.UTC)
 
 func row(name, installed, target, update string) model.DependencyRow {
+	var kind model.UpdateKind
+	_ = kind.UnmarshalText([]byte(update)) // "": up to date
 	return model.DependencyRow{Name: name, Package: name, Workspaces: []string{"."}, Installed: installed, Target: target, Latest: target,
-		Update: update, Status: "ok"}
+		Update: kind, Status: "ok"}
 }
 
 // packument builds a registry document: versions with their peers, and
@@ -143,7 +145,7 @@ func TestPeerNothingSatisfiesBlocks(t *testing.T) {
 // behind. The most urgent step comes first.
 func TestPriorities(t *testing.T) {
 	dep := row("request", "2.88.2", "2.88.2", "")
-	dep.Target, dep.Update = "3.0.0", "major"
+	dep.Target, dep.Update = "3.0.0", model.Major(1)
 	dep.Deprecated = "request has been deprecated"
 	in := Input{
 		Rows: []model.DependencyRow{row("aaa", "1.0.0", "4.0.0", "major ×3"), row("lodash", "4.17.20", "4.17.21", "patch"), dep,

@@ -129,6 +129,9 @@ type DeprecatedKey struct {
 type SkippedFile struct {
 	File   string `json:"file"`
 	Reason string `json:"reason"`
+	// Outside: the workspace's tsconfig does not include the file (Reason
+	// says which tsconfig).
+	Outside bool `json:"outside,omitempty"`
 }
 
 // UnresolvedWarning is the one line that stands for every unresolved import

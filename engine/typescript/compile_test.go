@@ -425,6 +425,11 @@ func runCompileCase(t *testing.T, a *Adapter, tt compileCase, edit func(t *testi
 			if !strings.HasPrefix(got, tt.skipped[i]) && !strings.Contains(got, tt.skipped[i]) {
 				t.Errorf("skipped %q, want %q", got, tt.skipped[i])
 			}
+			// The checker drops the files outside the program by the flag,
+			// never by the words.
+			if outside := strings.HasPrefix(s.Reason, "outside the workspace's tsconfig"); s.Outside != outside {
+				t.Errorf("skipped %q: Outside %v, want %v", got, s.Outside, outside)
+			}
 		}
 	}
 	if (tt.overlaySkipped == "") != (r.OverlaySkipped == "") || !strings.Contains(r.OverlaySkipped, tt.overlaySkipped) {

@@ -10,13 +10,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/internal/proc"
 )
 
 // TestResult is one planned run as it ended.
 type TestResult struct {
-	Run    TestRun `json:"run"`
-	Status string  `json:"status"` // passed, failed, timed-out, no-tests, error
+	Run    TestRun          `json:"run"`
+	Status model.TestStatus `json:"status"`
 	// Passed, Failed and Skipped are as the runner printed them; -1 unknown.
 	Passed  int    `json:"passed"`
 	Failed  int    `json:"failed"`
@@ -33,11 +34,11 @@ type TestResult struct {
 
 // The statuses of a TestResult.
 const (
-	StatusPassed   = "passed"
-	StatusFailed   = "failed"
-	StatusTimedOut = "timed-out"
-	StatusNoTests  = "no-tests"
-	StatusError    = "error"
+	StatusPassed   = model.TestPassed
+	StatusFailed   = model.TestFailed
+	StatusTimedOut = model.TestTimedOut
+	StatusNoTests  = model.TestNoTests
+	StatusError    = model.TestError
 )
 
 // outputTail is how much of a run's output a result keeps.
@@ -89,7 +90,7 @@ func allUnrelated(root string, files []string, affected map[string]bool) bool {
 
 func runOnce(ctx context.Context, root string, env []string, run TestRun, timeout time.Duration) TestResult {
 	res := TestResult{Run: run, Passed: -1, Failed: -1, Skipped: -1}
-	fail := func(status, msg string) TestResult {
+	fail := func(status model.TestStatus, msg string) TestResult {
 		res.Status = status
 		res.Output = tailOf(strings.TrimSpace(res.Output + "\n" + msg))
 		return res

@@ -163,9 +163,9 @@ func checkExitCode(rep *model.CheckReport) int {
 		switch {
 		case p.Status == model.StatusNotAnalyzed:
 			incomplete = true
-		case p.Verdict == "breaking":
+		case p.Verdict == model.VerdictBreaking:
 			breaking = true
-		case p.Verdict == "partial" || p.Verdict == "unknown":
+		case p.Verdict.Incomplete():
 			incomplete = true
 		}
 	}

@@ -35,14 +35,14 @@ func renderCheck(w io.Writer, rep *model.CheckReport, v checkView, p palette, wi
 		keep:     3,
 	}
 	for _, pr := range rep.Packages {
-		t.add(pr.Title, engine.Where(pr.Workspaces), arrow(pr.Installed, pr.Target), pr.Update, verdictText(pr))
+		t.add(pr.Title, engine.Where(pr.Workspaces), arrow(pr.Installed, pr.Target), pr.Update.String(), verdictText(pr))
 	}
 	fmt.Fprint(w, t.render(width, "  ", func(row, col int, s string) string {
 		switch {
 		case row < 0:
 			return p.dim(s)
 		case col == 3:
-			return p.update(s)
+			return p.update(rep.Packages[row].Update, s)
 		case col == 4:
 			return colorVerdict(rep.Packages[row], s, p)
 		}
@@ -96,16 +96,16 @@ func verdictText(pr model.PackageReport) string {
 	if pr.Summary != "" {
 		return pr.Summary
 	}
-	return pr.Status
+	return string(pr.Status)
 }
 
 func colorVerdict(pr model.PackageReport, s string, p palette) string {
 	switch {
-	case pr.Status == model.StatusNotAnalyzed || pr.Verdict == "unknown":
+	case pr.Status == model.StatusNotAnalyzed || pr.Verdict == model.VerdictUnknown:
 		return p.yellow(s)
-	case pr.Verdict == "breaking":
+	case pr.Verdict == model.VerdictBreaking:
 		return p.red(s)
-	case pr.Verdict == "possible" || pr.Verdict == "partial":
+	case pr.Verdict == model.VerdictPossible || pr.Verdict == model.VerdictPartial:
 		return p.yellow(s)
 	}
 	return p.green(s)
@@ -141,7 +141,7 @@ func renderPackage(w io.Writer, pr model.PackageReport, v checkView, p palette, 
 			line += fmt.Sprintf(" · types via %s %s", tv.Package, arrow(tv.From, tv.To))
 		}
 		if m.Status != model.StatusAnalyzed {
-			line += " · " + m.Status
+			line += " · " + string(m.Status)
 			if m.Reason != "" {
 				line += ": " + m.Reason
 			}

@@ -42,7 +42,7 @@ func TestParseTargets(t *testing.T) {
 }
 
 func TestCheckExitCode(t *testing.T) {
-	pkg := func(status, verdict string) model.PackageReport {
+	pkg := func(status model.AnalysisStatus, verdict model.Verdict) model.PackageReport {
 		return model.PackageReport{Status: status, Verdict: verdict}
 	}
 	tests := []struct {
@@ -79,7 +79,7 @@ func TestRenderCheck(t *testing.T) {
 	rep := &model.CheckReport{
 		Repository: model.RepoSummary{Name: "acme", PackageManager: "pnpm", Workspaces: []string{".", "web"}},
 		Packages: []model.PackageReport{{
-			Title: "zod", Package: "zod", Workspaces: []string{"web"}, Installed: "3.25.76", Target: "4.1.12", Update: "major",
+			Title: "zod", Package: "zod", Workspaces: []string{"web"}, Installed: "3.25.76", Target: "4.1.12", Update: model.Major(1),
 			Status: model.StatusPartial, Verdict: "breaking", Summary: "✗ 2 breaking · 1 possible",
 			Members: []model.MemberReport{{Name: "zod", Installed: "3.25.76", Target: "4.1.12", Status: model.StatusAnalyzed}},
 			Findings: []model.Finding{

@@ -18,15 +18,15 @@ import (
 func renderList(w io.Writer, rep *model.DiscoverReport, all bool, p palette, width int) {
 	var shown, hidden []model.DependencyRow
 	for _, r := range rep.Rows {
-		if r.Status != "ok" {
+		if r.Status != model.RowOK {
 			continue
 		}
 		switch {
-		case strings.HasPrefix(r.Update, "major"):
+		case r.Update.IsMajor():
 			shown = append(shown, r)
 		case r.Installed == "":
 			shown = append(shown, r)
-		case r.Update == "minor" || r.Update == "patch":
+		case r.Update.Level == model.LevelMinor || r.Update.Level == model.LevelPatch:
 			if all {
 				shown = append(shown, r)
 			} else {
@@ -61,14 +61,14 @@ func renderList(w io.Writer, rep *model.DiscoverReport, all bool, p palette, wid
 			keep:     3,
 		}
 		for _, r := range shown {
-			t.add(r.Name, rowWhere(r), versions(r), r.Update, strconv.Itoa(len(r.ImportingFiles)), rowNotes(r))
+			t.add(r.Name, rowWhere(r), versions(r), r.Update.String(), strconv.Itoa(len(r.ImportingFiles)), rowNotes(r))
 		}
 		fmt.Fprint(w, t.render(width, "  ", func(row, col int, s string) string {
 			switch {
 			case row < 0:
 				return p.dim(s)
 			case col == 3:
-				return p.update(s)
+				return p.update(shown[row].Update, s)
 			case col == 5 && strings.Contains(s, "deprecated"):
 				return p.yellow(s)
 			}
@@ -129,7 +129,7 @@ func renderList(w io.Writer, rep *model.DiscoverReport, all bool, p palette, wid
 		}
 	}
 	for _, r := range rep.Rows {
-		if r.Status == "ok" && r.Installed == "" && r.Reason != "" {
+		if r.Status == model.RowOK && r.Installed == "" && r.Reason != "" {
 			fmt.Fprintf(w, "\n%s %s (%s): unknown installed version, %s\n", p.yellow("!"), r.Name, engine.Where(r.Workspaces), r.Reason)
 		}
 	}

@@ -180,9 +180,12 @@ func readCheckEnvelope(file string) (*model.CheckReport, error) {
 	if env.SchemaVersion != SchemaVersion {
 		return nil, usageError("--results %s has schema version %d; this uptide reads %d: check again with this version", file, env.SchemaVersion, SchemaVersion)
 	}
-	var rep model.CheckReport
-	if err := json.Unmarshal(env.Data, &rep); err != nil || len(env.Data) == 0 || string(env.Data) == "null" {
+	if len(env.Data) == 0 || string(env.Data) == "null" {
 		return nil, usageError("--results %s holds no check report (the check failed: its error is in the envelope)", file)
+	}
+	var rep model.CheckReport
+	if err := json.Unmarshal(env.Data, &rep); err != nil {
+		return nil, usageError("--results %s is not a check report this uptide reads (%v): check again with this version", file, err)
 	}
 	return &rep, nil
 }
@@ -226,7 +229,7 @@ func mergeReport(a, b *model.PackageReport) *model.PackageReport {
 		}
 	}
 	sort.Slice(out.Findings, func(i, j int) bool { return out.Findings[i].ID < out.Findings[j].ID })
-	if verdictWeight(b.Verdict) > verdictWeight(a.Verdict) {
+	if b.Verdict.Rank() > a.Verdict.Rank() {
 		out.Verdict = b.Verdict
 	}
 	out.Workspaces = unionSorted(a.Workspaces, b.Workspaces)
@@ -237,18 +240,6 @@ func mergeReport(a, b *model.PackageReport) *model.PackageReport {
 	out.Plan.Totals.Manual += b.Plan.Totals.Manual
 	out.Plan.Totals.Errors += b.Plan.Totals.Errors
 	return &out
-}
-
-func verdictWeight(v string) int {
-	switch v {
-	case "breaking":
-		return 3
-	case "partial", "unknown":
-		return 2
-	case "possible":
-		return 1
-	}
-	return 0
 }
 
 func unionSorted(a, b []string) []string {
@@ -287,7 +278,7 @@ func ceiling(cmd *cobra.Command, o *PlanOptions, disc *model.DiscoverReport, pro
 		return nil, err
 	}
 	secrets := redact.FromEnv(o.Env)
-	judge := func(v string) (string, int, string, error) {
+	judge := func(v string) (model.Verdict, int, string, error) {
 		targets := map[string]string{row.Name: v}
 		rep := loadStoredChecks(o.Env, disc.Repository.Root, map[string]string{row.Package: v})[row.Package]
 		if rep == nil {
@@ -306,10 +297,10 @@ func ceiling(cmd *cobra.Command, o *PlanOptions, disc *model.DiscoverReport, pro
 			}
 		}
 		if rep == nil {
-			return "unknown", 0, "check reported nothing for " + row.Name, nil
+			return model.VerdictUnknown, 0, "check reported nothing for " + row.Name, nil
 		}
 		verdict, reason := triage.VerdictOf(rep), ""
-		if verdict != "safe" && verdict != "breaking" && verdict != "possible" {
+		if verdict.Incomplete() {
 			reason = rep.Reason
 		}
 		return verdict, rep.Counts.Breaking, reason, nil

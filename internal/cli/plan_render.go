@@ -62,19 +62,19 @@ func renderPlanReport(w io.Writer, rep *model.UpgradePlanReport, p palette, widt
 
 func stepVerdict(s model.PlanStep, p palette) string {
 	switch s.Verdict {
-	case "unchecked":
+	case model.VerdictUnchecked:
 		return p.dim("unchecked")
-	case "safe":
+	case model.VerdictSafe:
 		return p.green("✓ no impact")
-	case "breaking":
+	case model.VerdictBreaking:
 		return p.red("✗ breaking") + " · " + effortLine(s.Effort) + " · " + count(s.Effort.Files, "file")
-	case "possible":
+	case model.VerdictPossible:
 		return p.yellow("? possible impact")
 	}
 	if s.Reason != "" {
-		return p.yellow(s.Verdict + ": " + s.Reason)
+		return p.yellow(string(s.Verdict) + ": " + s.Reason)
 	}
-	return p.yellow(s.Verdict)
+	return p.yellow(string(s.Verdict))
 }
 
 func effortLine(e model.Effort) string { return view.EffortLine(e) }
@@ -104,14 +104,14 @@ func renderCeiling(w io.Writer, c model.Ceiling, p palette) {
 	for _, s := range c.Steps {
 		line := fmt.Sprintf("  %-12s ", s.Version)
 		switch s.Verdict {
-		case "safe":
+		case model.VerdictSafe:
 			line += p.green("✓ no impact")
-		case "breaking":
+		case model.VerdictBreaking:
 			line += p.red("✗ breaking") + " · " + count(s.Sites, "site")
-		case "possible":
+		case model.VerdictPossible:
 			line += p.yellow("? possible impact")
 		default:
-			line += p.yellow(s.Verdict + ": " + s.Reason)
+			line += p.yellow(string(s.Verdict) + ": " + s.Reason)
 		}
 		fmt.Fprintln(w, line)
 	}

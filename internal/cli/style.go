@@ -1,6 +1,6 @@
 package cli
 
-import "strings"
+import "github.com/uptide/uptide/engine/model"
 
 // palette colors text when color is allowed and is the identity otherwise.
 type palette struct{ on bool }
@@ -19,15 +19,16 @@ func (p palette) yellow(s string) string { return p.wrap("33", s) }
 func (p palette) green(s string) string  { return p.wrap("32", s) }
 func (p palette) cyan(s string) string   { return p.wrap("36", s) }
 
-// update colors an update kind: majors red, minor yellow, patch green.
-func (p palette) update(kind string) string {
-	switch {
-	case strings.HasPrefix(kind, "major"):
-		return p.red(kind)
-	case kind == "minor":
-		return p.yellow(kind)
-	case kind == "patch":
-		return p.green(kind)
+// update colors s, the cell of an update kind: majors red, minor yellow,
+// patch green.
+func (p palette) update(kind model.UpdateKind, s string) string {
+	switch kind.Level {
+	case model.LevelMajor:
+		return p.red(s)
+	case model.LevelMinor:
+		return p.yellow(s)
+	case model.LevelPatch:
+		return p.green(s)
 	}
-	return kind
+	return s
 }

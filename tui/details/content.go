@@ -23,7 +23,7 @@ func (m Model) content() (string, []int) {
 
 	b.field(st.Muted, "Installed", orQ(d.Row.Installed)+installedFrom(d.Row))
 	if d.Target != "" && d.Target != d.Row.Installed {
-		b.field(st.Muted, "Target", fmt.Sprintf("%s  %s (%s)", d.Target, st.Update(d.Update).Render(d.Update), d.TargetWhy))
+		b.field(st.Muted, "Target", fmt.Sprintf("%s  %s (%s)", d.Target, st.Update(d.Update).Render(d.Update.String()), d.TargetWhy))
 	} else {
 		b.field(st.Muted, "Target", "stays at "+orQ(d.Row.Installed)+" ("+d.TargetWhy+")")
 	}
@@ -49,10 +49,10 @@ func (m Model) content() (string, []int) {
 		conflict := map[int]bool{}
 		for i, id := range g.Members {
 			md := s.Deps[id]
-			why := md.Update
-			if strings.HasPrefix(md.TargetWhy, "with ") && id != m.id {
+			why := md.Update.String()
+			if md.Follows != "" && id != m.id {
 				// A member following a picked target says why it goes there.
-				why = strings.TrimSpace(md.Update + "  " + md.TargetWhy)
+				why = strings.TrimSpace(why + "  " + md.TargetWhy)
 			}
 			name := md.Row.Name
 			if md.Conflict != "" {
@@ -173,13 +173,13 @@ func (m Model) check(b *lines, d state.Dep) {
 	case state.Done:
 		r := c.Result
 		summary := fmt.Sprintf("%s · %d possible · %d deprecated", r.Label(), r.Possible, r.Deprecated)
-		if r.Outcome != state.Breaking {
+		if r.Verdict != model.VerdictBreaking {
 			summary = r.Label()
-			if r.Outcome == state.Possible || r.Outcome == state.Safe {
+			if r.Verdict == model.VerdictPossible || r.Verdict == model.VerdictSafe {
 				summary += fmt.Sprintf(" · %d deprecated", r.Deprecated)
 			}
 		}
-		b.wrapped("  ", summary, outcomeStyle(m.s, r.Outcome))
+		b.wrapped("  ", summary, verdictStyle(m.s, r.Verdict))
 		if r.Compiler != "" {
 			b.wrapped("  ", fmt.Sprintf("Compiled against %s with %s · %d of %d files · %s",
 				c.Target, r.Compiler, r.Files, r.FilesTotal, plural(r.PreExisting, "pre-existing error")), st.Muted)
@@ -298,11 +298,11 @@ func byWord(by string) string {
 	return "manual"
 }
 
-func outcomeStyle(s *state.Shared, o state.Outcome) lipgloss.Style {
-	switch o {
-	case state.Breaking:
+func verdictStyle(s *state.Shared, v model.Verdict) lipgloss.Style {
+	switch v {
+	case model.VerdictBreaking:
 		return s.Styles.Bad
-	case state.Safe:
+	case model.VerdictSafe:
 		return s.Styles.Good
 	}
 	return s.Styles.Warn

@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/tui/state"
 )
 
@@ -217,7 +218,7 @@ func (m Model) Right() string {
 	c := m.s.Deps[m.id].Check
 	if c.Status == state.Done && c.Result != nil {
 		r := c.Result
-		if r.Outcome == state.Breaking && r.Possible > 0 {
+		if r.Verdict == model.VerdictBreaking && r.Possible > 0 {
 			return fmt.Sprintf("✗ %d breaking · %d possible", r.Breaking, r.Possible)
 		}
 	}

@@ -4,10 +4,9 @@ import (
 	"cmp"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 
-	"github.com/uptide/uptide/engine"
+	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/tui/state"
 )
 
@@ -173,7 +172,7 @@ func (ix *index) memberOrder(s *state.Store, e entry) []int {
 // look (unknown installed version, registry failure) or are still waiting
 // for the registry.
 func urgent(s *state.Store, d *state.Dep) bool {
-	return state.IsMajor(d.Update) || d.Row.Installed == "" || d.Row.Status == engine.StatusNotChecked || s.Pending(d)
+	return d.Update.IsMajor() || d.Row.Installed == "" || d.Row.Status == model.RowNotChecked || s.Pending(d)
 }
 
 func sortEntries(s *state.Store, ix *index, es []entry, mode SortMode) {
@@ -219,19 +218,15 @@ func sortEntries(s *state.Store, ix *index, es []entry, mode SortMode) {
 // prerelease, current.
 func rank(s *state.Store, d *state.Dep) int {
 	switch {
-	case state.IsMajor(d.Update):
-		n := 1
-		if i := strings.Index(d.Update, "×"); i >= 0 {
-			n, _ = strconv.Atoi(strings.TrimSpace(d.Update[i+len("×"):]))
-		}
-		return 100 - min(n, 99)
-	case d.Row.Installed == "" || d.Row.Status == engine.StatusNotChecked || s.Pending(d):
+	case d.Update.IsMajor():
+		return 100 - min(d.Update.Majors, 99)
+	case d.Row.Installed == "" || d.Row.Status == model.RowNotChecked || s.Pending(d):
 		return 100
-	case d.Update == "minor":
+	case d.Update.Level == model.LevelMinor:
 		return 101
-	case d.Update == "patch":
+	case d.Update.Level == model.LevelPatch:
 		return 102
-	case d.Update != "":
+	case !d.Update.IsZero():
 		return 103
 	}
 	return 104

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/uptide/uptide/engine"
+	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/tui/state"
 )
 
@@ -64,10 +65,10 @@ func lineCells(s *state.Shared, it item) cells {
 	if s.Pending(&d) {
 		c[colVersions] += " → …"
 	}
-	c[colKind] = d.Update
+	c[colKind] = d.Update.String()
 	if !it.member {
 		c[colCheck] = checkText(s, d)
-	} else if d.Row.Status == engine.StatusNotChecked {
+	} else if d.Row.Status == model.RowNotChecked {
 		c[colCheck] = "not checked: " + d.Row.Reason
 	}
 	return c
@@ -193,7 +194,7 @@ func versions(d state.Dep) string {
 
 func checkText(s *state.Shared, d state.Dep) string {
 	switch {
-	case d.Row.Status == engine.StatusNotChecked:
+	case d.Row.Status == model.RowNotChecked:
 		return "not checked: " + d.Row.Reason
 	case d.Row.Installed == "" && d.Row.Reason != "":
 		return "unknown version: " + d.Row.Reason
@@ -345,7 +346,7 @@ func styleCell(s *state.Shared, d state.Dep, it item, col int, text string, ms [
 	case colPackage:
 		return packageCell(s, it, text, ms, width)
 	case colKind:
-		return st.Update(text).Render(fit(text, width, false))
+		return st.Update(d.Update).Render(fit(text, width, false))
 	case colVersions, colWhere:
 		if it.member || col == colWhere {
 			return st.Muted.Render(fit(text, width, false))
@@ -398,7 +399,7 @@ func markerStyle(s *state.Shared, k markerKind) lipgloss.Style {
 func checkStyle(s *state.Shared, d state.Dep) lipgloss.Style {
 	st := s.Styles
 	switch {
-	case d.Row.Status == engine.StatusNotChecked:
+	case d.Row.Status == model.RowNotChecked:
 		return st.Bad
 	case d.Row.Installed == "" && d.Row.Reason != "":
 		return st.Warn
@@ -411,12 +412,12 @@ func checkStyle(s *state.Shared, d state.Dep) lipgloss.Style {
 	case state.Failed:
 		return st.Warn
 	case state.Done:
-		switch d.Check.Result.Outcome {
-		case state.Breaking:
+		switch d.Check.Result.Verdict {
+		case model.VerdictBreaking:
 			return st.Bad
-		case state.Possible, state.Partial, state.NotAnalyzed:
+		case model.VerdictPossible, model.VerdictPartial, model.VerdictNone:
 			return st.Warn
-		case state.Safe:
+		case model.VerdictSafe:
 			return st.Good
 		}
 	}

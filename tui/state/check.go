@@ -27,21 +27,11 @@ type CheckEvent struct {
 	Total int
 }
 
-// Outcome summarizes a check.
-type Outcome string
-
-// The outcomes, in the words of the check status column.
-const (
-	Breaking    Outcome = "breaking"
-	Possible    Outcome = "possible"
-	Safe        Outcome = "safe"
-	Partial     Outcome = "partial"
-	NotAnalyzed Outcome = "not-analyzed"
-)
-
 // CheckResult is what the planner shows of one finished check.
 type CheckResult struct {
-	Outcome Outcome
+	// Verdict is the engine's, unknown folded into partial; none when the
+	// check did not run.
+	Verdict model.Verdict
 	// Reason says why an analysis is partial or did not run.
 	Reason     string
 	Breaking   int
@@ -133,14 +123,14 @@ func (c Check) Label() string {
 
 // Label is the result in a few words: "✗ 6 breaking", "? 2 possible".
 func (r *CheckResult) Label() string {
-	switch r.Outcome {
-	case Breaking:
+	switch r.Verdict {
+	case model.VerdictBreaking:
 		return fmt.Sprintf("✗ %d breaking", r.Breaking)
-	case Possible:
+	case model.VerdictPossible:
 		return fmt.Sprintf("? %d possible", r.Possible)
-	case Safe:
+	case model.VerdictSafe:
 		return "✓ safe"
-	case Partial:
+	case model.VerdictPartial:
 		return "partial: " + r.Reason
 	}
 	return "not analyzed: " + r.Reason
@@ -169,7 +159,7 @@ func ResultOf(p *model.PackageReport) *CheckResult {
 		FilesTotal:  p.Compile.Asked,
 		PreExisting: p.Compile.PreExisting,
 	}
-	r.Outcome, r.Reason = outcomeOf(p)
+	r.Verdict, r.Reason = verdictOf(p)
 	findings := map[string]model.Finding{}
 	for _, f := range p.Findings {
 		findings[f.ID] = f
@@ -217,31 +207,27 @@ func nextCommand(next []string) string {
 	return ""
 }
 
-func outcomeOf(p *model.PackageReport) (Outcome, string) {
+func verdictOf(p *model.PackageReport) (model.Verdict, string) {
 	if p.Status == model.StatusNotAnalyzed {
-		return NotAnalyzed, orDefault(p.Reason, "the engine gave no reason")
+		return model.VerdictNone, orDefault(p.Reason, "the engine gave no reason")
 	}
 	partial := p.Status == model.StatusPartial
 	switch p.Verdict {
-	case "breaking":
-		return Breaking, partialReason(partial, p)
-	case "possible":
-		return Possible, partialReason(partial, p)
-	case "safe":
+	case model.VerdictBreaking, model.VerdictPossible:
+		return p.Verdict, partialReason(partial, p)
+	case model.VerdictSafe:
 		if partial {
-			return Partial, orDefault(p.Reason, p.Summary)
+			return model.VerdictPartial, orDefault(p.Reason, p.Summary)
 		}
-		return Safe, ""
-	case "partial", "unknown":
-		return Partial, orDefault(p.Reason, p.Summary)
-	case "":
-		if p.Status == model.StatusSkipped {
-			// Nothing moves: the installed version is the target.
-			return Safe, ""
-		}
-		return NotAnalyzed, orDefault(p.Reason, "nothing was analyzed")
+		return model.VerdictSafe, ""
+	case model.VerdictPartial, model.VerdictUnknown:
+		return model.VerdictPartial, orDefault(p.Reason, p.Summary)
 	}
-	return NotAnalyzed, "unknown verdict " + p.Verdict
+	if p.Status == model.StatusSkipped {
+		// Nothing moves: the installed version is the target.
+		return model.VerdictSafe, ""
+	}
+	return model.VerdictNone, orDefault(p.Reason, "nothing was analyzed")
 }
 
 func partialReason(partial bool, p *model.PackageReport) string {

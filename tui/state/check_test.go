@@ -13,7 +13,7 @@ import (
 func report() model.PackageReport {
 	return model.PackageReport{
 		Title: "react (2 packages)", Package: "react", Workspaces: []string{"packages/web"},
-		Installed: "18.3.1", Target: "19.1.0", Update: "major",
+		Installed: "18.3.1", Target: "19.1.0", Update: model.Major(1),
 		Status: model.StatusAnalyzed, Verdict: "breaking", Summary: "✗ 2 breaking · 1 possible",
 		Counts: model.FindingCounts{Breaking: 2, Possible: 1, Deprecated: 1, Hidden: 3, Sites: 9},
 		Findings: []model.Finding{
@@ -47,7 +47,7 @@ func TestResultOfMapsTheReport(t *testing.T) {
 	rep := report()
 	got := state.ResultOf(&rep)
 	want := &state.CheckResult{
-		Outcome: state.Breaking, Summary: "✗ 2 breaking · 1 possible",
+		Verdict: model.VerdictBreaking, Summary: "✗ 2 breaking · 1 possible",
 		Breaking: 2, Possible: 1, Deprecated: 1,
 		Compiler: "the repo's TypeScript 5.4.5", Coverage: "compiled 11/12 files with the repo's TypeScript 5.4.5",
 		Files: 11, FilesTotal: 12, PreExisting: 4,
@@ -74,20 +74,21 @@ func TestResultOfMapsTheReport(t *testing.T) {
 func TestResultOfOutcome(t *testing.T) {
 	for _, tc := range []struct {
 		name              string
-		status, verdict   string
+		status            model.AnalysisStatus
+		verdict           model.Verdict
 		reason, summary   string
-		want              state.Outcome
+		want              model.Verdict
 		wantReason, label string
 	}{
-		{"breaking", model.StatusAnalyzed, "breaking", "", "", state.Breaking, "", "✗ 2 breaking"},
-		{"possible", model.StatusAnalyzed, "possible", "", "", state.Possible, "", "? 1 possible"},
-		{"safe", model.StatusAnalyzed, "safe", "", "✓ no impact in 9 sites", state.Safe, "", "✓ safe"},
-		{"breaking over partial coverage keeps the reason", model.StatusPartial, "breaking", "compile: 1 file skipped", "", state.Breaking, "compile: 1 file skipped", "✗ 2 breaking"},
-		{"clean but partial is not safe", model.StatusPartial, "safe", "2 loads not analyzed", "", state.Partial, "2 loads not analyzed", "partial: 2 loads not analyzed"},
-		{"partial verdict", model.StatusPartial, "partial", "", "no impact in 3 analyzed sites", state.Partial, "no impact in 3 analyzed sites", "partial: no impact in 3 analyzed sites"},
-		{"unknown verdict", model.StatusPartial, "unknown", "9 loads not analyzed", "? unknown", state.Partial, "9 loads not analyzed", "partial: 9 loads not analyzed"},
-		{"not analyzed", model.StatusNotAnalyzed, "", "no such version 99.0.0", "", state.NotAnalyzed, "no such version 99.0.0", "not analyzed: no such version 99.0.0"},
-		{"up to date", model.StatusSkipped, "", "installed 19.1.0 is already the target", "✓ up to date", state.Safe, "", "✓ safe"},
+		{"breaking", model.StatusAnalyzed, "breaking", "", "", model.VerdictBreaking, "", "✗ 2 breaking"},
+		{"possible", model.StatusAnalyzed, "possible", "", "", model.VerdictPossible, "", "? 1 possible"},
+		{"safe", model.StatusAnalyzed, "safe", "", "✓ no impact in 9 sites", model.VerdictSafe, "", "✓ safe"},
+		{"breaking over partial coverage keeps the reason", model.StatusPartial, "breaking", "compile: 1 file skipped", "", model.VerdictBreaking, "compile: 1 file skipped", "✗ 2 breaking"},
+		{"clean but partial is not safe", model.StatusPartial, "safe", "2 loads not analyzed", "", model.VerdictPartial, "2 loads not analyzed", "partial: 2 loads not analyzed"},
+		{"partial verdict", model.StatusPartial, "partial", "", "no impact in 3 analyzed sites", model.VerdictPartial, "no impact in 3 analyzed sites", "partial: no impact in 3 analyzed sites"},
+		{"unknown verdict", model.StatusPartial, "unknown", "9 loads not analyzed", "? unknown", model.VerdictPartial, "9 loads not analyzed", "partial: 9 loads not analyzed"},
+		{"not analyzed", model.StatusNotAnalyzed, "", "no such version 99.0.0", "", model.VerdictNone, "no such version 99.0.0", "not analyzed: no such version 99.0.0"},
+		{"up to date", model.StatusSkipped, "", "installed 19.1.0 is already the target", "✓ up to date", model.VerdictSafe, "", "✓ safe"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rep := report()
@@ -100,8 +101,8 @@ func TestResultOfOutcome(t *testing.T) {
 				rep.Counts.Breaking = 0
 			}
 			got := state.ResultOf(&rep)
-			if got.Outcome != tc.want || got.Reason != tc.wantReason {
-				t.Errorf("outcome %q (%q), want %q (%q)", got.Outcome, got.Reason, tc.want, tc.wantReason)
+			if got.Verdict != tc.want || got.Reason != tc.wantReason {
+				t.Errorf("outcome %q (%q), want %q (%q)", got.Verdict, got.Reason, tc.want, tc.wantReason)
 			}
 			if l := got.Label(); l != tc.label {
 				t.Errorf("Label() = %q, want %q", l, tc.label)
@@ -138,7 +139,7 @@ func TestResultOfNeedsTypeScriptFirst(t *testing.T) {
 func TestResultOfImporters(t *testing.T) {
 	tests := []struct {
 		name       string
-		status     string
+		status     model.AnalysisStatus
 		reason     string
 		undeclared []model.Undeclared
 		importers  []model.Importer

@@ -42,8 +42,14 @@ type Dep struct {
 	// the user picks another.
 	Target    string
 	TargetWhy string
+	// Follows, on a group member, names the member whose picked target
+	// this one's follows ("" otherwise); TargetWhy says it in words.
+	Follows string
+	// PickedTarget: Target was picked in the target picker (TargetWhy
+	// says so in words).
+	PickedTarget bool
 	// Update is the update kind from installed to Target.
-	Update string
+	Update model.UpdateKind
 	// Plan is the companion plan of Target; nil when none was computed
 	// (the engine plans majors only until a target is picked).
 	Plan    *model.CompanionPlan
@@ -308,7 +314,7 @@ func (s *Store) selectedKeys() map[string]bool {
 
 // Pending: discovery is still asking the registry about d's package.
 func (s *Store) Pending(d *Dep) bool {
-	return s.Discovering && d.Row.Target == "" && d.Row.Installed != "" && d.Row.Status != engine.StatusNotChecked
+	return s.Discovering && d.Row.Target == "" && d.Row.Installed != "" && d.Row.Status != model.RowNotChecked
 }
 
 // Load fills the store from a discovery report: one Dep per row, the
@@ -443,10 +449,10 @@ func (s *Store) GroupOf(id int) *Group {
 // companion plan and check result no longer apply.
 func (s *Store) SetTarget(id int, target string) {
 	d := &s.Deps[id]
-	if target == d.Target && d.TargetWhy == WhyPicked {
+	if target == d.Target && d.PickedTarget {
 		return
 	}
-	d.Target = target
+	d.Target, d.PickedTarget, d.Follows = target, true, ""
 	d.TargetWhy = WhyPicked
 	d.Update = semver.UpdateKind(d.Row.Installed, target)
 	d.Plan, d.PlanErr, d.Picked, d.Conflict = nil, nil, nil, ""
@@ -458,7 +464,7 @@ func (s *Store) SetTarget(id int, target string) {
 	if !d.Replanning {
 		for _, m := range s.Followers(id) {
 			if m != id {
-				s.follow(m, s.Deps[m].Row.Installed, WhyFollows(d.Row.Name, target, "stays"), "")
+				s.follow(m, d.Row.Name, s.Deps[m].Row.Installed, WhyFollows(d.Row.Name, target, "stays"), "")
 			}
 		}
 	}
@@ -486,12 +492,12 @@ func (s *Store) ApplyPlan(id int, p *engine.TargetPlan) {
 		md := &s.Deps[m]
 		for _, mv := range p.Members {
 			if mv.Name == md.Row.Package && mv.From == md.Row.Installed {
-				s.follow(m, mv.To, WhyFollows(d.Row.Name, p.To, mv.Why), "")
+				s.follow(m, d.Row.Name, mv.To, WhyFollows(d.Row.Name, p.To, mv.Why), "")
 			}
 		}
 		for _, c := range p.MemberConflicts {
 			if c.Name == md.Row.Package && c.From == md.Row.Installed {
-				s.follow(m, md.Row.Installed, WhyFollows(d.Row.Name, p.To, "no release goes with it"), c.Why)
+				s.follow(m, d.Row.Name, md.Row.Installed, WhyFollows(d.Row.Name, p.To, "no release goes with it"), c.Why)
 			}
 		}
 	}
@@ -499,9 +505,10 @@ func (s *Store) ApplyPlan(id int, p *engine.TargetPlan) {
 
 // follow sets a group member's target to where the group's pick takes it;
 // its own plan and result no longer apply.
-func (s *Store) follow(id int, target, why, conflict string) {
+func (s *Store) follow(id int, lead, target, why, conflict string) {
 	md := &s.Deps[id]
-	md.Target, md.TargetWhy, md.Conflict = target, why, conflict
+	md.Target, md.TargetWhy, md.Follows, md.Conflict = target, why, lead, conflict
+	md.PickedTarget = false
 	md.Update = semver.UpdateKind(md.Row.Installed, target)
 	md.Plan, md.PlanErr, md.Picked, md.Replanning = nil, nil, nil, false
 	if md.Check.Status == Done || md.Check.Status == Failed {
@@ -524,7 +531,8 @@ func (s *Store) GroupMoves(id int) []model.Companion {
 			continue
 		}
 		seen[md.Row.Package] = true
-		out = append(out, model.Companion{Name: md.Row.Package, From: md.Row.Installed, To: md.Target, Why: "release group " + g.Title})
+		out = append(out, model.Companion{Name: md.Row.Package, From: md.Row.Installed, To: md.Target, Why: "release group " + g.Title,
+			Reason: model.CompanionReason{Kind: model.CompanionGroupMember, Follows: s.Deps[id].Row.Package}})
 	}
 	return out
 }
@@ -577,6 +585,3 @@ func (s *Store) With(id int) []model.Companion {
 	}
 	return out
 }
-
-// IsMajor reports whether an update kind crosses a breaking line.
-func IsMajor(kind string) bool { return strings.HasPrefix(kind, "major") }

@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/uptide/uptide/engine"
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/tui/state"
 )
@@ -35,7 +36,7 @@ func TestApplyRows(t *testing.T) {
 	if reshaped || !reflect.DeepEqual(ids, []int{0, 2}) {
 		t.Fatalf("in place: ids %v reshaped %v, want [0 2] in place", ids, reshaped)
 	}
-	if d := s.Deps[0]; d.Target != "2.0.0" || d.Update != "" && d.Row.Target != "2.0.0" {
+	if d := s.Deps[0]; d.Target != "2.0.0" || !d.Update.IsZero() && d.Row.Target != "2.0.0" {
 		t.Errorf("a: %+v", d)
 	}
 	if s.Deps[2].Target != "1.1.0" || s.Pending(&s.Deps[2]) {
@@ -147,5 +148,38 @@ func TestRowTargetWhy(t *testing.T) {
 		if got := s.Deps[tt.i].TargetWhy; got != tt.want {
 			t.Errorf("%s: TargetWhy %q, want %q", s.Deps[tt.i].Row.Name, got, tt.want)
 		}
+	}
+}
+
+// A pick and a follow are fields, not words: the lead picked in the
+// picker knows it, its group's member knows whose pick it follows, and a
+// member picked on its own follows no one any more.
+func TestPickAndFollowAreTyped(t *testing.T) {
+	row := func(name string) model.DependencyRow {
+		return model.DependencyRow{Name: name, Package: name, Workspaces: []string{"."}, Installed: "1.0.0",
+			Target: "2.0.0", Latest: "2.0.0", Update: model.Major(1), Group: "lead (2 packages)", Status: model.RowOK}
+	}
+	rep := &model.DiscoverReport{
+		Rows:   []model.DependencyRow{row("lead"), row("member")},
+		Groups: []model.Group{{Title: "lead (2 packages)", Members: []string{"lead", "member"}, Versions: []string{"1.0.0", "1.0.0"}}},
+	}
+	s := state.Prepare(rep, nil, nil, nil)
+	if s.Deps[0].PickedTarget || s.Deps[1].Follows != "" {
+		t.Fatalf("discovered targets: picked %v, follows %q", s.Deps[0].PickedTarget, s.Deps[1].Follows)
+	}
+	s.SetTarget(0, "3.0.0")
+	s.ApplyPlan(0, &engine.TargetPlan{Name: "lead", From: "1.0.0", To: "3.0.0", Group: "lead (2 packages)",
+		Members: []model.Companion{{Name: "member", From: "1.0.0", To: "3.0.0", Why: "the same release as lead 3.0.0"}}})
+	lead, member := s.Deps[0], s.Deps[1]
+	if !lead.PickedTarget || lead.Follows != "" {
+		t.Errorf("lead: picked %v follows %q, want picked, following no one", lead.PickedTarget, lead.Follows)
+	}
+	if member.PickedTarget || member.Follows != "lead" || member.Target != "3.0.0" || member.Update != model.Major(2) {
+		t.Errorf("member: picked %v follows %q → %s (%s), want following lead to 3.0.0 (major ×2)",
+			member.PickedTarget, member.Follows, member.Target, member.Update)
+	}
+	s.SetTarget(1, "2.0.0")
+	if member := s.Deps[1]; !member.PickedTarget || member.Follows != "" {
+		t.Errorf("member picked on its own: picked %v follows %q", member.PickedTarget, member.Follows)
 	}
 }

@@ -10,6 +10,8 @@ import (
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/lipgloss"
+
+	"github.com/uptide/uptide/engine/model"
 )
 
 // Theme is the palette. Each color has a light- and a dark-background value.
@@ -95,13 +97,13 @@ func New(r *lipgloss.Renderer, t Theme) Styles {
 }
 
 // Update colors an update kind: majors red, minor yellow, patch green.
-func (s Styles) Update(kind string) lipgloss.Style {
-	switch {
-	case strings.HasPrefix(kind, "major"):
+func (s Styles) Update(kind model.UpdateKind) lipgloss.Style {
+	switch kind.Level {
+	case model.LevelMajor:
 		return s.Major
-	case kind == "minor":
+	case model.LevelMinor:
 		return s.Minor
-	case kind == "patch":
+	case model.LevelPatch:
 		return s.Patch
 	}
 	return s.Muted

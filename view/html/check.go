@@ -113,9 +113,9 @@ func checkView(rep *model.CheckReport) checkPage {
 		Sub: []string{fmt.Sprintf("%s (%s, %s)", name, r.PackageManager, plural(len(r.Workspaces), "workspace"))}}}
 	for i, pr := range rep.Packages {
 		row := checkRow{Anchor: "p" + strconv.Itoa(i+1), Title: pr.Title, Where: engine.Where(pr.Workspaces),
-			Move: view.Arrow(pr.Installed, pr.Target), Update: pr.Update, Verdict: pr.Summary, Tone: verdictTone(pr)}
+			Move: view.Arrow(pr.Installed, pr.Target), Update: pr.Update.String(), Verdict: pr.Summary, Tone: verdictTone(pr)}
 		if row.Verdict == "" {
-			row.Verdict = pr.Status
+			row.Verdict = string(pr.Status)
 		}
 		page.Rows = append(page.Rows, row)
 		page.Packages = append(page.Packages, packageSection(row, pr))
@@ -131,7 +131,7 @@ func checkView(rep *model.CheckReport) checkPage {
 }
 
 func packageSection(row checkRow, pr model.PackageReport) packageView {
-	v := packageView{checkRow: row, Status: pr.Status, Reason: pr.Reason,
+	v := packageView{checkRow: row, Status: string(pr.Status), Reason: pr.Reason,
 		NotAnalyzed: pr.Status == model.StatusNotAnalyzed, Importers: engine.ImporterLines(&pr),
 		Warnings: pr.Warnings, Notes: pr.Notes, Next: pr.Plan.Next, Hidden: pr.Counts.Hidden}
 	if v.NotAnalyzed {
@@ -151,7 +151,7 @@ func packageSection(row checkRow, pr model.PackageReport) packageView {
 			line += fmt.Sprintf(" · types via %s %s", tv.Package, view.Arrow(tv.From, tv.To))
 		}
 		if m.Status != model.StatusAnalyzed {
-			line += " · " + joinNonEmpty(": ", m.Status, m.Reason)
+			line += " · " + joinNonEmpty(": ", string(m.Status), m.Reason)
 		}
 		line += fmt.Sprintf(" · %s in %s", plural(m.Sites, "site"), plural(m.Files, "file"))
 		v.Members = append(v.Members, line)
@@ -302,11 +302,11 @@ func severityMark(s model.Severity) (string, view.Tone) {
 
 func verdictTone(pr model.PackageReport) view.Tone {
 	switch {
-	case pr.Status == model.StatusNotAnalyzed || pr.Verdict == "unknown":
+	case pr.Status == model.StatusNotAnalyzed || pr.Verdict == model.VerdictUnknown:
 		return view.Warn
-	case pr.Verdict == "breaking":
+	case pr.Verdict == model.VerdictBreaking:
 		return view.Bad
-	case pr.Verdict == "possible" || pr.Verdict == "partial":
+	case pr.Verdict == model.VerdictPossible || pr.Verdict == model.VerdictPartial:
 		return view.Warn
 	}
 	return view.Good

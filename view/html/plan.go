@@ -64,7 +64,7 @@ func planView(rep *model.UpgradePlanReport) planPage {
 	for i, s := range plan.Steps {
 		sv := stepView{N: i + 1, Title: view.PlanStepTitle(s), Moves: s.Moves, Blocked: s.Blocked}
 		sv.Verdict, sv.Tone = stepVerdict(s)
-		if s.Verdict == "breaking" {
+		if s.Verdict == model.VerdictBreaking {
 			sv.Effort = view.EffortLine(s.Effort) + " · " + plural(s.Effort.Files, "file")
 		}
 		for _, a := range s.After {
@@ -95,16 +95,16 @@ func planView(rep *model.UpgradePlanReport) planPage {
 // stepVerdict is the step's verdict in plan's words.
 func stepVerdict(s model.PlanStep) (string, view.Tone) {
 	switch s.Verdict {
-	case "unchecked":
+	case model.VerdictUnchecked:
 		return "unchecked", view.Dim
-	case "safe":
+	case model.VerdictSafe:
 		return "✓ no impact", view.Good
-	case "breaking":
+	case model.VerdictBreaking:
 		return "✗ breaking", view.Bad
-	case "possible":
+	case model.VerdictPossible:
 		return "? possible impact", view.Warn
 	}
-	return joinNonEmpty(": ", s.Verdict, s.Reason), view.Warn
+	return joinNonEmpty(": ", string(s.Verdict), s.Reason), view.Warn
 }
 
 // priority is why a step matters now; an advisory's address is shown as
@@ -145,7 +145,7 @@ func ceiling(c model.Ceiling) *ceilingView {
 	}
 	for _, s := range c.Steps {
 		verdict, tone := stepVerdict(model.PlanStep{Verdict: s.Verdict, Reason: s.Reason})
-		if s.Verdict == "breaking" {
+		if s.Verdict == model.VerdictBreaking {
 			verdict += " · " + plural(s.Sites, "site")
 		}
 		v.Checks = append(v.Checks, view.Span{Text: s.Version + " " + verdict, Tone: tone})

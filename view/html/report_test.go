@@ -14,7 +14,7 @@ func richCheck() *model.CheckReport {
 		return model.Diagnostic{File: file, Line: line, Column: 5, Code: code, Message: msg}
 	}
 	zod := model.PackageReport{
-		Title: "zod", Package: "zod", Workspaces: []string{".", "packages/api"}, Installed: "3.23.8", Target: "4.1.12", Update: "major",
+		Title: "zod", Package: "zod", Workspaces: []string{".", "packages/api"}, Installed: "3.23.8", Target: "4.1.12", Update: model.Major(1),
 		Members: []model.MemberReport{{Name: "zod", Installed: "3.23.8", Target: "4.1.12", Workspaces: []string{"."}, Status: model.StatusAnalyzed, Sites: 7, Files: 3, Changes: 40, BreakingChanges: 12}},
 		Status:  model.StatusAnalyzed, Verdict: "breaking", Summary: "✗ 3 breaking · 1 possible",
 		Counts: model.FindingCounts{Breaking: 3, Possible: 1, Deprecated: 1, Hidden: 1, Sites: 7, Unanalyzed: 1},
@@ -65,7 +65,7 @@ func richCheck() *model.CheckReport {
 		Warnings:   []string{"1 load was not analyzed"},
 	}
 	aws := model.PackageReport{
-		Title: "@aws-sdk/* (2 packages)", Package: "@aws-sdk/client-s3", Workspaces: []string{"packages/api"}, Installed: "3.501.0", Target: "3.600.0", Update: "minor",
+		Title: "@aws-sdk/* (2 packages)", Package: "@aws-sdk/client-s3", Workspaces: []string{"packages/api"}, Installed: "3.501.0", Target: "3.600.0", Update: model.UpdateKind{Level: model.LevelMinor},
 		Group: &model.Group{Title: "@aws-sdk/* (2 packages)", Kind: model.GroupFamily, Members: []string{"@aws-sdk/client-s3", "@aws-sdk/s3-request-presigner"}, Why: "one scope, released together"},
 		Members: []model.MemberReport{
 			{Name: "@aws-sdk/client-s3", Installed: "3.501.0", Target: "3.600.0", Status: model.StatusAnalyzed, Sites: 2, Files: 1},
@@ -75,7 +75,7 @@ func richCheck() *model.CheckReport {
 		Status: model.StatusAnalyzed, Verdict: "safe", Summary: "✓ safe",
 		Compile: model.CompileReport{Status: model.StatusAnalyzed, Line: "Compiled against 3.600.0 with the repo's TypeScript 5.4.5 · 2 of 2 files · 0 pre-existing errors"},
 	}
-	gone := model.PackageReport{Title: "left-pad", Package: "left-pad", Workspaces: []string{"."}, Installed: "1.0.0", Target: "2.0.0", Update: "major",
+	gone := model.PackageReport{Title: "left-pad", Package: "left-pad", Workspaces: []string{"."}, Installed: "1.0.0", Target: "2.0.0", Update: model.Major(1),
 		Status: model.StatusNotAnalyzed, Reason: "the registry has no 2.0.0", Summary: "not analyzed", Warnings: []string{"left-pad 2.0.0 has no tarball"}}
 	return &model.CheckReport{
 		Repository:    model.RepoSummary{Root: "/repo", Name: "acme", PackageManager: "pnpm", Workspaces: []string{".", "packages/api", "packages/web"}},
@@ -94,18 +94,18 @@ func richPlan() *model.UpgradePlanReport {
 		Repository: model.RepoSummary{Root: "/repo", Name: "acme", PackageManager: "npm", Workspaces: []string{"."}},
 		Plan: model.UpgradePlan{
 			Steps: []model.PlanStep{
-				{ID: "typescript", Moves: []model.StepMove{{Name: "typescript", From: "4.9.5", To: "5.4.5", Update: "major", Why: "the upgrade"}}, Checked: true, Verdict: "safe",
+				{ID: "typescript", Moves: []model.StepMove{{Name: "typescript", From: "4.9.5", To: "5.4.5", Update: model.Major(1), Why: "the upgrade"}}, Checked: true, Verdict: "safe",
 					Priorities: []model.Priority{{Kind: model.PriorityBlocking, Package: "typescript", Reason: "zod waits for it", Count: 1}}},
-				{ID: "zod", Moves: []model.StepMove{{Name: "zod", From: "3.23.8", To: "4.1.12", Update: "major", Why: "the upgrade"}, {Name: "@hookform/resolvers", From: "3.3.0", To: "5.2.2", Update: "major", Why: "5.2.2 peer-requires zod ^4"}},
+				{ID: "zod", Moves: []model.StepMove{{Name: "zod", From: "3.23.8", To: "4.1.12", Update: model.Major(1), Why: "the upgrade"}, {Name: "@hookform/resolvers", From: "3.3.0", To: "5.2.2", Update: model.Major(1), Why: "5.2.2 peer-requires zod ^4"}},
 					After:   []model.StepAfter{{Step: "typescript", Why: "zod 4.1.12 needs TypeScript ≥ 5.0"}},
 					Checked: true, Verdict: "breaking", Effort: model.Effort{Sites: 4, ByRule: 1, ByAgent: 1, Manual: 2, Files: 3},
 					Priorities: []model.Priority{{Kind: model.PriorityAdvisory, Package: "zod", Reason: "ReDoS in email validation", Severity: "moderate", FixedIn: "3.22.3", URL: "https://example.invalid/advisories/1"},
 						{Kind: model.PriorityBehind, Package: "zod", Reason: "1 major behind", Count: 1}}},
-				{ID: "cheap-batch", Batch: true, Moves: []model.StepMove{{Name: "dayjs", From: "1.11.9", To: "1.11.13", Update: "patch"}, {Name: "slugkit", From: "1.0.0", To: "1.2.0", Update: "minor"}}, Checked: true, Verdict: "safe"},
-				{ID: "express", Moves: []model.StepMove{{Name: "express", From: "4.19.2", To: "5.1.0", Update: "major"}}, Verdict: "unchecked",
+				{ID: "cheap-batch", Batch: true, Moves: []model.StepMove{{Name: "dayjs", From: "1.11.9", To: "1.11.13", Update: model.UpdateKind{Level: model.LevelPatch}}, {Name: "slugkit", From: "1.0.0", To: "1.2.0", Update: model.UpdateKind{Level: model.LevelMinor}}}, Checked: true, Verdict: "safe"},
+				{ID: "express", Moves: []model.StepMove{{Name: "express", From: "4.19.2", To: "5.1.0", Update: model.Major(1)}}, Verdict: "unchecked",
 					Priorities: []model.Priority{{Kind: model.PriorityDeprecated, Package: "express", Reason: "4.x is deprecated: upgrade to 5"}}},
-				{ID: "a", Moves: []model.StepMove{{Name: "a", From: "1.0.0", To: "2.0.0", Update: "major"}}, Checked: true, Verdict: "partial", Reason: "the compile did not run", Blocked: "a cycle: a and b need each other first"},
-				{ID: "b", Moves: []model.StepMove{{Name: "b", From: "1.0.0", To: "2.0.0", Update: "major"}}, Checked: true, Verdict: "possible", Blocked: "a cycle: a and b need each other first"},
+				{ID: "a", Moves: []model.StepMove{{Name: "a", From: "1.0.0", To: "2.0.0", Update: model.Major(1)}}, Checked: true, Verdict: "partial", Reason: "the compile did not run", Blocked: "a cycle: a and b need each other first"},
+				{ID: "b", Moves: []model.StepMove{{Name: "b", From: "1.0.0", To: "2.0.0", Update: model.Major(1)}}, Checked: true, Verdict: "possible", Blocked: "a cycle: a and b need each other first"},
 			},
 			Cycles:     [][]string{{"a", "b"}},
 			Unchecked:  []string{"express"},

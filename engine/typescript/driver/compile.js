@@ -163,7 +163,7 @@ function compile(ts, params) {
     overlaySkipped: '',
     // judgeResolved only: the compile stopped at what the overlay lacks.
     unjudged: false,
-    coverage: { asked: 0, compiled: 0, skipped: /** @type {{file: string, reason: string}[]} */ ([]) },
+    coverage: { asked: 0, compiled: 0, skipped: /** @type {{file: string, reason: string, outside?: boolean}[]} */ ([]) },
     unresolvedInTarget: /** @type {Unresolved[]} */ ([]),
     newerTypeScript: /** @type {{diagnostics: Diag[]} | null} */ (null),
     // Every project skips checking declaration files: what a library's
@@ -208,7 +208,7 @@ function compile(ts, params) {
     if (!p) {
       const invalidRef = loaded.projects.find((q) => q.invalid && inside(path.dirname(q.configFile), f));
       const reason = invalidRef ? msg(invalidRef.invalid) : `outside the workspace's tsconfig (${loaded.configFile ? rel(loaded.configFile) : 'none'})`;
-      result.coverage.skipped.push({ file: rel(f), reason });
+      result.coverage.skipped.push(invalidRef ? { file: rel(f), reason } : { file: rel(f), reason, outside: true });
       continue;
     }
     const list = byProject.get(p) || [];

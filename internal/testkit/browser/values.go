@@ -33,7 +33,7 @@ func Holds(t *testing.T, what string, p Page, values []string) {
 func CheckValues(rep *model.CheckReport) []string {
 	out := []string{rep.Repository.Name}
 	for _, p := range rep.Packages {
-		out = append(out, p.Title, p.Summary, p.Installed, p.Target, p.Update, p.Reason)
+		out = append(out, p.Title, p.Summary, p.Installed, p.Target, p.Update.String(), p.Reason)
 		out = append(out, p.Warnings...)
 		if p.Status == model.StatusNotAnalyzed {
 			continue
@@ -109,11 +109,11 @@ func PlanValues(rep *model.UpgradePlanReport) []string {
 	out := []string{rep.Repository.Name}
 	for i, s := range rep.Plan.Steps {
 		out = append(out, strconv.Itoa(i+1)+". "+view.PlanStepTitle(s), s.Blocked, s.Reason)
-		if s.Verdict == "breaking" {
+		if s.Verdict == model.VerdictBreaking {
 			out = append(out, view.EffortLine(s.Effort))
 		}
 		for _, m := range s.Moves {
-			out = append(out, m.Name, m.From+" → "+m.To, m.Update, m.Why)
+			out = append(out, m.Name, m.From+" → "+m.To, m.Update.String(), m.Why)
 		}
 		for _, a := range s.After {
 			out = append(out, a.Step+": "+a.Why)
