@@ -2,10 +2,12 @@ package engine
 
 import (
 	"context"
+	"slices"
 	"sort"
 	"sync"
 	"time"
 
+	"github.com/uptide/uptide/engine/discover"
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/engine/registry"
 	"github.com/uptide/uptide/engine/triage"
@@ -35,20 +37,16 @@ type PlanOptions struct {
 func PlanUpgrades(ctx context.Context, opts PlanOptions) (*model.UpgradePlanReport, error) {
 	client := opts.Client
 	disc := opts.Discovered
-	if disc == nil || client == nil {
-		r, err := loadRoot(opts.Cwd)
-		if err != nil {
+	if client == nil {
+		var err error
+		if client, err = discover.ClientFor(opts.Cwd, opts.Env); err != nil {
 			return nil, err
 		}
-		if client == nil {
-			if client, err = newClient(r, opts.Env); err != nil {
-				return nil, err
-			}
-		}
-		if disc == nil {
-			if disc, err = Discover(ctx, DiscoverOptions{Cwd: opts.Cwd, Env: opts.Env, Client: client, Events: opts.Events}); err != nil {
-				return nil, err
-			}
+	}
+	if disc == nil {
+		var err error
+		if disc, _, err = discover.Discover(ctx, discover.Options{Cwd: opts.Cwd, Env: opts.Env, Client: client, Events: opts.Events}); err != nil {
+			return nil, err
 		}
 	}
 	in := triage.Input{Rows: disc.Rows, Only: opts.Only, Checks: opts.Checks, Now: opts.Now, Releases: map[string]*model.Packument{}}
@@ -61,7 +59,9 @@ func PlanUpgrades(ctx context.Context, opts PlanOptions) (*model.UpgradePlanRepo
 		if _, seen := installed[r.Package]; !seen {
 			names = append(names, r.Package)
 		}
-		installed[r.Package] = appendUnique(installed[r.Package], r.Installed)
+		if !slices.Contains(installed[r.Package], r.Installed) {
+			installed[r.Package] = append(installed[r.Package], r.Installed)
+		}
 	}
 	var mu sync.Mutex
 	var wg sync.WaitGroup
@@ -114,11 +114,7 @@ func PlanUpgrades(ctx context.Context, opts PlanOptions) (*model.UpgradePlanRepo
 // Releases are the published versions of a package, from the registry
 // the repository's .npmrc names for it.
 func Releases(ctx context.Context, cwd string, env []string, name string) ([]string, error) {
-	root, err := loadRoot(cwd)
-	if err != nil {
-		return nil, err
-	}
-	client, err := newClient(root, env)
+	client, err := discover.ClientFor(cwd, env)
 	if err != nil {
 		return nil, err
 	}

@@ -324,7 +324,7 @@ func (r *runner) run(ctx context.Context) {
 	r.progress("check", "checking %s", r.o.Package)
 	crep, checkErr := engine.Check(workCtx, engine.CheckOptions{Cwd: r.o.Cwd, CwdArg: r.o.CwdArg, Env: r.o.Env, Client: r.o.Client, CompilerClient: r.o.CompilerClient,
 		Packages: []string{r.o.Package}, Targets: r.o.Targets, Group: r.o.Group, Compile: true, Events: r.o.CheckEvents,
-		Drivers: r.drivers, Planned: func(p model.PackageReport) {
+		Repository: repository, Drivers: r.drivers, Planned: func(p model.PackageReport) {
 			if concerns(p, r.o.Package) {
 				r.trace("check", "planned %s", p.Title)
 				select {

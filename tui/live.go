@@ -7,8 +7,6 @@ import (
 
 	"github.com/uptide/uptide/engine"
 	"github.com/uptide/uptide/engine/model"
-	"github.com/uptide/uptide/engine/registry"
-	"github.com/uptide/uptide/engine/repo"
 	"github.com/uptide/uptide/fix"
 	"github.com/uptide/uptide/fix/assist"
 	"github.com/uptide/uptide/internal/redact"
@@ -25,14 +23,14 @@ type Live struct {
 	Env []string
 	// Client is the registry client; nil builds one from the repository's
 	// .npmrc files and Env, as `uptide list` does.
-	Client *registry.Client
+	Client *engine.Client
 	// CompilerClient fetches the pinned TypeScript for checks when the
 	// cache lacks it; nil uses Compiler, then Client.
-	CompilerClient *registry.Client
+	CompilerClient *engine.Client
 	// Compiler, when set, builds the compiler's client at the first check
 	// rather than before the first frame: building one may ask npm which
 	// registry it uses, which takes a second on a cold machine.
-	Compiler func() *registry.Client
+	Compiler func() *engine.Client
 	// Prepare, when set, gives the directory checks run in, once, before
 	// the first check: the demo installs a copy of its repository there.
 	// A failure is that check's and is tried again on the next.
@@ -52,40 +50,41 @@ type Live struct {
 
 	mu     sync.Mutex
 	report *model.DiscoverReport
+	// index is what Discover read, for the checks of the same directory.
+	index *engine.Index
 }
 
 var _ Engine = (*Live)(nil)
 
-// Discover runs engine.Discover and keeps the report for Plan.
+// Discover runs engine.Discover and keeps the report for Plan and what it
+// read for Check.
 func (l *Live) Discover(ctx context.Context, events func(engine.Event)) (*model.DiscoverReport, error) {
 	client, err := l.client()
 	if err != nil {
 		return nil, err
 	}
-	rep, err := engine.Discover(ctx, engine.DiscoverOptions{Cwd: l.Cwd, Env: l.Env, Client: client, Events: events, PartialRows: events != nil})
+	rep, index, err := engine.Discover(ctx, engine.DiscoverOptions{Cwd: l.Cwd, Env: l.Env, Client: client, Events: events, PartialRows: events != nil})
 	if err != nil {
 		return nil, err
 	}
 	l.mu.Lock()
-	l.report = rep
+	l.report, l.index = rep, index
 	l.mu.Unlock()
 	return rep, nil
 }
 
-func (l *Live) client() (*registry.Client, error) {
+func (l *Live) client() (*engine.Client, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.Client != nil {
 		return l.Client, nil
 	}
-	r, err := repo.Load(l.Cwd)
+	client, err := engine.ClientFor(l.Cwd, l.Env)
 	if err != nil {
 		return nil, err
 	}
-	if l.Client, err = engine.NewClient(r.Root, l.Env); err != nil {
-		return nil, err
-	}
-	return l.Client, nil
+	l.Client = client
+	return client, nil
 }
 
 // Versions fetches the full document, which alone carries publish times.
@@ -124,6 +123,13 @@ func (l *Live) Check(ctx context.Context, req CheckRequest, events func(CheckEve
 	}
 	opts := checkOptions(req)
 	opts.Cwd, opts.Env, opts.Client, opts.CompilerClient = cwd, l.Env, client, l.compilerClient()
+	if cwd == l.Cwd {
+		// The repository Discover read: check starts from it. (The demo
+		// checks a copy Prepare installed elsewhere.)
+		l.mu.Lock()
+		opts.Index = l.index
+		l.mu.Unlock()
+	}
 	if events != nil {
 		opts.Events = func(e engine.Event) {
 			events(CheckEvent{Phase: phaseLabel(e.Phase), Done: e.Done, Total: e.Total})
@@ -140,7 +146,7 @@ func (l *Live) Check(ctx context.Context, req CheckRequest, events func(CheckEve
 	return state.ResultOf(pr), nil
 }
 
-func (l *Live) compilerClient() *registry.Client {
+func (l *Live) compilerClient() *engine.Client {
 	l.prepMu.Lock()
 	defer l.prepMu.Unlock()
 	if l.CompilerClient == nil && l.Compiler != nil {

@@ -13,7 +13,7 @@ const (
 	changeEnginesNode  = "engines-node"
 	changeMissingPeer  = "missing-peer"
 	// A target's declarations need a newer TypeScript; errors inside a
-	// dependency no newer TypeScript explains (engine/check_deps.go).
+	// dependency no newer TypeScript explains (engine/check/deps.go).
 	changeNewerTypeScript  = "newer-typescript"
 	changeDependencyErrors = "dependency-errors"
 )

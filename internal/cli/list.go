@@ -60,7 +60,7 @@ const listGCPercent = 33
 func list(ctx context.Context, o *ListOptions, client *registry.Client, command string) error {
 	progress := term.NewProgress(o.Stderr, o.Term.Progress)
 	timing := map[engine.Phase]time.Duration{}
-	rep, err := engine.Discover(ctx, engine.DiscoverOptions{
+	rep, _, err := engine.Discover(ctx, engine.DiscoverOptions{
 		Cwd: o.Cwd, Env: o.Env, Timing: timing, Client: client,
 		Events: func(e engine.Event) {
 			if e.Phase == engine.PhaseRegistry && e.Total > 0 {

@@ -79,7 +79,7 @@ func runPlan(cmd *cobra.Command, o *PlanOptions) error {
 		repoOf, repoFile = &rep.Repository, file
 		mergeChecks(checks, rep)
 	}
-	disc, err := engine.Discover(ctx, engine.DiscoverOptions{Cwd: o.Cwd, Env: o.Env,
+	disc, _, err := engine.Discover(ctx, engine.DiscoverOptions{Cwd: o.Cwd, Env: o.Env,
 		Events: func(e engine.Event) { progress.Update(e.Finished, "%s", checkProgress(e)) }})
 	if err != nil {
 		return err

@@ -1,0 +1,153 @@
+package check
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/uptide/uptide/engine/match"
+	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/engine/modformat"
+)
+
+// changeModuleFormat is the change of a module-format finding.
+const changeModuleFormat = "module-format"
+
+// formatOutcome is the module-format check of one member.
+type formatOutcome struct {
+	report model.ModuleFormatReport
+	notes  []string
+}
+
+// moduleFormat compares how the installed and target versions load (from
+// their manifests, which the declaration diff cannot see) and, when the
+// target stops supporting require(), judges every require() site on the
+// repository's Node: one finding per file, its sites listed.
+func (c *checker) moduleFormat(run *memberRun) formatOutcome {
+	m := run.m
+	out := formatOutcome{report: model.ModuleFormatReport{Status: model.StatusAnalyzed}}
+	var requires []model.Usage
+	subpaths := []string{}
+	for _, ws := range sortedKeys(run.usages) {
+		for _, u := range run.usages[ws] {
+			if u.Loader == model.LoaderRequire {
+				requires = append(requires, u)
+				sp := u.Subpath
+				if sp == "" {
+					sp = "."
+				}
+				subpaths = appendUnique(subpaths, sp)
+			}
+		}
+	}
+	out.report.RequireSites = len(requires)
+	switch {
+	case run.runtimeInst == "":
+		out.report.Status, out.report.Reason = model.StatusNotAnalyzed, "the installed copy was not found"
+		return out
+	case run.runtimeTgt == "":
+		out.report.Status, out.report.Reason = model.StatusSkipped, "the package stays at its installed version"
+		return out
+	}
+	inst, err := modformat.LoadPackage(os.DirFS(run.runtimeInst), m.name()+"@"+m.row.Installed)
+	if err != nil {
+		out.report.Status, out.report.Reason = model.StatusNotAnalyzed, err.Error()
+		return out
+	}
+	tgt, err := modformat.LoadPackage(os.DirFS(run.runtimeTgt), m.name()+"@"+m.target)
+	if err != nil {
+		out.report.Status, out.report.Reason = model.StatusNotAnalyzed, err.Error()
+		return out
+	}
+	sort.Strings(subpaths)
+	fr := modformat.Format(inst, tgt, subpaths)
+	out.report.StopsRequire = fr.StopsRequire
+	if !fr.StopsRequire {
+		return out
+	}
+	if len(requires) == 0 {
+		out.notes = append(out.notes, fmt.Sprintf("%s@%s no longer supports require(); no file here loads it with require()", m.name(), m.target))
+		return out
+	}
+	byWS := map[string][]model.Usage{}
+	for _, u := range requires {
+		byWS[u.Workspace] = append(byWS[u.Workspace], u)
+	}
+	var nodes []string
+	for _, ws := range sortedKeys(byWS) {
+		node, err := modformat.NodeVersion(c.root, filepath.Join(c.root, filepath.FromSlash(ws)))
+		if err != nil {
+			node = modformat.NodeInfo{Note: err.Error()}
+		}
+		nodes = appendUnique(nodes, node.String())
+		run.format[ws] = formatFindings(m.name(), fr, byWS[ws], run.inst, run.tgt, node)
+	}
+	out.report.Node = strings.Join(nodes, ", ")
+	return out
+}
+
+// formatFindings judges each require() site and keeps one finding per file:
+// switching a file to import() is one edit however many lines load the
+// package there. Sites that work on the repository's Node are left out.
+func formatFindings(pkg string, fr modformat.FormatReport, sites []model.Usage, inst, tgt *model.Surface, node modformat.NodeInfo) []model.Finding {
+	type fileAcc struct {
+		f        model.Finding
+		breaking bool
+	}
+	byFile := map[string]*fileAcc{}
+	var order []string
+	for _, u := range sites {
+		sp := u.Subpath
+		if sp == "" {
+			sp = "."
+		}
+		e, ok := fr.Entry(sp)
+		if !ok || !e.StopsRequire {
+			continue
+		}
+		shape := modformat.ShapeOf(inst, tgt, sp).WithFormat(e)
+		breaks, unverified, why := modformat.JudgeSite(u, shape, node)
+		if !breaks && !unverified {
+			continue
+		}
+		acc := byFile[u.File]
+		if acc == nil {
+			acc = &fileAcc{f: model.Finding{
+				Package: pkg, Path: ".", Change: changeModuleFormat, Severity: model.Unverified, Confidence: 1,
+				Workspace: u.Workspace, File: u.File, Line: u.Line, Column: u.Column, Access: u.Access, Via: u.Via,
+				Rule: changeModuleFormat,
+			}}
+			byFile[u.File] = acc
+			order = append(order, u.File)
+		}
+		acc.f.Sites = append(acc.f.Sites, u)
+		if breaks && !acc.breaking {
+			acc.breaking = true
+			acc.f.Severity = model.Breaking
+			acc.f.Reason = e.Reason + ": " + why
+		} else if acc.f.Reason == "" {
+			acc.f.Reason = "possible impact: " + e.Reason + ": " + why
+		}
+	}
+	out := make([]model.Finding, 0, len(order))
+	for _, file := range order {
+		f := byFile[file].f
+		if n := len(f.Sites); n > 1 {
+			f.Reason += fmt.Sprintf(" (%d require() sites in this file)", n)
+		}
+		f.Fixability, _ = match.FixabilityOf(match.FixInput{Change: f.Change, Severity: f.Severity})
+		out = append(out, f)
+	}
+	return out
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
