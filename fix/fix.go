@@ -82,7 +82,7 @@ type runner struct {
 	before isolate.Snapshot
 	// manager is the package manager Detect found in the checkout, once
 	// detected is closed; detectErr says why there is none.
-	manager      *managers.Manager
+	manager      *managers.Detected
 	managerFetch managers.Fetch
 	detectErr    error
 	detected     chan struct{}
@@ -219,7 +219,7 @@ func (r *runner) run(ctx context.Context) {
 		if r.manager, r.detectErr = managers.Detect(ctx, r.root, repository, r.o.Env, r.managerFetch); r.detectErr != nil {
 			workCancel()
 		} else {
-			r.trace("install", "the manager is %s %s (%s)", r.manager.Name, r.manager.Version, r.manager.Binary)
+			r.trace("install", "the manager is %s %s (%s)", r.manager.Manager.Name(), r.manager.Version, r.manager.Binary)
 		}
 	}()
 	defer func() { <-r.detected }()
@@ -780,15 +780,7 @@ func (r *runner) commitNormalized(ctx context.Context, res *managers.Result) boo
 // normalizedSubject: "npm 11.6.2 rewrites package-lock.json on its own:
 // babel-plugin-macros 3.1.0 removed; cosmiconfig 7.1.0 removed".
 func normalizedSubject(res *managers.Result) string {
-	return fmt.Sprintf("%s rewrites %s on its own: %s", managerLabel(res.Manager, res.Version), res.Lockfile, strings.Join(res.Normalized, "; "))
-}
-
-// managerLabel is the manager as its users name it: "npm 11.6.2", "yarn 4.5.0".
-func managerLabel(name, version string) string {
-	if name == "yarn-berry" {
-		name = "yarn"
-	}
-	return name + " " + version
+	return fmt.Sprintf("%s rewrites %s on its own: %s", res.Label(), res.Lockfile, strings.Join(res.Normalized, "; "))
 }
 
 // patchFiles are the files the accepted patches edit, sorted.
