@@ -75,9 +75,8 @@ type Options struct {
 type runner struct {
 	o   Options
 	rep *Report
-	// work is the context of the steps up to the plan, which a stop or a
-	// failed detection cancels; tasks are the beside steps by name.
-	work       context.Context
+	// cancelWork ends the steps on the work's context (step.work); tasks
+	// are the beside steps by name.
 	cancelWork context.CancelFunc
 	tasks      map[string]*task
 
@@ -360,11 +359,11 @@ func (r *runner) makeClone(ctx context.Context) bool {
 }
 
 // check is what the upgrade is: the target, the group, the companions and
-// the sites. It runs on the work's context (a failed detection ends it),
-// and hands its plans of the package to the early install as they come.
-func (r *runner) check(context.Context) bool {
+// the sites. It hands its plans of the package to the early install as
+// they come.
+func (r *runner) check(ctx context.Context) bool {
 	r.progress("check", "checking %s", r.o.Package)
-	r.crep, r.checkErr = engine.Check(r.work, engine.CheckOptions{Cwd: r.o.Cwd, CwdArg: r.o.CwdArg, Env: r.o.Env, Client: r.o.Client, CompilerClient: r.o.CompilerClient,
+	r.crep, r.checkErr = engine.Check(ctx, engine.CheckOptions{Cwd: r.o.Cwd, CwdArg: r.o.CwdArg, Env: r.o.Env, Client: r.o.Client, CompilerClient: r.o.CompilerClient,
 		Packages: []string{r.o.Package}, Targets: r.o.Targets, Group: r.o.Group, Compile: true, Events: r.o.CheckEvents,
 		Drivers: r.drivers, Planned: func(p model.PackageReport) {
 			if concerns(p, r.o.Package) {

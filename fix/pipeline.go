@@ -32,18 +32,18 @@ func (r *runner) steps() []step {
 		{name: "workspaces", after: []string{"snapshot", "same files"}, run: r.scope},
 		// workspaces → base, baseErr, from the checkout when a clone holds
 		// the same files: it needs no target, and check waits on its driver.
-		{name: "baseline", beside: true, when: r.baselineReadsCheckout, run: r.baselineCheckout},
+		{name: "baseline", beside: true, work: true, when: r.baselineReadsCheckout, run: r.baselineCheckout},
 		// targetErr → stop on a target that does not resolve: nothing cloned.
 		{name: "resolved", after: []string{"target"}, run: r.targetResolved},
 		// top → clone, croot, env, cloneErr.
-		{name: "clone", beside: true, run: r.makeClone},
+		{name: "clone", beside: true, work: true, run: r.makeClone},
 		// clone → base, baseErr, from the clone before the install touches it.
-		{name: "baseline in the clone", beside: true, after: []string{"clone"}, when: r.baselineReadsClone, run: r.baselineClone},
+		{name: "baseline in the clone", beside: true, work: true, after: []string{"clone"}, when: r.baselineReadsClone, run: r.baselineClone},
 		// check's first plan, clone, manager → early (the install most
 		// runs keep, done by the time check is).
-		{name: "install early", beside: true, after: []string{"clone", "baseline in the clone", "detect"}, run: r.installEarly},
+		{name: "install early", beside: true, work: true, after: []string{"clone", "baseline in the clone", "detect"}, run: r.installEarly},
 		// repository, Targets → crep, checkErr; plans for the early install.
-		{name: "check", run: r.check},
+		{name: "check", work: true, run: r.check},
 		// crep, clone, manager → upgrade (the moves, the branch), stop on a
 		// failure of what ran beside.
 		{name: "plan", after: []string{"clone", "baseline", "baseline in the clone", "install early", "detect"}, run: r.planUpgrade},
@@ -70,10 +70,15 @@ func (r *runner) steps() []step {
 type step struct {
 	name string
 	// beside: the step runs in the background from its place in the list
-	// (on the work's context: a stop cancels it), until a step naming it
-	// in after. A beside step returning false skips the beside steps that
-	// wait for it; their output stays unset.
+	// until a step naming it in after (a stop cancels it and waits for
+	// it). A beside step returning false skips the beside steps that wait
+	// for it; their output stays unset.
 	beside bool
+	// work: the step runs on the work's context, which a failed detection
+	// of the manager ends too (cancelWork); the others see only a stop
+	// and the run's own end, so the git reads, the target and the manager
+	// still say what they found.
+	work bool
 	// after are the beside steps it waits for before it runs.
 	after []string
 	// when, if set, is asked at the step's place: false skips the step (a
@@ -99,17 +104,23 @@ type task struct {
 // pipeline runs the steps in order until one stops the run, then cancels
 // and waits for the beside steps still running.
 func (r *runner) pipeline(ctx context.Context, steps []step) {
-	work, cancelWork := context.WithCancel(ctx)
-	r.work, r.cancelWork = work, cancelWork
+	besides, cancelBesides := context.WithCancel(ctx)
+	work, cancelWork := context.WithCancel(besides)
+	r.cancelWork = cancelWork
 	r.tasks = map[string]*task{}
 	for _, s := range steps {
 		if s.beside {
 			t := &task{done: make(chan struct{})}
-			t.ctx, t.cancel = context.WithCancel(work)
+			parent := besides
+			if s.work {
+				parent = work
+			}
+			t.ctx, t.cancel = context.WithCancel(parent)
 			r.tasks[s.name] = t
 		}
 	}
 	defer func() {
+		cancelBesides()
 		cancelWork()
 		for _, t := range r.tasks {
 			if t.started {
@@ -131,7 +142,11 @@ func (r *runner) pipeline(ctx context.Context, steps []step) {
 		}
 		if !s.beside {
 			r.await(s.after)
-			if !s.run(ctx) {
+			run := ctx
+			if s.work {
+				run = work
+			}
+			if !s.run(run) {
 				return
 			}
 			continue

@@ -75,3 +75,26 @@ func TestPipeline(t *testing.T) {
 		t.Errorf("ran %q (failing apart), want %q", log, want)
 	}
 }
+
+// A failed detection ends the work (the baseline, the clone, check, the
+// early install), not the git reads, the target or the manager beside it:
+// they still say what they found, and the run stops on the detection's
+// error, not on a read that was cut short.
+func TestCancelWorkSparesTheOtherSteps(t *testing.T) {
+	r := &runner{rep: &Report{}}
+	var readErr, workErr error
+	release := make(chan struct{})
+	r.pipeline(context.Background(), []step{
+		{name: "read", beside: true, run: func(ctx context.Context) bool { <-release; readErr = ctx.Err(); return true }},
+		{name: "work", beside: true, work: true, run: func(ctx context.Context) bool { <-ctx.Done(); workErr = ctx.Err(); return true }},
+		{name: "detect", run: func(context.Context) bool { r.cancelWork(); return true }},
+		{name: "join", after: []string{"work"}, run: func(context.Context) bool { close(release); return true }},
+		{name: "read done", after: []string{"read"}, run: func(context.Context) bool { return true }},
+	})
+	if workErr == nil {
+		t.Error("the work step was not cancelled")
+	}
+	if readErr != nil {
+		t.Errorf("the read beside was cancelled with the work: %v", readErr)
+	}
+}
