@@ -13,7 +13,7 @@ import (
 
 	"github.com/uptide/uptide/engine/registry"
 	"github.com/uptide/uptide/engine/typescript"
-	"github.com/uptide/uptide/internal/testregistry"
+	"github.com/uptide/uptide/internal/testkit/testregistry"
 )
 
 // benchImporters files use zod, about eleven sites each (220 sites); the

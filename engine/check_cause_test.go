@@ -16,9 +16,9 @@ import (
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/engine/registry"
 	"github.com/uptide/uptide/engine/typescript"
-	"github.com/uptide/uptide/internal/realfetch"
 	"github.com/uptide/uptide/internal/redact"
-	"github.com/uptide/uptide/internal/testregistry"
+	"github.com/uptide/uptide/internal/testkit/realfetch"
+	"github.com/uptide/uptide/internal/testkit/testregistry"
 )
 
 // TestCheckTracedErrorsAreDownstreamOfTheirUsage: zod 4 removed

@@ -18,6 +18,7 @@ import (
 	"github.com/uptide/uptide/engine/registry"
 	"github.com/uptide/uptide/engine/repo"
 	"github.com/uptide/uptide/engine/semver"
+	"github.com/uptide/uptide/internal/cache"
 )
 
 // DiscoverOptions configures Discover.
@@ -108,13 +109,15 @@ func Discover(ctx context.Context, opts DiscoverOptions) (*model.DiscoverReport,
 }
 
 // newClient builds the registry client from the repository's .npmrc files
-// and the environment.
+// and the environment, caching where the environment says (nil: the
+// process's).
 func newClient(root string, env []string) (*registry.Client, error) {
 	cfg, err := registry.LoadConfig(root, env)
 	if err != nil {
 		return nil, err
 	}
-	return registry.New(registry.Options{Config: cfg}), nil
+	dir, _ := cache.RootOf(env)
+	return registry.New(registry.Options{Config: cfg, CacheDir: dir}), nil
 }
 
 func summarize(r *model.Repository) model.RepoSummary {

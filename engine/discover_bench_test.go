@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/uptide/uptide/engine/registry"
-	"github.com/uptide/uptide/internal/testregistry"
+	"github.com/uptide/uptide/internal/testkit/testregistry"
 )
 
 const (

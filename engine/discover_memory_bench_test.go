@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/uptide/uptide/engine/registry"
-	"github.com/uptide/uptide/internal/memtest"
-	"github.com/uptide/uptide/internal/testregistry"
+	"github.com/uptide/uptide/internal/testkit/memtest"
+	"github.com/uptide/uptide/internal/testkit/testregistry"
 )
 
 // BenchmarkDiscoverMemory lists a repository of 100 direct dependencies

@@ -14,7 +14,7 @@ import (
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/engine/registry"
 	"github.com/uptide/uptide/fixtures"
-	"github.com/uptide/uptide/internal/testregistry"
+	"github.com/uptide/uptide/internal/testkit/testregistry"
 )
 
 // discoverDemo runs Discover with partial rows on a copy of the demo

@@ -12,7 +12,7 @@ import (
 	"github.com/uptide/uptide/engine/repo"
 	"github.com/uptide/uptide/fix/isolate"
 	"github.com/uptide/uptide/fix/managers"
-	"github.com/uptide/uptide/internal/testregistry"
+	"github.com/uptide/uptide/internal/testkit/testregistry"
 )
 
 func TestSameMoves(t *testing.T) {

@@ -20,7 +20,7 @@ import (
 	"github.com/uptide/uptide/engine/registry"
 	"github.com/uptide/uptide/fix"
 	"github.com/uptide/uptide/fixtures"
-	"github.com/uptide/uptide/internal/testregistry"
+	"github.com/uptide/uptide/internal/testkit/testregistry"
 	"github.com/uptide/uptide/tui"
 )
 

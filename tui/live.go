@@ -82,11 +82,9 @@ func (l *Live) client() (*registry.Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := registry.LoadConfig(r.Root, l.Env)
-	if err != nil {
+	if l.Client, err = engine.NewClient(r.Root, l.Env); err != nil {
 		return nil, err
 	}
-	l.Client = registry.New(registry.Options{Config: cfg})
 	return l.Client, nil
 }
 

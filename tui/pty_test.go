@@ -136,7 +136,7 @@ func (p *ptyTerm) screen() []string {
 }
 
 // keyBytes are what a terminal sends for the keys the test presses.
-var keyBytes = map[string]string{"Enter": "\r", "Escape": "\x1b", "Space": " "}
+var keyBytes = map[string]string{"Enter": "\r", "Escape": "\x1b", "Space": " ", "PageDown": "\x04"}
 
 // press types one key and waits until the screen shows it took effect:
 // keys arriving in one read reach Bubble Tea as one message ("jjj"), which

@@ -9,7 +9,7 @@ import (
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/fix"
 	"github.com/uptide/uptide/fix/assist"
-	"github.com/uptide/uptide/internal/fakellm"
+	"github.com/uptide/uptide/internal/testkit/fakellm"
 	"github.com/uptide/uptide/tui"
 	"github.com/uptide/uptide/tui/review"
 )

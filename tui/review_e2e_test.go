@@ -175,9 +175,12 @@ func TestEndToEndDemoReview(t *testing.T) {
 			strings.Contains(j, "fix ended without a report")
 	})
 	report := joined(screen)
-	for _, want := range []string{"✓ verified  react 18.3.1 → 19.0.0", "Types  0 new errors", "Branch  uptide/react-19.0.0 in your checkout",
+	// The report has the words uptide fix prints (view.Fix decides both).
+	// Its end is a page down.
+	report += "\n" + joined(term.press("PageDown", "the end of the report", func(s []string) bool { return strings.Contains(joined(s), "✓ no new errors") }))
+	for _, want := range []string{"✓ verified  react 18.3.1 → 19.0.0", "Branch  uptide/react-19.0.0 created at",
 		// The run after the take-up validated the kept set again: no call.
-		"Assisted  scripted demo provider (no model, no key) · 2 of 2 sites accepted · 0 calls"} {
+		"scripted demo provider (no model, no key) · 2 sites · 2 accepted · 0 calls"} {
 		if !strings.Contains(report, want) {
 			t.Fatalf("the fix report lacks %q:\n%s", want, report)
 		}

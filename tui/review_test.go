@@ -185,7 +185,9 @@ func TestReviewQueueAcceptRejectHandOff(t *testing.T) {
 	if strings.Join(names, " ") != "f-ref@packages/web/src/App.tsx f-jsx@packages/web/src/App.tsx" {
 		t.Errorf("handed off %q", names)
 	}
-	wantAll(t, h.view(), "Branch  uptide/react-19.1.0 in your checkout", "fix packages/web/src/App.tsx:10 (useRef needs an argument)")
+	// The report has the words uptide fix prints (view.Fix decides both).
+	wantAll(t, h.view(), "Changes  uptide/react-19.1.0", "Branch  uptide/react-19.1.0 updated at", "in your checkout (nothing else in it changed)",
+		"fix packages/web/src/App.tsx:10 (useRef needs an argument)")
 }
 
 // Leaving the queue before the hand-off ends the run (its context) and

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/uptide/uptide/internal/fakellm"
+	"github.com/uptide/uptide/internal/testkit/fakellm"
 )
 
 // fix --assist end to end. The zod tutorial's upgrade to 4 leaves, after

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/uptide/uptide/internal/testregistry"
+	"github.com/uptide/uptide/internal/testkit/testregistry"
 )
 
 // mirrorTree is a registry of mirrorkit 1.0.0 and a 2.0.0 that adds

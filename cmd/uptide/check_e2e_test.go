@@ -17,7 +17,7 @@ import (
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/engine/typescript"
 	"github.com/uptide/uptide/internal/cache"
-	"github.com/uptide/uptide/internal/realfetch"
+	"github.com/uptide/uptide/internal/testkit/realfetch"
 )
 
 // The check tests install fixtures/check/npm-app with the real npm from the

@@ -10,7 +10,7 @@ import (
 
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/engine/typescript"
-	"github.com/uptide/uptide/internal/realfetch"
+	"github.com/uptide/uptide/internal/testkit/realfetch"
 )
 
 // installTypeScript puts typescript@version (fetched once from the real

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/uptide/uptide/internal/fakellm"
+	"github.com/uptide/uptide/internal/testkit/fakellm"
 )
 
 // fix --assist on the upgrade check calls one cause (issue 23: zod 4 on

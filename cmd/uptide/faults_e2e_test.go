@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/uptide/uptide/engine/model"
-	"github.com/uptide/uptide/internal/testregistry"
+	"github.com/uptide/uptide/internal/testkit/testregistry"
 )
 
 // A registry failure for one package leaves the others reported, lists the

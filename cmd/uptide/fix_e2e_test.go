@@ -19,7 +19,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/uptide/uptide/internal/testregistry"
+	"github.com/uptide/uptide/internal/testkit/testregistry"
 )
 
 // The fix runner end to end: a fixture repository installed by its real

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/uptide/uptide/engine/model"
-	"github.com/uptide/uptide/internal/tsctruth"
+	"github.com/uptide/uptide/internal/testkit/tsctruth"
 )
 
 // Every line with a new error is left for you: express 4 → 5 (its types

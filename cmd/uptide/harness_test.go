@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/uptide/uptide/internal/testregistry"
+	"github.com/uptide/uptide/internal/testkit/testregistry"
 )
 
 // The end-to-end tests run the real binary, built once, against copies of

@@ -50,6 +50,8 @@ func TestJSONGolden(t *testing.T) {
 		{"check-no-compile", []string{"check", "zod", "--no-compile", "--json"}, checkApp("npm-app")},
 		{"check-companions", []string{"check", "react", "--json"}, checkApp("npm-companions")},
 		{"check-error", []string{"check", "no-such-package-uptide", "--json"}, checkApp("npm-app")},
+		{"plan-plan-app", []string{"plan", "--json"}, checkApp("plan-app")},
+		{"plan-check", []string{"plan", "--check", "--json"}, checkApp("plan-app")},
 		{"fix-npm-app", []string{"fix", "slugkit", "--target", "slugkit@2.0.0", "--patches", "$PATCHES", "--json"}, func(t *testing.T) string {
 			return fixRepo(t, fe, "npm-app", "npm")
 		}},

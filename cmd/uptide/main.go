@@ -7,4 +7,11 @@ import (
 	"github.com/uptide/uptide/internal/cli"
 )
 
-func main() { os.Exit(cli.Main()) }
+// main is the one place the process's streams and environment are read:
+// every command gets them through the factory.
+func main() {
+	os.Exit(cli.Main(cli.Factory{
+		IO:  cli.IO{In: os.Stdin, Out: os.Stdout, Err: os.Stderr},
+		Env: os.Environ(),
+	}, os.Args[1:]))
+}

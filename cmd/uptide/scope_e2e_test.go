@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/uptide/uptide/engine/model"
-	"github.com/uptide/uptide/internal/testregistry"
+	"github.com/uptide/uptide/internal/testkit/testregistry"
 )
 
 // Files that import only a companion see its upgrade: react 19 takes

@@ -9,14 +9,12 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/uptide/uptide/engine/model"
-	"github.com/uptide/uptide/engine/registry"
-	"github.com/uptide/uptide/internal/cache"
-	"github.com/uptide/uptide/internal/tsctruth"
+	"github.com/uptide/uptide/internal/testkit"
+	"github.com/uptide/uptide/internal/testkit/tsctruth"
 )
 
 // The truth tests hold check's answer against the repository's own
@@ -25,60 +23,13 @@ import (
 // runs before and after, and every new error must be a breaking finding's
 // evidence, every breaking finding's evidence a new error.
 
-var (
-	toolsMu sync.Mutex
-	tools   = map[string]string{}
-)
-
 // pinnedTool returns the directory of name@version (a package manager the
-// machine does not have, such as yarn), fetched once from the user's
-// configured registry with its integrity verified and kept in the shared
-// cache; later runs are offline.
+// machine does not have, such as yarn, an older compiler), fetched once
+// into the shared cache; later runs are offline.
 func pinnedTool(t testing.TB, name, version string) string {
 	t.Helper()
 	skipShort(t, "fetching "+name+" installs")
-	toolsMu.Lock()
-	defer toolsMu.Unlock()
-	label := name + "@" + version
-	if dir, ok := tools[label]; ok {
-		return dir
-	}
-	parent, err := cache.Dir("tools")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dirName := strings.ReplaceAll(label, "/", "+") // @scope/name
-	dir := filepath.Join(parent, dirName)
-	if _, err := os.Stat(filepath.Join(dir, ".complete")); err != nil {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-		defer cancel()
-		cfg, err := registry.LoadConfig(os.TempDir(), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := registry.New(registry.Options{Config: cfg}).Fetch(ctx, name, version)
-		if err != nil {
-			t.Fatalf("%s (fetched once from the npm registry into %s): %v", label, parent, err)
-		}
-		defer func() { _ = p.Remove() }()
-		tmp, err := os.MkdirTemp(parent, dirName+".tmp-")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer os.RemoveAll(tmp)
-		copyTree(t, p.Dir, tmp)
-		if err := os.WriteFile(filepath.Join(tmp, ".complete"), nil, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		_ = os.RemoveAll(dir)
-		if err := os.Rename(tmp, dir); err != nil {
-			if _, statErr := os.Stat(filepath.Join(dir, ".complete")); statErr != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	tools[label] = dir
-	return dir
+	return testkit.Pinned(t, name, version)
 }
 
 // manager runs a package manager in a fixture copy against the test

@@ -7,7 +7,7 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/uptide/uptide/internal/memtest"
+	"github.com/uptide/uptide/internal/testkit/memtest"
 )
 
 // BenchmarkLoadMemory loads generated package-lock.json files of 200 MB

@@ -15,7 +15,7 @@ import (
 	"github.com/uptide/uptide/engine/packs/stripe"
 	"github.com/uptide/uptide/engine/plan"
 	"github.com/uptide/uptide/engine/typescript"
-	"github.com/uptide/uptide/internal/realfetch"
+	"github.com/uptide/uptide/internal/testkit/realfetch"
 )
 
 // The transforms that need syntax ask the real parser: the TypeScript

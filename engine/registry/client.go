@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -166,6 +167,9 @@ type request struct {
 	probe bool
 	// tarball selects the tarball limits instead of the document ones.
 	tarball bool
+	// body, when set, makes the request a POST of it, gzip-compressed as
+	// npm sends its bulk audit requests.
+	body []byte
 }
 
 // errRetry marks a failure worth a second attempt (a timeout, a 5xx, a
@@ -240,9 +244,17 @@ func (c *Client) attempt(ctx context.Context, req request, budget time.Duration,
 	wd := c.newWatchdog(cancel, budget, remaining)
 	defer wd.stop()
 
-	hr, err := http.NewRequestWithContext(actx, http.MethodGet, req.url.String(), nil)
+	method, body := http.MethodGet, io.Reader(nil)
+	if req.body != nil {
+		method, body = http.MethodPost, bytes.NewReader(req.body)
+	}
+	hr, err := http.NewRequestWithContext(actx, method, req.url.String(), body)
 	if err != nil {
 		return c.newError(req, 0, "bad request URL "+safeurl.String(req.url.String()), nil)
+	}
+	if req.body != nil {
+		hr.Header.Set("Content-Type", "application/json")
+		hr.Header.Set("Content-Encoding", "gzip")
 	}
 	hr.Header.Set("Accept", req.accept)
 	hr.Header.Set("User-Agent", userAgent)

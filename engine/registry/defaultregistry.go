@@ -21,9 +21,9 @@ const defaultRegistryFile = "default-registry"
 
 // npmDefaultRegistry returns the registry npm itself would use when no
 // .npmrc or variable names one. Uptide never hard-codes a registry host, so
-// it asks npm, once: the answer is cached under the cache root.
+// it asks npm, once: the answer is cached under the cache root env names.
 func npmDefaultRegistry(env []string) (string, error) {
-	dir, dirErr := cache.Dir("registry")
+	dir, dirErr := cache.DirOf(env, "registry")
 	if dirErr == nil {
 		if data, err := os.ReadFile(filepath.Join(dir, defaultRegistryFile)); err == nil {
 			if reg, _, err := normalizeRegistry(entry{key: "registry", value: strings.TrimSpace(string(data))}); err == nil {

@@ -18,9 +18,9 @@ func TestDefaultRegistryFromNpm(t *testing.T) {
 	if err != nil {
 		t.Fatal("this test needs npm on PATH (it asks `npm config get registry`): install Node.js with npm")
 	}
-	t.Setenv("UPTIDE_CACHE_DIR", t.TempDir())
+	cacheDir := t.TempDir()
 	home := t.TempDir()
-	env := []string{"HOME=" + home, "PATH=" + filepath.Dir(npm)}
+	env := []string{"HOME=" + home, "PATH=" + filepath.Dir(npm), "UPTIDE_CACHE_DIR=" + cacheDir}
 	c, err := LoadConfig(t.TempDir(), env)
 	if err != nil {
 		t.Fatal(err)
@@ -29,12 +29,12 @@ func TestDefaultRegistryFromNpm(t *testing.T) {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || !strings.HasSuffix(u.Path, "/") {
 		t.Fatalf("DefaultRegistry from npm = %q, want an http(s) URL ending in /", c.DefaultRegistry)
 	}
-	cached, err := os.ReadFile(filepath.Join(os.Getenv("UPTIDE_CACHE_DIR"), "registry", defaultRegistryFile))
+	cached, err := os.ReadFile(filepath.Join(cacheDir, "registry", defaultRegistryFile))
 	if err != nil || strings.TrimSpace(string(cached)) != c.DefaultRegistry {
 		t.Fatalf("default registry not cached: %q, %v", cached, err)
 	}
 
-	again, err := LoadConfig(t.TempDir(), []string{"HOME=" + home, "PATH="})
+	again, err := LoadConfig(t.TempDir(), []string{"HOME=" + home, "PATH=", "UPTIDE_CACHE_DIR=" + cacheDir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +44,6 @@ func TestDefaultRegistryFromNpm(t *testing.T) {
 }
 
 func TestNoNpmNoRegistryIsAClearError(t *testing.T) {
-	t.Setenv("UPTIDE_CACHE_DIR", t.TempDir())
 	c, err := LoadConfig(t.TempDir(), []string{"HOME=" + t.TempDir(), "PATH="})
 	if err != nil {
 		t.Fatalf("LoadConfig should succeed and defer the error: %v", err)

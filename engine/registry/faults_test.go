@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/uptide/uptide/internal/testregistry"
+	"github.com/uptide/uptide/internal/testkit/testregistry"
 )
 
 // fakeClock is a Clock that moves only when a test advances it.

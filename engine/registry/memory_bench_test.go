@@ -5,8 +5,8 @@ import (
 	"os"
 	"testing"
 
-	"github.com/uptide/uptide/internal/memtest"
-	"github.com/uptide/uptide/internal/testregistry"
+	"github.com/uptide/uptide/internal/testkit/memtest"
+	"github.com/uptide/uptide/internal/testkit/testregistry"
 )
 
 // BenchmarkHugePackument fetches and decodes one 50 MB document (the

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/uptide/uptide/internal/tsctruth"
+	"github.com/uptide/uptide/internal/testkit/tsctruth"
 )
 
 // olderConfig rewrites the repository's tsconfigs for a compiler that

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/uptide/uptide/engine/model"
-	"github.com/uptide/uptide/internal/tsctruth"
+	"github.com/uptide/uptide/internal/testkit/tsctruth"
 )
 
 // fixtureRepo copies testdata/compile/<name> and installs the packages

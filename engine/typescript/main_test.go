@@ -6,7 +6,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/uptide/uptide/internal/realfetch"
+	"github.com/uptide/uptide/internal/testkit/realfetch"
 )
 
 // The pinned compiler comes from the real registry, once: it

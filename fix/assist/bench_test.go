@@ -8,7 +8,7 @@ import (
 
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/fix/unidiff"
-	"github.com/uptide/uptide/internal/fakellm"
+	"github.com/uptide/uptide/internal/testkit/fakellm"
 )
 
 // noCompile is a Validator that judges nothing: the benchmarks measure

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/uptide/uptide/internal/fakellm"
+	"github.com/uptide/uptide/internal/testkit/fakellm"
 )
 
 const testKey = "sk-ant-test-0123456789"

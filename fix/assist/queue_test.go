@@ -7,13 +7,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/uptide/uptide/internal/fakellm"
+	"github.com/uptide/uptide/internal/testkit/fakellm"
 )
 
 // scripted answers each site's calls in turn from a table; a site with a
 // gate waits for it to close before answering. It is the queue's
 // provider in these tests; the HTTP providers are tested against
-// internal/fakellm.
+// internal/testkit/fakellm.
 type scripted struct {
 	mu      sync.Mutex
 	replies map[string][]string

@@ -14,7 +14,7 @@ import (
 	"github.com/uptide/uptide/engine/registry"
 	"github.com/uptide/uptide/internal/cache"
 	"github.com/uptide/uptide/internal/proc"
-	"github.com/uptide/uptide/internal/testregistry"
+	"github.com/uptide/uptide/internal/testkit/testregistry"
 )
 
 // The tests run the real package managers in copies of small fixtures,

@@ -14,7 +14,7 @@ import (
 
 	"github.com/uptide/uptide/engine/registry"
 	"github.com/uptide/uptide/engine/repo"
-	"github.com/uptide/uptide/internal/testregistry"
+	"github.com/uptide/uptide/internal/testkit/testregistry"
 )
 
 // Two fix runs fetching the same manager: the one finishing second keeps

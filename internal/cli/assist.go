@@ -110,12 +110,12 @@ func assistNote(s assist.Summary, items []assist.Item) string {
 // queueHook is the planner's Live.NewQueue: the review screen's queue
 // over the configured provider, nil without one (the screen then says
 // every site is manual).
-func queueHook(p assist.Provider, maxCost float64, cwd string) func(context.Context, fix.AssistInput) (review.Source, int, error) {
+func queueHook(p assist.Provider, maxCost float64, cwd string, env Env) func(context.Context, fix.AssistInput) (review.Source, int, error) {
 	if p == nil {
 		return nil
 	}
 	return func(ctx context.Context, in fix.AssistInput) (review.Source, int, error) {
-		file, saved, err := loadReview(cwd, in.Package, in.To)
+		file, saved, err := loadReview(env, cwd, in.Package, in.To)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -134,9 +134,9 @@ func reviewQueue(ctx context.Context, in fix.AssistInput, p assist.Provider, bud
 }
 
 // reviewFile is where the accepted set of pkg's upgrade to target in the
-// repository at cwd is kept.
-func reviewFile(cwd, pkg, target string) (string, error) {
-	dir, err := cache.Dir("reviews")
+// repository at cwd is kept, in the cache env names.
+func reviewFile(env Env, cwd, pkg, target string) (string, error) {
+	dir, err := cache.DirOf(env, "reviews")
 	if err != nil {
 		return "", err
 	}
@@ -145,8 +145,8 @@ func reviewFile(cwd, pkg, target string) (string, error) {
 	return filepath.Join(dir, hex.EncodeToString(sum[:12])+".json"), nil
 }
 
-func loadReview(cwd, pkg, target string) (string, []assist.Saved, error) {
-	file, err := reviewFile(cwd, pkg, target)
+func loadReview(env Env, cwd, pkg, target string) (string, []assist.Saved, error) {
+	file, err := reviewFile(env, cwd, pkg, target)
 	if err != nil {
 		return "", nil, err
 	}

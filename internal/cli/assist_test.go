@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -37,13 +38,12 @@ func TestAssistFlags(t *testing.T) {
 // The planner gets a queue only when a provider is configured; the
 // hook's queue is the assisted fixer's.
 func TestPlannerQueueFollowsTheFlags(t *testing.T) {
-	t.Setenv("UPTIDE_CACHE_DIR", t.TempDir())
-	g := &Globals{Cwd: t.TempDir()}
+	g := &Globals{Cwd: t.TempDir(), Env: testEnv(t)}
 	live, err := newLive(g, &LLMFlags{MaxCost: 1})
 	if err != nil || live.NewQueue != nil {
 		t.Fatalf("without a provider: %v, hook set %v", err, live.NewQueue != nil)
 	}
-	g.Env = []string{"ANTHROPIC_API_KEY=sk-test"}
+	g.Env = append(g.Env, "ANTHROPIC_API_KEY=sk-test")
 	live, err = newLive(g, &LLMFlags{MaxCost: 2})
 	if err != nil || live.NewQueue == nil {
 		t.Fatalf("with ANTHROPIC_API_KEY: %v, hook set %v", err, live.NewQueue != nil)
@@ -68,39 +68,43 @@ func TestAutoAssistWithoutProvider(t *testing.T) {
 // The review's accepted set round-trips through the cache, per
 // repository and upgrade; a damaged file is named.
 func TestSavedReview(t *testing.T) {
-	t.Setenv("UPTIDE_CACHE_DIR", t.TempDir())
+	cacheDir := t.TempDir()
+	env := Env{"UPTIDE_CACHE_DIR=" + cacheDir}
 	cwd := t.TempDir()
-	file, saved, err := loadReview(cwd, "zod", "4.0.0")
+	file, saved, err := loadReview(env, cwd, "zod", "4.0.0")
 	if err != nil || saved != nil {
 		t.Fatalf("%v %v", saved, err)
 	}
+	if filepath.Dir(file) != filepath.Join(cacheDir, "reviews") {
+		t.Fatalf("the review is kept in %s, not in the cache the environment names (%s)", file, cacheDir)
+	}
 	saveReview(file, "zod", "4.0.0", []assist.Item{{Site: assist.Site{ID: "f1", RuleTitle: "ZodError#errors is ZodError#issues", File: "src/a.ts", Line: 4}, Diff: "d", Explanation: "e"}})
-	_, saved, err = loadReview(cwd, "zod", "4.0.0")
+	_, saved, err = loadReview(env, cwd, "zod", "4.0.0")
 	if err != nil || len(saved) != 1 || saved[0] != (assist.Saved{ID: "f1", Diff: "d", Explanation: "e"}) {
 		t.Fatalf("%+v %v", saved, err)
 	}
-	if _, other, _ := loadReview(cwd, "zod", "4.1.0"); other != nil {
+	if _, other, _ := loadReview(env, cwd, "zod", "4.1.0"); other != nil {
 		t.Fatal("another target's review was loaded")
 	}
 	if err := os.WriteFile(file, []byte("{"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := loadReview(cwd, "zod", "4.0.0"); err == nil || !strings.Contains(err.Error(), file) || !strings.Contains(err.Error(), "remove it") {
+	if _, _, err := loadReview(env, cwd, "zod", "4.0.0"); err == nil || !strings.Contains(err.Error(), file) || !strings.Contains(err.Error(), "remove it") {
 		t.Fatalf("a damaged file: %v", err)
 	}
 }
 
 func TestRenderFixAssist(t *testing.T) {
 	var b strings.Builder
-	renderFixAssist(&b, &fix.Report{Assist: &fix.AssistReport{Provider: "anthropic claude-sonnet-4-6", Sites: 3, Accepted: 2, Calls: 4, Cost: 0.0123,
-		Note: "src/a.ts:4 not valid after 3 attempts (the diff suppresses a diagnostic instead of fixing it: it adds @ts-ignore)"}})
+	renderFix(&b, &fix.Report{Assist: &fix.AssistReport{Provider: "anthropic claude-sonnet-4-6", Sites: 3, Accepted: 2, Calls: 4, Cost: 0.0123,
+		Note: "src/a.ts:4 not valid after 3 attempts (the diff suppresses a diagnostic instead of fixing it: it adds @ts-ignore)"}}, palette{})
 	want := "\nAssisted\n  anthropic claude-sonnet-4-6 · 3 sites · 2 accepted · 4 calls · $0.01 estimated\n  src/a.ts:4 not valid after 3 attempts (the diff suppresses a diagnostic instead of fixing it: it adds @ts-ignore)\n"
-	if b.String() != want {
+	if !strings.Contains(b.String(), want) {
 		t.Fatalf("got\n%q\nwant\n%q", b.String(), want)
 	}
 	b.Reset()
-	renderFixAssist(&b, &fix.Report{Assist: &fix.AssistReport{Sites: 3, Note: assist.NoProviderNote}})
-	if b.String() != "\nAssisted\n  "+assist.NoProviderNote+"\n" {
+	renderFix(&b, &fix.Report{Assist: &fix.AssistReport{Sites: 3, Note: assist.NoProviderNote}}, palette{})
+	if !strings.Contains(b.String(), "\nAssisted\n  "+assist.NoProviderNote+"\n") {
 		t.Fatalf("without a provider: %q", b.String())
 	}
 }

@@ -13,7 +13,6 @@ import (
 // list's header counts with view.Behind, the function the planner's title
 // counts with, on the demo repository's report (issue 25 item 7).
 func TestListHeaderCountsWithView(t *testing.T) {
-	t.Setenv("UPTIDE_CACHE_DIR", t.TempDir())
 	out, stderr, code := runCLI(t, "demo", "--json")
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, stderr)

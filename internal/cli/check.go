@@ -97,6 +97,10 @@ func runCheck(cmd *cobra.Command, o *CheckOptions) error {
 	// Compiler messages quote the repository's code, which may hold a
 	// secret the environment or the .npmrc files carry.
 	secrets.Walk(rep)
+	if !o.NoCompile {
+		// plan reads what was checked here on the same state of the files.
+		storeChecks(o.Env, rep.Repository.Root, rep)
+	}
 	code := checkExitCode(rep)
 	if o.Verbose {
 		writeTimings(o.Stderr, timing)

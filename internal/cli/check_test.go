@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"context"
 	"github.com/uptide/uptide/engine"
 	"maps"
 	"slices"
@@ -70,10 +69,9 @@ func TestCheckExitCode(t *testing.T) {
 }
 
 func TestCheckWithoutNamesPointsAtList(t *testing.T) {
-	var out, errb bytes.Buffer
-	code := Run(context.Background(), []string{"check", "--cwd", t.TempDir()}, &out, &errb)
-	if code != ExitIncomplete || !strings.Contains(errb.String(), "uptide list") {
-		t.Errorf("exit %d, stderr %q", code, errb.String())
+	_, stderr, code := runCLI(t, "check", "--cwd", t.TempDir())
+	if code != ExitIncomplete || !strings.Contains(stderr, "uptide list") {
+		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 }
 

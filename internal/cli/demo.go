@@ -14,9 +14,10 @@ import (
 	"github.com/uptide/uptide/engine/registry"
 	"github.com/uptide/uptide/fix"
 	"github.com/uptide/uptide/fixtures"
+	"github.com/uptide/uptide/internal/cache"
 	"github.com/uptide/uptide/internal/demoprovider"
 	"github.com/uptide/uptide/internal/proc"
-	"github.com/uptide/uptide/internal/testregistry"
+	"github.com/uptide/uptide/internal/registryserver"
 	"github.com/uptide/uptide/tui"
 	"github.com/uptide/uptide/tui/review"
 )
@@ -55,7 +56,7 @@ func runDemo(cmd *cobra.Command, o *DemoOptions) error {
 	if err := copyFS(dir, fixtures.DemoRepo()); err != nil {
 		return fmt.Errorf("demo repository: %w", err)
 	}
-	reg, err := testregistry.New(fixtures.Registry())
+	reg, err := registryserver.New(fixtures.Registry())
 	if err != nil {
 		return fmt.Errorf("demo registry: %w", err)
 	}
@@ -79,7 +80,7 @@ func runDemo(cmd *cobra.Command, o *DemoOptions) error {
 		live := &tui.Live{Cwd: dir, Env: demoEnv(o.Env, tmp, url, userrc), Client: client,
 			Compiler: func() *registry.Client { return compilerClient(o.Globals) },
 			Prepare: func(ctx context.Context) (string, error) {
-				return installDemo(ctx, tmp, url, userrc)
+				return installDemo(ctx, tmp, url, userrc, o.Env.Get("PATH"))
 			},
 			// fix's clones stay in the demo's temporary directory too.
 			RunsRoot: filepath.Join(tmp, "runs"),
@@ -150,8 +151,8 @@ func npmDemoVars(tmp, url, userrc string) []string {
 // configuration and cache point into tmp, so only the demo registry is
 // asked and nothing is written outside tmp. The lockfile's resolved URLs
 // name the port the fixtures were recorded on; npm is told to swap in the
-// demo registry's.
-func installDemo(ctx context.Context, tmp, url, userrc string) (string, error) {
+// demo registry's. path is the PATH npm and git run with.
+func installDemo(ctx context.Context, tmp, url, userrc, path string) (string, error) {
 	npm, err := exec.LookPath("npm")
 	if err != nil {
 		return "", fmt.Errorf("the demo check installs its repository with npm, which is not on PATH: install Node.js and npm")
@@ -167,12 +168,12 @@ func installDemo(ctx context.Context, tmp, url, userrc string) (string, error) {
 	if err := os.MkdirAll(home, 0o755); err != nil {
 		return "", err
 	}
-	if err := commitDemo(ctx, dir, home); err != nil {
+	if err := commitDemo(ctx, dir, home, path); err != nil {
 		return "", err
 	}
 	// proc.Run keeps only the tail of what npm prints.
 	res, err := proc.Run(ctx, proc.Cmd{Argv: []string{npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund"}, Dir: dir,
-		Env: append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + home}, npmDemoVars(tmp, url, userrc)...)})
+		Env: append([]string{"PATH=" + path, "HOME=" + home}, npmDemoVars(tmp, url, userrc)...)})
 	if err == nil && res.ExitCode != 0 {
 		err = fmt.Errorf("exit status %d", res.ExitCode)
 	}
@@ -190,7 +191,7 @@ func installDemo(ctx context.Context, tmp, url, userrc string) (string, error) {
 // committed by a demo identity, node_modules ignored through
 // .git/info/exclude (the tree stays the fixture's). No configuration of
 // the user's takes part: no global or system config, no hooks.
-func commitDemo(ctx context.Context, dir, home string) error {
+func commitDemo(ctx context.Context, dir, home, path string) error {
 	gitBin, err := exec.LookPath("git")
 	if err != nil {
 		return fmt.Errorf("the demo's fix works on a git branch, and git is not on PATH: install git")
@@ -199,7 +200,7 @@ func commitDemo(ctx context.Context, dir, home string) error {
 	if err := os.MkdirAll(hooks, 0o755); err != nil {
 		return err
 	}
-	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=" + os.DevNull,
+	env := []string{"PATH=" + path, "HOME=" + home, "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=" + os.DevNull,
 		"GIT_AUTHOR_DATE=2026-01-01T00:00:00Z", "GIT_COMMITTER_DATE=2026-01-01T00:00:00Z"}
 	for _, args := range [][]string{
 		{"init", "-q", "-b", "main"},
@@ -244,7 +245,8 @@ func compilerClient(g *Globals) *registry.Client {
 	if err != nil {
 		return nil
 	}
-	return registry.New(registry.Options{Config: cfg})
+	root, _ := cache.RootOf(g.Env)
+	return registry.New(registry.Options{Config: cfg, CacheDir: root})
 }
 
 // copyFS writes every file of fsys under dir.

@@ -29,7 +29,7 @@ func TestRenderDependencyErrorsFolded(t *testing.T) {
 		Types: fix.TypesReport{Status: model.StatusAnalyzed, Compiler: "TypeScript 4.4.4", Projects: []string{"tsconfig.json"},
 			New: append(zodParseErrors(331), own)}}
 	var b bytes.Buffer
-	renderFixTypes(&b, r, palette{})
+	renderFix(&b, r, palette{})
 	out := b.String()
 	for _, want := range []string{"✗ 332 new errors", "src/user.ts\n    8:20 TS2339", "331 errors inside zod (--json lists every one); the first:\n    node_modules/zod/v4/core/api.d.ts:237:32 TS1005 ',' expected.\n"} {
 		if !strings.Contains(out, want) {

@@ -9,6 +9,7 @@ import (
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/fix"
 	"github.com/uptide/uptide/fix/verify"
+	"github.com/uptide/uptide/view"
 )
 
 // The rules' sites are listed under the pack that edited them, and a plan
@@ -94,10 +95,10 @@ func TestRenderFixSiteFoldsACausesManyErrors(t *testing.T) {
 	if !strings.Contains(out, "  package.json  upgrade typescript to ≥ 5.0") || strings.Contains(out, "package.json:0") {
 		t.Fatalf("the cause's line:\n%s", out)
 	}
-	if got := strings.Count(out, "TS1005"); got != foldedShown {
-		t.Errorf("%d folded errors printed, want %d:\n%s", got, foldedShown, out)
+	if got := strings.Count(out, "TS1005"); got != view.FoldedShown {
+		t.Errorf("%d folded errors printed, want %d:\n%s", got, view.FoldedShown, out)
 	}
-	if !strings.Contains(out, fmt.Sprintf("… and %d more", 331-foldedShown)) {
+	if !strings.Contains(out, fmt.Sprintf("… and %d more", 331-view.FoldedShown)) {
 		t.Errorf("the rest is not counted:\n%s", out)
 	}
 }

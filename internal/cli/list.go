@@ -6,7 +6,6 @@ import (
 	"io"
 	"runtime/debug"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -39,7 +38,7 @@ func newListCmd(g *Globals) *cobra.Command {
 }
 
 func runList(cmd *cobra.Command, o *ListOptions) error {
-	if !hasEnv(o.Env, "GOGC") {
+	if o.Env.Get("GOGC") == "" {
 		// The registry client keeps a bounded budget of decoded documents
 		// (registry.DefaultMaxKeptTotal for a hundred dependencies); the
 		// collector's default lets garbage reach the live heap again on
@@ -54,15 +53,6 @@ func runList(cmd *cobra.Command, o *ListOptions) error {
 
 // listGCPercent is list's GOGC.
 const listGCPercent = 33
-
-func hasEnv(env []string, key string) bool {
-	for _, kv := range env {
-		if k, v, ok := strings.Cut(kv, "="); ok && k == key && v != "" {
-			return true
-		}
-	}
-	return false
-}
 
 // list runs discovery and renders it; client is nil except for the demo,
 // which brings its own registry.

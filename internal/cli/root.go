@@ -14,6 +14,7 @@ import (
 
 	"github.com/uptide/uptide/internal/redact"
 	"github.com/uptide/uptide/internal/term"
+	"github.com/uptide/uptide/tui"
 )
 
 // Globals are the flags every command shares.
@@ -24,11 +25,16 @@ type Globals struct {
 	NoColor bool
 	Verbose bool
 
+	Stdin  io.Reader
 	Stdout io.Writer
 	Stderr io.Writer
-	Env    []string
-	Term   term.Settings
-	start  time.Time
+	// Env is the environment the commands read and give the children they
+	// run (package managers, node, git); never the process's own.
+	Env  Env
+	Term term.Settings
+	// planner builds the planner's engine (Factory.Planner).
+	planner func(g *Globals, llm *LLMFlags) (tui.Engine, error)
+	start   time.Time
 	// enveloped is set once a --json envelope is on stdout: a run
 	// prints one, never a second for an error after it.
 	enveloped bool
@@ -40,19 +46,22 @@ type Globals struct {
 // clone and run record, where dying at once would orphan them.
 var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
 
-// Main runs the command line and returns the process exit code.
-func Main() int {
+// Main runs the command line of the process (its arguments, built into
+// f by main) until a stop signal, and returns the process exit code.
+func Main(f Factory, args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
 	defer stop()
 	// A second signal has its default effect, ending uptide at once: the
 	// way out of a run stuck where a cancellation cannot reach.
 	context.AfterFunc(ctx, stop)
-	return Run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	return f.Run(ctx, args)
 }
 
-// Run runs the command line with the given arguments and streams.
-func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	g := &Globals{Stdout: stdout, Stderr: stderr, Env: os.Environ(), start: time.Now()}
+// Run runs the command line with the given arguments over f's streams and
+// environment.
+func (f Factory) Run(ctx context.Context, args []string) int {
+	stdout, stderr := f.IO.Out, f.IO.Err
+	g := &Globals{Stdin: f.IO.In, Stdout: stdout, Stderr: stderr, Env: f.Env, planner: f.Planner, start: time.Now()}
 	root := newRoot(g)
 	root.SetArgs(args)
 	root.SetOut(stdout)
@@ -108,7 +117,7 @@ func newRoot(g *Globals) *cobra.Command {
 				}
 				g.Cwd = wd
 			}
-			g.Term = term.Decide(g.Stdout, g.Stderr, g.CI, g.NoColor)
+			g.Term = term.Decide(g.Stdout, g.Stderr, g.CI, g.NoColor, g.Env)
 			return nil
 		},
 	}
@@ -124,7 +133,7 @@ func newRoot(g *Globals) *cobra.Command {
 	llm := &LLMFlags{}
 	llm.add(root.Flags())
 	root.RunE = func(cmd *cobra.Command, _ []string) error { return runDefault(cmd, g, llm) }
-	root.AddCommand(newListCmd(g), newDiffCmd(g), newCheckCmd(g), newFixCmd(g), newCleanCmd(g), newDemoCmd(g), newTUICmd(g))
+	root.AddCommand(newListCmd(g), newDiffCmd(g), newCheckCmd(g), newPlanCmd(g), newFixCmd(g), newCleanCmd(g), newDemoCmd(g), newTUICmd(g))
 	return root
 }
 

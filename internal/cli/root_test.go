@@ -3,6 +3,8 @@ package cli
 import (
 	"bytes"
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -13,10 +15,25 @@ func rowFor(installed, target string) model.DependencyRow {
 	return model.DependencyRow{Installed: installed, Target: target}
 }
 
+// testEnv is a command's environment in a test, never the process's: the
+// PATH git, node and npm are found on, a HOME and a cache of the test's
+// own, and vars.
+func testEnv(t *testing.T, vars ...string) Env {
+	t.Helper()
+	tmp := t.TempDir()
+	return append(Env{"PATH=" + os.Getenv("PATH"), "HOME=" + tmp, "UPTIDE_CACHE_DIR=" + filepath.Join(tmp, ".cache")}, vars...)
+}
+
 func runCLI(t *testing.T, args ...string) (string, string, int) {
 	t.Helper()
+	return runCLIEnv(t, testEnv(t), args...)
+}
+
+// runCLIEnv runs the command line over buffers, in env.
+func runCLIEnv(t *testing.T, env Env, args ...string) (string, string, int) {
+	t.Helper()
 	var out, errb bytes.Buffer
-	code := Run(context.Background(), args, &out, &errb)
+	code := Factory{IO: IO{Out: &out, Err: &errb}, Env: env}.Run(context.Background(), args)
 	return out.String(), errb.String(), code
 }
 
@@ -48,7 +65,6 @@ func TestHelpListsCommands(t *testing.T) {
 // The demo runs offline on the bundled repository and registry and prints
 // the same envelope as list.
 func TestDemoJSON(t *testing.T) {
-	t.Setenv("UPTIDE_CACHE_DIR", t.TempDir())
 	out, stderr, code := runCLI(t, "demo", "--json")
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -63,8 +79,9 @@ func TestDemoJSON(t *testing.T) {
 // An error that carries a secret of the environment (here in a path the
 // user typed; in life what a child printed) is printed masked.
 func TestErrorsAreMasked(t *testing.T) {
-	t.Setenv("MY_SERVICE_TOKEN", "tok-cli-0123456789")
-	_, stderr, code := runCLI(t, "list", "--cwd", "/nonexistent/tok-cli-0123456789")
+	// The token is in the command's environment only: the factory's, not
+	// the process's, is the one masked.
+	_, stderr, code := runCLIEnv(t, testEnv(t, "MY_SERVICE_TOKEN=tok-cli-0123456789"), "list", "--cwd", "/nonexistent/tok-cli-0123456789")
 	if code == ExitOK || !strings.Contains(stderr, "uptide:") {
 		t.Fatalf("exit %d, stderr %q: want an error", code, stderr)
 	}

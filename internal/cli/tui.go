@@ -34,11 +34,11 @@ func newTUICmd(g *Globals) *cobra.Command {
 			if ok, why := interactive(o.Globals); !ok {
 				return usageError("the planner needs a terminal: %s; run uptide list instead", why)
 			}
-			live, err := newLive(o.Globals, &o.LLM)
+			eng, err := o.engineFor(&o.LLM)
 			if err != nil {
 				return err
 			}
-			return runTUI(cmd.Context(), o.Globals, live)
+			return runTUI(cmd.Context(), o.Globals, eng)
 		},
 	}
 	o.LLM.add(cmd.Flags())
@@ -53,7 +53,7 @@ func newLive(g *Globals, llm *LLMFlags) (*tui.Live, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &tui.Live{Cwd: g.Cwd, Env: g.Env, Secrets: secrets, NewQueue: queueHook(p, llm.MaxCost, g.Cwd)}, nil
+	return &tui.Live{Cwd: g.Cwd, Env: g.Env, Secrets: secrets, NewQueue: queueHook(p, llm.MaxCost, g.Cwd, g.Env)}, nil
 }
 
 // runDefault is `uptide` without a command: the planner in a terminal,
@@ -61,11 +61,11 @@ func newLive(g *Globals, llm *LLMFlags) (*tui.Live, error) {
 func runDefault(cmd *cobra.Command, g *Globals, llm *LLMFlags) error {
 	ok, why := interactive(g)
 	if ok {
-		live, err := newLive(g, llm)
+		eng, err := g.engineFor(llm)
 		if err != nil {
 			return err
 		}
-		return runTUI(cmd.Context(), g, live)
+		return runTUI(cmd.Context(), g, eng)
 	}
 	if !g.JSON {
 		fmt.Fprintf(g.Stderr, "uptide: %s, so printing the list (uptide tui opens the planner in a terminal)\n", why)
@@ -84,7 +84,7 @@ func interactive(g *Globals) (bool, string) {
 		return false, "--ci asks for plain output"
 	case !term.IsTTY(g.Stdout):
 		return false, "stdout is not a terminal"
-	case !term.IsTTY(os.Stdin):
+	case !term.IsTTY(g.Stdin):
 		return false, "stdin is not a terminal"
 	}
 	return true, ""
@@ -108,7 +108,7 @@ func runTUI(ctx context.Context, g *Globals, eng tui.Engine) error {
 	// so the answer is not read as keys.
 	r.HasDarkBackground()
 	app := tui.New(tui.Options{Engine: eng, Context: ctx, Renderer: r})
-	p := tea.NewProgram(app, tea.WithAltScreen(), tea.WithContext(ctx), tea.WithOutput(out), tea.WithInput(os.Stdin))
+	p := tea.NewProgram(app, tea.WithAltScreen(), tea.WithContext(ctx), tea.WithOutput(out), tea.WithInput(g.Stdin))
 	_, err := p.Run()
 	if !app.Wait(quitGrace) {
 		fmt.Fprintf(g.Stderr, "uptide: background work did not stop within %v\n", quitGrace)

@@ -2,13 +2,15 @@ package cli
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/uptide/uptide/fixtures"
-	"github.com/uptide/uptide/internal/testregistry"
+	"github.com/uptide/uptide/internal/testkit/testregistry"
+	"github.com/uptide/uptide/tui"
 )
 
 func TestInteractiveNeedsTerminalsAndNoPlainFlags(t *testing.T) {
@@ -58,11 +60,8 @@ func TestNoCommandWithoutTerminalPrintsList(t *testing.T) {
 	if err := os.WriteFile(userrc, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	t.Setenv("npm_config_registry", url)
-	t.Setenv("NPM_CONFIG_USERCONFIG", userrc)
-	t.Setenv("UPTIDE_CACHE_DIR", filepath.Join(tmp, "cache"))
-
-	stdout, stderr, code := runCLI(t, "--cwd", dir)
+	env := Env{"npm_config_registry=" + url, "NPM_CONFIG_USERCONFIG=" + userrc, "UPTIDE_CACHE_DIR=" + filepath.Join(tmp, "cache")}
+	stdout, stderr, code := runCLIEnv(t, env, "--cwd", dir)
 	if code != ExitOK {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
@@ -71,5 +70,20 @@ func TestNoCommandWithoutTerminalPrintsList(t *testing.T) {
 	}
 	if !strings.Contains(stdout, "acme-npm (npm, 3 workspaces") || !strings.Contains(stdout, "react") {
 		t.Errorf("stdout is not the list:\n%s", stdout)
+	}
+}
+
+// The planner runs on the factory's engine when it brings one, else on the
+// live engine over the command's environment.
+func TestPlannerEngineComesFromTheFactory(t *testing.T) {
+	g := &Globals{Cwd: t.TempDir(), Env: testEnv(t)}
+	eng, err := g.engineFor(&LLMFlags{})
+	live, ok := eng.(*tui.Live)
+	if err != nil || !ok || live.Cwd != g.Cwd || len(live.Env) != len(g.Env) {
+		t.Fatalf("without a factory engine: %T %v", eng, err)
+	}
+	g.planner = func(*Globals, *LLMFlags) (tui.Engine, error) { return live, errors.New("the factory's") }
+	if _, err := g.engineFor(&LLMFlags{}); err == nil || err.Error() != "the factory's" {
+		t.Fatalf("the factory's engine was not asked: %v", err)
 	}
 }

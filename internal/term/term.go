@@ -9,11 +9,14 @@ import (
 	"strconv"
 
 	xterm "golang.org/x/term"
+
+	"github.com/uptide/uptide/internal/environ"
 )
 
-// IsTTY reports whether w is a terminal.
-func IsTTY(w io.Writer) bool {
-	f, ok := w.(*os.File)
+// IsTTY reports whether the stream s (a reader or a writer) is a terminal:
+// only an *os.File can be.
+func IsTTY(s any) bool {
+	f, ok := s.(*os.File)
 	return ok && xterm.IsTerminal(int(f.Fd()))
 }
 
@@ -30,16 +33,16 @@ type Settings struct {
 // Decide works out the settings from the flags, the environment and the
 // streams: --ci and pipes get plain output and no progress; NO_COLOR and
 // --no-color turn color off.
-func Decide(stdout, stderr io.Writer, ci, noColor bool) Settings {
+func Decide(stdout, stderr io.Writer, ci, noColor bool, env environ.Env) Settings {
 	// Without a terminal nothing limits the width; 160 keeps lines readable.
 	s := Settings{Width: 160}
 	outTTY := IsTTY(stdout)
-	_, noColorEnv := os.LookupEnv("NO_COLOR")
-	s.Color = outTTY && !ci && !noColor && !noColorEnv && os.Getenv("TERM") != "dumb"
+	_, noColorEnv := env.Lookup("NO_COLOR")
+	s.Color = outTTY && !ci && !noColor && !noColorEnv && env.Get("TERM") != "dumb"
 	s.Progress = IsTTY(stderr) && !ci
 	if w := width(stdout); w > 0 {
 		s.Width = w
-	} else if c, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && c > 20 {
+	} else if c, err := strconv.Atoi(env.Get("COLUMNS")); err == nil && c > 20 {
 		s.Width = c
 	}
 	return s

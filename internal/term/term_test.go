@@ -4,20 +4,20 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/uptide/uptide/internal/environ"
 )
 
 func TestDecideWithoutTerminal(t *testing.T) {
 	var out, errb bytes.Buffer
-	t.Setenv("COLUMNS", "")
-	s := Decide(&out, &errb, false, false)
+	s := Decide(&out, &errb, false, false, environ.Env{"COLUMNS="})
 	if s.Color || s.Progress {
 		t.Errorf("a buffer is not a terminal: %+v", s)
 	}
 	if s.Width != 160 {
 		t.Errorf("width without a terminal = %d, want 160", s.Width)
 	}
-	t.Setenv("COLUMNS", "90")
-	if s := Decide(&out, &errb, false, false); s.Width != 90 {
+	if s := Decide(&out, &errb, false, false, environ.Env{"COLUMNS=90"}); s.Width != 90 {
 		t.Errorf("COLUMNS not honoured: %d", s.Width)
 	}
 }

@@ -9,7 +9,7 @@ import (
 
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/fix/assist"
-	"github.com/uptide/uptide/internal/fakellm"
+	"github.com/uptide/uptide/internal/testkit/fakellm"
 )
 
 // gone is a compile in which the patched file has no error left.

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/uptide/uptide/fix/unidiff"
+	"github.com/uptide/uptide/view"
 )
 
 // sideBySide is the width from which a diff is shown in two columns.
@@ -273,55 +274,78 @@ func (m Model) viewDone() []string {
 	if r == nil {
 		return []string{st.Error.Render("fix ended without a report")}
 	}
-	var out []string
-	switch r.Status {
-	case "verified":
-		out = append(out, st.Good.Render("✓ verified")+"  "+r.Package+" "+r.From+" → "+r.To)
-	case "failed":
-		out = append(out, st.Bad.Render("✗ not verified")+"  "+r.Reason)
-	default:
-		out = append(out, st.Warn.Render("not run")+"  "+r.Reason)
+	// The same words as uptide fix prints: view.Fix decides them.
+	v := view.Fix(r)
+	var body []string
+	if v.Reason != "" {
+		body = append(body, wrapIndented("  "+v.Reason, m.width, "  ")...)
 	}
-	out = append(out, "", st.Bold.Render("Changes"))
-	for _, c := range r.Commits {
-		out = append(out, fmt.Sprintf("  %s %s", short(c.Sha), c.Subject))
-	}
-	for _, p := range r.Patches {
-		if !p.Applied {
-			out = append(out, st.Warn.Render(fmt.Sprintf("  not applied %s:%d: %s", p.File, p.Line, p.Reason)))
+	for _, s := range v.Sections {
+		if s.Title != "" {
+			head := st.Bold.Render(s.Title)
+			if s.Aside.Text != "" {
+				head += "  " + m.tone(s.Aside)
+			}
+			body = append(body, "", head)
+		}
+		for _, l := range s.Lines {
+			body = append(body, m.line(l))
 		}
 	}
-	if a := r.Assist; a != nil && a.Provider != "" {
-		out = append(out, "", st.Bold.Render("Assisted")+fmt.Sprintf("  %s · %d of %d sites accepted · %d calls · $%.2f",
-			a.Provider, a.Accepted, a.Sites, a.Calls, a.Cost))
-	}
-	out = append(out, "", st.Bold.Render("Types")+fmt.Sprintf("  %d new errors", len(r.Types.New)))
-	for _, s := range r.Sites {
-		out = append(out, fmt.Sprintf("  left for you %s:%d %s", s.File, s.Line, s.Rule))
-	}
-	out = append(out, "")
-	if r.Checkout.Branch != "" {
-		out = append(out, "Branch  "+r.Checkout.Branch+" in your checkout")
-	}
-	for i, l := range r.Checkout.BranchNotMoved() {
-		if i == 0 {
-			// The reason wraps; the command that follows never does.
-			out = append(out, wrapIndented(l, m.width, "        ")...)
-		} else {
-			out = append(out, l)
+	// Where the work is stays under the verdict: the branch is what the
+	// run leaves the user, whatever the report scrolls to.
+	out := []string{m.tone(v.Verdict) + "  " + st.Bold.Render(v.Head)}
+	for i, l := range v.Where {
+		if i == 0 || !strings.HasPrefix(l.Text(), " ") {
+			// A label's text wraps after it; a command on a line of its
+			// own never does, so it copies whole.
+			out = append(out, wrapIndented(m.line(l), m.width, "        ")...)
+			continue
 		}
+		out = append(out, m.line(l))
 	}
-	if r.Clone.Kept {
-		out = append(out, "Clone   kept at "+r.Clone.Repo)
+	// The report scrolls under them; the footer says how.
+	room := max(1, m.height-len(out)-2)
+	top := min(m.scroll, max(0, len(body)-room))
+	end := min(len(body), top+room)
+	out = append(out, body[top:end]...)
+	foot := "esc back"
+	if len(body) > room {
+		foot = fmt.Sprintf("↑/↓ scroll (%d–%d of %d) • esc back", top+1, end, len(body))
 	}
-	return append(out, "", st.Muted.Render("esc back"))
+	return append(out, "", st.Muted.Render(foot))
 }
 
-func short(sha string) string {
-	if len(sha) > 7 {
-		return sha[:7]
+// tone draws a span in the theme's style for its tone.
+func (m Model) tone(s view.Span) string {
+	st := m.s.Styles
+	switch s.Tone {
+	case view.Good:
+		return st.Good.Render(s.Text)
+	case view.Bad:
+		return st.Bad.Render(s.Text)
+	case view.Warn:
+		return st.Warn.Render(s.Text)
+	case view.Dim:
+		return st.Muted.Render(s.Text)
+	case view.Strong:
+		return st.Bold.Render(s.Text)
 	}
-	return sha
+	return s.Text
+}
+
+// line draws a view's line, its first line only: a multi-line message
+// shows its first line here (the CLI and --json have it whole).
+func (m Model) line(l view.Line) string {
+	var b strings.Builder
+	for _, s := range l {
+		if i := strings.IndexByte(s.Text, '\n'); i >= 0 {
+			b.WriteString(m.tone(view.Span{Text: s.Text[:i], Tone: s.Tone}))
+			break
+		}
+		b.WriteString(m.tone(s))
+	}
+	return b.String()
 }
 
 // wrapIndented wraps a line whose first len(indent) bytes are its label

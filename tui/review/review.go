@@ -202,7 +202,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	case ChangedMsg:
 		m.refresh()
 	case DoneMsg:
-		m.mode, m.report, m.err = done, msg.Report, msg.Err
+		m.mode, m.report, m.err, m.scroll = done, msg.Report, msg.Err, 0
 	case editedMsg:
 		switch {
 		case msg.err != nil:
@@ -249,8 +249,17 @@ func (m Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 			return m, send(LeaveMsg{})
 		}
 	case done:
-		if key.Matches(msg, k.Back) || key.Matches(msg, k.Choose) {
+		switch {
+		case key.Matches(msg, k.Back) || key.Matches(msg, k.Choose):
 			return m, send(state.BackMsg{})
+		case key.Matches(msg, k.Down):
+			m.scroll++
+		case key.Matches(msg, k.Up):
+			m.scroll = max(0, m.scroll-1)
+		case key.Matches(msg, k.PageDown):
+			m.scroll += max(1, m.height/2)
+		case key.Matches(msg, k.PageUp):
+			m.scroll = max(0, m.scroll-max(1, m.height/2))
 		}
 	case summary:
 		switch {

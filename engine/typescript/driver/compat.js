@@ -166,6 +166,7 @@ const anyNode = new WeakMap();
 function typeOfSymbol(ts, checker, sym) {
   const c = /** @type {any} */ (checker);
   if (typeof c.getTypeOfSymbol === 'function') return c.getTypeOfSymbol(sym);
+  /** @type {import('typescript').Node | undefined} */
   let at = sym.valueDeclaration || (sym.declarations && sym.declarations[0]);
   if (!at) {
     at = anyNode.get(ts);

@@ -148,7 +148,7 @@ function compile(ts, params) {
   const { rel, msg } = relativizer(repoRoot, [baselineMap, overlayMap]);
 
   /** @type {string[] | null} */
-  const askedInput = Array.isArray(params.files) ? params.files.map((f) => requireAbs(f, 'files')) : null;
+  const askedInput = Array.isArray(params.files) ? params.files.map((/** @type {any} */ f) => requireAbs(f, 'files')) : null;
   const wantJs = !!askedInput && askedInput.some((f) => /\.(c|m)?jsx?$/.test(f));
   const loaded = loadProjects(ts, workspace, params.tsconfig || '', wantJs);
 

@@ -51,7 +51,7 @@ function nativePlan(ts, params) {
   /** @type {Record<string, string[]>} */
   const sourcePaths = sourcePathsOf(params) || {};
   const asked = Array.isArray(params.files) ? params.files.map((/** @type {any} */ f) => requireAbs(f, 'files')) : null;
-  const wantJs = !!asked && asked.some((f) => /\.(c|m)?jsx?$/.test(f));
+  const wantJs = !!asked && asked.some((/** @type {string} */ f) => /\.(c|m)?jsx?$/.test(f));
   // The projects tsconfig.js loads for compile.js too, invalid ones left
   // out: the driver's answer has skipped their files already.
   const loaded = loadProjects(ts, workspace, params.tsconfig || '', wantJs);

@@ -60,6 +60,8 @@ function project(ts, params) {
   };
   const finish = (/** @type {number} */ code) => ({ stdout: asDir === loadedDir ? stdout : stdout.split(loadedDir + path.sep).join(asDir + path.sep), exitCode: code });
 
+  // tsc's own steps, internal to the compiler and so absent from its typings.
+  const tsc = /** @type {any} */ (ts);
   try {
     const cmd = ts.parseCommandLine(['-p', config, ...args]);
     if (cmd.errors.length > 0) {
@@ -68,11 +70,11 @@ function project(ts, params) {
     }
     const configFile = ts.sys.directoryExists(config) ? path.join(config, 'tsconfig.json') : config;
     if (!ts.sys.fileExists(configFile)) {
-      report(ts.createCompilerDiagnostic(configFile === config ? ts.Diagnostics.The_specified_path_does_not_exist_Colon_0 : ts.Diagnostics.Cannot_find_a_tsconfig_json_file_at_the_specified_directory_Colon_0, config));
+      report(tsc.createCompilerDiagnostic(configFile === config ? tsc.Diagnostics.The_specified_path_does_not_exist_Colon_0 : tsc.Diagnostics.Cannot_find_a_tsconfig_json_file_at_the_specified_directory_Colon_0, config));
       throw new Exit(1);
     }
-    const options = ts.convertToOptionsWithAbsolutePaths
-      ? ts.convertToOptionsWithAbsolutePaths(cmd.options, (/** @type {string} */ f) => ts.getNormalizedAbsolutePath(f, cwd))
+    const options = tsc.convertToOptionsWithAbsolutePaths
+      ? tsc.convertToOptionsWithAbsolutePaths(cmd.options, (/** @type {string} */ f) => tsc.getNormalizedAbsolutePath(f, cwd))
       : cmd.options;
     const parseHost = {
       useCaseSensitiveFileNames: ts.sys.useCaseSensitiveFileNames,
@@ -94,7 +96,7 @@ function project(ts, params) {
       host: sharingHost(ts, parsed.options, cwd, write),
       configFileParsingDiagnostics: ts.getConfigFileParsingDiagnostics(parsed),
     });
-    return finish(ts.emitFilesAndReportErrorsAndGetExitStatus(program, report, write));
+    return finish(tsc.emitFilesAndReportErrorsAndGetExitStatus(program, report, write));
   } catch (err) {
     if (err instanceof Exit) return finish(err.code);
     throw err;

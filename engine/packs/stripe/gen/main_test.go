@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/uptide/uptide/engine/packs/stripe"
-	"github.com/uptide/uptide/internal/testregistry"
+	"github.com/uptide/uptide/internal/testkit/testregistry"
 )
 
 // TestGenFromRegistry: the generator fetches the stripe release through

@@ -1,0 +1,135 @@
+package engine
+
+import (
+	"context"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/engine/registry"
+	"github.com/uptide/uptide/engine/triage"
+)
+
+// PlanOptions configures PlanUpgrades.
+type PlanOptions struct {
+	Cwd string
+	Env []string
+	// Client overrides the registry client (tests, the demo).
+	Client *registry.Client
+	// Only names the packages to plan; empty plans every outdated one.
+	Only []string
+	// NoAdvisories skips the registry's security advisories.
+	NoAdvisories bool
+	// Checks are the check results the plan may use, by package.
+	Checks map[string]*model.PackageReport
+	// Discovered is a discovery already made of the same repository.
+	Discovered *model.DiscoverReport
+	Now        time.Time
+	Events     Sink
+}
+
+// PlanUpgrades plans the repository's upgrades: discovery's rows, each
+// planned package's full registry document (publish times), the
+// registry's advisories for the installed versions, and the checks given.
+func PlanUpgrades(ctx context.Context, opts PlanOptions) (*model.UpgradePlanReport, error) {
+	client := opts.Client
+	disc := opts.Discovered
+	if disc == nil || client == nil {
+		r, err := loadRoot(opts.Cwd)
+		if err != nil {
+			return nil, err
+		}
+		if client == nil {
+			if client, err = newClient(r, opts.Env); err != nil {
+				return nil, err
+			}
+		}
+		if disc == nil {
+			if disc, err = Discover(ctx, DiscoverOptions{Cwd: opts.Cwd, Env: opts.Env, Client: client, Events: opts.Events}); err != nil {
+				return nil, err
+			}
+		}
+	}
+	in := triage.Input{Rows: disc.Rows, Only: opts.Only, Checks: opts.Checks, Now: opts.Now, Releases: map[string]*model.Packument{}}
+	installed := map[string][]string{}
+	var names []string
+	for _, r := range disc.Rows {
+		if r.Status != "ok" || r.Update == "" {
+			continue
+		}
+		if _, seen := installed[r.Package]; !seen {
+			names = append(names, r.Package)
+		}
+		installed[r.Package] = appendUnique(installed[r.Package], r.Installed)
+	}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 8)
+	for _, n := range names {
+		wg.Add(1)
+		go func(n string) {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			// The full document carries the publish times the
+			// unsupported-line rule reads; a failure only leaves it out.
+			if p, err := client.Packument(ctx, n, true); err == nil {
+				mu.Lock()
+				in.Releases[n] = p
+				mu.Unlock()
+			}
+		}(n)
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	switch {
+	case opts.NoAdvisories:
+		in.AdvisoryStatus = model.AdvisoryStatus{Reason: "--no-advisories"}
+	default:
+		adv, err := client.Advisories(ctx, installed)
+		if err != nil {
+			in.AdvisoryStatus = model.AdvisoryStatus{Reason: err.Error()}
+			break
+		}
+		in.Advisories, in.AdvisoryStatus = adv, model.AdvisoryStatus{Asked: true}
+	}
+	// A row names its alias; the registry answers by package.
+	for _, r := range disc.Rows {
+		if r.Package != r.Name {
+			if p := in.Releases[r.Package]; p != nil {
+				in.Releases[r.Name] = p
+			}
+			if a := in.Advisories[r.Package]; a != nil {
+				in.Advisories[r.Name] = a
+			}
+		}
+	}
+	return &model.UpgradePlanReport{Repository: disc.Repository, Plan: triage.Plan(in),
+		Problems: append([]model.Problem{}, disc.Problems...), Notes: []string{}}, nil
+}
+
+// Releases are the published versions of a package, from the registry
+// the repository's .npmrc names for it.
+func Releases(ctx context.Context, cwd string, env []string, name string) ([]string, error) {
+	root, err := loadRoot(cwd)
+	if err != nil {
+		return nil, err
+	}
+	client, err := newClient(root, env)
+	if err != nil {
+		return nil, err
+	}
+	p, err := client.Packument(ctx, name, false)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, 0, len(p.Versions))
+	for v := range p.Versions {
+		out = append(out, v)
+	}
+	sort.Strings(out)
+	return out, nil
+}

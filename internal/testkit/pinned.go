@@ -1,0 +1,51 @@
+package testkit
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/uptide/uptide/engine/registry"
+	"github.com/uptide/uptide/internal/cache"
+)
+
+var pinnedMu sync.Mutex
+
+// Pinned returns the directory of the package name@version (a package
+// manager the machine does not have, a TypeScript compiler), fetched once
+// from the user's configured registry with its integrity verified by the
+// engine's own client and kept in the tools folder of the cache, so later
+// runs are offline. Unlike NpmTool it holds the package alone, without its
+// dependencies: the two must not be asked for the same name@version.
+func Pinned(t testing.TB, name, version string) string {
+	t.Helper()
+	pinnedMu.Lock()
+	defer pinnedMu.Unlock()
+	parent, err := cache.Dir("tools")
+	if err != nil {
+		t.Fatal(err)
+	}
+	label := name + "@" + version
+	dir, err := cache.Fill(parent, strings.ReplaceAll(label, "/", "+"), func(tmp string) error {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		defer cancel()
+		cfg, err := registry.LoadConfig(os.TempDir(), nil)
+		if err != nil {
+			return err
+		}
+		p, err := registry.New(registry.Options{Config: cfg}).Fetch(ctx, name, version)
+		if err != nil {
+			return fmt.Errorf("%s (fetched once from the npm registry into %s): %w", label, parent, err)
+		}
+		defer func() { _ = p.Remove() }()
+		return os.CopyFS(tmp, os.DirFS(p.Dir))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
