@@ -12,6 +12,7 @@ import (
 	"github.com/uptide/uptide/internal/redact"
 	"github.com/uptide/uptide/internal/term"
 	"github.com/uptide/uptide/view/html"
+	"github.com/uptide/uptide/view/prbody"
 )
 
 // FixOptions are the inputs of `uptide fix`.
@@ -144,6 +145,7 @@ func runFix(cmd *cobra.Command, o *FixOptions) error {
 		return err
 	}
 	html.StoreFixPage(rep)
+	prbody.Store(rep)
 	code := rep.ExitCode()
 	if o.JSON {
 		env := Envelope{SchemaVersion: SchemaVersion, Command: "fix", Data: rep, ExitCode: code, Warnings: []string{}}
