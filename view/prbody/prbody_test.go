@@ -24,8 +24,8 @@ func reports() map[string]*fix.Report {
 		return model.Diagnostic{File: file, Line: line, Column: 3, Code: 2345, Message: msg}
 	}
 	verified := &fix.Report{Package: "zod", From: "3.23.8", To: "4.0.17", Branch: "uptide/zod-4.0.17", Status: fix.StatusVerified,
-		Risk:  fix.Risk{Level: model.RiskMedium, Why: []string{"a major version", "tests cover 1 of 2 workspaces"}},
-		Moves: []fix.Move{{Name: "zod", From: "3.23.8", To: "4.0.17", Why: "the upgrade"}, {Name: "@types/zod-extra", From: "1.0.0", To: "2.0.0", Why: "companion: its peer range needs zod 4"}},
+		Risk:    fix.Risk{Level: model.RiskMedium, Why: []string{"a major version", "tests cover 1 of 2 workspaces"}},
+		Moves:   []fix.Move{{Name: "zod", From: "3.23.8", To: "4.0.17", Why: "the upgrade"}, {Name: "@types/zod-extra", From: "1.0.0", To: "2.0.0", Why: "companion: its peer range needs zod 4"}},
 		Install: &fix.Install{Manager: "pnpm", Version: "9.15.9", Lockfile: "pnpm-lock.yaml"},
 		Commits: []fix.Commit{{Sha: "1111111111aaaaaaaaaa", Subject: "Upgrade zod to 4.0.17"}, {Sha: "2222222222bbbbbbbbbb", Subject: "zod rules: 2 sites"},
 			{Sha: "3333333333cccccccccc", Subject: "Patch src/form.ts:12 (zod-error-message)"}},
