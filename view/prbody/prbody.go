@@ -186,15 +186,23 @@ func Code(s string) string {
 }
 
 // escaped are the characters markdown (GitHub's flavour included) gives a
-// meaning to anywhere in a line; a backslash makes each literal.
-const escaped = "\\`*_{}[]()#+-.!|~"
+// meaning to anywhere in a line; a backslash makes each literal. Others
+// mean something only where a line (a list item's text) starts: see
+// Escape.
+const escaped = "\\`*_[]|~"
 
 // Escape makes untrusted text literal in a markdown line: its
 // punctuation backslash-escaped, HTML's three characters as entities, an
 // @ kept from mentioning anyone (a word joiner after it: @types/node is
-// a package, not a team), and newlines as spaces.
+// a package, not a team), and newlines as spaces. What would open a
+// heading, a list or a rule at the start of a list item's text is
+// escaped there (blockStart); elsewhere "3.23.8" stays as it reads.
 func Escape(s string) string {
 	var b strings.Builder
+	if n := blockStart(s); n > 0 {
+		b.WriteString(s[:n-1] + "\\" + s[n-1:n])
+		s = s[n:]
+	}
 	for _, c := range s {
 		switch {
 		case c == '<':
@@ -215,6 +223,36 @@ func Escape(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// blockStart is how long the marker is that would make s, at the start
+// of a list item's text, a heading ("# ", "##"), a list ("- ", "+ ",
+// "1. ", "1) ") or a rule ("--"); 0 when it starts none. The marker's
+// last character is the one to escape.
+func blockStart(s string) int {
+	spaced := func(i int) bool { return i >= len(s) || s[i] == ' ' || s[i] == '\t' }
+	if s == "" {
+		return 0
+	}
+	switch s[0] {
+	case '#':
+		if len(s) > 1 && s[1] == '#' || spaced(1) {
+			return 1
+		}
+	case '-':
+		if len(s) > 1 && s[1] == '-' || spaced(1) {
+			return 1
+		}
+	case '+':
+		if spaced(1) {
+			return 1
+		}
+	}
+	digits := len(s) - len(strings.TrimLeft(s, "0123456789"))
+	if digits > 0 && digits < len(s) && (s[digits] == '.' || s[digits] == ')') && spaced(digits+1) {
+		return digits + 1
+	}
+	return 0
 }
 
 // FileName is the stored body of a run record: pr-body.md beside

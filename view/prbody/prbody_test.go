@@ -70,14 +70,14 @@ func TestBodyGolden(t *testing.T) {
 func TestBodySaysWhatMovedAndWhy(t *testing.T) {
 	body := prbody.Body(reports()["verified"])
 	for _, want := range []string{
-		"## Upgrade `zod` 3\\.23\\.8 → 4\\.0\\.17",
+		"## Upgrade `zod` 3.23.8 → 4.0.17",
 		"**✓ verified** by `uptide fix`",
 		"### Risk · medium", "a major version",
-		"- `@types/zod-extra` 1\\.0\\.0 → 2\\.0\\.0: companion: its peer range needs zod 4",
-		"- `1111111111` Upgrade zod to 4\\.0\\.17",
-		"- `src/a.ts:3` zod\\-string\\-email", "- in commit `2222222222`",
-		"- [ ] custom messages in src/form\\.ts depend on zod 3's wording",
-		"### Verification", "#### Types", "TypeScript 5\\.8\\.3", "✓ no new errors",
+		"- `@types/zod-extra` 1.0.0 → 2.0.0: companion: its peer range needs zod 4",
+		"- `1111111111` Upgrade zod to 4.0.17",
+		"- `src/a.ts:3` zod-string-email", "- in commit `2222222222`",
+		"- [ ] custom messages in src/form.ts depend on zod 3's wording",
+		"### Verification", "#### Types", "TypeScript 5.8.3", "✓ no new errors",
 		"#### Tests", "vitest run", "12 passed, 0 failed", "no tests cover",
 		"#### Style", "eslint: no new lint failure",
 		"Verified head: `3333333333cccccccccc`",
@@ -118,12 +118,12 @@ func TestHostileTextStaysText(t *testing.T) {
 			t.Errorf("heading %d is %q, want %q", i, h, titles[i])
 		}
 	}
-	for _, never := range []string{"<script>", "<assignable>", "](http", "@team", "\n# Heading"} {
+	for _, never := range []string{"<script>", "<assignable>", " [x](http", "@team", "\n# Heading"} {
 		if strings.Contains(body, never) {
 			t.Errorf("hostile text %q reached the body as markup:\n%s", never, body)
 		}
 	}
-	if !strings.Contains(body, "## Upgrade `` left`pad `` 1\\.0\\.0 → 2\\.0\\.0") {
+	if !strings.Contains(body, "## Upgrade `` left`pad `` 1.0.0 → 2.0.0") {
 		t.Errorf("a name with a backtick is not one code span:\n%s", body)
 	}
 }
@@ -171,5 +171,32 @@ func golden(t *testing.T, path, got string) {
 	}
 	if string(want) != got {
 		t.Errorf("%s differs (go test ./view/prbody -update rewrites it after a deliberate change):\n--- want\n%s\n--- got\n%s", path, want, got)
+	}
+}
+
+// Escape keeps what a line's start would make markup, and leaves what
+// reads plainly mid-line as it is.
+func TestEscape(t *testing.T) {
+	for in, want := range map[string]string{
+		"zod 3.23.8 → 4.0.17": "zod 3.23.8 → 4.0.17",
+		"1. list":             "1\\. list",
+		"12) list":            "12\\) list",
+		"# heading":           "\\# heading",
+		"- item":              "\\- item",
+		"+ item":              "\\+ item",
+		"a_b*c`d[e]f|g~h\\i":  "a\\_b\\*c\\`d\\[e\\]f\\|g\\~h\\\\i",
+		"<b>&amp;":            "&lt;b&gt;&amp;amp;",
+		"@types/node":         "@\u2060types/node",
+		"a\nb":                "a b",
+		"2":                   "2",
+		"2.0.0":               "2.0.0",
+		"-x":                  "-x",
+		"---":                 "\\---",
+		"#x":                  "#x",
+		"## x":                "\\## x",
+	} {
+		if got := prbody.Escape(in); got != want {
+			t.Errorf("Escape(%q) = %q, want %q", in, got, want)
+		}
 	}
 }
