@@ -75,7 +75,7 @@ func syntheticListReports() map[string]*model.DiscoverReport {
 				Conflicts:  []model.Conflict{{Name: "zod-form", From: "1.0.0", Why: "no release accepts zod 4"}}},
 			{Name: "react", From: "17.0.2", To: "19.1.0"},
 		},
-		Skipped: []model.Skipped{{Name: "local", Workspace: "packages/web", Spec: "link:../local", Reason: "a local link"}, {Name: "gh", Workspace: ".", Spec: "github:a/b", Reason: "a git dependency"}},
+		Skipped:    []model.Skipped{{Name: "local", Workspace: "packages/web", Spec: "link:../local", Reason: "a local link"}, {Name: "gh", Workspace: ".", Spec: "github:a/b", Reason: "a git dependency"}},
 		NotChecked: []model.NotChecked{{Name: "private-a", Host: "npm.corp.example", Reason: "401 Unauthorized"}, {Name: "private-b", Host: "npm.corp.example", Reason: "401 Unauthorized"}, {Name: "c", Reason: "timeout"}},
 		Problems:   []model.Problem{{File: "packages/web/package.json", Line: 3, Message: "bad spec"}, {File: ".npmrc", Message: "unreadable"}},
 		Notes:      []string{"a note", "another"},
