@@ -334,11 +334,3 @@ func NotCheckedByHost(ncs []model.NotChecked) []HostFailures {
 	}
 	return out
 }
-
-// ProblemLine is a problem with its place: "package.json:3: message".
-func ProblemLine(p model.Problem) string {
-	if p.Line > 0 {
-		return fmt.Sprintf("%s:%d: %s", p.File, p.Line, p.Message)
-	}
-	return fmt.Sprintf("%s: %s", p.File, p.Message)
-}
