@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
 	"github.com/uptide/uptide/view"
@@ -102,9 +101,4 @@ func renderList(w io.Writer, v view.List, p palette, width int) {
 	}
 }
 
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return strconv.Itoa(n) + " " + what + "s"
-}
+func plural(n int, what string) string { return view.Count(n, what) }
