@@ -151,7 +151,7 @@ func NewList(rep *model.DiscoverReport, all bool) List {
 			continue
 		}
 		switch {
-		case r.Update.IsMajor(), r.Installed == "":
+		case Urgent(r.Update, r.Installed):
 			v.Rows = append(v.Rows, Row(r))
 		case r.Update.Level == model.LevelMinor || r.Update.Level == model.LevelPatch:
 			if all {
@@ -199,6 +199,13 @@ func NewList(rep *model.DiscoverReport, all bool) List {
 	}
 	v.Notes = rep.Notes
 	return v
+}
+
+// Urgent is what list's table shows without --all and the planner's
+// before `m`: a major, or a row whose installed version is unknown and
+// needs a look.
+func Urgent(k model.UpdateKind, installed string) bool {
+	return k.IsMajor() || installed == ""
 }
 
 // Row is a dependency as both tables show it, moving to the row's Target

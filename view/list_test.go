@@ -116,3 +116,22 @@ func listReports() map[string]*model.DiscoverReport {
 		Problems: []model.Problem{{File: "yarn.lock", Message: "cannot parse"}}}
 	return map[string]*model.DiscoverReport{"rich": rich, "broken-lockfile": broken}
 }
+
+// What list's table shows without --all is what the planner shows before
+// `m`: a major, or an unknown installed version.
+func TestUrgent(t *testing.T) {
+	for _, tc := range []struct {
+		k         model.UpdateKind
+		installed string
+		want      bool
+	}{
+		{model.Major(2), "1.0.0", true},
+		{model.UpdateKind{Level: model.LevelMinor}, "", true},
+		{model.UpdateKind{Level: model.LevelMinor}, "1.0.0", false},
+		{model.UpdateKind{}, "1.0.0", false},
+	} {
+		if got := view.Urgent(tc.k, tc.installed); got != tc.want {
+			t.Errorf("Urgent(%v, %q) = %v", tc.k, tc.installed, got)
+		}
+	}
+}
