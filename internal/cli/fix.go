@@ -84,7 +84,7 @@ func newFixCmd(g *Globals) *cobra.Command {
 func runFix(cmd *cobra.Command, o *FixOptions) error {
 	env := o.Env
 	if o.PR {
-		if publish.ThisBuild().Dirty {
+		if thisBuild().Dirty {
 			return usageError("fix --pr: %s", publish.DirtyBuild)
 		}
 		env = withoutTokens(env)

@@ -10,6 +10,10 @@ import (
 	"github.com/uptide/uptide/internal/redact"
 )
 
+// thisBuild is the running uptide's build (a test's binary has no
+// stamps: its tests set one).
+var thisBuild = publish.ThisBuild
+
 // tokenVars hold the GitHub token --pr uses; the run's installs and tests
 // never see them.
 var tokenVars = []string{"GH_TOKEN=", "GITHUB_TOKEN="}
@@ -29,7 +33,7 @@ func withoutTokens(env []string) []string {
 // what happened joins the report and its stored record (never the token:
 // secrets masks it everywhere).
 func publishRun(ctx context.Context, o *FixOptions, rep *fix.Report, secrets *redact.Secrets) {
-	rep.Publish = publish.Open(ctx, rep, publish.Options{Dir: o.Cwd, Env: o.Env, Build: publish.ThisBuild(), Secrets: secrets})
+	rep.Publish = publish.Open(ctx, rep, publish.Options{Dir: o.Cwd, Env: o.Env, Build: thisBuild(), Secrets: secrets})
 	if rep.Checkout.RunFile == "" {
 		return
 	}
