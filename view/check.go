@@ -1,0 +1,298 @@
+package view
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/uptide/uptide/engine"
+	"github.com/uptide/uptide/engine/model"
+)
+
+// CheckPackage is one package of a check report as it is shown, by
+// `uptide check` and by the planner's details: the title and verdict, the
+// members, companions, the per-rule plan with its sections, and what
+// closes it. The words and counts are decided here once.
+type CheckPackage struct {
+	// Title is the package and its move: "zod 3.25.76 → 4.1.12".
+	Title string
+	// Where are the workspaces it is declared in.
+	Where string
+	// Verdict is the summary in its tone: "✗ 2 breaking · 1 possible".
+	Verdict Span
+	// Analyzed is false when nothing was checked: Head then says why and
+	// nothing else follows.
+	Analyzed bool
+	// Head are the lines under the title: the undeclared importers, the
+	// release group, the members.
+	Head       []Line
+	Companions []Row
+	// Plan is the per-rule table under PlanHeader: the breaking rules,
+	// then each further section under its heading.
+	Plan []PlanRow
+	// RuleNotes are the packs' notes and review notes on the rules.
+	RuleNotes []Line
+	// Hidden says how many findings the report hides (--all shows them).
+	Hidden []Line
+	// Tail closes the package: coverage, what was not analyzed, warnings,
+	// notes and the Next commands.
+	Tail []Line
+}
+
+// Row is a table's row, one span per cell.
+type Row []Span
+
+// PlanHeader are the plan table's column titles.
+var PlanHeader = []string{"Plan", "sites", "by rule", "by agent", "manual"}
+
+// PlanRow is a row of the plan table: a rule, or a section's heading.
+type PlanRow struct {
+	Cells Row
+	// Rule is the rule's place in Rules (the order rows list them), -1
+	// on a heading.
+	Rule int
+	// Severity is the rule's section.
+	Severity model.Severity
+}
+
+// The plan's section headings.
+const (
+	HeadingPossible   = "Possible impact (unverified, not counted)"
+	HeadingDeprecated = "Deprecated (still works; fix moves the by-rule ones, not counted)"
+	HeadingNoted      = "Noted (still compiles; nothing to edit, read the note)"
+)
+
+// Rules are a plan's rules in the order the plan table lists them.
+func Rules(p model.Plan) []model.PlanRule {
+	var all []model.PlanRule
+	for _, rs := range [][]model.PlanRule{p.Rules, p.Unverified, p.Deprecations, p.Noted} {
+		all = append(all, rs...)
+	}
+	return all
+}
+
+// Check turns one package of a check report into what is shown.
+func Check(pr *model.PackageReport) CheckPackage {
+	v := CheckPackage{Title: pr.Title, Where: engine.Where(pr.Workspaces), Verdict: VerdictSpan(pr)}
+	if pr.Installed != "" {
+		v.Title += " " + Arrow(pr.Installed, pr.Target)
+	}
+	for _, l := range engine.ImporterLines(pr) {
+		v.Head = append(v.Head, Line{{"  ", Plain}, {l, Warn}})
+	}
+	if pr.Status == model.StatusNotAnalyzed {
+		v.Head = append(v.Head, warnings(pr.Warnings)...)
+		return v
+	}
+	v.Analyzed = true
+	if pr.Group != nil {
+		v.Head = append(v.Head, Line{{"  ", Plain}, {"group:", Dim}, {" " + pr.Group.Why, Plain}})
+	}
+	for _, m := range pr.Members {
+		if len(pr.Members) == 1 && m.TypesVia == nil && m.Status == model.StatusAnalyzed {
+			break
+		}
+		v.Head = append(v.Head, plain("  "+memberLine(m)))
+	}
+	v.Companions = CompanionRows(pr.Companions)
+	v.Plan = planRows(pr.Plan)
+	v.RuleNotes = ruleNotes(pr.Plan)
+	if pr.Counts.Hidden > 0 {
+		v.Hidden = []Line{{{"  ", Plain}, {Count(pr.Counts.Hidden, "finding") + " hidden (info, additive or low confidence; --all shows them)", Dim}}}
+	}
+	if pr.Status == model.StatusSkipped {
+		return v
+	}
+	if pr.Compile.Line != "" {
+		v.Tail = append(v.Tail, Line{{"  ", Plain}, {pr.Compile.Line, Dim}})
+	}
+	if len(pr.Unanalyzed) > 0 || pr.ModuleFormat.Status == model.StatusNotAnalyzed {
+		v.Tail = append(v.Tail, Line{{"  ", Plain}, {"Not analyzed", Warn}})
+		for _, u := range pr.Unanalyzed {
+			spec := ""
+			if u.Specifier != "" {
+				spec = "(" + u.Specifier + ")"
+			}
+			v.Tail = append(v.Tail, plain(fmt.Sprintf("    %s:%d  %s%s  %s", u.File, u.Line, u.Kind, spec, u.Reason)))
+		}
+		if pr.ModuleFormat.Status == model.StatusNotAnalyzed {
+			v.Tail = append(v.Tail, plain("    module format: "+pr.ModuleFormat.Reason))
+		}
+	}
+	v.Tail = append(v.Tail, warnings(pr.Warnings)...)
+	for _, n := range pr.Notes {
+		v.Tail = append(v.Tail, Line{{"  ", Plain}, {"note: " + n, Dim}})
+	}
+	for i, cmd := range pr.Plan.Next {
+		label := "Next "
+		if i > 0 {
+			label = "     "
+		}
+		v.Tail = append(v.Tail, Line{{"  ", Plain}, {label, Strong}, {" " + cmd, Plain}})
+	}
+	return v
+}
+
+func warnings(ws []string) []Line {
+	var ls []Line
+	for _, x := range ws {
+		ls = append(ls, Line{{"  ", Plain}, {"! " + x, Warn}})
+	}
+	return ls
+}
+
+// VerdictSpan is a package's verdict in words and tone, as the check
+// table's CHECK column and the package's title line show it.
+func VerdictSpan(pr *model.PackageReport) Span {
+	text := pr.Summary
+	if text == "" {
+		text = string(pr.Status)
+	}
+	switch {
+	case pr.Status == model.StatusNotAnalyzed || pr.Verdict == model.VerdictUnknown:
+		return Span{text, Warn}
+	case pr.Verdict == model.VerdictBreaking:
+		return Span{text, Bad}
+	case pr.Verdict == model.VerdictPossible || pr.Verdict == model.VerdictPartial:
+		return Span{text, Warn}
+	}
+	return Span{text, Good}
+}
+
+// Arrow is a move: "3.25.76 → 4.1.12", the installed version alone when
+// nothing moves, "?" when nothing is installed.
+func Arrow(installed, target string) string {
+	switch {
+	case installed == "":
+		return "?"
+	case target == "" || target == installed:
+		return installed
+	}
+	return installed + " → " + target
+}
+
+func memberLine(m model.MemberReport) string {
+	line := fmt.Sprintf("%s %s", m.Name, Arrow(m.Installed, m.Target))
+	switch tv := m.TypesVia; {
+	case tv == nil:
+	case tv.To == "" && m.Target != "" && m.Target != m.Installed:
+		// The target types itself: its own declarations replace them.
+		line += fmt.Sprintf(" · types via %s %s → its own", tv.Package, tv.From)
+	default:
+		line += fmt.Sprintf(" · types via %s %s", tv.Package, Arrow(tv.From, tv.To))
+	}
+	if m.Status != model.StatusAnalyzed {
+		line += " · " + string(m.Status)
+		if m.Reason != "" {
+			line += ": " + m.Reason
+		}
+	}
+	return line
+}
+
+// CompanionCells are a companion's name, versions and why as list, check
+// and the planner show them: "remove @types/bcryptjs  2.4.6  bcryptjs
+// 3.0.3 ships its own types" for a removal, "new → 10.4.0" for a package
+// the upgrade adds.
+func CompanionCells(c model.Companion) (name, versions, why string) {
+	switch {
+	case c.Remove:
+		return "remove " + c.Name, c.From, c.Why
+	case c.From == "":
+		to := c.To
+		if to == "" {
+			to = "?"
+		}
+		return c.Name, "new → " + to, c.Why
+	}
+	return c.Name, Arrow(c.From, c.To), c.Why
+}
+
+// CompanionRows are a companion plan's rows: what moves along, the why
+// dimmed, then the conflicts that stop fix.
+func CompanionRows(cp model.CompanionPlan) []Row {
+	var rows []Row
+	for _, c := range cp.Companions {
+		name, versions, why := CompanionCells(c)
+		rows = append(rows, Row{{name, Plain}, {versions, Plain}, {why, Dim}})
+	}
+	for _, c := range cp.Conflicts {
+		rows = append(rows, Row{{"✗ " + c.Name, Bad}, {c.From, Bad}, {"conflict: " + c.Why, Bad}})
+	}
+	return rows
+}
+
+// planRows are the plan table's rows: the breaking rules, then possible
+// impact, deprecations and noted uses, each under its heading.
+func planRows(p model.Plan) []PlanRow {
+	var rows []PlanRow
+	n := 0
+	rule := func(sev model.Severity, cells ...Span) {
+		rows = append(rows, PlanRow{Cells: cells, Rule: n, Severity: sev})
+		n++
+	}
+	heading := func(text string, tone Tone, sev model.Severity) {
+		rows = append(rows, PlanRow{Cells: Row{{text, tone}, {"", tone}, {"", tone}, {"", tone}, {"", tone}}, Rule: -1, Severity: sev})
+	}
+	for _, r := range p.Rules {
+		rule(model.Breaking, Span{"✗ " + r.Title, Bad}, Span{Text: RuleSites(r)}, Span{Text: dash(r.ByRule)}, Span{Text: dash(r.ByAgent)}, Span{Text: dash(r.Manual)})
+	}
+	if len(p.Unverified) > 0 {
+		heading(HeadingPossible, Warn, model.Unverified)
+		for _, r := range p.Unverified {
+			rule(model.Unverified, Span{"? " + r.Title, Warn}, Span{Text: RuleSites(r)}, Span{}, Span{}, Span{})
+		}
+	}
+	if len(p.Deprecations) > 0 {
+		heading(HeadingDeprecated, Warn, model.Deprecated)
+		for _, r := range p.Deprecations {
+			rule(model.Deprecated, Span{"! " + r.Title, Warn}, Span{Text: RuleSites(r)}, Span{Text: dash(r.ByRule)}, Span{Text: "–"}, Span{Text: dash(r.Manual)})
+		}
+	}
+	if len(p.Noted) > 0 {
+		heading(HeadingNoted, Dim, model.Info)
+		for _, r := range p.Noted {
+			rule(model.Info, Span{"· " + r.Title, Dim}, Span{RuleSites(r), Dim}, Span{"", Dim}, Span{"", Dim}, Span{"", Dim})
+		}
+	}
+	return rows
+}
+
+// ruleNotes are the lines under the plan: each breaking rule's note, then
+// the packs' review notes once each (fix lists them under "Decisions for
+// you").
+func ruleNotes(p model.Plan) []Line {
+	var ls []Line
+	for _, r := range p.Rules {
+		if r.Note != "" {
+			ls = append(ls, Line{{"    ", Plain}, {r.Title + ": " + r.Note, Dim}})
+		}
+	}
+	seen := map[string]bool{}
+	for _, rules := range [][]model.PlanRule{p.Rules, p.Deprecations, p.Noted} {
+		for _, r := range rules {
+			for _, note := range r.Review {
+				if !seen[note] {
+					seen[note] = true
+					ls = append(ls, Line{{"    ", Plain}, {r.Title + ": " + note, Dim}})
+				}
+			}
+		}
+	}
+	return ls
+}
+
+// RuleSites reads "3", or "1 fix, 12 errors" when edits stand for more
+// errors than sites.
+func RuleSites(r model.PlanRule) string {
+	if r.Errors > r.Sites {
+		return Count(r.Sites, "fix") + ", " + Count(r.Errors, "error")
+	}
+	return strconv.Itoa(r.Sites)
+}
+
+func dash(n int) string {
+	if n == 0 {
+		return "–"
+	}
+	return strconv.Itoa(n)
+}
