@@ -61,11 +61,23 @@ const (
 	HeadingNoted      = "Noted (still compiles; nothing to edit, read the note)"
 )
 
-// Rules are a plan's rules in the order the plan table lists them.
-func Rules(p model.Plan) []model.PlanRule {
-	var all []model.PlanRule
-	for _, rs := range [][]model.PlanRule{p.Rules, p.Unverified, p.Deprecations, p.Noted} {
-		all = append(all, rs...)
+// PlanEntry is a rule in its section of the plan: breaking, unverified
+// (possible impact), deprecated or info (noted).
+type PlanEntry struct {
+	Severity model.Severity
+	Rule     model.PlanRule
+}
+
+// Entries are a plan's rules in the order the plan table lists them.
+func Entries(p model.Plan) []PlanEntry {
+	var all []PlanEntry
+	for _, sec := range []struct {
+		sev   model.Severity
+		rules []model.PlanRule
+	}{{model.Breaking, p.Rules}, {model.Unverified, p.Unverified}, {model.Deprecated, p.Deprecations}, {model.Info, p.Noted}} {
+		for _, r := range sec.rules {
+			all = append(all, PlanEntry{sec.sev, r})
+		}
 	}
 	return all
 }
@@ -94,8 +106,9 @@ func Check(pr *model.PackageReport) CheckPackage {
 		v.Head = append(v.Head, plain("  "+memberLine(m)))
 	}
 	v.Companions = CompanionRows(pr.Companions)
-	v.Plan = planRows(pr.Plan)
-	v.RuleNotes = ruleNotes(pr.Plan)
+	es := Entries(pr.Plan)
+	v.Plan = PlanRows(es)
+	v.RuleNotes = RuleNotes(es)
 	if pr.Counts.Hidden > 0 {
 		v.Hidden = []Line{{{"  ", Plain}, {Count(pr.Counts.Hidden, "finding") + " hidden (info, additive or low confidence; --all shows them)", Dim}}}
 	}
@@ -221,60 +234,66 @@ func CompanionRows(cp model.CompanionPlan) []Row {
 	return rows
 }
 
-// planRows are the plan table's rows: the breaking rules, then possible
-// impact, deprecations and noted uses, each under its heading.
-func planRows(p model.Plan) []PlanRow {
+// PlanRows are the plan table's rows: the breaking rules, then possible
+// impact, deprecations and noted uses, each section under its heading.
+// The entries come in Entries' order.
+func PlanRows(es []PlanEntry) []PlanRow {
 	var rows []PlanRow
-	n := 0
-	rule := func(sev model.Severity, cells ...Span) {
-		rows = append(rows, PlanRow{Cells: cells, Rule: n, Severity: sev})
-		n++
-	}
-	heading := func(text string, tone Tone, sev model.Severity) {
-		rows = append(rows, PlanRow{Cells: Row{{text, tone}, {"", tone}, {"", tone}, {"", tone}, {"", tone}}, Rule: -1, Severity: sev})
-	}
-	for _, r := range p.Rules {
-		rule(model.Breaking, Span{"✗ " + r.Title, Bad}, Span{Text: RuleSites(r)}, Span{Text: dash(r.ByRule)}, Span{Text: dash(r.ByAgent)}, Span{Text: dash(r.Manual)})
-	}
-	if len(p.Unverified) > 0 {
-		heading(HeadingPossible, Warn, model.Unverified)
-		for _, r := range p.Unverified {
-			rule(model.Unverified, Span{"? " + r.Title, Warn}, Span{Text: RuleSites(r)}, Span{}, Span{}, Span{})
+	section := model.Breaking
+	for i, e := range es {
+		r := e.Rule
+		if e.Severity != section {
+			section = e.Severity
+			text, tone := planHeading(section)
+			rows = append(rows, PlanRow{Cells: Row{{text, tone}, {"", tone}, {"", tone}, {"", tone}, {"", tone}}, Rule: -1, Severity: section})
 		}
-	}
-	if len(p.Deprecations) > 0 {
-		heading(HeadingDeprecated, Warn, model.Deprecated)
-		for _, r := range p.Deprecations {
-			rule(model.Deprecated, Span{"! " + r.Title, Warn}, Span{Text: RuleSites(r)}, Span{Text: dash(r.ByRule)}, Span{Text: "–"}, Span{Text: dash(r.Manual)})
+		var cells Row
+		switch e.Severity {
+		case model.Breaking:
+			cells = Row{{"✗ " + r.Title, Bad}, {Text: RuleSites(r)}, {Text: dash(r.ByRule)}, {Text: dash(r.ByAgent)}, {Text: dash(r.Manual)}}
+		case model.Unverified:
+			cells = Row{{"? " + r.Title, Warn}, {Text: RuleSites(r)}, {}, {}, {}}
+		case model.Deprecated:
+			// Fix moves the by-rule ones; no agent edits a use that works.
+			cells = Row{{"! " + r.Title, Warn}, {Text: RuleSites(r)}, {Text: dash(r.ByRule)}, {Text: "–"}, {Text: dash(r.Manual)}}
+		default:
+			// Still compiles; the pack has a word on it, nothing to edit.
+			cells = Row{{"· " + r.Title, Dim}, {RuleSites(r), Dim}, {"", Dim}, {"", Dim}, {"", Dim}}
 		}
-	}
-	if len(p.Noted) > 0 {
-		heading(HeadingNoted, Dim, model.Info)
-		for _, r := range p.Noted {
-			rule(model.Info, Span{"· " + r.Title, Dim}, Span{RuleSites(r), Dim}, Span{"", Dim}, Span{"", Dim}, Span{"", Dim})
-		}
+		rows = append(rows, PlanRow{Cells: cells, Rule: i, Severity: e.Severity})
 	}
 	return rows
 }
 
-// ruleNotes are the lines under the plan: each breaking rule's note, then
+func planHeading(sev model.Severity) (string, Tone) {
+	switch sev {
+	case model.Unverified:
+		return HeadingPossible, Warn
+	case model.Deprecated:
+		return HeadingDeprecated, Warn
+	}
+	return HeadingNoted, Dim
+}
+
+// RuleNotes are the lines under the plan: each breaking rule's note, then
 // the packs' review notes once each (fix lists them under "Decisions for
 // you").
-func ruleNotes(p model.Plan) []Line {
+func RuleNotes(es []PlanEntry) []Line {
 	var ls []Line
-	for _, r := range p.Rules {
-		if r.Note != "" {
-			ls = append(ls, Line{{"    ", Plain}, {r.Title + ": " + r.Note, Dim}})
+	for _, e := range es {
+		if e.Severity == model.Breaking && e.Rule.Note != "" {
+			ls = append(ls, Line{{"    ", Plain}, {e.Rule.Title + ": " + e.Rule.Note, Dim}})
 		}
 	}
 	seen := map[string]bool{}
-	for _, rules := range [][]model.PlanRule{p.Rules, p.Deprecations, p.Noted} {
-		for _, r := range rules {
-			for _, note := range r.Review {
-				if !seen[note] {
-					seen[note] = true
-					ls = append(ls, Line{{"    ", Plain}, {r.Title + ": " + note, Dim}})
-				}
+	for _, e := range es {
+		if e.Severity == model.Unverified {
+			continue
+		}
+		for _, note := range e.Rule.Review {
+			if !seen[note] {
+				seen[note] = true
+				ls = append(ls, Line{{"    ", Plain}, {e.Rule.Title + ": " + note, Dim}})
 			}
 		}
 	}

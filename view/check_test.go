@@ -33,20 +33,20 @@ func TestCheckGolden(t *testing.T) {
 	}
 }
 
-// The plan rows number the rules in the order view.Rules lists them, so a
+// The plan rows number the rules in the order view.Entries lists them, so a
 // screen's cursor over the rule rows finds the rule's sites.
 func TestCheckPlanRowsFollowRules(t *testing.T) {
 	rep := readCheck(t, "testdata/check-rich.json")
 	pr := rep.Packages[0]
-	rules := view.Rules(pr.Plan)
+	rules := view.Entries(pr.Plan)
 	v := view.Check(&pr)
 	seen := 0
 	for _, r := range v.Plan {
 		if r.Rule < 0 {
 			continue
 		}
-		if r.Rule != seen || !strings.HasSuffix(r.Cells[0].Text, rules[r.Rule].Title) {
-			t.Errorf("row %q numbered %d, want rule %d %q", r.Cells[0].Text, r.Rule, seen, rules[seen].Title)
+		if r.Rule != seen || !strings.HasSuffix(r.Cells[0].Text, rules[r.Rule].Rule.Title) {
+			t.Errorf("row %q numbered %d, want rule %d %q", r.Cells[0].Text, r.Rule, seen, rules[seen].Rule.Title)
 		}
 		seen++
 	}
