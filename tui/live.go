@@ -12,6 +12,7 @@ import (
 	"github.com/uptide/uptide/internal/redact"
 	"github.com/uptide/uptide/tui/review"
 	"github.com/uptide/uptide/tui/state"
+	"github.com/uptide/uptide/view/html"
 )
 
 // Live is the Engine over the real analysis: one registry client for the
@@ -302,5 +303,7 @@ func (l *Live) Fix(ctx context.Context, req CheckRequest, progress func(phase, l
 		}
 		return out, err
 	}
-	return fix.Run(ctx, o)
+	rep, err := fix.Run(ctx, o)
+	html.StoreFixPage(rep)
+	return rep, err
 }

@@ -3,6 +3,7 @@ package view
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/uptide/uptide/engine"
 	"github.com/uptide/uptide/engine/model"
@@ -314,4 +315,19 @@ func dash(n int) string {
 		return "–"
 	}
 	return strconv.Itoa(n)
+}
+
+// DiagLine is one compiler error on one line: "src/a.ts:3 TS2345 message",
+// the message's own line breaks folded.
+func DiagLine(d model.Diagnostic) string {
+	msg := strings.Join(strings.Fields(d.Message), " ")
+	return fmt.Sprintf("%s:%d TS%d %s", d.File, d.Line, d.Code, msg)
+}
+
+// ProblemLine is an input problem on one line: "file:line: message".
+func ProblemLine(p model.Problem) string {
+	if p.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", p.File, p.Line, p.Message)
+	}
+	return fmt.Sprintf("%s: %s", p.File, p.Message)
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/internal/redact"
 	"github.com/uptide/uptide/internal/term"
+	"github.com/uptide/uptide/view/html"
 )
 
 // CheckOptions are the inputs of `uptide check`.
@@ -27,6 +29,8 @@ type CheckOptions struct {
 	All bool
 	// NoCompile skips Signal B: nothing is confirmed.
 	NoCompile bool
+	// HTML is the file --html writes the report's page to.
+	HTML string
 }
 
 func newCheckCmd(g *Globals) *cobra.Command {
@@ -48,6 +52,9 @@ func newCheckCmd(g *Globals) *cobra.Command {
 				return err
 			}
 			o.Packages, o.Targets = args, parsed
+			if err := htmlWritable(o.HTML); err != nil {
+				return err
+			}
 			return runCheck(cmd, o)
 		},
 	}
@@ -57,6 +64,7 @@ func newCheckCmd(g *Globals) *cobra.Command {
 	f.BoolVar(&o.Details, "details", false, "list every site: file:line, reason and compiler message")
 	f.BoolVar(&o.All, "all", false, "show hidden findings too (info, additive, low confidence)")
 	f.BoolVar(&o.NoCompile, "no-compile", false, "skip the compile check (nothing is confirmed then)")
+	addHTMLFlag(f, &o.HTML)
 	return cmd
 }
 
@@ -100,6 +108,9 @@ func runCheck(cmd *cobra.Command, o *CheckOptions) error {
 	if !o.NoCompile {
 		// plan reads what was checked here on the same state of the files.
 		storeChecks(o.Env, rep.Repository.Root, rep)
+	}
+	if err := writeHTML(o.HTML, func(w io.Writer) error { return html.Check(w, rep) }); err != nil {
+		return err
 	}
 	code := checkExitCode(rep)
 	if o.Verbose {

@@ -226,10 +226,7 @@ func renderPreExisting(w io.Writer, ds []model.Diagnostic, p palette) {
 	}
 }
 
-func diagLine(d model.Diagnostic) string {
-	msg := strings.Join(strings.Fields(d.Message), " ")
-	return fmt.Sprintf("%s:%d TS%d %s", d.File, d.Line, d.Code, msg)
-}
+func diagLine(d model.Diagnostic) string { return view.DiagLine(d) }
 
 func siteMarker(s model.Severity, p palette) string {
 	switch s {

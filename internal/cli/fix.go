@@ -11,6 +11,7 @@ import (
 	"github.com/uptide/uptide/fix"
 	"github.com/uptide/uptide/internal/redact"
 	"github.com/uptide/uptide/internal/term"
+	"github.com/uptide/uptide/view/html"
 )
 
 // FixOptions are the inputs of `uptide fix`.
@@ -142,6 +143,7 @@ func runFix(cmd *cobra.Command, o *FixOptions) error {
 	if err != nil {
 		return err
 	}
+	html.StoreFixPage(rep)
 	code := rep.ExitCode()
 	if o.JSON {
 		env := Envelope{SchemaVersion: SchemaVersion, Command: "fix", Data: rep, ExitCode: code, Warnings: []string{}}

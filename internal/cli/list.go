@@ -14,6 +14,7 @@ import (
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/engine/registry"
 	"github.com/uptide/uptide/internal/term"
+	"github.com/uptide/uptide/view"
 )
 
 // ListOptions are the inputs of `uptide list`.
@@ -107,12 +108,7 @@ func listWarnings(rep *model.DiscoverReport) []string {
 	return w
 }
 
-func problemLine(p model.Problem) string {
-	if p.Line > 0 {
-		return fmt.Sprintf("%s:%d: %s", p.File, p.Line, p.Message)
-	}
-	return fmt.Sprintf("%s: %s", p.File, p.Message)
-}
+func problemLine(p model.Problem) string { return view.ProblemLine(p) }
 
 type hostFailures struct {
 	host, reason string
