@@ -305,7 +305,11 @@ func RuleNotes(es []PlanEntry) []Line {
 // errors than sites.
 func RuleSites(r model.PlanRule) string {
 	if r.Errors > r.Sites {
-		return Count(r.Sites, "fix") + ", " + Count(r.Errors, "error")
+		fixes := "1 fix"
+		if r.Sites != 1 {
+			fixes = strconv.Itoa(r.Sites) + " fixes"
+		}
+		return fixes + ", " + Count(r.Errors, "error")
 	}
 	return strconv.Itoa(r.Sites)
 }
