@@ -2,7 +2,6 @@ package details
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
@@ -370,13 +369,6 @@ func pad(s string, w int) string {
 	return s
 }
 
-func dash(n int) string {
-	if n == 0 {
-		return "–"
-	}
-	return strconv.Itoa(n)
-}
-
 func orQ(s string) string {
 	if s == "" {
 		return "?"
@@ -384,9 +376,4 @@ func orQ(s string) string {
 	return s
 }
 
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
-}
+func plural(n int, what string) string { return view.Count(n, what) }
