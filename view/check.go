@@ -26,7 +26,7 @@ type CheckPackage struct {
 	// Head are the lines under the title: the undeclared importers, the
 	// release group, the members.
 	Head       []Line
-	Companions []Row
+	Companions []CompanionRow
 	// Plan is the per-rule table under PlanHeader: the breaking rules,
 	// then each further section under its heading.
 	Plan []PlanRow
@@ -39,15 +39,15 @@ type CheckPackage struct {
 	Tail []Line
 }
 
-// Row is a table's row, one span per cell.
-type Row []Span
+// Cells are a table's row, one span per cell.
+type Cells []Span
 
 // PlanHeader are the plan table's column titles.
 var PlanHeader = []string{"Plan", "sites", "by rule", "by agent", "manual"}
 
 // PlanRow is a row of the plan table: a rule, or a section's heading.
 type PlanRow struct {
-	Cells Row
+	Cells Cells
 	// Rule is the rule's place in Rules (the order rows list them), -1
 	// on a heading.
 	Rule int
@@ -203,38 +203,6 @@ func memberLine(m model.MemberReport) string {
 	return line
 }
 
-// CompanionCells are a companion's name, versions and why as list, check
-// and the planner show them: "remove @types/bcryptjs  2.4.6  bcryptjs
-// 3.0.3 ships its own types" for a removal, "new → 10.4.0" for a package
-// the upgrade adds.
-func CompanionCells(c model.Companion) (name, versions, why string) {
-	switch {
-	case c.Remove:
-		return "remove " + c.Name, c.From, c.Why
-	case c.From == "":
-		to := c.To
-		if to == "" {
-			to = "?"
-		}
-		return c.Name, "new → " + to, c.Why
-	}
-	return c.Name, Arrow(c.From, c.To), c.Why
-}
-
-// CompanionRows are a companion plan's rows: what moves along, the why
-// dimmed, then the conflicts that stop fix.
-func CompanionRows(cp model.CompanionPlan) []Row {
-	var rows []Row
-	for _, c := range cp.Companions {
-		name, versions, why := CompanionCells(c)
-		rows = append(rows, Row{{name, Plain}, {versions, Plain}, {why, Dim}})
-	}
-	for _, c := range cp.Conflicts {
-		rows = append(rows, Row{{"✗ " + c.Name, Bad}, {c.From, Bad}, {"conflict: " + c.Why, Bad}})
-	}
-	return rows
-}
-
 // PlanRows are the plan table's rows: the breaking rules, then possible
 // impact, deprecations and noted uses, each section under its heading.
 // The entries come in Entries' order.
@@ -246,20 +214,20 @@ func PlanRows(es []PlanEntry) []PlanRow {
 		if e.Severity != section {
 			section = e.Severity
 			text, tone := planHeading(section)
-			rows = append(rows, PlanRow{Cells: Row{{text, tone}, {"", tone}, {"", tone}, {"", tone}, {"", tone}}, Rule: -1, Severity: section})
+			rows = append(rows, PlanRow{Cells: Cells{{text, tone}, {"", tone}, {"", tone}, {"", tone}, {"", tone}}, Rule: -1, Severity: section})
 		}
-		var cells Row
+		var cells Cells
 		switch e.Severity {
 		case model.Breaking:
-			cells = Row{{"✗ " + r.Title, Bad}, {Text: RuleSites(r)}, {Text: dash(r.ByRule)}, {Text: dash(r.ByAgent)}, {Text: dash(r.Manual)}}
+			cells = Cells{{"✗ " + r.Title, Bad}, {Text: RuleSites(r)}, {Text: dash(r.ByRule)}, {Text: dash(r.ByAgent)}, {Text: dash(r.Manual)}}
 		case model.Unverified:
-			cells = Row{{"? " + r.Title, Warn}, {Text: RuleSites(r)}, {}, {}, {}}
+			cells = Cells{{"? " + r.Title, Warn}, {Text: RuleSites(r)}, {}, {}, {}}
 		case model.Deprecated:
 			// Fix moves the by-rule ones; no agent edits a use that works.
-			cells = Row{{"! " + r.Title, Warn}, {Text: RuleSites(r)}, {Text: dash(r.ByRule)}, {Text: "–"}, {Text: dash(r.Manual)}}
+			cells = Cells{{"! " + r.Title, Warn}, {Text: RuleSites(r)}, {Text: dash(r.ByRule)}, {Text: "–"}, {Text: dash(r.Manual)}}
 		default:
 			// Still compiles; the pack has a word on it, nothing to edit.
-			cells = Row{{"· " + r.Title, Dim}, {RuleSites(r), Dim}, {"", Dim}, {"", Dim}, {"", Dim}}
+			cells = Cells{{"· " + r.Title, Dim}, {RuleSites(r), Dim}, {"", Dim}, {"", Dim}, {"", Dim}}
 		}
 		rows = append(rows, PlanRow{Cells: cells, Rule: i, Severity: e.Severity})
 	}

@@ -94,7 +94,7 @@ func drawCheck(v view.CheckPackage) string {
 		b.WriteString("== companions\n")
 	}
 	for _, r := range v.Companions {
-		b.WriteString(cells(r) + "\n")
+		fmt.Fprintf(&b, "%s | %s | %s (conflict %v)\n", r.Name, r.Versions, r.Why, r.Conflict)
 	}
 	if len(v.Plan) > 0 {
 		b.WriteString("== " + strings.Join(view.PlanHeader, " | ") + "\n")
@@ -109,7 +109,7 @@ func drawCheck(v view.CheckPackage) string {
 }
 
 // cells are a row's cells, tones marked, between bars.
-func cells(r view.Row) string {
+func cells(r view.Cells) string {
 	var out []string
 	for _, c := range r {
 		out = append(out, marked(view.Line{c}))

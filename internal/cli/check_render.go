@@ -85,10 +85,6 @@ func computedLine(loads []model.ComputedLoad) string {
 
 func arrow(installed, target string) string { return view.Arrow(installed, target) }
 
-// companionColumns are a companion's cells as view.CompanionCells words
-// them; list prints them too.
-func companionColumns(c model.Companion) (name, versions, why string) { return view.CompanionCells(c) }
-
 // renderPackage prints one package as view.Check words it; the sites
 // of --details and --all are the CLI's own.
 func renderPackage(w io.Writer, pr model.PackageReport, v checkView, p palette, width int) {
@@ -111,7 +107,7 @@ func renderPackage(w io.Writer, pr model.PackageReport, v checkView, p palette, 
 }
 
 // cells are a view row's texts, for the table to lay out.
-func cells(r view.Row) []string {
+func cells(r view.Cells) []string {
 	out := make([]string, len(r))
 	for i, s := range r {
 		out[i] = s.Text
@@ -119,7 +115,7 @@ func cells(r view.Row) []string {
 	return out
 }
 
-func renderCompanions(w io.Writer, rows []view.Row, p palette, width int) {
+func renderCompanions(w io.Writer, rows []view.CompanionRow, p palette, width int) {
 	if len(rows) == 0 {
 		return
 	}
@@ -128,13 +124,18 @@ func renderCompanions(w io.Writer, rows []view.Row, p palette, width int) {
 	// whatever the names' lengths.
 	t := &table{header: []string{"", "", ""}, flexible: []bool{false, false, true}, keep: 2}
 	for _, r := range rows {
-		t.add(cells(r)...)
+		t.add(r.Name, r.Versions, r.Why)
 	}
 	out := t.render(width, "    ", func(row, col int, s string) string {
-		if row < 0 {
+		switch {
+		case row < 0:
 			return s // the header, dropped below
+		case rows[row].Conflict:
+			return p.red(s)
+		case col == 2:
+			return p.dim(s)
 		}
-		return p.tone(view.Span{Text: s, Tone: rows[row][col].Tone})
+		return s
 	})
 	// Drop the empty header line.
 	fmt.Fprint(w, out[strings.Index(out, "\n")+1:])

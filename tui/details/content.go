@@ -135,7 +135,7 @@ func (m Model) companions(b *lines, d state.Dep) {
 	// The words are list's and check's: "new → 10.4.0", "remove …".
 	var rows [][3]string
 	for _, r := range view.CompanionRows(*p) {
-		rows = append(rows, [3]string{r[0].Text, r[1].Text, r[2].Text})
+		rows = append(rows, [3]string{r.Name, r.Versions, r.Why})
 	}
 	b.table("  ", rows, func(i int) lipgloss.Style {
 		if i >= len(p.Companions) {
