@@ -12,6 +12,8 @@ import (
 	"github.com/uptide/uptide/engine"
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/tui"
+	"github.com/uptide/uptide/tui/state"
+	"github.com/uptide/uptide/view"
 )
 
 func breaking(n int) *tui.CheckResult {
@@ -433,5 +435,38 @@ func TestPlanTableUsesTheWidth(t *testing.T) {
 				t.Errorf("the count is not under its header:\n%s\n%s", header, row)
 			}
 		})
+	}
+}
+
+// The planner's plan table has `uptide check`'s words: the sections
+// under the same headings (a noted use under "Noted", not a manual row),
+// "1 fix, 12 errors" where an edit stands for more errors than sites, and
+// the rule's review note once; the cursor moves over the rule rows only
+// (issue 25 item 3).
+func TestPlanTableHasTheCLIsWords(t *testing.T) {
+	f := newFake(demoLive(t))
+	h := newHarness(t, f, 140, 60)
+	h.until("discovery", h.discovered)
+	h.press("c")
+	h.nextStarted(f)
+	res := state.ResultOf(&model.PackageReport{
+		Status: model.StatusAnalyzed, Verdict: model.VerdictBreaking, Summary: "✗ 12 breaking", Counts: model.FindingCounts{Breaking: 12},
+		Plan: model.Plan{
+			Rules: []model.PlanRule{{ID: "cause", Title: "one edit at tsconfig.json:4", Sites: 1, Manual: 1, Errors: 12}},
+			Noted: []model.PlanRule{{ID: "note:render", Title: "render's return changed", Sites: 2, Review: []string{"read the guide's render part"}}},
+		},
+	})
+	f.reply("react") <- checkReply{res: res}
+	h.until("the result", func() bool { return h.contains("✗ 12 breaking") })
+	h.press("enter")
+	h.until("the details", func() bool { return h.contains("by agent") })
+	for _, want := range []string{"1 fix, 12 errors", view.HeadingNoted, "· render's return changed", "render's return changed: read the guide's render part"} {
+		if !h.contains(want) {
+			t.Errorf("the details lack %q:\n%s", want, h.view())
+		}
+	}
+	h.press("down")
+	if row := h.cursorLine(); !strings.Contains(row, "· render's return changed") {
+		t.Errorf("down from the first rule: cursor on %q, want the noted rule (the heading is skipped)", row)
 	}
 }

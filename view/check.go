@@ -5,28 +5,175 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/uptide/uptide/engine"
 	"github.com/uptide/uptide/engine/model"
 )
 
-// RuleSites is a plan rule's sites as check shows them: "3", or "1 fix, 12
-// errors" when its edits stand for more errors than sites.
-func RuleSites(r model.PlanRule) string {
-	if r.Errors > r.Sites {
-		return fmt.Sprintf("%s, %s", Count(r.Sites, "fix"), Count(r.Errors, "error"))
+// CheckPackage is one package of a check report as it is shown, by
+// `uptide check` and by the planner's details: the title and verdict, the
+// members, companions, the per-rule plan with its sections, and what
+// closes it. The words and counts are decided here once.
+type CheckPackage struct {
+	// Title is the package and its move: "zod 3.25.76 → 4.1.12".
+	Title string
+	// Where are the workspaces it is declared in.
+	Where string
+	// Verdict is the summary in its tone: "✗ 2 breaking · 1 possible".
+	Verdict Span
+	// Analyzed is false when nothing was checked: Head then says why and
+	// nothing else follows.
+	Analyzed bool
+	// Head are the lines under the title: the undeclared importers, the
+	// release group, the members.
+	Head       []Line
+	Companions []CompanionRow
+	// Plan is the per-rule table under PlanHeader: the breaking rules,
+	// then each further section under its heading.
+	Plan []PlanRow
+	// RuleNotes are the packs' notes and review notes on the rules.
+	RuleNotes []Line
+	// Hidden says how many findings the report hides (--all shows them).
+	Hidden []Line
+	// Tail closes the package: coverage, what was not analyzed, warnings,
+	// notes and the Next commands.
+	Tail []Line
+}
+
+// Cells are a table's row, one span per cell.
+type Cells []Span
+
+// PlanHeader are the plan table's column titles.
+var PlanHeader = []string{"Plan", "sites", "by rule", "by agent", "manual"}
+
+// PlanRow is a row of the plan table: a rule, or a section's heading.
+type PlanRow struct {
+	Cells Cells
+	// Rule is the rule's place in Rules (the order rows list them), -1
+	// on a heading.
+	Rule int
+	// Severity is the rule's section.
+	Severity model.Severity
+}
+
+// The plan's section headings.
+const (
+	HeadingPossible   = "Possible impact (unverified, not counted)"
+	HeadingDeprecated = "Deprecated (still works; fix moves the by-rule ones, not counted)"
+	HeadingNoted      = "Noted (still compiles; nothing to edit, read the note)"
+)
+
+// PlanEntry is a rule in its section of the plan: breaking, unverified
+// (possible impact), deprecated or info (noted).
+type PlanEntry struct {
+	Severity model.Severity
+	Rule     model.PlanRule
+}
+
+// Entries are a plan's rules in the order the plan table lists them.
+func Entries(p model.Plan) []PlanEntry {
+	var all []PlanEntry
+	for _, sec := range []struct {
+		sev   model.Severity
+		rules []model.PlanRule
+	}{{model.Breaking, p.Rules}, {model.Unverified, p.Unverified}, {model.Deprecated, p.Deprecations}, {model.Info, p.Noted}} {
+		for _, r := range sec.rules {
+			all = append(all, PlanEntry{sec.sev, r})
+		}
 	}
-	return strconv.Itoa(r.Sites)
+	return all
 }
 
-// DiagLine is one compiler error on one line: "src/a.ts:3 TS2345 message",
-// the message's own line breaks folded.
-func DiagLine(d model.Diagnostic) string {
-	msg := strings.Join(strings.Fields(d.Message), " ")
-	return fmt.Sprintf("%s:%d TS%d %s", d.File, d.Line, d.Code, msg)
+// Check turns one package of a check report into what is shown.
+func Check(pr *model.PackageReport) CheckPackage {
+	v := CheckPackage{Title: pr.Title, Where: engine.Where(pr.Workspaces), Verdict: VerdictSpan(pr)}
+	if pr.Installed != "" {
+		v.Title += " " + Arrow(pr.Installed, pr.Target)
+	}
+	for _, l := range engine.ImporterLines(pr) {
+		v.Head = append(v.Head, Line{{"  ", Plain}, {l, Warn}})
+	}
+	if pr.Status == model.StatusNotAnalyzed {
+		v.Head = append(v.Head, warnings(pr.Warnings)...)
+		return v
+	}
+	v.Analyzed = true
+	if pr.Group != nil {
+		v.Head = append(v.Head, Line{{"  ", Plain}, {"group:", Dim}, {" " + pr.Group.Why, Plain}})
+	}
+	for _, m := range pr.Members {
+		if len(pr.Members) == 1 && m.TypesVia == nil && m.Status == model.StatusAnalyzed {
+			break
+		}
+		v.Head = append(v.Head, plain("  "+memberLine(m)))
+	}
+	v.Companions = CompanionRows(pr.Companions)
+	es := Entries(pr.Plan)
+	v.Plan = PlanRows(es)
+	v.RuleNotes = RuleNotes(es)
+	if pr.Counts.Hidden > 0 {
+		v.Hidden = []Line{{{"  ", Plain}, {Count(pr.Counts.Hidden, "finding") + " hidden (info, additive or low confidence; --all shows them)", Dim}}}
+	}
+	if pr.Status == model.StatusSkipped {
+		return v
+	}
+	if pr.Compile.Line != "" {
+		v.Tail = append(v.Tail, Line{{"  ", Plain}, {pr.Compile.Line, Dim}})
+	}
+	if len(pr.Unanalyzed) > 0 || pr.ModuleFormat.Status == model.StatusNotAnalyzed {
+		v.Tail = append(v.Tail, Line{{"  ", Plain}, {"Not analyzed", Warn}})
+		for _, u := range pr.Unanalyzed {
+			spec := ""
+			if u.Specifier != "" {
+				spec = "(" + u.Specifier + ")"
+			}
+			v.Tail = append(v.Tail, plain(fmt.Sprintf("    %s:%d  %s%s  %s", u.File, u.Line, u.Kind, spec, u.Reason)))
+		}
+		if pr.ModuleFormat.Status == model.StatusNotAnalyzed {
+			v.Tail = append(v.Tail, plain("    module format: "+pr.ModuleFormat.Reason))
+		}
+	}
+	v.Tail = append(v.Tail, warnings(pr.Warnings)...)
+	for _, n := range pr.Notes {
+		v.Tail = append(v.Tail, Line{{"  ", Plain}, {"note: " + n, Dim}})
+	}
+	for i, cmd := range pr.Plan.Next {
+		label := "Next "
+		if i > 0 {
+			label = "     "
+		}
+		v.Tail = append(v.Tail, Line{{"  ", Plain}, {label, Strong}, {" " + cmd, Plain}})
+	}
+	return v
 }
 
-// Arrow is a move as check and list show it: "1.2.0 → 2.0.0", the
-// installed version alone when there is no other target, "?" when nothing
-// is installed.
+func warnings(ws []string) []Line {
+	var ls []Line
+	for _, x := range ws {
+		ls = append(ls, Line{{"  ", Plain}, {"! " + x, Warn}})
+	}
+	return ls
+}
+
+// VerdictSpan is a package's verdict in words and tone, as the check
+// table's CHECK column and the package's title line show it.
+func VerdictSpan(pr *model.PackageReport) Span {
+	text := pr.Summary
+	if text == "" {
+		text = string(pr.Status)
+	}
+	switch {
+	case pr.Status == model.StatusNotAnalyzed || pr.Verdict == model.VerdictUnknown:
+		return Span{text, Warn}
+	case pr.Verdict == model.VerdictBreaking:
+		return Span{text, Bad}
+	case pr.Verdict == model.VerdictPossible || pr.Verdict == model.VerdictPartial:
+		return Span{text, Warn}
+	}
+	return Span{text, Good}
+}
+
+// Arrow is a move: "3.25.76 → 4.1.12", the installed version alone when
+// nothing moves, "?" when nothing is installed.
 func Arrow(installed, target string) string {
 	switch {
 	case installed == "":
@@ -35,6 +182,118 @@ func Arrow(installed, target string) string {
 		return installed
 	}
 	return installed + " → " + target
+}
+
+func memberLine(m model.MemberReport) string {
+	line := fmt.Sprintf("%s %s", m.Name, Arrow(m.Installed, m.Target))
+	switch tv := m.TypesVia; {
+	case tv == nil:
+	case tv.To == "" && m.Target != "" && m.Target != m.Installed:
+		// The target types itself: its own declarations replace them.
+		line += fmt.Sprintf(" · types via %s %s → its own", tv.Package, tv.From)
+	default:
+		line += fmt.Sprintf(" · types via %s %s", tv.Package, Arrow(tv.From, tv.To))
+	}
+	if m.Status != model.StatusAnalyzed {
+		line += " · " + string(m.Status)
+		if m.Reason != "" {
+			line += ": " + m.Reason
+		}
+	}
+	return line
+}
+
+// PlanRows are the plan table's rows: the breaking rules, then possible
+// impact, deprecations and noted uses, each section under its heading.
+// The entries come in Entries' order.
+func PlanRows(es []PlanEntry) []PlanRow {
+	var rows []PlanRow
+	section := model.Breaking
+	for i, e := range es {
+		r := e.Rule
+		if e.Severity != section {
+			section = e.Severity
+			text, tone := planHeading(section)
+			rows = append(rows, PlanRow{Cells: Cells{{text, tone}, {"", tone}, {"", tone}, {"", tone}, {"", tone}}, Rule: -1, Severity: section})
+		}
+		var cells Cells
+		switch e.Severity {
+		case model.Breaking:
+			cells = Cells{{"✗ " + r.Title, Bad}, {Text: RuleSites(r)}, {Text: dash(r.ByRule)}, {Text: dash(r.ByAgent)}, {Text: dash(r.Manual)}}
+		case model.Unverified:
+			cells = Cells{{"? " + r.Title, Warn}, {Text: RuleSites(r)}, {}, {}, {}}
+		case model.Deprecated:
+			// Fix moves the by-rule ones; no agent edits a use that works.
+			cells = Cells{{"! " + r.Title, Warn}, {Text: RuleSites(r)}, {Text: dash(r.ByRule)}, {Text: "–"}, {Text: dash(r.Manual)}}
+		default:
+			// Still compiles; the pack has a word on it, nothing to edit.
+			cells = Cells{{"· " + r.Title, Dim}, {RuleSites(r), Dim}, {"", Dim}, {"", Dim}, {"", Dim}}
+		}
+		rows = append(rows, PlanRow{Cells: cells, Rule: i, Severity: e.Severity})
+	}
+	return rows
+}
+
+func planHeading(sev model.Severity) (string, Tone) {
+	switch sev {
+	case model.Unverified:
+		return HeadingPossible, Warn
+	case model.Deprecated:
+		return HeadingDeprecated, Warn
+	}
+	return HeadingNoted, Dim
+}
+
+// RuleNotes are the lines under the plan: each breaking rule's note, then
+// the packs' review notes once each (fix lists them under "Decisions for
+// you").
+func RuleNotes(es []PlanEntry) []Line {
+	var ls []Line
+	for _, e := range es {
+		if e.Severity == model.Breaking && e.Rule.Note != "" {
+			ls = append(ls, Line{{"    ", Plain}, {e.Rule.Title + ": " + e.Rule.Note, Dim}})
+		}
+	}
+	seen := map[string]bool{}
+	for _, e := range es {
+		if e.Severity == model.Unverified {
+			continue
+		}
+		for _, note := range e.Rule.Review {
+			if !seen[note] {
+				seen[note] = true
+				ls = append(ls, Line{{"    ", Plain}, {e.Rule.Title + ": " + note, Dim}})
+			}
+		}
+	}
+	return ls
+}
+
+// RuleSites reads "3", or "1 fix, 12 errors" when edits stand for more
+// errors than sites.
+func RuleSites(r model.PlanRule) string {
+	if r.Errors > r.Sites {
+		fixes := "1 fix"
+		if r.Sites != 1 {
+			fixes = strconv.Itoa(r.Sites) + " fixes"
+		}
+		return fixes + ", " + Count(r.Errors, "error")
+	}
+	return strconv.Itoa(r.Sites)
+}
+
+func dash(n int) string {
+	if n == 0 {
+		return "–"
+	}
+	return strconv.Itoa(n)
+}
+
+// DiagLine is one compiler error on one line: "src/a.ts:3 TS2345 message",
+// the message's own line breaks folded.
+func DiagLine(d model.Diagnostic) string {
+	msg := strings.Join(strings.Fields(d.Message), " ")
+	return fmt.Sprintf("%s:%d TS%d %s", d.File, d.Line, d.Code, msg)
 }
 
 // ProblemLine is an input problem on one line: "file:line: message".

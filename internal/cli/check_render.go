@@ -2,12 +2,12 @@ package cli
 
 import (
 	"fmt"
-	"github.com/uptide/uptide/engine"
 	"io"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/uptide/uptide/engine"
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/view"
 )
@@ -35,7 +35,7 @@ func renderCheck(w io.Writer, rep *model.CheckReport, v checkView, p palette, wi
 		keep:     3,
 	}
 	for _, pr := range rep.Packages {
-		t.add(pr.Title, engine.Where(pr.Workspaces), arrow(pr.Installed, pr.Target), pr.Update.String(), verdictText(pr))
+		t.add(pr.Title, engine.Where(pr.Workspaces), arrow(pr.Installed, pr.Target), pr.Update.String(), view.VerdictSpan(&pr).Text)
 	}
 	fmt.Fprint(w, t.render(width, "  ", func(row, col int, s string) string {
 		switch {
@@ -44,7 +44,7 @@ func renderCheck(w io.Writer, rep *model.CheckReport, v checkView, p palette, wi
 		case col == 3:
 			return p.update(rep.Packages[row].Update, s)
 		case col == 4:
-			return colorVerdict(rep.Packages[row], s, p)
+			return p.tone(view.Span{Text: s, Tone: view.VerdictSpan(&rep.Packages[row]).Tone})
 		}
 		return s
 	}))
@@ -83,144 +83,54 @@ func computedLine(loads []model.ComputedLoad) string {
 	return fmt.Sprintf("%s cannot load a checked package, not counted: %s", plural(len(loads), "computed load"), strings.Join(at, ", "))
 }
 
-func orQuestion(s string) string {
-	if s == "" {
-		return "?"
-	}
-	return s
-}
-
 func arrow(installed, target string) string { return view.Arrow(installed, target) }
 
-func verdictText(pr model.PackageReport) string {
-	if pr.Summary != "" {
-		return pr.Summary
-	}
-	return string(pr.Status)
-}
-
-func colorVerdict(pr model.PackageReport, s string, p palette) string {
-	switch {
-	case pr.Status == model.StatusNotAnalyzed || pr.Verdict == model.VerdictUnknown:
-		return p.yellow(s)
-	case pr.Verdict == model.VerdictBreaking:
-		return p.red(s)
-	case pr.Verdict == model.VerdictPossible || pr.Verdict == model.VerdictPartial:
-		return p.yellow(s)
-	}
-	return p.green(s)
-}
-
+// renderPackage prints one package as view.Check words it; the sites
+// of --details and --all are the CLI's own.
 func renderPackage(w io.Writer, pr model.PackageReport, v checkView, p palette, width int) {
-	title := pr.Title
-	if pr.Installed != "" {
-		title += " " + arrow(pr.Installed, pr.Target)
-	}
-	fmt.Fprintf(w, "\n%s · %s   %s\n", p.bold(title), engine.Where(pr.Workspaces), colorVerdict(pr, verdictText(pr), p))
-	renderImporters(w, pr, p)
-	if pr.Status == model.StatusNotAnalyzed {
-		for _, x := range pr.Warnings {
-			fmt.Fprintf(w, "  %s\n", p.yellow("! "+x))
-		}
+	pv := view.Check(&pr)
+	fmt.Fprintf(w, "\n%s · %s   %s\n", p.bold(pv.Title), pv.Where, p.tone(pv.Verdict))
+	p.lines(w, pv.Head)
+	if !pv.Analyzed {
 		return
 	}
-	if pr.Group != nil {
-		fmt.Fprintf(w, "  %s %s\n", p.dim("group:"), pr.Group.Why)
-	}
-	for _, m := range pr.Members {
-		if len(pr.Members) == 1 && m.TypesVia == nil && m.Status == model.StatusAnalyzed {
-			break
-		}
-		line := fmt.Sprintf("%s %s", m.Name, arrow(m.Installed, m.Target))
-		switch tv := m.TypesVia; {
-		case tv == nil:
-		case tv.To == "" && m.Target != "" && m.Target != m.Installed:
-			// The target types itself: its own declarations replace them.
-			line += fmt.Sprintf(" · types via %s %s → its own", tv.Package, tv.From)
-		default:
-			line += fmt.Sprintf(" · types via %s %s", tv.Package, arrow(tv.From, tv.To))
-		}
-		if m.Status != model.StatusAnalyzed {
-			line += " · " + string(m.Status)
-			if m.Reason != "" {
-				line += ": " + m.Reason
-			}
-		}
-		fmt.Fprintf(w, "  %s\n", line)
-	}
-	renderCompanions(w, pr.Companions, p, width)
-	renderPlan(w, pr, p, width)
+	renderCompanions(w, pv.Companions, p, width)
+	renderPlan(w, pv, p, width)
 	if v.details || v.all {
 		renderDetails(w, pr, v.all, p)
 		renderPreExisting(w, pr.Compile.PreExistingErrors, p)
 	}
-	if pr.Counts.Hidden > 0 && !v.all {
-		fmt.Fprintf(w, "  %s\n", p.dim(fmt.Sprintf("%s hidden (info, additive or low confidence; --all shows them)", plural(pr.Counts.Hidden, "finding"))))
+	if !v.all {
+		p.lines(w, pv.Hidden)
 	}
-	if pr.Status == model.StatusSkipped {
-		return
-	}
-	if pr.Compile.Line != "" {
-		fmt.Fprintf(w, "  %s\n", p.dim(pr.Compile.Line))
-	}
-	if len(pr.Unanalyzed) > 0 || pr.ModuleFormat.Status == model.StatusNotAnalyzed {
-		fmt.Fprintf(w, "  %s\n", p.yellow("Not analyzed"))
-		for _, u := range pr.Unanalyzed {
-			spec := ""
-			if u.Specifier != "" {
-				spec = "(" + u.Specifier + ")"
-			}
-			fmt.Fprintf(w, "    %s:%d  %s%s  %s\n", u.File, u.Line, u.Kind, spec, u.Reason)
-		}
-		if pr.ModuleFormat.Status == model.StatusNotAnalyzed {
-			fmt.Fprintf(w, "    module format: %s\n", pr.ModuleFormat.Reason)
-		}
-	}
-	for _, x := range pr.Warnings {
-		fmt.Fprintf(w, "  %s\n", p.yellow("! "+x))
-	}
-	for _, n := range pr.Notes {
-		fmt.Fprintf(w, "  %s\n", p.dim("note: "+n))
-	}
-	for i, cmd := range pr.Plan.Next {
-		label := "Next "
-		if i > 0 {
-			label = "     "
-		}
-		fmt.Fprintf(w, "  %s %s\n", p.bold(label), cmd)
-	}
+	p.lines(w, pv.Tail)
 }
 
-// companionColumns are a companion's name, versions and why as list and
-// check print them: "remove @types/bcryptjs  2.4.6  bcryptjs 3.0.3 ships its
-// own types" for a removal, "new → 10.4.0" for a package the upgrade adds.
-func companionColumns(c model.Companion) (name, versions, why string) {
-	switch {
-	case c.Remove:
-		return "remove " + c.Name, c.From, c.Why
-	case c.From == "":
-		return c.Name, "new → " + orQuestion(c.To), c.Why
+// cells are a view row's texts, for the table to lay out.
+func cells(r view.Cells) []string {
+	out := make([]string, len(r))
+	for i, s := range r {
+		out[i] = s.Text
 	}
-	return c.Name, arrow(c.From, c.To), c.Why
+	return out
 }
 
-func renderCompanions(w io.Writer, cp model.CompanionPlan, p palette, width int) {
-	if len(cp.Companions)+len(cp.Conflicts) == 0 {
+func renderCompanions(w io.Writer, rows []view.CompanionRow, p palette, width int) {
+	if len(rows) == 0 {
 		return
 	}
 	fmt.Fprintf(w, "  %s\n", p.bold("Companions"))
 	// One table, as list prints them: the versions and reasons line up
 	// whatever the names' lengths.
 	t := &table{header: []string{"", "", ""}, flexible: []bool{false, false, true}, keep: 2}
-	for _, c := range cp.Companions {
-		t.add(companionColumns(c))
-	}
-	for _, c := range cp.Conflicts {
-		t.add("✗ "+c.Name, c.From, "conflict: "+c.Why)
+	for _, r := range rows {
+		t.add(r.Name, r.Versions, r.Why)
 	}
 	out := t.render(width, "    ", func(row, col int, s string) string {
 		switch {
-		case row >= len(cp.Companions):
+		case row < 0:
+			return s // the header, dropped below
+		case rows[row].Conflict:
 			return p.red(s)
 		case col == 2:
 			return p.dim(s)
@@ -231,46 +141,20 @@ func renderCompanions(w io.Writer, cp model.CompanionPlan, p palette, width int)
 	fmt.Fprint(w, out[strings.Index(out, "\n")+1:])
 }
 
-// renderPlan prints one line per rule: the breaking rules with their sites
-// split by rule, by agent and manual, then the possible impact apart.
-func renderPlan(w io.Writer, pr model.PackageReport, p palette, width int) {
-	if len(pr.Plan.Rules) == 0 && len(pr.Plan.Unverified) == 0 && len(pr.Plan.Deprecations) == 0 && len(pr.Plan.Noted) == 0 {
+// renderPlan prints the plan table view.Check lays out, then the rules'
+// notes.
+func renderPlan(w io.Writer, pv view.CheckPackage, p palette, width int) {
+	if len(pv.Plan) == 0 {
 		return
 	}
 	t := &table{
-		header:   []string{"Plan", "sites", "by rule", "by agent", "manual"},
+		header:   view.PlanHeader,
 		flexible: []bool{true, false, false, false, false},
 		right:    []bool{false, true, true, true, true},
 		keep:     2,
 	}
-	dash := func(n int) string {
-		if n == 0 {
-			return "–"
-		}
-		return strconv.Itoa(n)
-	}
-	for _, r := range pr.Plan.Rules {
-		t.add("✗ "+r.Title, ruleSites(r), dash(r.ByRule), dash(r.ByAgent), dash(r.Manual))
-	}
-	nRules := len(pr.Plan.Rules)
-	if len(pr.Plan.Unverified) > 0 {
-		t.add("Possible impact (unverified, not counted)", "", "", "", "")
-		for _, r := range pr.Plan.Unverified {
-			t.add("? "+r.Title, ruleSites(r), "", "", "")
-		}
-	}
-	if len(pr.Plan.Deprecations) > 0 {
-		t.add("Deprecated (still works; fix moves the by-rule ones, not counted)", "", "", "", "")
-		for _, r := range pr.Plan.Deprecations {
-			t.add("! "+r.Title, ruleSites(r), dash(r.ByRule), "–", dash(r.Manual))
-		}
-	}
-	noted := len(t.rows)
-	if len(pr.Plan.Noted) > 0 {
-		t.add("Noted (still compiles; nothing to edit, read the note)", "", "", "", "")
-		for _, r := range pr.Plan.Noted {
-			t.add("· "+r.Title, ruleSites(r), "", "", "")
-		}
+	for _, r := range pv.Plan {
+		t.add(cells(r.Cells)...)
 	}
 	fmt.Fprint(w, t.render(width, "  ", func(row, col int, s string) string {
 		switch {
@@ -278,38 +162,11 @@ func renderPlan(w io.Writer, pr model.PackageReport, p palette, width int) {
 			return p.bold(s)
 		case row < 0:
 			return p.dim(s)
-		case row < nRules && col == 0:
-			return p.red(s)
-		case row >= noted:
-			return p.dim(s)
-		case row == nRules:
-			return p.yellow(s)
-		case row > nRules && col == 0:
-			return p.yellow(s)
 		}
-		return s
+		return p.tone(view.Span{Text: s, Tone: pv.Plan[row].Cells[col].Tone})
 	}))
-	for _, r := range pr.Plan.Rules {
-		if r.Note != "" {
-			fmt.Fprintf(w, "    %s\n", p.dim(r.Title+": "+r.Note))
-		}
-	}
-	// The pack's review notes, which fix lists under "Decisions for you".
-	seen := map[string]bool{}
-	for _, rules := range [][]model.PlanRule{pr.Plan.Rules, pr.Plan.Deprecations, pr.Plan.Noted} {
-		for _, r := range rules {
-			for _, note := range r.Review {
-				if !seen[note] {
-					seen[note] = true
-					fmt.Fprintf(w, "    %s\n", p.dim(r.Title+": "+note))
-				}
-			}
-		}
-	}
+	p.lines(w, pv.RuleNotes)
 }
-
-// ruleSites reads "3", or "1 fix, 12 errors" (view.RuleSites).
-func ruleSites(r model.PlanRule) string { return view.RuleSites(r) }
 
 // shownDependencyErrors is how many errors inside dependencies a cause
 // shows: the first say what the compiler cannot read, the rest repeat it

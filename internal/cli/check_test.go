@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/view"
 )
 
 func TestParseTargets(t *testing.T) {
@@ -184,13 +185,13 @@ func TestImporterLines(t *testing.T) {
 
 func TestRenderCompanionsAligns(t *testing.T) {
 	var b strings.Builder
-	renderCompanions(&b, model.CompanionPlan{
+	renderCompanions(&b, view.CompanionRows(model.CompanionPlan{
 		Companions: []model.Companion{
 			{Name: "react-dom", From: "18.3.1", To: "19.1.0", Why: "released in lockstep"},
 			{Name: "lucide-react", From: "0.378.0", To: "0.400.3", Why: "accepts react 19.1.0; crosses a minor: no 0.378.x accepts react 19.1.0"},
 		},
 		Conflicts: []model.Conflict{{Name: "@ai-sdk/react", From: "0.0.70", Why: "no release accepts react 19.1.0"}},
-	}, palette{}, 200)
+	}), palette{}, 200)
 	want := "  Companions\n" +
 		"    react-dom        18.3.1 → 19.1.0    released in lockstep\n" +
 		"    lucide-react     0.378.0 → 0.400.3  accepts react 19.1.0; crosses a minor: no 0.378.x accepts react 19.1.0\n" +

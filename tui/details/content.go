@@ -2,15 +2,15 @@ package details
 
 import (
 	"fmt"
-	"github.com/uptide/uptide/engine"
-	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/uptide/uptide/engine"
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/tui/state"
+	"github.com/uptide/uptide/view"
 )
 
 // content renders every section and returns the line of each plan row.
@@ -132,20 +132,13 @@ func (m Model) companions(b *lines, d state.Dep) {
 		b.add(st.Muted.Render("  nothing moves with it"))
 		return
 	}
+	// The words are list's and check's: "new → 10.4.0", "remove …".
 	var rows [][3]string
-	for _, c := range p.Companions {
-		if c.Remove {
-			rows = append(rows, [3]string{"remove " + c.Name, c.From, c.Why})
-			continue
-		}
-		rows = append(rows, [3]string{c.Name, c.From + " → " + c.To, c.Why})
+	for _, r := range view.CompanionRows(*p) {
+		rows = append(rows, [3]string{r.Name, r.Versions, r.Why})
 	}
-	for _, c := range p.Conflicts {
-		rows = append(rows, [3]string{"✗ " + c.Name, c.From, "conflict: " + c.Why})
-	}
-	n := len(p.Companions)
 	b.table("  ", rows, func(i int) lipgloss.Style {
-		if i >= n {
+		if i >= len(p.Companions) {
 			return st.Conflict
 		}
 		return lipgloss.Style{}
@@ -204,47 +197,40 @@ func (m Model) plan(b *lines, d state.Dep) []int {
 		b.add(st.Section.Render("Plan") + st.Muted.Render("  nothing to change"))
 		return nil
 	}
+	// The rows, signs, headings and counts are `uptide check`'s; the
+	// cursor moves over the rule rows, a heading spans the line.
+	rows := view.PlanRows(r.Entries())
 	// The title column is as wide as the longest title, as far as the
-	// screen holds it beside the counts (39 columns with the cursor).
-	title := 0
-	for _, rule := range r.Rules {
-		title = max(title, ansi.StringWidth(rule.Title)+2)
+	// screen holds it beside the counts (33 columns with the cursor, and
+	// the sites column: "1 fix, 12 errors" where edits stand for more).
+	title, sites := 0, 6
+	for _, row := range rows {
+		if row.Rule >= 0 {
+			title = max(title, ansi.StringWidth(row.Cells[0].Text))
+			sites = max(sites, ansi.StringWidth(row.Cells[1].Text))
+		}
 	}
-	title = max(20, min(title, m.width-39))
-	b.add(st.Section.Render(fmt.Sprintf("%-*s", title+6, "Plan")) + st.Header.Render(fmt.Sprintf("%6s  %7s  %8s  %6s", "sites", "by rule", "by agent", "manual")))
+	title = max(20, min(title, m.width-33-sites))
+	h := view.PlanHeader
+	b.add(st.Section.Render(fmt.Sprintf("%-*s", title+6, h[0])) + st.Header.Render(fmt.Sprintf("%*s  %7s  %8s  %6s", sites, h[1], h[2], h[3], h[4])))
 	var at []int
-	for i, rule := range r.Rules {
+	for _, row := range rows {
+		if row.Rule < 0 {
+			b.add("  " + st.Tone(row.Cells[0].Tone).Render(row.Cells[0].Text))
+			continue
+		}
+		i, rule, c := row.Rule, r.Rules[row.Rule], row.Cells
 		at = append(at, len(b.out))
 		mark := "  "
 		if i == m.rule {
 			mark = "❯ "
 		}
-		sign := "? "
-		switch rule.Severity {
-		case model.Breaking:
-			sign = "✗ "
-		case model.Deprecated:
-			// A deprecated use fix moves by rule; it still works.
-			sign = "! "
-		case model.Info:
-			// Still compiles; the pack has a word on it, nothing to edit.
-			sign = "· "
-		}
-		name := ansi.Truncate(sign+rule.Title, title, "…")
-		line := fmt.Sprintf("%s%-*s  %6d  %7s  %8s  %6s", mark, title+2, pad(name, title+2), rule.Sites, dash(rule.ByRule), dash(rule.ByAgent), dash(rule.Manual))
-		switch {
-		case i == m.rule:
+		name := ansi.Truncate(c[0].Text, title, "…")
+		line := fmt.Sprintf("%s%-*s  %*s  %7s  %8s  %6s", mark, title+2, pad(name, title+2), sites, c[1].Text, c[2].Text, c[3].Text, c[4].Text)
+		if i == m.rule {
 			b.add(st.Cursor.Render(pad(ansi.Truncate(line, m.width, "…"), m.width)))
-		case rule.Severity == model.Breaking:
-			b.add(st.Bad.Render(line))
-		default:
-			b.add(st.Warn.Render(line))
-		}
-		if rule.Note != "" {
-			b.wrapped("    ", rule.Note, st.Muted)
-		}
-		for _, note := range rule.Review {
-			b.wrapped("    ", note, st.Muted)
+		} else {
+			b.add(st.Tone(c[0].Tone).Render(line))
 		}
 		if m.expanded[i] {
 			for _, f := range rule.Findings {
@@ -267,6 +253,9 @@ func (m Model) plan(b *lines, d state.Dep) []int {
 				}
 			}
 		}
+	}
+	for _, l := range view.RuleNotes(r.Entries()) {
+		b.wrapped(l[0].Text, view.Line(l[1:]).Text(), st.Muted)
 	}
 	return at
 }
@@ -380,13 +369,6 @@ func pad(s string, w int) string {
 	return s
 }
 
-func dash(n int) string {
-	if n == 0 {
-		return "–"
-	}
-	return strconv.Itoa(n)
-}
-
 func orQ(s string) string {
 	if s == "" {
 		return "?"
@@ -394,9 +376,4 @@ func orQ(s string) string {
 	return s
 }
 
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
-}
+func plural(n int, what string) string { return view.Count(n, what) }

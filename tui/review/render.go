@@ -318,20 +318,10 @@ func (m Model) viewDone() []string {
 
 // tone draws a span in the theme's style for its tone.
 func (m Model) tone(s view.Span) string {
-	st := m.s.Styles
-	switch s.Tone {
-	case view.Good:
-		return st.Good.Render(s.Text)
-	case view.Bad:
-		return st.Bad.Render(s.Text)
-	case view.Warn:
-		return st.Warn.Render(s.Text)
-	case view.Dim:
-		return st.Muted.Render(s.Text)
-	case view.Strong:
-		return st.Bold.Render(s.Text)
+	if s.Tone == view.Plain {
+		return s.Text
 	}
-	return s.Text
+	return m.s.Styles.Tone(s.Tone).Render(s.Text)
 }
 
 // line draws a view's line, its first line only: a multi-line message

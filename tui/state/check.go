@@ -6,6 +6,7 @@ import (
 
 	"github.com/uptide/uptide/engine"
 	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/view"
 )
 
 // CheckRequest asks what upgrading one dependency decision to Target breaks.
@@ -67,6 +68,9 @@ type PlanRule struct {
 	ByRule   int
 	ByAgent  int
 	Manual   int
+	// Errors counts the errors the rule's edits stand for ("1 fix, 12
+	// errors"), when more than its sites.
+	Errors   int
 	Findings []model.Finding
 	// Fix is who edits each finding (by id): "rule", "agent" or
 	// "manual", as check --json says.
@@ -78,6 +82,22 @@ type PlanRule struct {
 	Note string
 	// Review are the pack's review notes on the rule.
 	Review []string
+}
+
+// Entry is the rule as view.PlanRows lays it out: the plan table's words
+// and counts are the CLI's.
+func (r PlanRule) Entry() view.PlanEntry {
+	return view.PlanEntry{Severity: r.Severity, Rule: model.PlanRule{ID: r.ID, Title: r.Title, Sites: r.Sites,
+		ByRule: r.ByRule, ByAgent: r.ByAgent, Manual: r.Manual, Errors: r.Errors, Note: r.Note, Review: r.Review}}
+}
+
+// Entries are the result's rules as view.PlanRows lays them out.
+func (r *CheckResult) Entries() []view.PlanEntry {
+	var es []view.PlanEntry
+	for _, rule := range r.Rules {
+		es = append(es, rule.Entry())
+	}
+	return es
 }
 
 // Status is where a dependency's check stands.
@@ -164,22 +184,18 @@ func ResultOf(p *model.PackageReport) *CheckResult {
 	for _, f := range p.Findings {
 		findings[f.ID] = f
 	}
-	add := func(rules []model.PlanRule, sev model.Severity) {
-		for _, pr := range rules {
-			rule := PlanRule{ID: pr.ID, Title: pr.Title, Severity: sev, Sites: pr.Sites, ByRule: pr.ByRule, ByAgent: pr.ByAgent, Manual: pr.Manual, Fix: pr.Fix, Previews: pr.Previews, Note: pr.Note, Review: pr.Review}
-			for _, id := range pr.Findings {
-				if f, ok := findings[id]; ok {
-					rule.Findings = append(rule.Findings, f)
-				}
+	// The rules in the plan table's order, each in its section (noted
+	// uses keep compiling, with what the pack says about them).
+	for _, e := range view.Entries(p.Plan) {
+		pr := e.Rule
+		rule := PlanRule{ID: pr.ID, Title: pr.Title, Severity: e.Severity, Sites: pr.Sites, ByRule: pr.ByRule, ByAgent: pr.ByAgent, Manual: pr.Manual, Errors: pr.Errors, Fix: pr.Fix, Previews: pr.Previews, Note: pr.Note, Review: pr.Review}
+		for _, id := range pr.Findings {
+			if f, ok := findings[id]; ok {
+				rule.Findings = append(rule.Findings, f)
 			}
-			r.Rules = append(r.Rules, rule)
 		}
+		r.Rules = append(r.Rules, rule)
 	}
-	add(p.Plan.Rules, model.Breaking)
-	add(p.Plan.Unverified, model.Unverified)
-	add(p.Plan.Deprecations, model.Deprecated)
-	// Uses that keep compiling, with what the pack says about them.
-	add(p.Plan.Noted, model.Info)
 	r.Importers = engine.ImporterLines(p)
 	r.Notes = append(r.Notes, p.Notes...)
 	for _, w := range p.Warnings {

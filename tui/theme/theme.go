@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/view"
 )
 
 // Theme is the palette. Each color has a light- and a dark-background value.
@@ -107,6 +108,24 @@ func (s Styles) Update(kind model.UpdateKind) lipgloss.Style {
 		return s.Patch
 	}
 	return s.Muted
+}
+
+// Tone is the style of a view's tone: the planner's colours for the words
+// the CLI colours with its palette.
+func (s Styles) Tone(t view.Tone) lipgloss.Style {
+	switch t {
+	case view.Good:
+		return s.Good
+	case view.Bad:
+		return s.Bad
+	case view.Warn:
+		return s.Warn
+	case view.Dim:
+		return s.Muted
+	case view.Strong:
+		return s.Bold
+	}
+	return lipgloss.Style{}
 }
 
 // RuleLine is a horizontal rule of width cells.

@@ -182,9 +182,9 @@ func packageSection(row checkRow, pr model.PackageReport) packageView {
 		counted bool
 	}{
 		{pr.Plan.Rules, "Breaking", "✗", view.Bad, true},
-		{pr.Plan.Unverified, "Possible impact (unverified, not counted)", "?", view.Warn, false},
-		{pr.Plan.Deprecations, "Deprecated (still works; fix moves the by-rule ones, not counted)", "!", view.Warn, false},
-		{pr.Plan.Noted, "Noted (still compiles; nothing to edit, read the note)", "·", view.Dim, false},
+		{pr.Plan.Unverified, view.HeadingPossible, "?", view.Warn, false},
+		{pr.Plan.Deprecations, view.HeadingDeprecated, "!", view.Warn, false},
+		{pr.Plan.Noted, view.HeadingNoted, "·", view.Dim, false},
 	}
 	for _, k := range kinds {
 		if len(k.rules) == 0 {
