@@ -17,7 +17,9 @@ import (
 // FixOptions are the inputs of `uptide fix`.
 type FixOptions struct {
 	*Globals
-	Package      string
+	Package string
+	// Packages, two or more, are a batch: one commit each, verified once.
+	Packages     []string
 	Targets      map[string]string
 	Group        bool
 	PatchesFile  string
@@ -35,7 +37,7 @@ func newFixCmd(g *Globals) *cobra.Command {
 	o := &FixOptions{Globals: g}
 	var targets []string
 	cmd := &cobra.Command{
-		Use:   "fix <package>",
+		Use:   "fix <package> [<package>...]",
 		Short: "Upgrade a dependency on a branch in a private clone, apply accepted patches, and verify",
 		Long: "fix checks the upgrade, clones the repository privately (never a worktree), bumps every workspace that\n" +
 			"declares the package (its release group and companions with it, range style kept), installs with the\n" +
@@ -43,16 +45,25 @@ func newFixCmd(g *Globals) *cobra.Command {
 			"patches exactly (one commit each), then verifies: the repository's own compiler against the pre-upgrade\n" +
 			"baseline, its tests, its formatter and linter on the edited files. Your checkout gains only the branch\n" +
 			"uptide/<package>-<version> and the stored run in .git/uptide/. Sites no patch fixed are listed for you.\n" +
+			"Several packages are one batch on the branch uptide/batch-<n>-packages: one commit per package in the order\n" +
+			"named, verified once at the end; when that fails, the steps' commits are re-verified in the clone to the\n" +
+			"first that breaks (bisection) and the branch ends at the step before it.\n" +
 			"Exit code: 0 verified, 1 verification failed or sites left, 2 could not run.",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) != 1 {
-				return usageError("fix takes one package (uptide fix zod); uptide list shows this repository's dependencies")
+			if len(args) == 0 {
+				return usageError("fix takes a package (uptide fix zod), or several for one verified batch (uptide fix chalk postcss); uptide list shows this repository's dependencies")
+			}
+			if len(args) > 1 && (o.PatchesFile != "" || o.Assist) {
+				return usageError("--patches and --assist edit one upgrade's sites: fix that package on its own (uptide fix %s)", args[0])
 			}
 			parsed, err := parseTargets(targets)
 			if err != nil {
 				return err
 			}
 			o.Package, o.Targets = args[0], parsed
+			if len(args) > 1 {
+				o.Package, o.Packages = "", args
+			}
 			if !o.Assist {
 				for _, name := range []string{"llm-url", "llm-cmd", "model", "max-cost"} {
 					if cmd.Flags().Changed(name) {
@@ -77,7 +88,7 @@ func newFixCmd(g *Globals) *cobra.Command {
 }
 
 func runFix(cmd *cobra.Command, o *FixOptions) error {
-	opts := fix.Options{Cwd: o.Cwd, Env: o.Env, Package: o.Package, Targets: o.Targets, Group: o.Group,
+	opts := fix.Options{Cwd: o.Cwd, Env: o.Env, Package: o.Package, Packages: o.Packages, Targets: o.Targets, Group: o.Group,
 		Keep: o.Keep, WithServices: o.WithServices, Yes: o.Yes, TestTimeout: o.TestTimeout, Secrets: redact.FromEnv(o.Env)}
 	if f := cmd.Flags().Lookup("cwd"); f != nil && f.Changed {
 		opts.CwdArg = f.Value.String()
