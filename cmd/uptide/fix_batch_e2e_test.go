@@ -97,3 +97,38 @@ func btoi(b bool) int {
 	}
 	return 0
 }
+
+// fix --batch fixes the plan's cheap batch: plan --check found chalk and
+// postcss ✓ no impact and slugkit breaking, so the batch is the two, at
+// the versions checked, and it verifies in one go.
+func TestFixBatchTakesThePlansCheapBatch(t *testing.T) {
+	fe := newFixEnv(t)
+	dir := fixRepo(t, fe, "npm-batch", "npm")
+	// Without checks there is no cheap batch: fix says how to get one.
+	none := run(t, fe.env, dir, "fix", "--batch")
+	if none.code != 2 || !strings.Contains(none.stderr, "uptide plan --check") {
+		t.Fatalf("fix --batch before any check: exit %d\n%s", none.code, none.stderr)
+	}
+	if p := run(t, fe.env, dir, "plan", "chalk", "postcss", "slugkit", "--check", "--no-advisories", "--json"); p.code != 0 {
+		t.Fatalf("plan --check: exit %d\n%s", p.code, p.stderr)
+	}
+	r := run(t, fe.env, dir, "fix", "--batch", "--json")
+	var rep batchReport
+	decode(t, r, &rep)
+	if r.code != 0 || rep.Status != "verified" {
+		t.Fatalf("exit %d status %s (%s), want 0 verified\n%s", r.code, rep.Status, rep.Reason, r.stderr)
+	}
+	var steps []string
+	for _, s := range rep.Steps {
+		steps = append(steps, s.Package+" "+s.From+" → "+s.To)
+	}
+	if got := strings.Join(steps, "|"); got != "chalk 5.3.0 → 5.4.1|postcss 8.4.31 → 8.4.38" {
+		t.Errorf("steps %q, want the cheap batch: chalk and postcss", got)
+	}
+	if rep.BrokeAt != nil || rep.Branch != "uptide/batch-2-packages" || rep.Checkout.Branch != rep.Branch {
+		t.Errorf("brokeAt %+v branch %q (checkout %q), want a published uptide/batch-2-packages", rep.BrokeAt, rep.Branch, rep.Checkout.Branch)
+	}
+	if got := subjects(rep.fixReport); len(got) != 2 {
+		t.Errorf("commits %q, want one per step", got)
+	}
+}

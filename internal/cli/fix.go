@@ -1,13 +1,16 @@
 package cli
 
 import (
+	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/uptide/uptide/engine"
+	"github.com/uptide/uptide/engine/triage"
 	"github.com/uptide/uptide/fix"
 	"github.com/uptide/uptide/internal/redact"
 	"github.com/uptide/uptide/internal/term"
@@ -19,8 +22,10 @@ type FixOptions struct {
 	*Globals
 	Package string
 	// Packages, two or more, are a batch: one commit each, verified once.
-	Packages     []string
-	Targets      map[string]string
+	Packages []string
+	Targets  map[string]string
+	// Batch takes the packages from the plan's cheap batch.
+	Batch        bool
 	Group        bool
 	PatchesFile  string
 	Keep         bool
@@ -49,7 +54,15 @@ func newFixCmd(g *Globals) *cobra.Command {
 			"named, verified once at the end; when that fails, the steps' commits are re-verified in the clone to the\n" +
 			"first that breaks (bisection) and the branch ends at the step before it.\n" +
 			"Exit code: 0 verified, 1 verification failed or sites left, 2 could not run.",
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: func(cmd *cobra.Command, args []string) (err error) {
+			if o.Batch {
+				if len(args) > 0 || len(targets) > 0 {
+					return usageError("--batch fixes the plan's cheap batch at the versions its checks were of: it takes no package or --target")
+				}
+				if args, err = cheapBatch(cmd.Context(), o.Globals, &targets); err != nil {
+					return err
+				}
+			}
 			if len(args) == 0 {
 				return usageError("fix takes a package (uptide fix zod), or several for one verified batch (uptide fix chalk postcss); uptide list shows this repository's dependencies")
 			}
@@ -76,6 +89,7 @@ func newFixCmd(g *Globals) *cobra.Command {
 	}
 	f := cmd.Flags()
 	f.StringArrayVar(&targets, "target", nil, "upgrade to `pkg@version` (or pkg@dist-tag) instead of latest; repeatable")
+	f.BoolVar(&o.Batch, "batch", false, "fix the cheap batch of uptide plan (every upgrade checked ✓ no impact) as one verified batch")
 	f.BoolVar(&o.Group, "group", false, "also move packages linked by peer ranges or shared pins")
 	f.StringVar(&o.PatchesFile, "patches", "", "apply the accepted patches in `FILE` (JSON: the planner's accepted set)")
 	f.BoolVar(&o.Keep, "keep", false, "keep the private clone even when the run verified")
@@ -180,4 +194,39 @@ func clipLine(s string, width int) string {
 		return s
 	}
 	return string(r[:width-1]) + "…"
+}
+
+// cheapBatch are the direct dependencies of the plan's cheap batch (the
+// plan of the stored checks, as plan without --check makes it), each at
+// the version its check was of (appended to targets as pkg@version).
+func cheapBatch(ctx context.Context, g *Globals, targets *[]string) ([]string, error) {
+	disc, _, err := engine.Discover(ctx, engine.DiscoverOptions{Cwd: g.Cwd, Env: g.Env})
+	if err != nil {
+		return nil, err
+	}
+	direct, latest := map[string]bool{}, map[string]string{}
+	for _, r := range disc.Rows {
+		direct[r.Package], latest[r.Package] = true, r.Target
+	}
+	rep, err := engine.PlanUpgrades(ctx, engine.PlanOptions{Cwd: g.Cwd, Env: g.Env, Discovered: disc, Now: time.Now(),
+		Checks: loadStoredChecks(g.Env, disc.Repository.Root, latest)})
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, s := range rep.Plan.Steps {
+		if s.ID != triage.BatchID {
+			continue
+		}
+		for _, m := range s.Moves {
+			if direct[m.Name] && !slices.Contains(names, m.Name) {
+				names = append(names, m.Name)
+				*targets = append(*targets, m.Name+"@"+m.To)
+			}
+		}
+	}
+	if len(names) < 2 {
+		return nil, usageError("the plan has no cheap batch (two or more upgrades checked ✓ no impact): uptide plan --check checks what it lacks")
+	}
+	return names, nil
 }
