@@ -13,6 +13,7 @@ import (
 	"github.com/uptide/uptide/tui/review"
 	"github.com/uptide/uptide/tui/state"
 	"github.com/uptide/uptide/view/html"
+	"github.com/uptide/uptide/view/prbody"
 )
 
 // Live is the Engine over the real analysis: one registry client for the
@@ -305,5 +306,6 @@ func (l *Live) Fix(ctx context.Context, req CheckRequest, progress func(phase, l
 	}
 	rep, err := fix.Run(ctx, o)
 	html.StoreFixPage(rep)
+	prbody.Store(rep)
 	return rep, err
 }

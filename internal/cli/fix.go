@@ -12,9 +12,11 @@ import (
 	"github.com/uptide/uptide/engine"
 	"github.com/uptide/uptide/engine/triage"
 	"github.com/uptide/uptide/fix"
+	"github.com/uptide/uptide/fix/publish"
 	"github.com/uptide/uptide/internal/redact"
 	"github.com/uptide/uptide/internal/term"
 	"github.com/uptide/uptide/view/html"
+	"github.com/uptide/uptide/view/prbody"
 )
 
 // FixOptions are the inputs of `uptide fix`.
@@ -36,6 +38,8 @@ type FixOptions struct {
 	// applies the patches that validate; LLM chooses its provider.
 	Assist bool
 	LLM    LLMFlags
+	// PR pushes a verified run's branch and opens its pull request.
+	PR bool
 }
 
 func newFixCmd(g *Globals) *cobra.Command {
@@ -53,7 +57,7 @@ func newFixCmd(g *Globals) *cobra.Command {
 			"Several packages are one batch on the branch uptide/batch-<n>-packages: one commit per package in the order\n" +
 			"named, verified once at the end; when that fails, the steps' commits are re-verified in the clone to the\n" +
 			"first that breaks (bisection) and the branch ends at the step before it.\n" +
-			"Exit code: 0 verified, 1 verification failed or sites left, 2 could not run.",
+			"Exit code: 0 verified, 1 verification failed or sites left, 2 could not run (or --pr opened no pull request).",
 		RunE: func(cmd *cobra.Command, args []string) (err error) {
 			if o.Batch {
 				if len(args) > 0 || len(targets) > 0 {
@@ -66,8 +70,8 @@ func newFixCmd(g *Globals) *cobra.Command {
 			if len(args) == 0 {
 				return usageError("fix takes a package (uptide fix zod), or several for one verified batch (uptide fix chalk postcss); uptide list shows this repository's dependencies")
 			}
-			if len(args) > 1 && (o.PatchesFile != "" || o.Assist) {
-				return usageError("--patches and --assist edit one upgrade's sites: fix that package on its own (uptide fix %s)", args[0])
+			if len(args) > 1 && (o.PatchesFile != "" || o.Assist || o.PR) {
+				return usageError("--patches, --assist and --pr are of one upgrade: fix that package on its own (uptide fix %s)", args[0])
 			}
 			parsed, err := parseTargets(targets)
 			if err != nil {
@@ -97,12 +101,20 @@ func newFixCmd(g *Globals) *cobra.Command {
 	f.BoolVar(&o.Yes, "yes", false, "confirm what --with-services listed")
 	f.DurationVar(&o.TestTimeout, "test-timeout", 10*time.Minute, "time limit of each test run")
 	f.BoolVar(&o.Assist, "assist", false, "ask a model for a patch of each site the plan gives the assisted fixer (by agent: a migration pack covers the upgrade, no rule takes the site) and apply the ones that validate (the provider: --llm-cmd, else --llm-url, else ANTHROPIC_API_KEY; none: every site manual, no call)")
+	f.BoolVar(&o.PR, "pr", false, "after a verified run, push the branch to your checkout's remote and open a GitHub pull request with the run's report as its description (token: GH_TOKEN, GITHUB_TOKEN, else gh auth token; API: GITHUB_API_URL); never for a run that did not verify, a checkout that changed, or an uptide built from a dirty tree")
 	o.LLM.add(f)
 	return cmd
 }
 
 func runFix(cmd *cobra.Command, o *FixOptions) error {
-	opts := fix.Options{Cwd: o.Cwd, Env: o.Env, Package: o.Package, Packages: o.Packages, Targets: o.Targets, Group: o.Group,
+	env := o.Env
+	if o.PR {
+		if thisBuild().Dirty {
+			return usageError("fix --pr: %s", publish.DirtyBuild)
+		}
+		env = withoutTokens(env)
+	}
+	opts := fix.Options{Cwd: o.Cwd, Env: env, Package: o.Package, Packages: o.Packages, Targets: o.Targets, Group: o.Group,
 		Keep: o.Keep, WithServices: o.WithServices, Yes: o.Yes, TestTimeout: o.TestTimeout, Secrets: redact.FromEnv(o.Env)}
 	if f := cmd.Flags().Lookup("cwd"); f != nil && f.Changed {
 		opts.CwdArg = f.Value.String()
@@ -169,7 +181,14 @@ func runFix(cmd *cobra.Command, o *FixOptions) error {
 		return err
 	}
 	html.StoreFixPage(rep)
+	prbody.Store(rep)
 	code := rep.ExitCode()
+	if o.PR {
+		publishRun(cmd.Context(), o, rep, opts.Secrets)
+		if rep.Publish.Status != fix.PublishOpened && code == ExitOK {
+			code = ExitIncomplete
+		}
+	}
 	if o.JSON {
 		env := Envelope{SchemaVersion: SchemaVersion, Command: "fix", Data: rep, ExitCode: code, Warnings: []string{}}
 		if err := o.writeEnvelope(env); err != nil {
