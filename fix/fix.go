@@ -35,6 +35,10 @@ type Options struct {
 	// Client: the demo's registry serves only its own packages.
 	CompilerClient *registry.Client
 	Package        string
+	// Packages, two or more, make the run a batch (fix a b c): each
+	// package upgraded in its own commit in this order, verified once at
+	// the end, bisected to the step that broke when that fails.
+	Packages []string
 	// Targets maps a package to the version (or dist-tag) to upgrade to;
 	// without one the package moves to its latest release.
 	Targets map[string]string
@@ -130,6 +134,11 @@ type runner struct {
 	// cleanMu guards clean: the compiles before and after may fetch.
 	cleanMu sync.Mutex
 	clean   []func()
+	// batchPlans are a batch's steps; batchBase the clone's commit before
+	// the first; stepCommits how many commits the report had after each.
+	batchPlans  []batchPlan
+	batchBase   string
+	stepCommits []int
 	// installing: the upgrade reached the clone (a failure from here on
 	// keeps the clone for inspection).
 	installing bool
@@ -139,13 +148,20 @@ type runner struct {
 // Whatever happens the report says it: the error is only for options that
 // cannot describe a run.
 func Run(ctx context.Context, o Options) (*Report, error) {
-	if o.Package == "" {
+	switch len(o.Packages) {
+	case 0:
+	case 1:
+		o.Package, o.Packages = o.Packages[0], nil
+	default:
+		o.Package = ""
+	}
+	if o.Package == "" && len(o.Packages) == 0 {
 		return nil, errors.New("fix: no package named: uptide list shows the dependencies")
 	}
 	if o.TestTimeout == 0 {
 		o.TestTimeout = 10 * time.Minute
 	}
-	r := &runner{o: o, rep: &Report{Package: o.Package, Status: StatusNotRun, Moves: []Move{}, Commits: []Commit{},
+	r := &runner{o: o, rep: &Report{Package: o.Package + strings.Join(o.Packages, " "), Status: StatusNotRun, Moves: []Move{}, Commits: []Commit{},
 		Patches: []PatchResult{}, Sites: []Site{}, NotRun: []string{}, Decisions: []string{},
 		Types:    TypesReport{Status: model.StatusNotAnalyzed, Projects: []string{}, New: []model.Diagnostic{}},
 		Tests:    TestsReport{Results: []verify.TestResult{}, NoTests: []string{}, Skipped: []verify.ServiceSkip{}, NotRun: []string{}},
@@ -196,6 +212,10 @@ func (r *runner) interrupted(ctx context.Context, during string) bool {
 }
 
 func (r *runner) run(ctx context.Context) {
+	if r.batch() {
+		r.pipeline(ctx, r.batchSteps())
+		return
+	}
 	r.pipeline(ctx, r.steps())
 }
 
@@ -295,11 +315,17 @@ func (r *runner) scope(context.Context) bool {
 		r.unlike = "the repository is below the git top " + r.top
 	}
 	r.fetch = r.fetcher()
-	var err error
-	if r.workspaces, err = workspacesOf(r.repository, r.o.Package); err != nil {
-		r.stop("%v", err)
-		return false
+	for _, name := range r.names() {
+		ws, err := workspacesOf(r.repository, name)
+		if err != nil {
+			r.stop("%v", err)
+			return false
+		}
+		for _, w := range ws {
+			r.workspaces = appendUnique(r.workspaces, w)
+		}
 	}
+	sort.Strings(r.workspaces)
 	if r.o.WithServices && !r.confirmServices(r.repository, r.workspaces) {
 		return false
 	}
@@ -347,7 +373,7 @@ func (r *runner) targetResolved(ctx context.Context) bool {
 func (r *runner) makeClone(ctx context.Context) bool {
 	r.progress("clone", "cloning %s into a private clone", r.top)
 	var err error
-	r.clone, err = isolate.New(ctx, isolate.Options{Checkout: r.top, Root: r.o.RunsRoot, Branch: pendingBranch(r.o.Package), Env: r.o.Env})
+	r.clone, err = isolate.New(ctx, isolate.Options{Checkout: r.top, Root: r.o.RunsRoot, Branch: pendingBranch(r.label()), Env: r.o.Env})
 	if err == nil {
 		if r.croot, err = r.clone.Path(r.root); err == nil {
 			r.env = r.clone.Env(r.o.Env)
@@ -362,9 +388,9 @@ func (r *runner) makeClone(ctx context.Context) bool {
 // the sites. It hands its plans of the package to the early install as
 // they come.
 func (r *runner) check(ctx context.Context) bool {
-	r.progress("check", "checking %s", r.o.Package)
+	r.progress("check", "checking %s", strings.Join(r.names(), ", "))
 	r.crep, r.checkErr = engine.Check(ctx, engine.CheckOptions{Cwd: r.o.Cwd, CwdArg: r.o.CwdArg, Env: r.o.Env, Client: r.o.Client, CompilerClient: r.o.CompilerClient,
-		Packages: []string{r.o.Package}, Targets: r.o.Targets, Group: r.o.Group, Compile: true, Events: r.o.CheckEvents,
+		Packages: r.names(), Targets: r.o.Targets, Group: r.o.Group, Compile: true, Events: r.o.CheckEvents,
 		Repository: r.repository, Drivers: r.drivers, Planned: func(p model.PackageReport) {
 			if concerns(p, r.o.Package) {
 				r.trace("check", "planned %s", p.Title)
@@ -385,6 +411,29 @@ func (r *runner) check(ctx context.Context) bool {
 // planUpgrade joins what ran beside check and turns check's reports into
 // the upgrade, on its branch.
 func (r *runner) planUpgrade(ctx context.Context) bool {
+	if !r.joinCheck(ctx) {
+		return false
+	}
+	r.reports = reportsOf(r.crep, r.o.Package)
+	plan, err := planOf(r.o.Package, r.reports, r.repository)
+	if err != nil {
+		r.stop("%v", err)
+		return false
+	}
+	r.upgrade = plan
+	r.rep.From, r.rep.To, r.rep.Moves = plan.from, plan.to, plan.moves
+	r.rep.Branch = "uptide/" + r.o.Package + "-" + plan.to
+	if len(plan.conflicts) > 0 {
+		r.stop("the companion plan has a conflict: %s; nothing was changed", strings.Join(plan.conflicts, "; "))
+		return false
+	}
+	return r.nameBranch(ctx)
+}
+
+// joinCheck stops the run on a failure of what ran beside check (the
+// clone, the manager, check itself) and puts the manager on the clone's
+// PATH.
+func (r *runner) joinCheck(ctx context.Context) bool {
 	if r.clone != nil {
 		r.rep.Clone.Dir, r.rep.Clone.Repo = r.clone.Dir, r.croot
 	}
@@ -411,19 +460,12 @@ func (r *runner) planUpgrade(ctx context.Context) bool {
 		r.stop("%v", err)
 		return false
 	}
-	r.reports = reportsOf(r.crep, r.o.Package)
-	plan, err := planOf(r.o.Package, r.reports, r.repository)
-	if err != nil {
-		r.stop("%v", err)
-		return false
-	}
-	r.upgrade = plan
-	r.rep.From, r.rep.To, r.rep.Moves = plan.from, plan.to, plan.moves
-	r.rep.Branch = "uptide/" + r.o.Package + "-" + plan.to
-	if len(plan.conflicts) > 0 {
-		r.stop("the companion plan has a conflict: %s; nothing was changed", strings.Join(plan.conflicts, "; "))
-		return false
-	}
+	return true
+}
+
+// nameBranch gives the clone's branch the run's name (rep.Branch): from
+// here the upgrade reaches the clone.
+func (r *runner) nameBranch(ctx context.Context) bool {
 	if err := r.clone.Rename(ctx, r.rep.Branch); err != nil {
 		r.stop("naming the branch in the clone: %v", err)
 		return false
@@ -581,7 +623,7 @@ func (r *runner) lintBefore(ctx context.Context, style verify.Style, files []str
 // runs the affected tests. It writes the report's NotRun, Style and
 // Tests, never Types.
 func (r *runner) lintAndTest(ctx context.Context) bool {
-	workspaces, reports, edited, style, cloneRepo, lb := r.workspaces, r.reports, r.edited, r.style, r.cloneRepo, *r.lb
+	reports, edited, style, lb := r.reports, r.edited, r.style, *r.lb
 	lintFiles := append([]string(nil), edited...)
 	for _, f := range r.patchFiles {
 		lintFiles = appendUnique(lintFiles, f)
@@ -601,11 +643,7 @@ func (r *runner) lintAndTest(ctx context.Context) bool {
 
 	// Tests.
 	affected := affectedFiles(reports, edited)
-	afterRepo, err := repo.Load(r.croot)
-	if err != nil {
-		afterRepo = cloneRepo
-	}
-	tp, err := verify.PlanTests(r.croot, afterRepo, workspaces, affected, r.o.WithServices)
+	tp, err := r.planTests(affected)
 	if err != nil {
 		r.rep.Tests.NotRun = append(r.rep.Tests.NotRun, "tests: "+err.Error())
 	} else {
@@ -617,12 +655,25 @@ func (r *runner) lintAndTest(ctx context.Context) bool {
 		r.rep.Tests.NotRun = orEmpty(tp.NotRun)
 		if len(tp.Runs) > 0 {
 			r.progress("tests", "running %d test runs", len(tp.Runs))
-			r.rep.Tests.Results = verify.RunTests(ctx, r.croot, r.env, tp, affected, r.o.TestTimeout,
-				func(line string) { r.progress("tests", "%s", line) })
+			r.rep.Tests.Results = r.runTests(ctx, tp, affected)
 		}
 	}
 	r.trace("tests", "lint and tests done")
 	return true
+}
+
+// planTests plans the test runs of the clone as it is now.
+func (r *runner) planTests(affected []string) (*verify.TestPlan, error) {
+	afterRepo, err := repo.Load(r.croot)
+	if err != nil {
+		afterRepo = r.cloneRepo
+	}
+	return verify.PlanTests(r.croot, afterRepo, r.workspaces, affected, r.o.WithServices)
+}
+
+func (r *runner) runTests(ctx context.Context, tp *verify.TestPlan, affected []string) []verify.TestResult {
+	return verify.RunTests(ctx, r.croot, r.env, tp, affected, r.o.TestTimeout,
+		func(line string) { r.progress("tests", "%s", line) })
 }
 
 // confirmServices lists what --with-services would run and where it

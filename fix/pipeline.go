@@ -175,5 +175,7 @@ func (r *runner) await(names []string) bool {
 
 // cancelStep cancels a beside step, started or not.
 func (r *runner) cancelStep(name string) {
-	r.tasks[name].cancel()
+	if t := r.tasks[name]; t != nil { // a batch has no early install
+		t.cancel()
+	}
 }

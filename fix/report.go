@@ -49,6 +49,48 @@ type Report struct {
 	Checkout CheckoutReport   `json:"checkout"`
 	// Publish is what --pr did (absent without it).
 	Publish *Publish `json:"publish,omitempty"`
+	// Steps are a batch's upgrades (fix a b c), one commit each, in the
+	// order they were committed; absent when one package is fixed.
+	Steps []BatchStep `json:"steps,omitempty"`
+	// BrokeAt is the step a batch's failed verification was bisected to;
+	// absent when the batch verified (or is one package).
+	BrokeAt *BrokeAt `json:"brokeAt,omitempty"`
+}
+
+// BatchStep is one upgrade of a batch and its commit.
+type BatchStep struct {
+	Package string `json:"package"`
+	From    string `json:"from"`
+	To      string `json:"to"`
+	Moves   []Move `json:"moves"`
+	Commit  string `json:"commit"`
+}
+
+// BrokeAt is the first step of a batch whose commit does not verify: the
+// steps before it do (the branch ends at the last of them), it does not.
+type BrokeAt struct {
+	Step    int    `json:"step"` // 1-based, into Steps
+	Package string `json:"package"`
+	From    string `json:"from"`
+	To      string `json:"to"`
+	Commit  string `json:"commit"`
+	// NewErrors are the compiler's new errors at the step's commit
+	// against the baseline; FailingTests the test runs failing there.
+	NewErrors    []model.Diagnostic `json:"newErrors"`
+	FailingTests []string           `json:"failingTests"`
+	// Good are the commits of the steps before it, which verified.
+	Good []string `json:"good"`
+	// Probes are the commits bisection verified, in the order it did.
+	Probes []Probe `json:"probes"`
+	// Whole is the clone's branch holding every step, the broken ones too.
+	Whole string `json:"whole"`
+}
+
+// Probe is one verification of bisection.
+type Probe struct {
+	Step   int    `json:"step"`
+	Commit string `json:"commit"`
+	Broken bool   `json:"broken"`
 }
 
 // The statuses of a --pr: the pull request opened, the gate refused it,

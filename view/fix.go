@@ -62,6 +62,9 @@ func Fix(r *fix.Report) FixReport {
 		}
 		v.Sections = append(v.Sections, s)
 	}
+	if len(r.Steps) > 0 {
+		v.Sections = append(v.Sections, batchSteps(r))
+	}
 	changes := Section{}
 	if len(r.Commits) > 0 {
 		changes = Section{Title: "Changes", Aside: Span{Text: r.Branch}}
@@ -382,4 +385,47 @@ func CommandLine(argv []string) string {
 		return argv[2]
 	}
 	return strings.Join(argv, " ")
+}
+
+// batchSteps are a batch's steps in order, each marked by what bisection
+// found: verified, broke the batch, or after the break (not verified on
+// its own).
+func batchSteps(r *fix.Report) Section {
+	s := Section{Title: "Steps", Aside: Span{Text: "one commit each, verified once at the end"}}
+	for i, st := range r.Steps {
+		mark := Span{"  ", Plain}
+		switch b := r.BrokeAt; {
+		case b == nil && r.Status == fix.StatusVerified, b != nil && i+1 < b.Step:
+			mark = Span{"✓ ", Good}
+		case b != nil && i+1 == b.Step:
+			mark = Span{"✗ ", Bad}
+		}
+		line := Line{{"  ", Plain}, mark, {Text: fmt.Sprintf("%d. %s %s → %s  ", i+1, st.Package, st.From, st.To)}, {Short(st.Commit), Dim}}
+		if b := r.BrokeAt; b != nil && i+1 > b.Step {
+			line = append(line, Span{"  after the break: not verified on its own", Dim})
+		}
+		s.Lines = append(s.Lines, line)
+	}
+	if b := r.BrokeAt; b != nil {
+		var probes []string
+		for _, p := range b.Probes {
+			verdict := "verifies"
+			if p.Broken {
+				verdict = "breaks"
+			}
+			probes = append(probes, fmt.Sprintf("step %d %s", p.Step, verdict))
+		}
+		how := "bisection: the last step breaks"
+		if len(probes) > 0 {
+			how += ", " + strings.Join(probes, ", ")
+		}
+		s.Lines = append(s.Lines, Line{{"  " + how + "; every step stays in the clone on " + b.Whole, Dim}})
+		for _, d := range b.NewErrors {
+			s.Lines = append(s.Lines, plain(fmt.Sprintf("  step %d: %s:%d TS%d %s", b.Step, d.File, d.Line, d.Code, d.Message)))
+		}
+		for _, t := range b.FailingTests {
+			s.Lines = append(s.Lines, plain(fmt.Sprintf("  step %d: tests failing (%s)", b.Step, t)))
+		}
+	}
+	return s
 }

@@ -122,5 +122,14 @@ func fixReports() map[string]*fix.Report {
 	noProjects := &fix.Report{Package: "a", Status: fix.StatusFailed, Reason: "r", Risk: fix.Risk{Level: "low"}, Install: &fix.Install{Manager: "yarn"}, Types: fix.TypesReport{Reason: "no tsconfig"},
 		Services: &verify.Services{Needs: []verify.ServiceSkip{{File: "x", Needs: "y"}}, Targets: []verify.Target{{Name: "DB", Value: "pg://[redacted]", From: "environment"}}},
 		Assist:   &fix.AssistReport{Note: "no provider"}}
-	return map[string]*fix.Report{"failed-rich": rich, "not-run": plainRun, "verified": verified, "no-projects": noProjects}
+	steps := []fix.BatchStep{{Package: "chalk", From: "5.3.0", To: "5.4.1", Commit: "1111111111aaaa"},
+		{Package: "slugkit", From: "1.0.0", To: "2.0.0", Commit: "2222222222bbbb"}, {Package: "postcss", From: "8.4.31", To: "8.4.38", Commit: "3333333333cccc"}}
+	broken := &fix.Report{Package: "chalk slugkit postcss", Branch: "uptide/batch-3-packages", Status: fix.StatusFailed, Reason: "step 2 of 3 broke the batch",
+		Risk: fix.Risk{Level: "medium"}, Steps: steps, BrokeAt: &fix.BrokeAt{Step: 2, Package: "slugkit", From: "1.0.0", To: "2.0.0", Commit: "2222222222bbbb",
+			NewErrors: []model.Diagnostic{diag("src/title.ts", 5, "Property 'locale' is missing")}, FailingTests: []string{"root"}, Good: []string{"1111111111aaaa"},
+			Probes: []fix.Probe{{Step: 1, Commit: "1111111111aaaa"}, {Step: 2, Commit: "2222222222bbbb", Broken: true}}, Whole: "uptide/batch-3-packages-whole"}}
+	batch := &fix.Report{Package: "chalk postcss", Branch: "uptide/batch-2-packages", Status: fix.StatusVerified, Risk: fix.Risk{Level: "low"},
+		Steps: []fix.BatchStep{steps[0], steps[2]}}
+	return map[string]*fix.Report{"failed-rich": rich, "not-run": plainRun, "verified": verified, "no-projects": noProjects,
+		"batch-broken": broken, "batch-verified": batch}
 }

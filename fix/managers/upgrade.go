@@ -581,3 +581,14 @@ func Removable(repo *model.Repository, name string) bool {
 func removable(d model.Declaration) bool {
 	return d.Type != model.Peer && d.Kind != model.SpecWorkspace && d.Kind != model.SpecLink && d.Kind != model.SpecFile
 }
+
+// Restore lays node_modules out again as the lockfile at opts.Root says
+// (npm ci and its kin, scripts off): a batch's bisection checks out an
+// earlier step's commit and needs that step's dependencies, not the last
+// step's.
+func Restore(ctx context.Context, opts Options) error {
+	if opts.Manager == nil {
+		return errors.New("restore: no package manager detected")
+	}
+	return runManager(ctx, opts.Manager, opts, nil, opts.Manager.Manager.RestoreArgs())
+}

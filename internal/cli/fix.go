@@ -1,13 +1,16 @@
 package cli
 
 import (
+	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/uptide/uptide/engine"
+	"github.com/uptide/uptide/engine/triage"
 	"github.com/uptide/uptide/fix"
 	"github.com/uptide/uptide/fix/publish"
 	"github.com/uptide/uptide/internal/redact"
@@ -19,8 +22,12 @@ import (
 // FixOptions are the inputs of `uptide fix`.
 type FixOptions struct {
 	*Globals
-	Package      string
-	Targets      map[string]string
+	Package string
+	// Packages, two or more, are a batch: one commit each, verified once.
+	Packages []string
+	Targets  map[string]string
+	// Batch takes the packages from the plan's cheap batch.
+	Batch        bool
 	Group        bool
 	PatchesFile  string
 	Keep         bool
@@ -39,7 +46,7 @@ func newFixCmd(g *Globals) *cobra.Command {
 	o := &FixOptions{Globals: g}
 	var targets []string
 	cmd := &cobra.Command{
-		Use:   "fix <package>",
+		Use:   "fix <package> [<package>...]",
 		Short: "Upgrade a dependency on a branch in a private clone, apply accepted patches, and verify",
 		Long: "fix checks the upgrade, clones the repository privately (never a worktree), bumps every workspace that\n" +
 			"declares the package (its release group and companions with it, range style kept), installs with the\n" +
@@ -47,16 +54,33 @@ func newFixCmd(g *Globals) *cobra.Command {
 			"patches exactly (one commit each), then verifies: the repository's own compiler against the pre-upgrade\n" +
 			"baseline, its tests, its formatter and linter on the edited files. Your checkout gains only the branch\n" +
 			"uptide/<package>-<version> and the stored run in .git/uptide/. Sites no patch fixed are listed for you.\n" +
+			"Several packages are one batch on the branch uptide/batch-<n>-packages: one commit per package in the order\n" +
+			"named, verified once at the end; when that fails, the steps' commits are re-verified in the clone to the\n" +
+			"first that breaks (bisection) and the branch ends at the step before it.\n" +
 			"Exit code: 0 verified, 1 verification failed or sites left, 2 could not run (or --pr opened no pull request).",
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) != 1 {
-				return usageError("fix takes one package (uptide fix zod); uptide list shows this repository's dependencies")
+		RunE: func(cmd *cobra.Command, args []string) (err error) {
+			if o.Batch {
+				if len(args) > 0 || len(targets) > 0 {
+					return usageError("--batch fixes the plan's cheap batch at the versions its checks were of: it takes no package or --target")
+				}
+				if args, err = cheapBatch(cmd.Context(), o.Globals, &targets); err != nil {
+					return err
+				}
+			}
+			if len(args) == 0 {
+				return usageError("fix takes a package (uptide fix zod), or several for one verified batch (uptide fix chalk postcss); uptide list shows this repository's dependencies")
+			}
+			if len(args) > 1 && (o.PatchesFile != "" || o.Assist || o.PR) {
+				return usageError("--patches, --assist and --pr are of one upgrade: fix that package on its own (uptide fix %s)", args[0])
 			}
 			parsed, err := parseTargets(targets)
 			if err != nil {
 				return err
 			}
 			o.Package, o.Targets = args[0], parsed
+			if len(args) > 1 {
+				o.Package, o.Packages = "", args
+			}
 			if !o.Assist {
 				for _, name := range []string{"llm-url", "llm-cmd", "model", "max-cost"} {
 					if cmd.Flags().Changed(name) {
@@ -69,6 +93,7 @@ func newFixCmd(g *Globals) *cobra.Command {
 	}
 	f := cmd.Flags()
 	f.StringArrayVar(&targets, "target", nil, "upgrade to `pkg@version` (or pkg@dist-tag) instead of latest; repeatable")
+	f.BoolVar(&o.Batch, "batch", false, "fix the cheap batch of uptide plan (every upgrade checked ✓ no impact) as one verified batch")
 	f.BoolVar(&o.Group, "group", false, "also move packages linked by peer ranges or shared pins")
 	f.StringVar(&o.PatchesFile, "patches", "", "apply the accepted patches in `FILE` (JSON: the planner's accepted set)")
 	f.BoolVar(&o.Keep, "keep", false, "keep the private clone even when the run verified")
@@ -89,7 +114,7 @@ func runFix(cmd *cobra.Command, o *FixOptions) error {
 		}
 		env = withoutTokens(env)
 	}
-	opts := fix.Options{Cwd: o.Cwd, Env: env, Package: o.Package, Targets: o.Targets, Group: o.Group,
+	opts := fix.Options{Cwd: o.Cwd, Env: env, Package: o.Package, Packages: o.Packages, Targets: o.Targets, Group: o.Group,
 		Keep: o.Keep, WithServices: o.WithServices, Yes: o.Yes, TestTimeout: o.TestTimeout, Secrets: redact.FromEnv(o.Env)}
 	if f := cmd.Flags().Lookup("cwd"); f != nil && f.Changed {
 		opts.CwdArg = f.Value.String()
@@ -188,4 +213,39 @@ func clipLine(s string, width int) string {
 		return s
 	}
 	return string(r[:width-1]) + "…"
+}
+
+// cheapBatch are the direct dependencies of the plan's cheap batch (the
+// plan of the stored checks, as plan without --check makes it), each at
+// the version its check was of (appended to targets as pkg@version).
+func cheapBatch(ctx context.Context, g *Globals, targets *[]string) ([]string, error) {
+	disc, _, err := engine.Discover(ctx, engine.DiscoverOptions{Cwd: g.Cwd, Env: g.Env})
+	if err != nil {
+		return nil, err
+	}
+	direct, latest := map[string]bool{}, map[string]string{}
+	for _, r := range disc.Rows {
+		direct[r.Package], latest[r.Package] = true, r.Target
+	}
+	rep, err := engine.PlanUpgrades(ctx, engine.PlanOptions{Cwd: g.Cwd, Env: g.Env, Discovered: disc, Now: time.Now(),
+		Checks: loadStoredChecks(g.Env, disc.Repository.Root, latest)})
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, s := range rep.Plan.Steps {
+		if s.ID != triage.BatchID {
+			continue
+		}
+		for _, m := range s.Moves {
+			if direct[m.Name] && !slices.Contains(names, m.Name) {
+				names = append(names, m.Name)
+				*targets = append(*targets, m.Name+"@"+m.To)
+			}
+		}
+	}
+	if len(names) < 2 {
+		return nil, usageError("the plan has no cheap batch (two or more upgrades checked ✓ no impact): uptide plan --check checks what it lacks")
+	}
+	return names, nil
 }

@@ -1,0 +1,134 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// batchReport is a batch's part of fix's report.
+type batchReport struct {
+	fixReport
+	Steps []struct {
+		Package string `json:"package"`
+		From    string `json:"from"`
+		To      string `json:"to"`
+		Commit  string `json:"commit"`
+	} `json:"steps"`
+	BrokeAt *struct {
+		Step      int    `json:"step"`
+		Package   string `json:"package"`
+		Commit    string `json:"commit"`
+		NewErrors []struct {
+			File string `json:"file"`
+			Code int    `json:"code"`
+		} `json:"newErrors"`
+		Good   []string `json:"good"`
+		Probes []struct {
+			Step   int  `json:"step"`
+			Broken bool `json:"broken"`
+		} `json:"probes"`
+		Whole string `json:"whole"`
+	} `json:"brokeAt"`
+}
+
+// fix a b c upgrades the three in one batch, one commit each, verifies
+// once, and, the second step breaking the compile, bisects to it: the
+// branch ends at the first step, the only one before the break.
+func TestFixBatchBisectsToTheStepThatBroke(t *testing.T) {
+	fe := newFixEnv(t)
+	dir := fixRepo(t, fe, "npm-batch", "npm")
+	before := checkoutDigest(t, dir)
+	r := run(t, fe.env, dir, "fix", "chalk", "slugkit", "postcss", "--json")
+	var rep batchReport
+	decode(t, r, &rep)
+	if r.code != 1 || rep.Status != "failed" {
+		t.Fatalf("exit %d status %s, want 1 failed\n%s\n%s", r.code, rep.Status, r.stdout, r.stderr)
+	}
+	var steps []string
+	for _, s := range rep.Steps {
+		steps = append(steps, s.Package+" "+s.From+" → "+s.To)
+	}
+	if got := strings.Join(steps, "|"); got != "chalk 5.3.0 → 5.4.1|slugkit 1.0.0 → 2.0.0|postcss 8.4.31 → 8.4.38" {
+		t.Fatalf("steps %q, want the three in the order named", got)
+	}
+	b := rep.BrokeAt
+	if b == nil || b.Step != 2 || b.Package != "slugkit" || b.Commit != rep.Steps[1].Commit {
+		t.Fatalf("brokeAt %+v, want step 2 (slugkit)\n%s", b, r.stderr)
+	}
+	if len(b.NewErrors) == 0 || b.NewErrors[0].File != "src/title.ts" {
+		t.Errorf("new errors at the broken step %+v, want the required locale in src/title.ts", b.NewErrors)
+	}
+	if len(b.Good) != 1 || b.Good[0] != rep.Steps[0].Commit {
+		t.Errorf("good commits %q, want step 1's", b.Good)
+	}
+	var probes []string
+	for _, p := range b.Probes {
+		probes = append(probes, strings.Repeat("✗", btoi(p.Broken))+string(rune('0'+p.Step)))
+	}
+	if got := strings.Join(probes, " "); got != "1 ✗2" {
+		t.Errorf("probes %q, want step 1 verified then step 2 broken", got)
+	}
+	// The branch in the checkout ends at the last good step; every step
+	// stays in the clone.
+	if got := subjects(rep.fixReport); strings.Join(got, "|") != "upgrade chalk 5.3.0 → 5.4.1" {
+		t.Errorf("commits %q, want step 1's alone", got)
+	}
+	if rep.Branch != "uptide/batch-3-packages" || rep.Checkout.Branch != rep.Branch {
+		t.Fatalf("branch %q (checkout %q), want uptide/batch-3-packages published", rep.Branch, rep.Checkout.Branch)
+	}
+	if got := git(t, dir, "rev-parse", rep.Branch); got != rep.Steps[0].Commit {
+		t.Errorf("the checkout's branch is at %s, want step 1's commit %s", got, rep.Steps[0].Commit)
+	}
+	if got := git(t, rep.Clone.Repo, "rev-parse", b.Whole); got != rep.Steps[2].Commit {
+		t.Errorf("the clone's %s is at %s, want the last step's commit", b.Whole, got)
+	}
+	if after := checkoutDigest(t, dir); after != before {
+		t.Errorf("the checkout changed:\n%s", diffLines(before, after))
+	}
+	assertNoTrap(t, fe, dir)
+	if !strings.Contains(rep.Reason, "step 2 of 3 (slugkit 1.0.0 → 2.0.0) broke the batch") {
+		t.Errorf("reason %q does not name the step that broke", rep.Reason)
+	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// fix --batch fixes the plan's cheap batch: plan --check found chalk and
+// postcss ✓ no impact and slugkit breaking, so the batch is the two, at
+// the versions checked, and it verifies in one go.
+func TestFixBatchTakesThePlansCheapBatch(t *testing.T) {
+	fe := newFixEnv(t)
+	dir := fixRepo(t, fe, "npm-batch", "npm")
+	// Without checks there is no cheap batch: fix says how to get one.
+	none := run(t, fe.env, dir, "fix", "--batch")
+	if none.code != 2 || !strings.Contains(none.stderr, "uptide plan --check") {
+		t.Fatalf("fix --batch before any check: exit %d\n%s", none.code, none.stderr)
+	}
+	if p := run(t, fe.env, dir, "plan", "chalk", "postcss", "slugkit", "--check", "--no-advisories", "--json"); p.code != 0 {
+		t.Fatalf("plan --check: exit %d\n%s", p.code, p.stderr)
+	}
+	r := run(t, fe.env, dir, "fix", "--batch", "--json")
+	var rep batchReport
+	decode(t, r, &rep)
+	if r.code != 0 || rep.Status != "verified" {
+		t.Fatalf("exit %d status %s (%s), want 0 verified\n%s", r.code, rep.Status, rep.Reason, r.stderr)
+	}
+	var steps []string
+	for _, s := range rep.Steps {
+		steps = append(steps, s.Package+" "+s.From+" → "+s.To)
+	}
+	if got := strings.Join(steps, "|"); got != "chalk 5.3.0 → 5.4.1|postcss 8.4.31 → 8.4.38" {
+		t.Errorf("steps %q, want the cheap batch: chalk and postcss", got)
+	}
+	if rep.BrokeAt != nil || rep.Branch != "uptide/batch-2-packages" || rep.Checkout.Branch != rep.Branch {
+		t.Errorf("brokeAt %+v branch %q (checkout %q), want a published uptide/batch-2-packages", rep.BrokeAt, rep.Branch, rep.Checkout.Branch)
+	}
+	if got := subjects(rep.fixReport); len(got) != 2 {
+		t.Errorf("commits %q, want one per step", got)
+	}
+}

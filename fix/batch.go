@@ -1,0 +1,348 @@
+package fix
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/fix/managers"
+	"github.com/uptide/uptide/fix/verify"
+)
+
+// A batch (fix a b c, the plan's cheap batch) is the single-package
+// pipeline with its middle replaced: every package is planned from one
+// check, installed and committed in its own step, in order; the compile
+// and the tests run once, on the last commit; and when they fail,
+// bisection re-verifies the steps' commits in the clone to the first one
+// that breaks, and the branch ends at the step before it. A batch makes no
+// rule edits and applies no patches: an upgrade that needs edits is fixed
+// on its own.
+
+func (r *runner) batch() bool { return len(r.o.Packages) > 1 }
+
+// names are the packages the run upgrades, in order.
+func (r *runner) names() []string {
+	if r.batch() {
+		return r.o.Packages
+	}
+	return []string{r.o.Package}
+}
+
+// label names the run's branch before its targets are known.
+func (r *runner) label() string {
+	if r.batch() {
+		return batchBranch(len(r.o.Packages))
+	}
+	return r.o.Package
+}
+
+// batchBranch: "batch-3-packages" (under uptide/).
+func batchBranch(n int) string { return fmt.Sprintf("batch-%d-packages", n) }
+
+// batchSteps are steps with the single upgrade's plan, install and edits
+// replaced by the batch's, and bisection after the verdict.
+func (r *runner) batchSteps() []step {
+	var out []step
+	for _, s := range r.steps() {
+		switch s.name {
+		case "install early", "rules", "assist", "patches", "format":
+			continue
+		case "plan":
+			s.run = r.planBatch
+			s.after = without(s.after, "install early")
+		case "install":
+			s.run = r.installBatch
+		}
+		out = append(out, s)
+		if s.name == "verdict" {
+			out = append(out, step{name: "bisect", run: r.bisect})
+		}
+	}
+	return out
+}
+
+func without(names []string, drop string) []string {
+	var out []string
+	for _, n := range names {
+		if n != drop {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// batchPlan is one step of a batch before it is committed.
+type batchPlan struct {
+	name string
+	plan *upgradePlan
+}
+
+// planBatch turns check's reports into one upgrade per package, in the
+// order named; a package another step already moves (a release group's
+// member named too) is no step of its own.
+func (r *runner) planBatch(ctx context.Context) bool {
+	if !r.joinCheck(ctx) {
+		return false
+	}
+	moved := map[string]string{}
+	seen := map[string]bool{}
+	merged := &upgradePlan{added: map[string]bool{}}
+	for _, name := range r.o.Packages {
+		if by, ok := moved[name]; ok {
+			r.rep.NotRun = append(r.rep.NotRun, fmt.Sprintf("%s: no step of its own, it moves with %s", name, by))
+			continue
+		}
+		reports := reportsOf(r.crep, name)
+		plan, err := planOf(name, reports, r.repository)
+		if err != nil {
+			r.stop("%v; nothing was changed", err)
+			return false
+		}
+		if len(plan.conflicts) > 0 {
+			r.stop("the companion plan of %s has a conflict: %s; nothing was changed", name, strings.Join(plan.conflicts, "; "))
+			return false
+		}
+		for _, p := range reports {
+			if !seen[p.Title] {
+				seen[p.Title] = true
+				r.reports = append(r.reports, p)
+			}
+		}
+		for _, m := range plan.moves {
+			moved[m.Name] = name
+		}
+		for a := range plan.added {
+			merged.added[a] = true
+		}
+		merged.moves = append(merged.moves, plan.moves...)
+		r.batchPlans = append(r.batchPlans, batchPlan{name: name, plan: plan})
+	}
+	r.upgrade = merged
+	r.rep.Moves = merged.moves
+	r.rep.Branch = "uptide/" + batchBranch(len(r.o.Packages))
+	return r.nameBranch(ctx)
+}
+
+// installBatch installs and commits each step in order.
+func (r *runner) installBatch(ctx context.Context) bool {
+	base, err := r.clone.Git(ctx, "rev-parse", "HEAD")
+	if err != nil {
+		r.stop("reading the clone's commit: %v", err)
+		return false
+	}
+	r.batchBase = strings.TrimSpace(base)
+	for i, bp := range r.batchPlans {
+		r.progress("install", "step %d of %d: %s %s → %s", i+1, len(r.batchPlans), bp.name, bp.plan.from, bp.plan.to)
+		res, cloneRepo, err := r.upgradeClone(ctx, bp.plan)
+		if err != nil {
+			if !r.interrupted(ctx, "install") {
+				r.stop("install of step %d (%s): %v", i+1, bp.name, err)
+			}
+			return false
+		}
+		if r.cloneRepo == nil {
+			r.cloneRepo = cloneRepo
+		}
+		r.mergeInstall(res)
+		if len(res.Normalized) > 0 && !r.commitNormalized(ctx, res) {
+			return false
+		}
+		if !r.commit(ctx, upgradeSubject(bp.name, bp.plan), append(append([]string{}, res.Manifests...), res.Lockfile)...) {
+			return false
+		}
+		r.rep.Steps = append(r.rep.Steps, BatchStep{Package: bp.name, From: bp.plan.from, To: bp.plan.to, Moves: bp.plan.moves,
+			Commit: r.rep.Commits[len(r.rep.Commits)-1].Sha})
+		r.stepCommits = append(r.stepCommits, len(r.rep.Commits))
+	}
+	// From here the run is failed, not not-run, as after a single
+	// upgrade's rule edits.
+	r.rep.Status = StatusFailed
+	r.style = verify.DetectStyle(r.croot)
+	r.lb = &lintBaseline{run: verify.LintRun{Failures: map[string][]string{}}, ok: true}
+	return true
+}
+
+// mergeInstall folds one step's install into the report's.
+func (r *runner) mergeInstall(res *managers.Result) {
+	in := r.rep.Install
+	if in == nil {
+		in = &Install{Manager: res.Manager, Version: res.Version, Binary: res.Binary, BinaryWhy: res.BinaryWhy, Lockfile: res.Lockfile,
+			Manifests: []string{}, Commands: []string{}, Normalized: []string{}}
+		r.rep.Install = in
+	}
+	for _, m := range res.Manifests {
+		in.Manifests = appendUnique(in.Manifests, m)
+	}
+	in.Commands = append(in.Commands, res.Commands...)
+	in.Moved = append(in.Moved, res.Moved...)
+	in.Normalized = append(in.Normalized, res.Normalized...)
+}
+
+// bisect finds the first step whose commit does not verify when the batch
+// did not: the commit before the first step verified (the baseline), the
+// last did not, so a binary search over the steps' commits re-verifies
+// about log2(steps) of them, each with its own dependencies installed. It
+// judges by what failed at the end: new compiler errors, failing tests.
+func (r *runner) bisect(ctx context.Context) bool {
+	typesBad := len(r.rep.Types.New) > 0
+	var failing []string
+	for _, t := range r.rep.Tests.Results {
+		if broken(t) {
+			failing = append(failing, t.Run.Scope)
+		}
+	}
+	if r.rep.Status != StatusFailed || (!typesBad && len(failing) == 0) {
+		return true
+	}
+	n := len(r.rep.Steps)
+	type result struct {
+		diags   []model.Diagnostic
+		failing []string
+	}
+	at := map[int]result{n: {r.rep.Types.New, failing}}
+	var probes []Probe
+	lo, hi := 0, n // step lo verifies (0: the baseline), step hi does not
+	for hi-lo > 1 {
+		mid := (lo + hi) / 2
+		sha := r.rep.Steps[mid-1].Commit
+		r.progress("bisect", "verifying step %d of %d (%s → %s) at %s", mid, n, r.rep.Steps[mid-1].Package, r.rep.Steps[mid-1].To, short(sha))
+		res, err := r.verifyAt(ctx, sha, typesBad, len(failing) > 0)
+		if err != nil {
+			if !r.interrupted(ctx, "bisection") {
+				r.rep.NotRun = append(r.rep.NotRun, fmt.Sprintf("bisection at step %d: %v", mid, err))
+			}
+			break
+		}
+		bad := len(res.diags) > 0 || len(res.failing) > 0
+		probes = append(probes, Probe{Step: mid, Commit: sha, Broken: bad})
+		at[mid] = result{res.diags, res.failing}
+		if bad {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	if hi-lo > 1 {
+		// Bisection stopped short: the branch stays whole.
+		r.restoreHead(ctx, r.rep.Branch)
+		return true
+	}
+	s := r.rep.Steps[hi-1]
+	b := &BrokeAt{Step: hi, Package: s.Package, From: s.From, To: s.To, Commit: s.Commit,
+		NewErrors: orDiags(at[hi].diags), FailingTests: orEmpty(at[hi].failing), Good: []string{}, Probes: probes,
+		Whole: r.rep.Branch + "-whole"}
+	if b.Probes == nil {
+		b.Probes = []Probe{}
+	}
+	good := r.batchBase
+	for _, st := range r.rep.Steps[:hi-1] {
+		b.Good = append(b.Good, st.Commit)
+		good = st.Commit
+	}
+	r.rep.BrokeAt = b
+	// The branch ends at the last good step; every step stays in the
+	// clone under the whole branch.
+	if _, err := r.clone.Git(ctx, "branch", "-f", b.Whole, r.rep.Branch); err != nil {
+		r.rep.NotRun = append(r.rep.NotRun, "keeping every step on "+b.Whole+": "+err.Error())
+		r.restoreHead(ctx, r.rep.Branch)
+		return true
+	}
+	_, err := r.clone.Git(ctx, "checkout", "-q", "-f", r.rep.Branch)
+	if err == nil {
+		_, err = r.clone.Git(ctx, "reset", "-q", "--hard", good)
+	}
+	if err != nil {
+		r.rep.NotRun = append(r.rep.NotRun, "ending the branch at the last good step: "+err.Error())
+	}
+	keep := 0
+	if hi > 1 {
+		keep = r.stepCommits[hi-2]
+	}
+	r.rep.Commits = r.rep.Commits[:keep]
+	_ = r.restoreModules(ctx)
+	r.rep.Reason = fmt.Sprintf("step %d of %d (%s %s → %s) broke the batch: %s; %s", hi, n, s.Package, s.From, s.To,
+		brokeWhy(b), goodSteps(hi-1, r.rep.Branch)) + "; at the last step: " + r.rep.Reason
+	return true
+}
+
+// verifyAt checks out sha in the clone, installs what its lockfile says
+// and compiles (types) and tests (tests) there.
+func (r *runner) verifyAt(ctx context.Context, sha string, types, tests bool) (res struct {
+	diags   []model.Diagnostic
+	failing []string
+}, err error) {
+	if _, err = r.clone.Git(ctx, "checkout", "-q", "-f", "--detach", sha); err != nil {
+		return res, err
+	}
+	if err = r.restoreModules(ctx); err != nil {
+		return res, err
+	}
+	if types {
+		after, err := compileWorkspaces(ctx, r.croot, r.workspaces, r.fetch, r.drivers)
+		if err != nil {
+			return res, err
+		}
+		res.diags = newDiagnostics(r.base.Diagnostics, after.Diagnostics)
+	}
+	if tests {
+		affected := affectedFiles(r.reports, nil)
+		tp, err := r.planTests(affected)
+		if err != nil {
+			return res, err
+		}
+		for _, t := range r.runTests(ctx, tp, affected) {
+			if broken(t) {
+				res.failing = append(res.failing, t.Run.Scope)
+			}
+		}
+	}
+	return res, nil
+}
+
+// restoreModules lays node_modules out as the clone's lockfile says.
+func (r *runner) restoreModules(ctx context.Context) error {
+	return managers.Restore(ctx, managers.Options{Root: r.croot, Env: r.env, Manager: r.manager,
+		Progress: func(line string) { r.progress("bisect", "%s", line) }})
+}
+
+// restoreHead puts the clone back on branch after an unfinished bisection.
+func (r *runner) restoreHead(ctx context.Context, branch string) {
+	if _, err := r.clone.Git(ctx, "checkout", "-q", "-f", branch); err == nil {
+		_ = r.restoreModules(ctx)
+	}
+}
+
+func broken(t verify.TestResult) bool {
+	return t.Status == verify.StatusFailed || t.Status == verify.StatusTimedOut || t.Status == verify.StatusError
+}
+
+func brokeWhy(b *BrokeAt) string {
+	var why []string
+	if n := len(b.NewErrors); n > 0 {
+		why = append(why, plural(n, "new type error", "new type errors"))
+	}
+	if len(b.FailingTests) > 0 {
+		why = append(why, "tests failing ("+strings.Join(b.FailingTests, ", ")+")")
+	}
+	return strings.Join(why, ", ")
+}
+
+func goodSteps(n int, branch string) string {
+	switch n {
+	case 0:
+		return "no step before it verified, so no branch"
+	case 1:
+		return branch + " holds step 1, which verified"
+	}
+	return fmt.Sprintf("%s holds steps 1–%d, which verified", branch, n)
+}
+
+func short(sha string) string { return sha[:min(10, len(sha))] }
+
+func orDiags(d []model.Diagnostic) []model.Diagnostic {
+	if d == nil {
+		return []model.Diagnostic{}
+	}
+	return d
+}
