@@ -29,8 +29,11 @@ type memberRun struct {
 	// the module-format check (the same as the declarations' unless typed
 	// by @types).
 	runtimeInst, runtimeTgt string
-	inst, tgt               *model.Surface
-	changes                 []model.Change
+	// runtime is Signal C's result once runtimeDone is closed (startRuntime).
+	runtime     *model.RuntimeResult
+	runtimeDone chan struct{}
+	inst, tgt   *model.Surface
+	changes     []model.Change
 	// usages, importers and format findings by workspace.
 	usages    map[string][]model.Usage
 	importers map[string][]string

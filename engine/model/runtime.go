@@ -120,7 +120,9 @@ const (
 type RuntimeNode struct {
 	// Version is what the binary reports ("v20.20.2"); Path where it is.
 	Version string `json:"version"`
-	Path    string `json:"path"`
+	// Path is this machine's: never in a report (the JSON contract is
+	// the same on every machine).
+	Path string `json:"-"`
 	// Wanted is the repository's Node ("20", "22.11") and WantedSource
 	// where it was read; both empty when nothing names one.
 	Wanted       string `json:"wanted,omitempty"`
