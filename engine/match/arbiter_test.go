@@ -21,7 +21,7 @@ type arbiterCase struct {
 	withoutUsages bool
 	// runtime is the runtime probe's result, when it ran.
 	runtime *model.RuntimeResult
-	want          []expect
+	want    []expect
 }
 
 var (
