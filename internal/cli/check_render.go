@@ -170,6 +170,11 @@ func renderPackage(w io.Writer, pr model.PackageReport, v checkView, p palette, 
 	if pr.Compile.Line != "" {
 		fmt.Fprintf(w, "  %s\n", p.dim(pr.Compile.Line))
 	}
+	for _, rt := range pr.Runtime {
+		if v.details || v.all {
+			fmt.Fprintf(w, "  %s\n", p.dim(rt.Coverage()))
+		}
+	}
 	if len(pr.Unanalyzed) > 0 || pr.ModuleFormat.Status == model.StatusNotAnalyzed {
 		fmt.Fprintf(w, "  %s\n", p.yellow("Not analyzed"))
 		for _, u := range pr.Unanalyzed {
@@ -362,6 +367,9 @@ func renderDetails(w io.Writer, pr model.PackageReport, all bool, p palette) {
 		}
 		for _, d := range f.Downstream {
 			fmt.Fprintf(w, "        %s\n", p.dim(diagLine(d)))
+		}
+		for _, c := range f.Runtime {
+			fmt.Fprintf(w, "        %s\n", p.dim("runtime: "+c.Detail))
 		}
 		for _, s := range f.Sites {
 			if s.Line != f.Line || s.File != f.File {
