@@ -120,7 +120,12 @@ func (c *checker) analyze(ctx context.Context, u unit) model.PackageReport {
 	findings := c.judgeFindings(lead.name(), runs, compiles)
 	for _, r := range runs {
 		if rt := r.awaitRuntime(); rt != nil {
-			rep.Runtime = append(rep.Runtime, *rt)
+			// Where the copies were laid out is this run's and the cache's,
+			// not the answer: left out, so the report reads the same on
+			// every run.
+			out := *rt
+			out.Installed.Placement, out.Target.Placement = "", ""
+			rep.Runtime = append(rep.Runtime, out)
 		}
 	}
 	companionFindings(findings, rep.Companions.Companions)
