@@ -363,6 +363,12 @@ func (a *arbiter) judgeUnchecked(f *model.Finding, sites []int) {
 		us = append(us, a.usages[u])
 	}
 	hits, decided := RuntimeHits(a.opts.Runtime, us, a.opts.Installed)
+	// A load that throws breaks the load (the module-format finding's
+	// site), and says nothing of the member's shape: the member's change
+	// is then neither seen nor ruled out.
+	if slices.ContainsFunc(hits, isLoadThrow) {
+		hits, decided = slices.DeleteFunc(hits, isLoadThrow), false
+	}
 	switch {
 	case len(hits) > 0:
 		f.Runtime = hits
@@ -372,6 +378,10 @@ func (a *arbiter) judgeUnchecked(f *model.Finding, sites []int) {
 	default:
 		arbiterRow("arbiter/unchecked-file").apply(f)
 	}
+}
+
+func isLoadThrow(c model.RuntimeChange) bool {
+	return c.Kind == model.RuntimeRequireThrows || c.Kind == model.RuntimeImportThrows
 }
 
 func (a *arbiter) anyConfirmed(sites []int, at map[int]bool) bool {
