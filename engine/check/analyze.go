@@ -292,7 +292,7 @@ func (c *checker) judgeFindings(lead string, runs []*memberRun, compiles []*wsCo
 					UnresolvedTargetFiles: wc.unresolvedFiles[r.linkName],
 					NotCompiled:           wc.notCompiled(),
 				},
-				Runtime: r.awaitRuntime(),
+				Runtime: r.judgedRuntime(),
 			})
 			for _, f := range out {
 				if isCompilerOnly(f) {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/uptide/uptide/engine/diff"
 	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/engine/modformat"
 	"github.com/uptide/uptide/engine/typescript"
 )
 
@@ -31,6 +32,7 @@ type memberRun struct {
 	runtimeInst, runtimeTgt string
 	// runtime is Signal C's result once runtimeDone is closed (startRuntime).
 	runtime     *model.RuntimeResult
+	runtimeNode modformat.NodeInfo
 	runtimeDone chan struct{}
 	inst, tgt   *model.Surface
 	changes     []model.Change

@@ -47,8 +47,22 @@ func (c *checker) startRuntime(ctx context.Context, run *memberRun) {
 		if err != nil {
 			res.Status, res.Reason = model.RuntimeInconclusive, err.Error()
 		}
-		run.runtime = &res
+		run.runtime, run.runtimeNode = &res, node
 	}()
+}
+
+// judgedRuntime is the result the arbiter judges with. What require()
+// gives depends on the Node (require(esm) arrived in 20.19 and 22.12):
+// when the probe did not run on the release line the repository names
+// (an unknown Node, another line), its require() loads decide nothing.
+func (run *memberRun) judgedRuntime() *model.RuntimeResult {
+	rt := run.awaitRuntime()
+	if rt == nil || probedOn(rt, run.runtimeNode) {
+		return rt
+	}
+	out := *rt
+	out.Installed.Require.Value = nil
+	return &out
 }
 
 // awaitRuntime is the member's probe, nil when it did not run.
