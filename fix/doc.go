@@ -5,5 +5,6 @@
 // applies the accepted patches exactly, one commit each, and verifies with
 // fresh programs of the repository's own compiler against the pre-upgrade
 // baseline, its tests and its style tools (fix/verify). The checkout gains a
-// branch ref and the stored run, nothing else.
+// branch ref and the stored run, nothing else. The run's steps, in order
+// and with what runs beside what, are one list: steps in pipeline.go.
 package fix

@@ -20,41 +20,34 @@ type earlyInstall struct {
 }
 
 // installEarly waits for check's first plan of the package and installs its
-// moves in the clone; nil when check ended first, the plan could not be
-// installed as it was (a conflict, no target), or ctx ended. It runs once
-// the clone is made and, when the baseline compile reads the clone, once
-// that compile is done: it must see the clone before the upgrade.
-func (r *runner) installEarly(ctx context.Context, repository *model.Repository, plans <-chan model.PackageReport, checked <-chan struct{}) *earlyInstall {
+// moves in the clone, into early; it leaves early nil when check ended
+// first, the plan could not be installed as it was (a conflict, no
+// target), or ctx ended. The pipeline starts it once the clone is made,
+// the manager detected and, when the baseline compile reads the clone,
+// that compile done: it must see the clone before the upgrade.
+func (r *runner) installEarly(ctx context.Context) bool {
 	select {
-	case <-checked:
-		return nil
+	case <-r.checked:
+		return true
 	default:
 	}
 	var first model.PackageReport
 	select {
-	case first = <-plans:
-	case <-checked:
-		return nil
+	case first = <-r.plans:
+	case <-r.checked:
+		return true
 	case <-ctx.Done():
-		return nil
+		return true
 	}
-	pl, err := planOf(r.o.Package, []model.PackageReport{first}, repository)
-	if err != nil || len(pl.conflicts) > 0 {
-		return nil
-	}
-	select {
-	case <-r.detected:
-	case <-ctx.Done():
-		return nil
-	}
-	if r.detectErr != nil {
-		return nil
+	pl, err := planOf(r.o.Package, []model.PackageReport{first}, r.repository)
+	if err != nil || len(pl.conflicts) > 0 || ctx.Err() != nil {
+		return true
 	}
 	res, cloneRepo, err := r.upgradeClone(ctx, pl)
-	if cloneRepo == nil {
-		return nil
+	if cloneRepo != nil {
+		r.early = &earlyInstall{moves: pl.managerMoves, repo: cloneRepo, res: res, err: err}
 	}
-	return &earlyInstall{moves: pl.managerMoves, repo: cloneRepo, res: res, err: err}
+	return true
 }
 
 // install is the upgrade of the final plan in the clone: the early install

@@ -70,23 +70,60 @@ type Options struct {
 	Secrets *redact.Secrets
 }
 
-// runner is one run's state.
+// runner is one run's state: the options, the report, and what each step
+// of the pipeline (steps) writes for the steps after it.
 type runner struct {
-	o      Options
-	rep    *Report
-	top    string // the checkout's git top
-	root   string // the repository root inside the checkout
-	clone  *isolate.Clone
-	croot  string // the repository root inside the clone
-	env    []string
-	before isolate.Snapshot
-	// manager is the package manager Detect found in the checkout, once
-	// detected is closed; detectErr says why there is none.
-	manager      *managers.Manager
+	o   Options
+	rep *Report
+	// cancelWork ends the steps on the work's context (step.work); tasks
+	// are the beside steps by name.
+	cancelWork context.CancelFunc
+	tasks      map[string]*task
+
+	repository *model.Repository
+	top        string // the checkout's git top
+	root       string // the repository root inside the checkout
+	before     isolate.Snapshot
+	snapErr    error
+	// unlike says why a clone would not hold the checkout's files ("" when
+	// it does: the baseline compile then reads the checkout).
+	unlike    string
+	sameErr   error
+	targetErr error
+	// manager is the package manager Detect found in the checkout;
+	// detectErr says why there is none.
+	manager      *managers.Detected
 	managerFetch managers.Fetch
 	detectErr    error
-	detected     chan struct{}
 	fetch        func(ctx context.Context, name, version string) (string, error)
+	workspaces   []string
+	// base is the baseline compile, before the upgrade.
+	base    *compileRun
+	baseErr error
+
+	clone    *isolate.Clone
+	croot    string // the repository root inside the clone
+	env      []string
+	cloneErr error
+	// plans carries check's plans of the package to the early install
+	// while check runs; checked is closed when check is done.
+	plans    chan model.PackageReport
+	checked  chan struct{}
+	early    *earlyInstall
+	crep     *model.CheckReport
+	checkErr error
+
+	reports   []model.PackageReport
+	upgrade   *upgradePlan
+	cloneRepo *model.Repository // the clone's repository before the install
+	style     verify.Style
+	lb        *lintBaseline
+	// ruleFiles are the files the rule edits changed, ruled the findings
+	// they took; patchFiles the files the accepted patches edit; edited
+	// all the files the edits changed.
+	ruleFiles, patchFiles, edited []string
+	ruled                         map[string]bool
+
 	// drivers run the repository's compiler for check and for the
 	// compiles before and after the upgrade and the validations.
 	drivers *typescript.Drivers
@@ -117,6 +154,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	if r.o.Secrets == nil {
 		r.o.Secrets = redact.FromEnv(o.Env)
 	}
+	r.plans, r.checked = make(chan model.PackageReport, 16), make(chan struct{})
 	r.drivers = typescript.NewDrivers()
 	defer func() {
 		for _, f := range r.clean {
@@ -158,324 +196,338 @@ func (r *runner) interrupted(ctx context.Context, during string) bool {
 }
 
 func (r *runner) run(ctx context.Context) {
+	r.pipeline(ctx, r.steps())
+}
+
+func (r *runner) loadRepository(ctx context.Context) bool {
 	repository, err := repo.Load(r.o.Cwd)
 	if err != nil {
 		r.stop("%v", err)
-		return
+		return false
 	}
-	r.root = repository.Root
+	r.repository, r.root = repository, repository.Root
 	top, err := gitTop(ctx, r.root)
 	if err != nil {
 		r.stop("%s is not inside a git repository: fix works on a branch, so it needs one (git init, and commit)", r.root)
-		return
+		return false
 	}
 	r.top = top
-	// The snapshot the guard compares the checkout with after the run, and
-	// whether a clone holds the same files, are git reads like the check
-	// that the checkout is clean: they run beside it (a dozen git processes
-	// one after the other took 1–4 s of a loaded machine before the clone
-	// could start).
-	var (
-		reads            sync.WaitGroup
-		snapErr, sameErr error
-		unlike           string
-	)
-	reads.Add(2)
-	go func() { defer reads.Done(); r.before, snapErr = isolate.Take(ctx, top) }()
-	go func() { defer reads.Done(); unlike, sameErr = isolate.SameFiles(ctx, top) }()
-	defer reads.Wait()
-	if reason, err := isolate.Dirty(ctx, top); err != nil || reason != "" {
+	return true
+}
+
+// takeSnapshot and readSameFiles (whether a clone holds the same files)
+// are git reads like the check that the checkout is clean: they run beside
+// it (a dozen git processes one after the other took 1–4 s of a loaded
+// machine before the clone could start).
+func (r *runner) takeSnapshot(ctx context.Context) bool {
+	r.before, r.snapErr = isolate.Take(ctx, r.top)
+	return r.snapErr == nil
+}
+
+func (r *runner) readSameFiles(ctx context.Context) bool {
+	r.unlike, r.sameErr = isolate.SameFiles(ctx, r.top)
+	return r.sameErr == nil
+}
+
+func (r *runner) requireClean(ctx context.Context) bool {
+	if reason, err := isolate.Dirty(ctx, r.top); err != nil || reason != "" {
 		if err != nil {
 			reason = err.Error()
 		}
 		r.stop("the checkout is not clean: %s; commit or stash first, fix starts from a commit", reason)
-		return
+		return false
 	}
-	// The registry client check and the pinned compiler use; the targets
-	// are resolved with it, beside the snapshot, before anything is
-	// cloned, as check resolves them (check then reads the same packuments
-	// from it).
+	return true
+}
+
+// openRegistry makes the registry client check and the pinned compiler
+// use; the targets are resolved with it, before anything is cloned, as
+// check resolves them (check then reads the same packuments from it).
+func (r *runner) openRegistry(context.Context) bool {
 	if r.o.Client == nil {
+		var err error
 		if r.o.Client, err = engine.NewClient(r.root, r.o.Env); err != nil {
 			r.stop("%v", err)
-			return
+			return false
 		}
 	}
 	r.o.Secrets.Withhold(r.o.Client.Config().Secrets()...)
-	resolved := make(chan error, 1)
-	go func() { resolved <- engine.ResolveTargets(ctx, r.o.Client, repository, r.o.Targets) }()
 	// A manager the PATH lacks (or has at another version than
 	// packageManager names) comes from the same registry.
 	r.managerFetch = managers.RegistryFetch(r.o.Client)
+	return true
+}
 
-	// The package manager (the binary, at the version packageManager
-	// names) is checked beside the rest: no install starts before it is,
-	// and its failure stops the run before anything is installed.
-	workCtx, workCancel := context.WithCancel(ctx)
-	defer workCancel()
-	r.detected = make(chan struct{})
-	go func() {
-		defer close(r.detected)
-		if r.manager, r.detectErr = managers.Detect(ctx, r.root, repository, r.o.Env, r.managerFetch); r.detectErr != nil {
-			workCancel()
-		} else {
-			r.trace("install", "the manager is %s %s (%s)", r.manager.Name, r.manager.Version, r.manager.Binary)
-		}
-	}()
-	defer func() { <-r.detected }()
-	reads.Wait()
-	if snapErr != nil {
-		r.stop("snapshot of the checkout: %v", snapErr)
-		return
+func (r *runner) resolveTargets(ctx context.Context) bool {
+	r.targetErr = engine.ResolveTargets(ctx, r.o.Client, r.repository, r.o.Targets)
+	return r.targetErr == nil
+}
+
+// detectManager checks the package manager (the binary, at the version
+// packageManager names): no install starts before it is, and its failure
+// ends the work before anything is installed.
+func (r *runner) detectManager(ctx context.Context) bool {
+	if r.manager, r.detectErr = managers.Detect(ctx, r.root, r.repository, r.o.Env, r.managerFetch); r.detectErr != nil {
+		r.cancelWork()
+		return false
+	}
+	r.trace("install", "the manager is %s %s (%s)", r.manager.Manager.Name(), r.manager.Version, r.manager.Binary)
+	return true
+}
+
+// scope decides where the baseline compile reads and which workspaces the
+// upgrade touches.
+func (r *runner) scope(context.Context) bool {
+	if r.snapErr != nil {
+		r.stop("snapshot of the checkout: %v", r.snapErr)
+		return false
 	}
 	// The baseline compile reads the checkout, from the start and beside
 	// the clone and the install, when the clone will hold the same files;
 	// else it reads the clone before the install touches it.
-	if sameErr != nil {
-		r.stop("reading the checkout: %v", sameErr)
-		return
+	if r.sameErr != nil {
+		r.stop("reading the checkout: %v", r.sameErr)
+		return false
 	}
-	if real, _ := filepath.EvalSymlinks(r.root); unlike == "" && real != top {
+	if real, _ := filepath.EvalSymlinks(r.root); r.unlike == "" && real != r.top {
 		// tsc names files outside the repository root by absolute paths,
 		// which differ between the checkout and the clone.
-		unlike = "the repository is below the git top " + top
+		r.unlike = "the repository is below the git top " + r.top
 	}
 	r.fetch = r.fetcher()
-
-	// What the upgrade is (check decides the target, the group, the
-	// companions and the sites) and the private clone with its baseline
-	// compile are independent: they run side by side.
-	workspaces, err := workspacesOf(repository, r.o.Package)
-	if err != nil {
+	var err error
+	if r.workspaces, err = workspacesOf(r.repository, r.o.Package); err != nil {
 		r.stop("%v", err)
-		return
+		return false
 	}
-	if r.o.WithServices && !r.confirmServices(repository, workspaces) {
-		return
+	if r.o.WithServices && !r.confirmServices(r.repository, r.workspaces) {
+		return false
 	}
-	// The baseline compile reads nothing the target decides: it starts
-	// before the target is resolved (the driver it runs in is what check
-	// waits for), and an unknown target cancels it with the run.
-	type baseline struct {
-		run *compileRun
-		err error
+	if r.unlike != "" {
+		r.progress("compile", "the baseline compile waits for the clone: %s", r.unlike)
 	}
-	based := make(chan baseline, 1)
-	compileBefore := func(root string) {
-		r.progress("compile", "type-checking %s before the upgrade", engine.Where(workspaces))
-		run, err := compileWorkspaces(workCtx, root, workspaces, r.fetch, r.drivers)
-		r.trace("compile", "compiled before the upgrade")
-		based <- baseline{run, err}
+	return true
+}
+
+func (r *runner) baselineReadsCheckout() bool { return r.unlike == "" }
+func (r *runner) baselineReadsClone() bool    { return r.unlike != "" }
+
+func (r *runner) baselineCheckout(ctx context.Context) bool { return r.compileBefore(ctx, r.root) }
+func (r *runner) baselineClone(ctx context.Context) bool    { return r.compileBefore(ctx, r.croot) }
+
+// compileBefore is the baseline: the compile of the workspaces before the
+// upgrade, in root.
+func (r *runner) compileBefore(ctx context.Context, root string) bool {
+	r.progress("compile", "type-checking %s before the upgrade", engine.Where(r.workspaces))
+	r.base, r.baseErr = compileWorkspaces(ctx, root, r.workspaces, r.fetch, r.drivers)
+	r.trace("compile", "compiled before the upgrade")
+	return true
+}
+
+// targetResolved stops the run on a target that does not resolve; the
+// baseline compile stops with it, before its report.
+func (r *runner) targetResolved(ctx context.Context) bool {
+	err := r.targetErr
+	if err == nil {
+		return true
 	}
-	if unlike == "" {
-		go compileBefore(r.root)
-	} else {
-		r.progress("compile", "the baseline compile waits for the clone: %s", unlike)
+	r.cancelWork()
+	var unknown *engine.TargetError
+	switch {
+	case r.interrupted(ctx, "resolving the target"):
+	case errors.As(err, &unknown):
+		r.stop("%v: name one that exists; nothing was cloned", err)
+	default:
+		// The registry did not answer: the target may well exist.
+		r.stop("%v: nothing was cloned", err)
 	}
-	if err := <-resolved; err != nil {
-		// The baseline compile stops with the run, before its report.
-		workCancel()
-		if unlike == "" {
-			<-based
+	return false
+}
+
+func (r *runner) makeClone(ctx context.Context) bool {
+	r.progress("clone", "cloning %s into a private clone", r.top)
+	var err error
+	r.clone, err = isolate.New(ctx, isolate.Options{Checkout: r.top, Root: r.o.RunsRoot, Branch: pendingBranch(r.o.Package), Env: r.o.Env})
+	if err == nil {
+		if r.croot, err = r.clone.Path(r.root); err == nil {
+			r.env = r.clone.Env(r.o.Env)
 		}
-		var unknown *engine.TargetError
-		switch {
-		case r.interrupted(ctx, "resolving the target"):
-		case errors.As(err, &unknown):
-			r.stop("%v: name one that exists; nothing was cloned", err)
-		default:
-			// The registry did not answer: the target may well exist.
-			r.stop("%v: nothing was cloned", err)
-		}
-		return
 	}
-	cloned := make(chan error, 1)
-	// The install starts on check's first plan of the package once the
-	// baseline is compiled, while check goes on.
-	plans := make(chan model.PackageReport, 16)
-	checked := make(chan struct{})
-	spec := make(chan *earlyInstall, 1)
-	specCtx, specCancel := context.WithCancel(workCtx)
-	defer specCancel()
-	go func() {
-		r.progress("clone", "cloning %s into a private clone", top)
-		var err error
-		r.clone, err = isolate.New(workCtx, isolate.Options{Checkout: top, Root: r.o.RunsRoot, Branch: pendingBranch(r.o.Package), Env: r.o.Env})
-		if err == nil {
-			if r.croot, err = r.clone.Path(r.root); err == nil {
-				r.env = r.clone.Env(r.o.Env)
-			}
-		}
-		r.trace("clone", "cloned")
-		// Sent once croot and env are set: the main goroutine reads them.
-		cloned <- err
-		if err != nil {
-			if unlike != "" {
-				based <- baseline{err: err}
-			}
-			spec <- nil
-			return
-		}
-		if unlike != "" {
-			compileBefore(r.croot)
-		}
-		spec <- r.installEarly(specCtx, repository, plans, checked)
-	}()
+	r.trace("clone", "cloned")
+	r.cloneErr = err
+	return err == nil
+}
+
+// check is what the upgrade is: the target, the group, the companions and
+// the sites. It hands its plans of the package to the early install as
+// they come.
+func (r *runner) check(ctx context.Context) bool {
 	r.progress("check", "checking %s", r.o.Package)
-	crep, checkErr := engine.Check(workCtx, engine.CheckOptions{Cwd: r.o.Cwd, CwdArg: r.o.CwdArg, Env: r.o.Env, Client: r.o.Client, CompilerClient: r.o.CompilerClient,
+	r.crep, r.checkErr = engine.Check(ctx, engine.CheckOptions{Cwd: r.o.Cwd, CwdArg: r.o.CwdArg, Env: r.o.Env, Client: r.o.Client, CompilerClient: r.o.CompilerClient,
 		Packages: []string{r.o.Package}, Targets: r.o.Targets, Group: r.o.Group, Compile: true, Events: r.o.CheckEvents,
-		Repository: repository, Drivers: r.drivers, Planned: func(p model.PackageReport) {
+		Repository: r.repository, Drivers: r.drivers, Planned: func(p model.PackageReport) {
 			if concerns(p, r.o.Package) {
 				r.trace("check", "planned %s", p.Title)
 				select {
-				case plans <- p:
+				case r.plans <- p:
 				default:
 				}
 			}
 		}})
-	close(checked)
+	close(r.checked)
 	r.trace("check", "checked")
-	if checkErr != nil {
-		specCancel()
+	if r.checkErr != nil {
+		r.cancelStep("install early")
 	}
-	cloneErr := <-cloned
+	return true
+}
+
+// planUpgrade joins what ran beside check and turns check's reports into
+// the upgrade, on its branch.
+func (r *runner) planUpgrade(ctx context.Context) bool {
 	if r.clone != nil {
 		r.rep.Clone.Dir, r.rep.Clone.Repo = r.clone.Dir, r.croot
 	}
-	b := <-based
-	base, baseErr := b.run, b.err
-	early := <-spec
 	during := "check and the clone"
-	if early != nil {
+	if r.early != nil {
 		// An early install that check's plan then stops (a late conflict)
 		// is nothing to look at: the clone goes unless interrupted.
 		during = "check and the install"
 	}
-	<-r.detected
 	switch {
 	case r.interrupted(ctx, during):
-		return
+		return false
 	case r.detectErr != nil:
 		r.stop("%v", r.detectErr)
-		return
-	case checkErr != nil:
-		r.stop("check: %v", checkErr)
-		return
-	case cloneErr != nil:
-		r.stop("clone: %v", cloneErr)
-		return
+		return false
+	case r.checkErr != nil:
+		r.stop("check: %v", r.checkErr)
+		return false
+	case r.cloneErr != nil:
+		r.stop("clone: %v", r.cloneErr)
+		return false
 	}
 	if err := r.shimManager(); err != nil {
 		r.stop("%v", err)
-		return
+		return false
 	}
-	reports := reportsOf(crep, r.o.Package)
-	plan, err := planOf(r.o.Package, reports, repository)
+	r.reports = reportsOf(r.crep, r.o.Package)
+	plan, err := planOf(r.o.Package, r.reports, r.repository)
 	if err != nil {
 		r.stop("%v", err)
-		return
+		return false
 	}
+	r.upgrade = plan
 	r.rep.From, r.rep.To, r.rep.Moves = plan.from, plan.to, plan.moves
 	r.rep.Branch = "uptide/" + r.o.Package + "-" + plan.to
 	if len(plan.conflicts) > 0 {
 		r.stop("the companion plan has a conflict: %s; nothing was changed", strings.Join(plan.conflicts, "; "))
-		return
+		return false
 	}
 	if err := r.clone.Rename(ctx, r.rep.Branch); err != nil {
 		r.stop("naming the branch in the clone: %v", err)
-		return
+		return false
 	}
 	r.installing = true
+	return true
+}
 
-	// Bump and install.
-	res, cloneRepo, err := r.install(ctx, plan, early)
+// installUpgrade bumps and installs (the early install when it installed
+// the same moves) and commits the upgrade.
+func (r *runner) installUpgrade(ctx context.Context) bool {
+	res, cloneRepo, err := r.install(ctx, r.upgrade, r.early)
 	if err != nil {
 		if !r.interrupted(ctx, "install") {
 			r.stop("install: %v", err)
 		}
-		return
+		return false
 	}
+	r.cloneRepo = cloneRepo
 	r.rep.Install = &Install{Manager: res.Manager, Version: res.Version, Binary: res.Binary, BinaryWhy: res.BinaryWhy, Lockfile: res.Lockfile, Manifests: res.Manifests,
 		Commands: res.Commands, Moved: res.Moved, Normalized: orEmpty(res.Normalized)}
 	if len(res.Normalized) > 0 && !r.commitNormalized(ctx, res) {
-		return
+		return false
 	}
-	if !r.commit(ctx, upgradeSubject(r.o.Package, plan), append(append([]string{}, res.Manifests...), res.Lockfile)...) {
-		return
-	}
+	return r.commit(ctx, upgradeSubject(r.o.Package, r.upgrade), append(append([]string{}, res.Manifests...), res.Lockfile)...)
+}
 
-	// The rest is verification: from here the run is failed, not not-run.
+// ruleEdits makes the pack's rule edits first, as one commit: the
+// assisted fixer then sees the clone they left, and is not handed their
+// sites. The rest is verification: from here the run is failed, not
+// not-run.
+func (r *runner) ruleEdits(ctx context.Context) bool {
 	r.rep.Status = StatusFailed
-	style := verify.DetectStyle(r.croot)
-	lb := &lintBaseline{run: verify.LintRun{Failures: map[string][]string{}}, ok: true}
-	// The pack's rule edits come first, as one commit: the assisted fixer
-	// then sees the clone they left, and is not handed their sites.
-	ruleFiles, ruled, ok := r.applyRules(ctx, reports, workspaces, style, lb)
-	if !ok || r.interrupted(ctx, "the rule edits") {
-		return
+	r.style = verify.DetectStyle(r.croot)
+	r.lb = &lintBaseline{run: verify.LintRun{Failures: map[string][]string{}}, ok: true}
+	var ok bool
+	r.ruleFiles, r.ruled, ok = r.applyRules(ctx, r.reports, r.workspaces, r.style, r.lb)
+	return ok && !r.interrupted(ctx, "the rule edits")
+}
+
+func (r *runner) assist(ctx context.Context) bool {
+	if r.o.Assist == nil || r.baseErr != nil {
+		return true
 	}
-	if r.o.Assist != nil && baseErr == nil {
-		if !r.assistStep(ctx, reports, workspaces, base, plan.from, plan.to, ruled) {
-			return
-		}
-	}
-	patchFiles := r.patchFiles()
+	return r.assistStep(ctx, r.reports, r.workspaces, r.base, r.upgrade.from, r.upgrade.to, r.ruled)
+}
+
+// patch lints the files the accepted patches edit (the rules' are linted)
+// and applies the patches, one commit each.
+func (r *runner) patch(ctx context.Context) bool {
+	r.patchFiles = r.filesPatched()
 	var unlinted []string
-	for _, f := range patchFiles {
-		if !slices.Contains(ruleFiles, f) {
+	for _, f := range r.patchFiles {
+		if !slices.Contains(r.ruleFiles, f) {
 			unlinted = append(unlinted, f)
 		}
 	}
-	r.lintBefore(ctx, style, unlinted, "the edits", lb)
+	r.lintBefore(ctx, r.style, unlinted, "the edits", r.lb)
 	edited := r.applyPatches(ctx)
 	if ctx.Err() != nil {
 		r.interrupted(ctx, "the edits")
-		return
+		return false
 	}
-	for _, f := range ruleFiles {
+	for _, f := range r.ruleFiles {
 		edited = appendUnique(edited, f)
 	}
 	sort.Strings(edited)
-	lintFiles := append([]string(nil), edited...)
-	if style.Formatter != nil && len(edited) > 0 {
-		r.rep.Style.Formatter = style.Formatter.Name
-		r.progress("format", "formatting %d edited files (%s)", len(edited), style.Formatter.Name)
-		changed, err := style.Format(ctx, r.croot, r.env, edited)
-		switch {
-		case err != nil:
-			r.rep.NotRun = append(r.rep.NotRun, fmt.Sprintf("format (%s): %v", style.Formatter.Name, err))
-		case len(changed) > 0:
-			r.rep.Style.Formatted = changed
-			if !r.commit(ctx, fmt.Sprintf("format the files the upgrade edited (%s)", style.Formatter.Name), changed...) {
-				return
-			}
-		}
-	}
+	r.edited = edited
+	return true
+}
 
-	// Types, beside the lint and the tests: none of them writes what the
-	// others read.
-	r.progress("compile", "type-checking after the upgrade")
-	typed := make(chan struct{})
-	go func() {
-		defer close(typed)
-		r.typesAfter(ctx, workspaces, base, baseErr)
-	}()
-	for _, f := range patchFiles {
-		lintFiles = appendUnique(lintFiles, f)
+// format formats the edited files and commits what the formatter changed.
+func (r *runner) format(ctx context.Context) bool {
+	style, edited := r.style, r.edited
+	if style.Formatter == nil || len(edited) == 0 {
+		return true
 	}
-	r.lintAndTest(ctx, workspaces, reports, edited, lintFiles, style, cloneRepo, *lb)
-	r.trace("tests", "lint and tests done")
-	<-typed
+	r.rep.Style.Formatter = style.Formatter.Name
+	r.progress("format", "formatting %d edited files (%s)", len(edited), style.Formatter.Name)
+	changed, err := style.Format(ctx, r.croot, r.env, edited)
+	switch {
+	case err != nil:
+		r.rep.NotRun = append(r.rep.NotRun, fmt.Sprintf("format (%s): %v", style.Formatter.Name, err))
+	case len(changed) > 0:
+		r.rep.Style.Formatted = changed
+		return r.commit(ctx, fmt.Sprintf("format the files the upgrade edited (%s)", style.Formatter.Name), changed...)
+	}
+	return true
+}
+
+// verdict judges the run once the compile after the upgrade is done.
+func (r *runner) verdict(ctx context.Context) bool {
 	if r.interrupted(ctx, "the compile and the tests") {
-		return
+		return false
 	}
-	r.rep.Sites = sitesLeft(reports, r.rep.Types.New, r.rep.Patches, plan.added, ruled)
+	r.rep.Sites = sitesLeft(r.reports, r.rep.Types.New, r.rep.Patches, r.upgrade.added, r.ruled)
 	r.judge()
+	return true
 }
 
 // typesAfter type-checks the upgraded clone against the baseline. It
 // writes only the report's Types, so it runs beside lintAndTest.
-func (r *runner) typesAfter(ctx context.Context, workspaces []string, base *compileRun, baseErr error) {
+func (r *runner) typesAfter(ctx context.Context) bool {
+	workspaces, base, baseErr := r.workspaces, r.base, r.baseErr
 	switch {
 	case baseErr != nil:
 		r.rep.Types.Reason = "the baseline compile failed: " + baseErr.Error()
@@ -483,7 +535,7 @@ func (r *runner) typesAfter(ctx context.Context, workspaces []string, base *comp
 		after, err := compileWorkspaces(ctx, r.croot, workspaces, r.fetch, r.drivers)
 		r.trace("compile", "compiled after the upgrade")
 		if ctx.Err() != nil {
-			return
+			return true
 		}
 		if err != nil {
 			r.rep.Types.Reason = "the compile after the upgrade failed: " + err.Error()
@@ -497,6 +549,7 @@ func (r *runner) typesAfter(ctx context.Context, workspaces []string, base *comp
 			r.rep.Types.Reason = "no tsconfig.json in " + engine.Where(workspaces) + ": nothing to type-check"
 		}
 	}
+	return true
 }
 
 // lintBaseline is the lint of the files the edits touch, taken before
@@ -524,10 +577,15 @@ func (r *runner) lintBefore(ctx context.Context, style verify.Style, files []str
 	}
 }
 
-// lintAndTest lints the edited files and runs the affected tests. It
-// writes the report's NotRun, Style and Tests, never Types.
-func (r *runner) lintAndTest(ctx context.Context, workspaces []string, reports []model.PackageReport, edited, lintFiles []string,
-	style verify.Style, cloneRepo *model.Repository, lb lintBaseline) {
+// lintAndTest lints the edited files (and those the patches edit) and
+// runs the affected tests. It writes the report's NotRun, Style and
+// Tests, never Types.
+func (r *runner) lintAndTest(ctx context.Context) bool {
+	workspaces, reports, edited, style, cloneRepo, lb := r.workspaces, r.reports, r.edited, r.style, r.cloneRepo, *r.lb
+	lintFiles := append([]string(nil), edited...)
+	for _, f := range r.patchFiles {
+		lintFiles = appendUnique(lintFiles, f)
+	}
 	// Lint the edited files.
 	if style.Linter != nil && len(lintFiles) > 0 {
 		r.rep.Style.Linter = style.Linter.Name
@@ -563,6 +621,8 @@ func (r *runner) lintAndTest(ctx context.Context, workspaces []string, reports [
 				func(line string) { r.progress("tests", "%s", line) })
 		}
 	}
+	r.trace("tests", "lint and tests done")
+	return true
 }
 
 // confirmServices lists what --with-services would run and where it
@@ -780,19 +840,11 @@ func (r *runner) commitNormalized(ctx context.Context, res *managers.Result) boo
 // normalizedSubject: "npm 11.6.2 rewrites package-lock.json on its own:
 // babel-plugin-macros 3.1.0 removed; cosmiconfig 7.1.0 removed".
 func normalizedSubject(res *managers.Result) string {
-	return fmt.Sprintf("%s rewrites %s on its own: %s", managerLabel(res.Manager, res.Version), res.Lockfile, strings.Join(res.Normalized, "; "))
+	return fmt.Sprintf("%s rewrites %s on its own: %s", res.Label(), res.Lockfile, strings.Join(res.Normalized, "; "))
 }
 
-// managerLabel is the manager as its users name it: "npm 11.6.2", "yarn 4.5.0".
-func managerLabel(name, version string) string {
-	if name == "yarn-berry" {
-		name = "yarn"
-	}
-	return name + " " + version
-}
-
-// patchFiles are the files the accepted patches edit, sorted.
-func (r *runner) patchFiles() []string {
+// filesPatched are the files the accepted patches edit, sorted.
+func (r *runner) filesPatched() []string {
 	seen := map[string]bool{}
 	var out []string
 	if r.o.Patches != nil {

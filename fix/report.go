@@ -47,7 +47,27 @@ type Report struct {
 	NotRun   []string         `json:"notRun"`
 	Clone    CloneReport      `json:"clone"`
 	Checkout CheckoutReport   `json:"checkout"`
+	// Publish is what --pr did (absent without it).
+	Publish *Publish `json:"publish,omitempty"`
 }
+
+// The statuses of a --pr: the pull request opened, the gate refused it,
+// or pushing or GitHub failed.
+const (
+	PublishOpened  = "opened"
+	PublishBlocked = "blocked"
+	PublishFailed  = "failed"
+)
+
+// Publish is what --pr did: the pull request it opened, or why none.
+type Publish struct {
+	Status string `json:"status"`
+	Reason string `json:"reason,omitempty"`
+	URL    string `json:"url,omitempty"`
+}
+
+// Record is the run as it is stored (run.json).
+func (r *Report) Record() ([]byte, error) { return marshalRun(r) }
 
 // Move is one package moved, and why it moves.
 type Move struct {

@@ -12,6 +12,8 @@ import (
 	"github.com/uptide/uptide/internal/redact"
 	"github.com/uptide/uptide/tui/review"
 	"github.com/uptide/uptide/tui/state"
+	"github.com/uptide/uptide/view/html"
+	"github.com/uptide/uptide/view/prbody"
 )
 
 // Live is the Engine over the real analysis: one registry client for the
@@ -302,5 +304,8 @@ func (l *Live) Fix(ctx context.Context, req CheckRequest, progress func(phase, l
 		}
 		return out, err
 	}
-	return fix.Run(ctx, o)
+	rep, err := fix.Run(ctx, o)
+	html.StoreFixPage(rep)
+	prbody.Store(rep)
+	return rep, err
 }

@@ -347,6 +347,13 @@ func fixWhere(r *fix.Report) []Line {
 	if r.Checkout.RunFile != "" {
 		out = append(out, plain("Run     "+r.Checkout.RunFile))
 	}
+	if p := r.Publish; p != nil {
+		if p.Status == fix.PublishOpened {
+			out = append(out, plain("PR      opened "+p.URL))
+		} else {
+			out = append(out, Line{{"PR      ", Plain}, {"✗ not opened:", Bad}, {" " + p.Reason, Plain}})
+		}
+	}
 	return out
 }
 

@@ -109,6 +109,7 @@ func fixReports() map[string]*fix.Report {
 		NotRun:   []string{"e2e"},
 		Clone:    fix.CloneReport{Repo: "/tmp/r/repo", Kept: true, Why: "failed"},
 		Checkout: fix.CheckoutReport{Changed: []string{"src/a.ts"}, BranchWhy: "a branch of that name exists", Fetch: "git fetch /tmp/r/repo x:y", RunFile: "/r/run.json"},
+		Publish:  &fix.Publish{Status: fix.PublishBlocked, Reason: "the run did not verify: 2 new type errors"},
 	}
 	plainRun := &fix.Report{Package: "zod", Status: fix.StatusNotRun, Reason: "dirty", Risk: fix.Risk{Level: "low"}}
 	verified := &fix.Report{Package: "a", From: "1", To: "2", Status: fix.StatusVerified, Risk: fix.Risk{Level: "medium"},
@@ -116,7 +117,8 @@ func fixReports() map[string]*fix.Report {
 		Types:    fix.TypesReport{Compiler: "TS", Projects: []string{"a", "b"}, Files: 1},
 		Tests:    fix.TestsReport{Results: []verify.TestResult{{Run: verify.TestRun{Command: []string{"node", "--test"}}, Status: "no-tests", Passed: 0}, {Status: "passed", Passed: 2}}},
 		Clone:    fix.CloneReport{Removed: true},
-		Checkout: fix.CheckoutReport{Branch: "uptide/a-2", Sha: "abcdef0123456789", Created: true}}
+		Checkout: fix.CheckoutReport{Branch: "uptide/a-2", Sha: "abcdef0123456789", Created: true},
+		Publish:  &fix.Publish{Status: fix.PublishOpened, URL: "https://github.com/acme/app/pull/1"}}
 	noProjects := &fix.Report{Package: "a", Status: fix.StatusFailed, Reason: "r", Risk: fix.Risk{Level: "low"}, Install: &fix.Install{Manager: "yarn"}, Types: fix.TypesReport{Reason: "no tsconfig"},
 		Services: &verify.Services{Needs: []verify.ServiceSkip{{File: "x", Needs: "y"}}, Targets: []verify.Target{{Name: "DB", Value: "pg://[redacted]", From: "environment"}}},
 		Assist:   &fix.AssistReport{Note: "no provider"}}

@@ -169,6 +169,12 @@ func skipShort(t testing.TB, what string) {
 
 func run(t testing.TB, e env, dir string, args ...string) result {
 	t.Helper()
+	return runBinary(t, uptideBinary(t), e, dir, args...)
+}
+
+// runBinary runs a given build of uptide as run runs the test's.
+func runBinary(t testing.TB, bin string, e env, dir string, args ...string) result {
+	t.Helper()
 	for _, a := range args {
 		if !strings.HasPrefix(a, "-") {
 			if compiling[a] {
@@ -179,7 +185,7 @@ func run(t testing.TB, e env, dir string, args ...string) result {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, uptideBinary(t), append([]string{"--cwd", dir}, args...)...)
+	cmd := exec.CommandContext(ctx, bin, append([]string{"--cwd", dir}, args...)...)
 	cmd.Env = e.vars()
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb

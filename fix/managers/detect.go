@@ -13,12 +13,11 @@ import (
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/engine/semver"
 	"github.com/uptide/uptide/internal/proc"
-	"gopkg.in/yaml.v3"
 )
 
-// Manager is the detected manager binary.
-type Manager struct {
-	Name     string   // npm, pnpm, yarn, yarn-berry, bun
+// Detected is the manager Detect found and the binary that runs it.
+type Detected struct {
+	Manager  Manager
 	Version  string   // the binary's own --version
 	Argv     []string // the binary, absolute (node and the script of a fetched one)
 	Lockfile string   // slash path relative to the root
@@ -28,13 +27,13 @@ type Manager struct {
 	Binary, Why string
 }
 
-// lockfileManager is the manager family that writes a lockfile.
-var lockfileManager = map[string]string{
-	"pnpm-lock.yaml":      "pnpm",
-	"npm-shrinkwrap.json": "npm",
-	"package-lock.json":   "npm",
-	"yarn.lock":           "yarn",
-	"bun.lock":            "bun",
+// writer is the name of the manager family (yarn for both Yarns) that
+// writes the lockfile at path, "" for none.
+func writer(path string) string {
+	if m := lockfileManager[filepath.Base(path)]; m != nil {
+		return m.Name()
+	}
+	return ""
 }
 
 // Detect picks the manager from the lockfile and configuration and finds
@@ -44,7 +43,7 @@ var lockfileManager = map[string]string{
 // names, else at the newest release of the line that writes the
 // lockfile's format, brought by fetch into the tool cache. Without fetch
 // those are errors (*VersionError for a version). Run before any edit.
-func Detect(ctx context.Context, root string, repo *model.Repository, env []string, fetch Fetch) (*Manager, error) {
+func Detect(ctx context.Context, root string, repo *model.Repository, env []string, fetch Fetch) (*Detected, error) {
 	if repo == nil {
 		return nil, errors.New("managers: no repository: load it with engine/repo first")
 	}
@@ -59,18 +58,18 @@ func Detect(ctx context.Context, root string, repo *model.Repository, env []stri
 	}
 	var lock string
 	for _, p := range all {
-		if lockfileManager[filepath.Base(p)] == family || family == "" {
+		if writer(p) == family || family == "" {
 			lock = p
 			break
 		}
 	}
 	if lock == "" {
 		if family == "" {
-			family = "npm"
+			family = npm.Name()
 		}
 		return nil, fmt.Errorf("no %s lockfile in %s: run `%s install` there and commit the lockfile first, so the upgrade can be checked against it", family, root, family)
 	}
-	family = lockfileManager[filepath.Base(lock)]
+	family = writer(lock)
 	data, err := os.ReadFile(lock)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read %s: %w", lock, err)
@@ -79,23 +78,21 @@ func Detect(ctx context.Context, root string, repo *model.Repository, env []stri
 	if err != nil {
 		return nil, err
 	}
-	name := family
+	m := lockfileManager[filepath.Base(lock)]
 	switch lf.Format() {
 	case lockfile.NPMv1:
 		return nil, fmt.Errorf("%s is lockfileVersion 1 (npm 6): uptide fix installs with npm 7 or later, which would rewrite all of it: run `npm install` with npm 7+ and commit the v3 lockfile first", lock)
 	case lockfile.PnpmV5:
 		return nil, fmt.Errorf("%s is a pnpm 7 lockfile (5.x): run `pnpm install` with pnpm 8 or later and commit the lockfile first", lock)
 	case lockfile.YarnBerry:
-		name = "yarn-berry"
+		m = yarnBerry
 	}
-	if name == "yarn-berry" {
-		if err := checkLinker(root); err != nil {
-			return nil, err
-		}
+	if err := m.Usable(root); err != nil {
+		return nil, err
 	}
 	rel, _ := filepath.Rel(root, lock)
 	lockRel := filepath.ToSlash(rel)
-	bin := binaryName(name)
+	bin := m.Command()
 	want := ""
 	if fieldName == bin {
 		want = fieldVersion
@@ -106,32 +103,31 @@ func Detect(ctx context.Context, root string, repo *model.Repository, env []stri
 		return nil, fmt.Errorf("package.json packageManager names %s@%s, which is not an exact version: write the one the repository uses (%s@<major.minor.patch>), as corepack requires",
 			fieldName, fieldVersion, fieldName)
 	}
-	if want != "" && family == "yarn" && berry(want) != (name == "yarn-berry") {
+	if want != "" && isYarn(m) && berry(want) != (m == yarnBerry) {
 		return nil, fmt.Errorf("package.json packageManager names %s@%s, but %s is written by %s: change packageManager, or install with the Yarn it names and commit the lockfile",
-			fieldName, fieldVersion, lockRel, yarnLine(name))
+			fieldName, fieldVersion, lockRel, yarnLine(m))
 	}
-	if _, ok := registryPackage[name]; !ok {
+	if m.Package() == "" {
 		fetch = nil // bun: one native binary per platform, to install
 	}
 	var why string
 	path, err := lookPath(env, bin)
 	if err == nil {
-		have, err := binaryVersion(ctx, []string{path}, root, name, env)
+		have, err := binaryVersion(ctx, []string{path}, root, m, env)
 		if err != nil {
 			return nil, err
 		}
-		m := &Manager{Name: name, Version: have, Argv: []string{path}, Lockfile: lockRel, Binary: path}
 		switch {
-		case family == "yarn" && berry(have) != (name == "yarn-berry"):
-			why = fmt.Sprintf("the yarn on PATH (%s) is %s, but %s is written by %s", path, have, lockRel, yarnLine(name))
+		case isYarn(m) && berry(have) != (m == yarnBerry):
+			why = fmt.Sprintf("the yarn on PATH (%s) is %s, but %s is written by %s", path, have, lockRel, yarnLine(m))
 		case want != "" && want != have:
 			why = fmt.Sprintf("packageManager names %s@%s, the %s on PATH (%s) is %s", fieldName, want, bin, path, have)
 		default:
-			return m, nil
+			return &Detected{Manager: m, Version: have, Argv: []string{path}, Lockfile: lockRel, Binary: path}, nil
 		}
 		if fetch == nil {
 			if want == "" {
-				return nil, &VersionError{Field: lockRel, Want: yarnLine(name) + " (the lockfile is its)", Have: "yarn@" + have + " (" + path + ")",
+				return nil, &VersionError{Field: lockRel, Want: yarnLine(m) + " (the lockfile is its)", Have: "yarn@" + have + " (" + path + ")",
 					Hint: "put the Yarn the repository uses on PATH (corepack enable), then run again"}
 			}
 			return nil, &VersionError{Field: "package.json packageManager", Want: fieldName + "@" + want, Have: bin + "@" + have + " (" + path + ")",
@@ -142,7 +138,7 @@ func Detect(ctx context.Context, root string, repo *model.Repository, env []stri
 	}
 	version, whose := want, "as packageManager names"
 	if version == "" {
-		version, whose = pinnedRelease(name, lf.Format(), data), "the newest release of the line that writes "+lockRel
+		version, whose = m.Pinned(lf.Format(), data), "the newest release of the line that writes "+lockRel
 	}
 	if version == "" || fetch == nil {
 		return nil, fmt.Errorf("%s: %s: install %s (the version packageManager names, %s), or put it on PATH", lockRel, why, bin, orNone(repo.PackageManagerField))
@@ -151,39 +147,27 @@ func Detect(ctx context.Context, root string, repo *model.Repository, env []stri
 	if version == want {
 		hash = packageManagerHash(repo.PackageManagerField)
 	}
-	m, err := fetched(ctx, fetch, name, version, hash, env)
+	d, err := fetched(ctx, fetch, m, version, hash, env)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s, so uptide runs %s %s (%s) from the registry, and that failed: %w", lockRel, why, bin, version, whose, err)
 	}
-	m.Lockfile = lockRel
-	m.Why = fmt.Sprintf("%s: %s %s (%s) from the registry", why, bin, version, whose)
-	if hash != "" && name == "yarn-berry" {
-		m.Why += "; packageManager's hash is of Yarn's own single-file release, not of the registry's package, so it was not checked (the registry's integrity was)"
+	d.Lockfile = lockRel
+	d.Why = fmt.Sprintf("%s: %s %s (%s) from the registry", why, bin, version, whose)
+	if hash != "" && m == yarnBerry {
+		d.Why += "; packageManager's hash is of Yarn's own single-file release, not of the registry's package, so it was not checked (the registry's integrity was)"
 	}
-	return m, nil
+	return d, nil
 }
 
 // binaryVersion is the manager's own --version.
-func binaryVersion(ctx context.Context, argv []string, root, name string, env []string) (string, error) {
+func binaryVersion(ctx context.Context, argv []string, root string, m Manager, env []string) (string, error) {
 	vctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
-	res, err := proc.Run(vctx, proc.Cmd{Argv: append(append([]string{}, argv...), "--version"), Dir: root, Env: managerEnv(name, env)})
+	res, err := proc.Run(vctx, proc.Cmd{Argv: append(append([]string{}, argv...), "--version"), Dir: root, Env: m.Env(env)})
 	if err != nil || res.ExitCode != 0 {
 		return "", &InstallError{Command: strings.Join(argv, " ") + " --version", Output: res.Output + errText(err)}
 	}
 	return lastLine(res.Output), nil
-}
-
-// berry: a Yarn version of 2 or later.
-func berry(version string) bool {
-	return !strings.HasPrefix(version, "0.") && !strings.HasPrefix(version, "1.")
-}
-
-func yarnLine(name string) string {
-	if name == "yarn-berry" {
-		return "Yarn 2 or later"
-	}
-	return "Yarn 1"
 }
 
 // splitPackageManager reads "pnpm@9.15.9+sha512.abc" as pnpm, 9.15.9.
@@ -200,39 +184,6 @@ func splitPackageManager(field string) (string, string) {
 func packageManagerHash(field string) string {
 	_, hash, _ := strings.Cut(strings.TrimSpace(field), "+")
 	return hash
-}
-
-func binaryName(manager string) string {
-	if manager == "yarn-berry" {
-		return "yarn"
-	}
-	return manager
-}
-
-// checkLinker insists on Yarn Berry's node-modules linker: with Plug'n'Play
-// there is no node_modules for the compiler and the tests to run on.
-func checkLinker(root string) error {
-	file := filepath.Join(root, ".yarnrc.yml")
-	data, err := os.ReadFile(file)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("cannot read %s: %w", file, err)
-	}
-	var rc struct {
-		NodeLinker string `yaml:"nodeLinker"`
-	}
-	if len(data) > 0 {
-		if err := yaml.Unmarshal(data, &rc); err != nil {
-			return fmt.Errorf("%s is not valid YAML (%v): fix it, then run again", file, err)
-		}
-	}
-	if rc.NodeLinker == "node-modules" {
-		return nil
-	}
-	linker := rc.NodeLinker
-	if linker == "" {
-		linker = "pnp (unset: Yarn's default)"
-	}
-	return &LinkerError{File: file, Linker: linker}
 }
 
 // lookPath finds a program on the PATH of env (not of this process).
@@ -272,44 +223,4 @@ func errText(err error) string {
 		return ""
 	}
 	return "\n" + err.Error()
-}
-
-// forcedVars keep every manager non-interactive, script-free and off its
-// frozen CI defaults, whatever env says.
-var forcedVars = []string{
-	"npm_config_ignore_scripts=true",
-	"YARN_ENABLE_SCRIPTS=false",
-	"YARN_IGNORE_SCRIPTS=true",
-	"YARN_ENABLE_IMMUTABLE_INSTALLS=false",
-	"YARN_ENABLE_PROGRESS_BARS=false",
-	"HUSKY=0",
-	"SKIP_SIMPLE_GIT_HOOKS=1",
-	"LEFTHOOK=0",
-}
-
-// pnpmOnly are settings only pnpm reads (through npm_config_*, any case):
-// npm 11 warns about each one it does not know on every run.
-var pnpmOnly = []string{"npm_config_verify_deps_before_run", "npm_config_store_dir"}
-
-// managerEnv is env for the manager name: forcedVars set, and pnpm's own
-// settings left out for the others.
-func managerEnv(name string, env []string) []string {
-	drop := map[string]bool{}
-	if name != "pnpm" {
-		for _, k := range pnpmOnly {
-			drop[k] = true
-		}
-	}
-	for _, kv := range forcedVars {
-		k, _, _ := strings.Cut(kv, "=")
-		drop[k] = true
-	}
-	out := make([]string, 0, len(env)+len(forcedVars))
-	for _, kv := range env {
-		k, _, _ := strings.Cut(kv, "=")
-		if !drop[k] && !drop[strings.ToLower(k)] {
-			out = append(out, kv)
-		}
-	}
-	return append(out, forcedVars...)
 }

@@ -9,5 +9,7 @@
 // first, then the styled range — and guards the lockfile: only the moved
 // packages' subtrees may change beyond what the manager rewrites on its
 // own. Any failure puts the original manifests and lockfile back byte for
-// byte.
+// byte. What it knows of running each manager (commands, environment,
+// registry package, pinned releases) is one Manager per manager, one file
+// each; the transaction only asks it.
 package managers

@@ -239,9 +239,19 @@ func (e testEnv) sh(t testing.TB, dir string, argv ...string) string {
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	cmd := append([]string{filepath.Join(e.bin, argv[0])}, argv[1:]...)
-	res, err := proc.Run(ctx, proc.Cmd{Argv: cmd, Dir: dir, Env: managerEnv(argv[0], e.vars)})
+	res, err := proc.Run(ctx, proc.Cmd{Argv: cmd, Dir: dir, Env: testManager(t, argv[0]).Env(e.vars)})
 	if err != nil || res.ExitCode != 0 {
 		t.Fatalf("%s in %s: %v (exit %d)\n%s", strings.Join(argv, " "), dir, err, res.ExitCode, res.Output)
 	}
 	return res.Output
+}
+
+// testManager is the manager name names.
+func testManager(t testing.TB, name string) Manager {
+	t.Helper()
+	m, ok := ByName(name)
+	if !ok {
+		t.Fatalf("no manager is named %q", name)
+	}
+	return m
 }

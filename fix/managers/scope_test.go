@@ -146,12 +146,12 @@ func TestPinnedRelease(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := pinnedRelease(tt.name, lf.Format(), data); got != tt.want {
+		if got := testManager(t, tt.name).Pinned(lf.Format(), data); got != tt.want {
 			t.Errorf("%s: %q, want %q", tt.repo, got, tt.want)
 		}
 	}
 	yarn3 := []byte("# yarn\n\n__metadata:\n  version: 6\n  cacheKey: 8\n")
-	if got := pinnedRelease("yarn-berry", lockfile.YarnBerry, yarn3); got != "3.8.7" {
+	if got := yarnBerry.Pinned(lockfile.YarnBerry, yarn3); got != "3.8.7" {
 		t.Errorf("a Yarn 3 lockfile: %q, want 3.8.7", got)
 	}
 }

@@ -11,11 +11,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
-	"strconv"
 	"strings"
 
-	"github.com/uptide/uptide/engine/lockfile"
 	"github.com/uptide/uptide/engine/registry"
 	"github.com/uptide/uptide/internal/cache"
 	"github.com/uptide/uptide/internal/proc"
@@ -33,49 +30,10 @@ type Tool struct {
 	Digests map[string]string
 }
 
-// registryPackage is the registry package of each manager Detect can run
-// without a binary on PATH (bun is a native binary per platform: not one).
-var registryPackage = map[string]string{
-	"npm":        "npm",
-	"pnpm":       "pnpm",
-	"yarn":       "yarn",
-	"yarn-berry": "@yarnpkg/cli-dist",
-}
-
-// pinnedRelease is the release a repository whose packageManager names no
-// version gets when its PATH has no manager: the newest of the line that
-// writes its lockfile's format; "" for none (npm ships with Node).
-func pinnedRelease(name string, f lockfile.Format, data []byte) string {
-	switch {
-	case name == "pnpm" && f == lockfile.PnpmV6:
-		return "8.15.9"
-	case name == "pnpm" && f == lockfile.PnpmV9:
-		return "9.15.9"
-	case name == "yarn":
-		return "1.22.22"
-	case name == "yarn-berry":
-		// __metadata.version: 4 is Yarn 2's, 5 and 6 Yarn 3's, 7 on Yarn 4's.
-		m := berryMetadata.FindSubmatch(data)
-		if m == nil {
-			return ""
-		}
-		switch v, _ := strconv.Atoi(string(m[1])); {
-		case v <= 4:
-			return "2.4.2"
-		case v <= 6:
-			return "3.8.7"
-		}
-		return "4.18.1"
-	}
-	return ""
-}
-
-var berryMetadata = regexp.MustCompile(`(?m)^__metadata:\s*\n\s+version:\s*(\d+)`)
-
-// fetched is the manager name@version from the registry, run by node.
+// fetched is the manager m@version from the registry, run by node.
 // hash, when set, is packageManager's "sha512.<hex>": the tarball must have it.
-func fetched(ctx context.Context, fetch Fetch, name, version, hash string, env []string) (*Manager, error) {
-	pkg := registryPackage[name]
+func fetched(ctx context.Context, fetch Fetch, m Manager, version, hash string, env []string) (*Detected, error) {
+	pkg := m.Package()
 	node, err := lookPath(env, "node")
 	if err != nil {
 		return nil, fmt.Errorf("no node on PATH to run it")
@@ -84,7 +42,7 @@ func fetched(ctx context.Context, fetch Fetch, name, version, hash string, env [
 	if err != nil {
 		return nil, err
 	}
-	if algo, want, ok := strings.Cut(hash, "."); ok && name != "yarn-berry" {
+	if algo, want, ok := strings.Cut(hash, "."); ok && m != yarnBerry {
 		// corepack's hash is of the tarball it downloads, which for these
 		// is the registry's (Yarn Berry's is its single-file release).
 		got, known := tool.Digests[algo]
@@ -96,7 +54,7 @@ func fetched(ctx context.Context, fetch Fetch, name, version, hash string, env [
 		}
 	}
 	dir := tool.Dir
-	script, err := binScript(dir, binaryName(name))
+	script, err := binScript(dir, m.Command())
 	if err != nil {
 		return nil, err
 	}
@@ -111,7 +69,7 @@ func fetched(ctx context.Context, fetch Fetch, name, version, hash string, env [
 	if have != version {
 		return nil, fmt.Errorf("%s is %s, not %s", filepath.Join(dir, "package.json"), have, version)
 	}
-	return &Manager{Name: name, Version: have, Argv: []string{node, script}, Binary: script}, nil
+	return &Detected{Manager: m, Version: have, Argv: []string{node, script}, Binary: script}, nil
 }
 
 // manifestVersion is the version the package.json in dir names.
@@ -242,9 +200,9 @@ func copyFiles(src, dst string) error {
 	})
 }
 
-// Shim writes into dir a program named as m's binary that runs m, for
+// Shim writes into dir a program named as m's command that runs m, for
 // scripts that call the manager by name.
-func Shim(dir string, m *Manager) error {
+func Shim(dir string, m *Detected) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -253,5 +211,5 @@ func Shim(dir string, m *Manager) error {
 		quoted[i] = proc.ShellQuote(a)
 	}
 	body := "#!/bin/sh\nexec " + strings.Join(quoted, " ") + " \"$@\"\n"
-	return os.WriteFile(filepath.Join(dir, binaryName(m.Name)), []byte(body), 0o755)
+	return os.WriteFile(filepath.Join(dir, m.Manager.Command()), []byte(body), 0o755)
 }

@@ -108,7 +108,7 @@ func TestShim(t *testing.T) {
 		t.Fatal(err)
 	}
 	bin := filepath.Join(t.TempDir(), "bin")
-	if err := Shim(bin, &Manager{Name: "pnpm", Argv: []string{script}}); err != nil {
+	if err := Shim(bin, &Detected{Manager: pnpm, Argv: []string{script}}); err != nil {
 		t.Fatal(err)
 	}
 	out, err := exec.Command(filepath.Join(bin, "pnpm"), "vitest", "run 'x'").CombinedOutput()

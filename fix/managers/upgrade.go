@@ -41,7 +41,7 @@ type Options struct {
 	Timeout  time.Duration     // per manager command; 0 = 10 minutes
 	// Manager is what Detect found for a copy of Root (the checkout the
 	// clone was made from): nil runs Detect here, with Fetch.
-	Manager *Manager
+	Manager *Detected
 	Fetch   Fetch
 }
 
@@ -111,7 +111,7 @@ func Upgrade(ctx context.Context, opts Options) (res *Result, err error) {
 			return nil, err
 		}
 	}
-	edits, decls, moved, err := plan(opts)
+	edits, decls, moved, err := plan(opts, m.Manager)
 	if err != nil {
 		return nil, err
 	}
@@ -148,13 +148,13 @@ func Upgrade(ctx context.Context, opts Options) (res *Result, err error) {
 		// Put the installed dependencies back as the original lockfile
 		// says, so a failed upgrade leaves the clone as it found it.
 		if installed && hadModules {
-			if ferr := runManager(ctx, m, opts, nil, restoreArgs(m.Name)); ferr != nil {
+			if ferr := runManager(ctx, m, opts, nil, m.Manager.RestoreArgs()); ferr != nil {
 				err = fmt.Errorf("%w; node_modules still holds the failed install (%v): run `%s` to reinstall from the restored lockfile",
-					err, ferr, binaryName(m.Name)+" "+strings.Join(restoreArgs(m.Name), " "))
+					err, ferr, m.Manager.Command()+" "+strings.Join(m.Manager.RestoreArgs(), " "))
 			}
 		}
 	}()
-	res = &Result{Manager: m.Name, Version: m.Version, Binary: m.Binary, BinaryWhy: m.Why, Lockfile: m.Lockfile}
+	res = &Result{Manager: m.Manager.Name(), Version: m.Version, Binary: m.Binary, BinaryWhy: m.Why, Lockfile: m.Lockfile}
 	for _, f := range editedFiles(edits) {
 		rel, _ := filepath.Rel(opts.Root, f)
 		res.Manifests = append(res.Manifests, filepath.ToSlash(rel))
@@ -203,7 +203,7 @@ func Upgrade(ctx context.Context, opts Options) (res *Result, err error) {
 // put back and the exact specifiers go first, so the manager resolves
 // exactly the target, then the styled ranges with a lockfile-only pass
 // that must not move anything.
-func resolve(ctx context.Context, m *Manager, opts Options, res *Result, edits []edit, decls []declared,
+func resolve(ctx context.Context, m *Detected, opts Options, res *Result, edits []edit, decls []declared,
 	originals map[string][]byte, lockPath string) (*lockfile.Graph, error) {
 	if err := applyEdits(edits, originals, true); err != nil {
 		return nil, err
@@ -248,7 +248,7 @@ func resolve(ctx context.Context, m *Manager, opts Options, res *Result, edits [
 	if err := applyEdits(edits, originals, true); err != nil {
 		return nil, err
 	}
-	if err := runManager(ctx, m, opts, res, lockfileOnlyArgs(m.Name)); err != nil {
+	if err := runManager(ctx, m, opts, res, m.Manager.LockfileOnlyArgs()); err != nil {
 		return nil, err
 	}
 	after, err := lockfile.LoadGraph(lockPath)
@@ -267,7 +267,7 @@ func resolve(ctx context.Context, m *Manager, opts Options, res *Result, edits [
 // it writes; the upgrade's files are put back after. A manager without a
 // lockfile-only pass installs, and the frozen install that follows the
 // guard lays node_modules out for the upgrade again.
-func normalize(ctx context.Context, m *Manager, opts Options, res *Result, originals map[string][]byte, lockPath string) (*lockfile.Graph, []byte, error) {
+func normalize(ctx context.Context, m *Detected, opts Options, res *Result, originals map[string][]byte, lockPath string) (*lockfile.Graph, []byte, error) {
 	upgraded := map[string][]byte{}
 	for f := range originals {
 		data, err := os.ReadFile(f)
@@ -281,7 +281,7 @@ func normalize(ctx context.Context, m *Manager, opts Options, res *Result, origi
 			return nil, nil, err
 		}
 	}
-	runErr := runManager(ctx, m, opts, res, lockfileOnlyArgs(m.Name))
+	runErr := runManager(ctx, m, opts, res, m.Manager.LockfileOnlyArgs())
 	var g *lockfile.Graph
 	normLock, err := os.ReadFile(lockPath)
 	if runErr == nil && err == nil {
@@ -296,7 +296,7 @@ func normalize(ctx context.Context, m *Manager, opts Options, res *Result, origi
 		return nil, nil, runErr
 	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("after %s on the untouched lockfile: %w", binaryName(m.Name), err)
+		return nil, nil, fmt.Errorf("after %s on the untouched lockfile: %w", m.Manager.Command(), err)
 	}
 	return g, normLock, nil
 }
@@ -328,9 +328,9 @@ func wantVersion(moves []Move, name string) string {
 	return ""
 }
 
-// plan turns the moves into specifier edits, refusing any specifier whose
-// style cannot be kept before a byte is written.
-func plan(opts Options) ([]edit, []declared, map[string]bool, error) {
+// plan turns the moves into specifier edits for manager, refusing any
+// specifier whose style cannot be kept before a byte is written.
+func plan(opts Options, manager Manager) ([]edit, []declared, map[string]bool, error) {
 	var edits []edit
 	var decls []declared
 	moved := map[string]bool{}
@@ -390,7 +390,7 @@ func plan(opts Options) ([]edit, []declared, map[string]bool, error) {
 				case d.Kind == model.SpecWorkspace || d.Kind == model.SpecLink || d.Kind == model.SpecFile:
 					continue // a package of the repository itself
 				case d.Catalog != "" || strings.HasPrefix(d.Spec, "catalog:"):
-					if opts.Repo.PackageManager != "pnpm" {
+					if !manager.Catalogs() {
 						return nil, nil, nil, &RangeError{File: w.Manifest, Name: d.Name, Spec: d.Spec}
 					}
 					found = true
@@ -491,74 +491,14 @@ func applyEdits(edits []edit, originals map[string][]byte, styled bool) error {
 	return nil
 }
 
-// installArgs are the manager's install command, scripts off and off its
-// frozen CI default.
-func installArgs(name string) []string {
-	switch name {
-	case "npm":
-		return []string{"install", "--ignore-scripts", "--no-audit", "--no-fund"}
-	case "pnpm":
-		return []string{"install", "--ignore-scripts", "--no-frozen-lockfile", "--config.confirmModulesPurge=false"}
-	case "yarn":
-		return []string{"install", "--ignore-scripts", "--non-interactive", "--no-progress"}
-	case "yarn-berry":
-		return []string{"install", "--mode=skip-build"}
-	case "bun":
-		return []string{"install", "--ignore-scripts"}
-	}
-	return []string{"install"}
-}
-
-// lockfileOnlyArgs re-resolve the lockfile alone, where the manager can:
-// the range-style pass moves nothing, so node_modules need not be walked
-// twice (the frozen install reconciles it after).
-func lockfileOnlyArgs(name string) []string {
-	switch name {
-	case "npm":
-		return append(installArgs(name), "--package-lock-only")
-	case "pnpm":
-		return append(installArgs(name), "--lockfile-only")
-	}
-	return installArgs(name)
-}
-
-// frozenArgs install exactly what the lockfile says, failing rather than
-// changing it. npm's is a plain install whose lockfile must come back
-// byte-identical (frozenInstall checks): npm ci would delete and rebuild
-// node_modules whole, and prunes nothing a plain install does not.
-func frozenArgs(name string) []string {
-	switch name {
-	case "npm":
-		return []string{"install", "--ignore-scripts", "--no-audit", "--no-fund"}
-	case "pnpm":
-		return []string{"install", "--ignore-scripts", "--frozen-lockfile", "--config.confirmModulesPurge=false"}
-	case "yarn":
-		return []string{"install", "--ignore-scripts", "--frozen-lockfile", "--non-interactive", "--no-progress"}
-	case "yarn-berry":
-		return []string{"install", "--immutable", "--mode=skip-build"}
-	case "bun":
-		return []string{"install", "--ignore-scripts", "--frozen-lockfile"}
-	}
-	return []string{"install"}
-}
-
-// restoreArgs lay node_modules out again from the restored lockfile: npm
-// ci for npm (whatever the manifests say), the frozen install otherwise.
-func restoreArgs(name string) []string {
-	if name == "npm" {
-		return []string{"ci", "--ignore-scripts", "--no-audit", "--no-fund"}
-	}
-	return frozenArgs(name)
-}
-
 // frozenInstall runs the frozen install and insists the lockfile kept
 // its bytes. res, when set, records the command.
-func frozenInstall(ctx context.Context, m *Manager, opts Options, res *Result, lockPath string) error {
+func frozenInstall(ctx context.Context, m *Detected, opts Options, res *Result, lockPath string) error {
 	want, err := os.ReadFile(lockPath)
 	if err != nil {
 		return err
 	}
-	if err := runManager(ctx, m, opts, res, frozenArgs(m.Name)); err != nil {
+	if err := runManager(ctx, m, opts, res, m.Manager.FrozenArgs()); err != nil {
 		return err
 	}
 	got, err := os.ReadFile(lockPath)
@@ -567,22 +507,22 @@ func frozenInstall(ctx context.Context, m *Manager, opts Options, res *Result, l
 	}
 	if string(got) != string(want) {
 		return fmt.Errorf("%s: the frozen install (%s %s) rewrote the lockfile it had just validated: the manager does not reproduce its own output; the lockfile was restored",
-			lockPath, binaryName(m.Name), strings.Join(frozenArgs(m.Name), " "))
+			lockPath, m.Manager.Command(), strings.Join(m.Manager.FrozenArgs(), " "))
 	}
 	return nil
 }
 
-func install(ctx context.Context, m *Manager, opts Options, res *Result) error {
-	return runManager(ctx, m, opts, res, installArgs(m.Name))
+func install(ctx context.Context, m *Detected, opts Options, res *Result) error {
+	return runManager(ctx, m, opts, res, m.Manager.InstallArgs())
 }
 
-func runManager(ctx context.Context, m *Manager, opts Options, res *Result, args []string) error {
+func runManager(ctx context.Context, m *Detected, opts Options, res *Result, args []string) error {
 	argv := append(append([]string{}, m.Argv...), args...)
-	label := binaryName(m.Name) + " " + strings.Join(args, " ")
+	label := m.Manager.Command() + " " + strings.Join(args, " ")
 	if res != nil {
 		res.Commands = append(res.Commands, label)
 	}
-	out, err := proc.Run(ctx, proc.Cmd{Argv: argv, Dir: opts.Root, Env: managerEnv(m.Name, opts.Env), Timeout: opts.Timeout, Progress: opts.Progress})
+	out, err := proc.Run(ctx, proc.Cmd{Argv: argv, Dir: opts.Root, Env: m.Manager.Env(opts.Env), Timeout: opts.Timeout, Progress: opts.Progress})
 	if err != nil {
 		return &InstallError{Command: label, Output: out.Output + "\n" + err.Error()}
 	}

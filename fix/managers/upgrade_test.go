@@ -455,7 +455,7 @@ func TestManagerEnvKeepsPnpmSettingsForPnpm(t *testing.T) {
 	env := []string{"PATH=/bin", "npm_config_verify_deps_before_run=false", "NPM_CONFIG_STORE_DIR=/s"}
 	for name, want := range map[string]bool{"npm": false, "yarn": false, "bun": false, "pnpm": true} {
 		got := 0
-		for _, kv := range managerEnv(name, env) {
+		for _, kv := range testManager(t, name).Env(env) {
 			if strings.HasPrefix(kv, "npm_config_verify_deps_before_run=") || strings.HasPrefix(kv, "NPM_CONFIG_STORE_DIR=") {
 				got++
 			}
@@ -478,7 +478,7 @@ func TestDetectedManagerWithoutTheLockfileHere(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := &Manager{Name: "npm", Version: "11.0.0", Argv: []string{"npm"}, Lockfile: "package-lock.json"}
+	m := &Detected{Manager: npm, Version: "11.0.0", Argv: []string{"npm"}, Lockfile: "package-lock.json"}
 	_, err = Upgrade(context.Background(), Options{Root: dir, Repo: repo, Moves: []Move{{Name: "slugkit", To: "2.0.0"}}, Manager: m})
 	if err == nil || !strings.Contains(err.Error(), "commit the lockfile") {
 		t.Fatalf("err = %v, want Detect's: no lockfile, commit it", err)

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/internal/redact"
 	"github.com/uptide/uptide/internal/term"
+	"github.com/uptide/uptide/view/html"
 )
 
 // CheckOptions are the inputs of `uptide check`.
@@ -30,6 +32,8 @@ type CheckOptions struct {
 	// NoRuntime skips Signal C, the runtime probe: in files the repository
 	// does not type-check nothing is confirmed then.
 	NoRuntime bool
+	// HTML is the file --html writes the report's page to.
+	HTML string
 }
 
 func newCheckCmd(g *Globals) *cobra.Command {
@@ -51,6 +55,9 @@ func newCheckCmd(g *Globals) *cobra.Command {
 				return err
 			}
 			o.Packages, o.Targets = args, parsed
+			if err := htmlWritable(o.HTML); err != nil {
+				return err
+			}
 			return runCheck(cmd, o)
 		},
 	}
@@ -61,6 +68,7 @@ func newCheckCmd(g *Globals) *cobra.Command {
 	f.BoolVar(&o.All, "all", false, "show hidden findings too (info, additive, low confidence)")
 	f.BoolVar(&o.NoCompile, "no-compile", false, "skip the compile check (nothing is confirmed then)")
 	f.BoolVar(&o.NoRuntime, "no-runtime", false, "skip the runtime probe (loading each copy in a sandboxed Node); JavaScript the repository does not type-check stays unverified then")
+	addHTMLFlag(f, &o.HTML)
 	return cmd
 }
 
@@ -104,6 +112,9 @@ func runCheck(cmd *cobra.Command, o *CheckOptions) error {
 	if !o.NoCompile {
 		// plan reads what was checked here on the same state of the files.
 		storeChecks(o.Env, rep.Repository.Root, rep)
+	}
+	if err := writeHTML(o.HTML, func(w io.Writer) error { return html.Check(w, rep) }); err != nil {
+		return err
 	}
 	code := checkExitCode(rep)
 	if o.Verbose {

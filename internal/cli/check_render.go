@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/view"
 )
 
 // checkView is how much of a check report to print.
@@ -89,15 +90,7 @@ func orQuestion(s string) string {
 	return s
 }
 
-func arrow(installed, target string) string {
-	switch {
-	case installed == "":
-		return "?"
-	case target == "" || target == installed:
-		return installed
-	}
-	return installed + " → " + target
-}
+func arrow(installed, target string) string { return view.Arrow(installed, target) }
 
 func verdictText(pr model.PackageReport) string {
 	if pr.Summary != "" {
@@ -320,14 +313,8 @@ func renderPlan(w io.Writer, pr model.PackageReport, p palette, width int) {
 	}
 }
 
-// ruleSites reads "3", or "1 fix, 12 errors" when edits stand for more
-// errors than sites.
-func ruleSites(r model.PlanRule) string {
-	if r.Errors > r.Sites {
-		return fmt.Sprintf("%s, %s", plural(r.Sites, "fix"), plural(r.Errors, "error"))
-	}
-	return strconv.Itoa(r.Sites)
-}
+// ruleSites reads "3", or "1 fix, 12 errors" (view.RuleSites).
+func ruleSites(r model.PlanRule) string { return view.RuleSites(r) }
 
 // shownDependencyErrors is how many errors inside dependencies a cause
 // shows: the first say what the compiler cannot read, the rest repeat it
@@ -391,10 +378,7 @@ func renderPreExisting(w io.Writer, ds []model.Diagnostic, p palette) {
 	}
 }
 
-func diagLine(d model.Diagnostic) string {
-	msg := strings.Join(strings.Fields(d.Message), " ")
-	return fmt.Sprintf("%s:%d TS%d %s", d.File, d.Line, d.Code, msg)
-}
+func diagLine(d model.Diagnostic) string { return view.DiagLine(d) }
 
 func siteMarker(s model.Severity, p palette) string {
 	switch s {

@@ -9,8 +9,11 @@ import (
 
 	"github.com/uptide/uptide/engine"
 	"github.com/uptide/uptide/fix"
+	"github.com/uptide/uptide/fix/publish"
 	"github.com/uptide/uptide/internal/redact"
 	"github.com/uptide/uptide/internal/term"
+	"github.com/uptide/uptide/view/html"
+	"github.com/uptide/uptide/view/prbody"
 )
 
 // FixOptions are the inputs of `uptide fix`.
@@ -28,6 +31,8 @@ type FixOptions struct {
 	// applies the patches that validate; LLM chooses its provider.
 	Assist bool
 	LLM    LLMFlags
+	// PR pushes a verified run's branch and opens its pull request.
+	PR bool
 }
 
 func newFixCmd(g *Globals) *cobra.Command {
@@ -42,7 +47,7 @@ func newFixCmd(g *Globals) *cobra.Command {
 			"patches exactly (one commit each), then verifies: the repository's own compiler against the pre-upgrade\n" +
 			"baseline, its tests, its formatter and linter on the edited files. Your checkout gains only the branch\n" +
 			"uptide/<package>-<version> and the stored run in .git/uptide/. Sites no patch fixed are listed for you.\n" +
-			"Exit code: 0 verified, 1 verification failed or sites left, 2 could not run.",
+			"Exit code: 0 verified, 1 verification failed or sites left, 2 could not run (or --pr opened no pull request).",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return usageError("fix takes one package (uptide fix zod); uptide list shows this repository's dependencies")
@@ -71,12 +76,20 @@ func newFixCmd(g *Globals) *cobra.Command {
 	f.BoolVar(&o.Yes, "yes", false, "confirm what --with-services listed")
 	f.DurationVar(&o.TestTimeout, "test-timeout", 10*time.Minute, "time limit of each test run")
 	f.BoolVar(&o.Assist, "assist", false, "ask a model for a patch of each site the plan gives the assisted fixer (by agent: a migration pack covers the upgrade, no rule takes the site) and apply the ones that validate (the provider: --llm-cmd, else --llm-url, else ANTHROPIC_API_KEY; none: every site manual, no call)")
+	f.BoolVar(&o.PR, "pr", false, "after a verified run, push the branch to your checkout's remote and open a GitHub pull request with the run's report as its description (token: GH_TOKEN, GITHUB_TOKEN, else gh auth token; API: GITHUB_API_URL); never for a run that did not verify, a checkout that changed, or an uptide built from a dirty tree")
 	o.LLM.add(f)
 	return cmd
 }
 
 func runFix(cmd *cobra.Command, o *FixOptions) error {
-	opts := fix.Options{Cwd: o.Cwd, Env: o.Env, Package: o.Package, Targets: o.Targets, Group: o.Group,
+	env := o.Env
+	if o.PR {
+		if thisBuild().Dirty {
+			return usageError("fix --pr: %s", publish.DirtyBuild)
+		}
+		env = withoutTokens(env)
+	}
+	opts := fix.Options{Cwd: o.Cwd, Env: env, Package: o.Package, Targets: o.Targets, Group: o.Group,
 		Keep: o.Keep, WithServices: o.WithServices, Yes: o.Yes, TestTimeout: o.TestTimeout, Secrets: redact.FromEnv(o.Env)}
 	if f := cmd.Flags().Lookup("cwd"); f != nil && f.Changed {
 		opts.CwdArg = f.Value.String()
@@ -142,7 +155,15 @@ func runFix(cmd *cobra.Command, o *FixOptions) error {
 	if err != nil {
 		return err
 	}
+	html.StoreFixPage(rep)
+	prbody.Store(rep)
 	code := rep.ExitCode()
+	if o.PR {
+		publishRun(cmd.Context(), o, rep, opts.Secrets)
+		if rep.Publish.Status != fix.PublishOpened && code == ExitOK {
+			code = ExitIncomplete
+		}
+	}
 	if o.JSON {
 		env := Envelope{SchemaVersion: SchemaVersion, Command: "fix", Data: rep, ExitCode: code, Warnings: []string{}}
 		if err := o.writeEnvelope(env); err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/engine/registry"
 	"github.com/uptide/uptide/internal/term"
+	"github.com/uptide/uptide/view"
 )
 
 // ListOptions are the inputs of `uptide list`.
@@ -87,7 +88,7 @@ func list(ctx context.Context, o *ListOptions, client *registry.Client, command 
 			return err
 		}
 	} else {
-		renderList(o.Stdout, rep, o.All, palette{on: o.Term.Color}, o.Term.Width)
+		renderList(o.Stdout, view.NewList(rep, o.All), palette{on: o.Term.Color}, o.Term.Width)
 	}
 	if code != ExitOK {
 		return silentExit(code)
@@ -101,44 +102,13 @@ func listWarnings(rep *model.DiscoverReport) []string {
 	for _, p := range rep.Problems {
 		w = append(w, problemLine(p))
 	}
-	for _, h := range notCheckedByHost(rep.NotChecked) {
-		w = append(w, fmt.Sprintf("%d packages not checked (%s: %s)", len(h.names), h.host, h.reason))
+	for _, h := range view.NotCheckedByHost(rep.NotChecked) {
+		w = append(w, fmt.Sprintf("%d packages not checked (%s: %s)", len(h.Names), h.Host, h.Reason))
 	}
 	return w
 }
 
-func problemLine(p model.Problem) string {
-	if p.Line > 0 {
-		return fmt.Sprintf("%s:%d: %s", p.File, p.Line, p.Message)
-	}
-	return fmt.Sprintf("%s: %s", p.File, p.Message)
-}
-
-type hostFailures struct {
-	host, reason string
-	names        []string
-}
-
-// notCheckedByHost groups registry failures by host and reason.
-func notCheckedByHost(ncs []model.NotChecked) []hostFailures {
-	var out []hostFailures
-	idx := map[string]int{}
-	for _, nc := range ncs {
-		host := nc.Host
-		if host == "" {
-			host = "registry"
-		}
-		k := host + "\x00" + nc.Reason
-		i, ok := idx[k]
-		if !ok {
-			i = len(out)
-			idx[k] = i
-			out = append(out, hostFailures{host: host, reason: nc.Reason})
-		}
-		out[i].names = append(out[i].names, nc.Name)
-	}
-	return out
-}
+func problemLine(p model.Problem) string { return view.ProblemLine(p) }
 
 func writeTimings(w io.Writer, t map[engine.Phase]time.Duration) {
 	var keys []string

@@ -3,55 +3,18 @@ package cli
 import (
 	"fmt"
 	"io"
-	"path/filepath"
-	"strconv"
 	"strings"
 
-	"github.com/uptide/uptide/engine"
-	"github.com/uptide/uptide/engine/lockfile"
-	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/view"
 )
 
-// renderList prints the list report for humans: the table of decisions
-// (majors first), groups, companion plans, skipped and not-checked entries.
-func renderList(w io.Writer, rep *model.DiscoverReport, all bool, p palette, width int) {
-	var shown, hidden []model.DependencyRow
-	for _, r := range rep.Rows {
-		if r.Status != model.RowOK {
-			continue
-		}
-		switch {
-		case r.Update.IsMajor():
-			shown = append(shown, r)
-		case r.Installed == "":
-			shown = append(shown, r)
-		case r.Update.Level == model.LevelMinor || r.Update.Level == model.LevelPatch:
-			if all {
-				shown = append(shown, r)
-			} else {
-				hidden = append(hidden, r)
-			}
-		case all:
-			shown = append(shown, r)
-		}
-	}
-	repo := rep.Repository
-	lock := repo.Lockfile
-	if lock == "" {
-		lock = "no lockfile"
-		for _, pr := range rep.Problems {
-			if lockfile.IsName(filepath.Base(pr.File)) {
-				lock = filepath.Base(pr.File) + " unreadable"
-			}
-		}
-	}
-	behind, majors := view.Behind(rep.Rows)
-	fmt.Fprintf(w, "%s · %s (%s, %s, %s) · %d dependencies · %d behind, %d major\n\n",
-		p.bold("uptide"), repo.Name, repo.PackageManager, plural(len(repo.Workspaces), "workspace"), lock,
-		len(rep.Rows), behind, majors)
+// renderList prints list's report as view.List words it: the table of
+// decisions (majors first), groups, companion plans, skipped and
+// not-checked entries.
+func renderList(w io.Writer, v view.List, p palette, width int) {
+	fmt.Fprintf(w, "%s · %s\n\n", p.bold("uptide"), v.Head)
 
-	if len(shown) == 0 {
+	if len(v.Rows) == 0 {
 		fmt.Fprintln(w, "  No major updates.")
 	} else {
 		t := &table{
@@ -60,53 +23,44 @@ func renderList(w io.Writer, rep *model.DiscoverReport, all bool, p palette, wid
 			right:    []bool{false, false, false, false, true, false},
 			keep:     3,
 		}
-		for _, r := range shown {
-			t.add(r.Name, rowWhere(r), versions(r), r.Update.String(), strconv.Itoa(len(r.ImportingFiles)), rowNotes(r))
+		for _, r := range v.Rows {
+			t.add(r.Name, r.Where, r.Versions, r.Kind.Text, r.Files, r.NotesText())
 		}
 		fmt.Fprint(w, t.render(width, "  ", func(row, col int, s string) string {
 			switch {
 			case row < 0:
 				return p.dim(s)
 			case col == 3:
-				return p.update(shown[row].Update, s)
-			case col == 5 && strings.Contains(s, "deprecated"):
-				return p.yellow(s)
+				return p.tone(view.Span{Text: s, Tone: v.Rows[row].Kind.Tone})
+			case col == 5:
+				return p.tone(view.Span{Text: s, Tone: v.Rows[row].NotesTone()})
 			}
 			return s
 		}))
 	}
-	if len(hidden) > 0 {
-		fmt.Fprintf(w, "  %s\n", p.dim(fmt.Sprintf("%s hidden (--all shows them)", plural(len(hidden), "minor/patch update"))))
+	if v.Hidden > 0 {
+		fmt.Fprintf(w, "  %s\n", p.dim(fmt.Sprintf("%s hidden (--all shows them)", plural(v.Hidden, "minor/patch update"))))
 	}
 
-	if len(rep.Groups) > 0 {
+	if len(v.Groups) > 0 {
 		fmt.Fprintf(w, "\n%s\n", p.bold("Release groups"))
-		for _, g := range rep.Groups {
-			fmt.Fprintf(w, "  %s  %s\n", p.cyan(g.Title), strings.Join(g.Members, ", "))
+		for _, g := range v.Groups {
+			fmt.Fprintf(w, "  %s  %s\n", p.cyan(g.Title), g.Members)
 			fmt.Fprintf(w, "    %s\n", g.Why)
-			fmt.Fprintf(w, "    %s\n", p.dim("check: "+groupCheckCommand(g)))
+			fmt.Fprintf(w, "    %s\n", p.dim("check: "+g.Check))
 		}
 	}
 
-	var plans []model.CompanionPlan
-	for _, c := range rep.Companions {
-		if len(c.Companions)+len(c.Conflicts) > 0 {
-			plans = append(plans, c)
-		}
-	}
-	if len(plans) > 0 {
+	if len(v.Companions) > 0 {
 		fmt.Fprintf(w, "\n%s\n", p.bold("Companions"))
-		for _, c := range plans {
-			fmt.Fprintf(w, "  %s %s → %s moves with:\n", c.Name, c.From, c.To)
+		for _, c := range v.Companions {
+			fmt.Fprintf(w, "  %s\n", c.Head)
 			t := &table{header: []string{"", "", ""}, flexible: []bool{false, false, true}, keep: 2}
-			for _, m := range c.Companions {
-				t.add(companionColumns(m))
-			}
-			for _, m := range c.Conflicts {
-				t.add("✗ "+m.Name, m.From, "conflict: "+m.Why)
+			for _, r := range c.Rows {
+				t.add(r.Name, r.Versions, r.Why)
 			}
 			out := t.render(width, "    ", func(row, col int, s string) string {
-				if row >= len(c.Companions) {
+				if row >= 0 && c.Rows[row].Conflict {
 					return p.red(s)
 				}
 				return s
@@ -116,83 +70,35 @@ func renderList(w io.Writer, rep *model.DiscoverReport, all bool, p palette, wid
 		}
 	}
 
-	if len(rep.Skipped) > 0 {
-		fmt.Fprintf(w, "\n%s\n", p.bold(fmt.Sprintf("Not from a registry (%d)", len(rep.Skipped))))
-		for _, s := range rep.Skipped {
-			fmt.Fprintf(w, "  %s %s  %s\n", s.Name, p.dim("("+engine.Where([]string{s.Workspace})+" "+s.Spec+")"), s.Reason)
+	if len(v.Skipped) > 0 {
+		fmt.Fprintf(w, "\n%s\n", p.bold(fmt.Sprintf("Not from a registry (%d)", len(v.Skipped))))
+		for _, s := range v.Skipped {
+			fmt.Fprintf(w, "  %s %s  %s\n", s.Name, p.dim("("+s.Where+")"), s.Reason)
 		}
 	}
-	if len(rep.NotChecked) > 0 {
-		fmt.Fprintf(w, "\n%s\n", p.red(fmt.Sprintf("Not checked (%d)", len(rep.NotChecked))))
-		for _, h := range notCheckedByHost(rep.NotChecked) {
-			fmt.Fprintf(w, "  %s: %s\n    %s\n", h.host, h.reason, strings.Join(h.names, ", "))
+	if len(v.NotChecked) > 0 {
+		n := 0
+		for _, h := range v.NotChecked {
+			n += len(h.Names)
+		}
+		fmt.Fprintf(w, "\n%s\n", p.red(fmt.Sprintf("Not checked (%d)", n)))
+		for _, h := range v.NotChecked {
+			fmt.Fprintf(w, "  %s: %s\n    %s\n", h.Host, h.Reason, strings.Join(h.Names, ", "))
 		}
 	}
-	for _, r := range rep.Rows {
-		if r.Status == model.RowOK && r.Installed == "" && r.Reason != "" {
-			fmt.Fprintf(w, "\n%s %s (%s): unknown installed version, %s\n", p.yellow("!"), r.Name, engine.Where(r.Workspaces), r.Reason)
-		}
+	for _, l := range v.Unknown {
+		fmt.Fprintln(w)
+		p.lines(w, []view.Line{l})
 	}
-	if len(rep.Problems) > 0 {
+	if len(v.Problems) > 0 {
 		fmt.Fprintf(w, "\n%s\n", p.red("Problems"))
-		for _, pr := range rep.Problems {
-			fmt.Fprintf(w, "  %s\n", problemLine(pr))
+		for _, pr := range v.Problems {
+			fmt.Fprintf(w, "  %s\n", pr)
 		}
 	}
-	for _, n := range rep.Notes {
+	for _, n := range v.Notes {
 		fmt.Fprintf(w, "\n%s\n", p.dim("note: "+n))
 	}
 }
 
-func rowWhere(r model.DependencyRow) string {
-	s := engine.Where(r.Workspaces)
-	if r.Catalog != "" {
-		return "catalog:" + strings.TrimPrefix(r.Catalog, "default") + " " + s
-	}
-	if r.Shared {
-		return "shared: " + s
-	}
-	return s
-}
-
-func versions(r model.DependencyRow) string {
-	inst := r.Installed
-	if inst == "" {
-		inst = "?"
-	}
-	if r.Target == "" || r.Target == r.Installed {
-		return inst
-	}
-	return inst + " → " + r.Target
-}
-
-func rowNotes(r model.DependencyRow) string {
-	var n []string
-	if r.Deprecated != "" {
-		n = append(n, "deprecated: "+r.Deprecated)
-	}
-	if r.Group != "" {
-		n = append(n, "group "+r.Group)
-	}
-	if r.Package != r.Name {
-		n = append(n, "alias of "+r.Package)
-	}
-	return strings.Join(n, "; ")
-}
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return strconv.Itoa(n) + " " + what + "s"
-}
-
-// groupCheckCommand checks the group as one decision: check takes a
-// one-scope group with any member, the others only with --group.
-func groupCheckCommand(g model.Group) string {
-	cmd := "uptide check " + g.Members[0]
-	if g.Kind != model.GroupFamily && g.Kind != model.GroupExplicit {
-		cmd += " --group"
-	}
-	return cmd
-}
+func plural(n int, what string) string { return view.Count(n, what) }

@@ -2,7 +2,7 @@ package cli
 
 import (
 	"encoding/json"
-	"fmt"
+	"io"
 	"os"
 	"sort"
 	"time"
@@ -14,6 +14,8 @@ import (
 	"github.com/uptide/uptide/engine/triage"
 	"github.com/uptide/uptide/internal/redact"
 	"github.com/uptide/uptide/internal/term"
+	"github.com/uptide/uptide/view"
+	"github.com/uptide/uptide/view/html"
 )
 
 // PlanOptions are the inputs of `uptide plan`.
@@ -25,6 +27,8 @@ type PlanOptions struct {
 	// Results are saved `check --json` envelopes to plan from.
 	Results      []string
 	NoAdvisories bool
+	// HTML is the file --html writes the plan's page to.
+	HTML string
 	// Ceiling names the package whose safe ceiling to find.
 	Ceiling string
 }
@@ -42,6 +46,9 @@ func newPlanCmd(g *Globals) *cobra.Command {
 			"Exit code: 0 a plan, 2 an error.",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Packages = args
+			if err := htmlWritable(o.HTML); err != nil {
+				return err
+			}
 			return runPlan(cmd, o)
 		},
 	}
@@ -49,6 +56,7 @@ func newPlanCmd(g *Globals) *cobra.Command {
 	f.BoolVar(&o.Check, "check", false, "check the steps no result covers yet (one check run for all of them)")
 	f.StringArrayVar(&o.Results, "results", nil, "plan from a saved check --json envelope in `FILE` (repeatable: one per CI job)")
 	f.BoolVar(&o.NoAdvisories, "no-advisories", false, "do not ask the registry for security advisories")
+	addHTMLFlag(f, &o.HTML)
 	f.StringVar(&o.Ceiling, "ceiling", "", "find the newest release of `PACKAGE` whose check is ✓ no impact, bisecting the releases above the installed one")
 	return cmd
 }
@@ -123,6 +131,9 @@ func runPlan(cmd *cobra.Command, o *PlanOptions) error {
 	}
 	rep.Ceiling = ceil
 	progress.Clear()
+	if err := writeHTML(o.HTML, func(w io.Writer) error { return html.Plan(w, rep) }); err != nil {
+		return err
+	}
 	if o.JSON {
 		return o.writeEnvelope(Envelope{SchemaVersion: SchemaVersion, Command: "plan", Data: rep, ExitCode: ExitOK, Warnings: []string{}})
 	}
@@ -246,44 +257,7 @@ func unionSorted(a, b []string) []string {
 
 // planStepTitle is a step's one-line name: its lead's move and what moves
 // with it.
-func planStepTitle(s model.PlanStep) string {
-	if s.Batch {
-		return fmt.Sprintf("cheap batch (%d upgrades checked ✓ no impact)", len(s.Moves))
-	}
-	var lead model.StepMove
-	var with []string
-	for _, m := range s.Moves {
-		if m.Name == s.ID {
-			lead = m
-			continue
-		}
-		with = append(with, m.Name)
-	}
-	t := fmt.Sprintf("%s %s → %s", lead.Name, lead.From, lead.To)
-	if len(with) > 0 {
-		sort.Strings(with)
-		t += fmt.Sprintf(" (+ %s)", joinShort(with, 3))
-	}
-	return t
-}
-
-func joinShort(names []string, n int) string {
-	if len(names) <= n {
-		return joinComma(names)
-	}
-	return fmt.Sprintf("%s and %d more", joinComma(names[:n]), len(names)-n)
-}
-
-func joinComma(names []string) string {
-	out := ""
-	for i, n := range names {
-		if i > 0 {
-			out += ", "
-		}
-		out += n
-	}
-	return out
-}
+func planStepTitle(s model.PlanStep) string { return view.PlanStepTitle(s) }
 
 // ceiling bisects the package's releases above the installed one, one
 // check per step (a check kept from an earlier run of the same state is

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/view"
 )
 
 // renderPlanReport prints the plan: a header, one block per step in order
@@ -76,9 +77,7 @@ func stepVerdict(s model.PlanStep, p palette) string {
 	return p.yellow(string(s.Verdict))
 }
 
-func effortLine(e model.Effort) string {
-	return fmt.Sprintf("%s: %d by rule, %d by agent, %d manual", count(e.Sites, "site"), e.ByRule, e.ByAgent, e.Manual)
-}
+func effortLine(e model.Effort) string { return view.EffortLine(e) }
 
 func priorityLine(pr model.Priority, p palette) string {
 	switch pr.Kind {

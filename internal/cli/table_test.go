@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/mattn/go-runewidth"
+
+	"github.com/uptide/uptide/view"
 )
 
 func TestTableFitsWidth(t *testing.T) {
@@ -50,7 +52,7 @@ func TestVersionsAndWhere(t *testing.T) {
 		{"", "2.0.0", "? → 2.0.0"},
 	} {
 		r := rowFor(tc.installed, tc.target)
-		if got := versions(r); got != tc.want {
+		if got := view.Versions(r.Installed, r.Target); got != tc.want {
 			t.Errorf("versions(%q, %q) = %q, want %q", tc.installed, tc.target, got, tc.want)
 		}
 	}

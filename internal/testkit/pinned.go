@@ -4,16 +4,10 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/uptide/uptide/engine/registry"
-	"github.com/uptide/uptide/internal/cache"
 )
-
-var pinnedMu sync.Mutex
 
 // Pinned returns the directory of the package name@version (a package
 // manager the machine does not have, a TypeScript compiler), fetched once
@@ -23,16 +17,7 @@ var pinnedMu sync.Mutex
 // dependencies: the two must not be asked for the same name@version.
 func Pinned(t testing.TB, name, version string) string {
 	t.Helper()
-	pinnedMu.Lock()
-	defer pinnedMu.Unlock()
-	parent, err := cache.Dir("tools")
-	if err != nil {
-		t.Fatal(err)
-	}
-	label := name + "@" + version
-	dir, err := cache.Fill(parent, strings.ReplaceAll(label, "/", "+"), func(tmp string) error {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-		defer cancel()
+	return tool(t, name, version, func(ctx context.Context, label, parent, tmp string) error {
 		cfg, err := registry.LoadConfig(os.TempDir(), nil)
 		if err != nil {
 			return err
@@ -44,8 +29,4 @@ func Pinned(t testing.TB, name, version string) string {
 		defer func() { _ = p.Remove() }()
 		return os.CopyFS(tmp, os.DirFS(p.Dir))
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dir
 }

@@ -68,7 +68,7 @@ func (m *Model) SetSize(width, height int) {
 // line is one table line's text, markers and natural column widths.
 type line struct {
 	c     cells
-	marks []marker
+	marks []view.Span
 	w     [numCols]int
 }
 

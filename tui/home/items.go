@@ -8,6 +8,7 @@ import (
 
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/tui/state"
+	"github.com/uptide/uptide/view"
 )
 
 // SortMode orders the top-level entries of the table.
@@ -168,11 +169,11 @@ func (ix *index) memberOrder(s *state.Store, e entry) []int {
 	return members
 }
 
-// urgent: what the table shows before `m`: majors, and rows that need a
-// look (unknown installed version, registry failure) or are still waiting
-// for the registry.
+// urgent: what the table shows before `m`: what list shows without
+// --all (majors, unknown installed versions), and rows the registry did
+// not answer for or that are still waiting for it.
 func urgent(s *state.Store, d *state.Dep) bool {
-	return d.Update.IsMajor() || d.Row.Installed == "" || d.Row.Status == model.RowNotChecked || s.Pending(d)
+	return view.Urgent(d.Update, d.Row.Installed) || d.Row.Status == model.RowNotChecked || s.Pending(d)
 }
 
 func sortEntries(s *state.Store, ix *index, es []entry, mode SortMode) {

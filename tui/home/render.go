@@ -11,6 +11,7 @@ import (
 	"github.com/uptide/uptide/engine"
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/tui/state"
+	"github.com/uptide/uptide/view"
 )
 
 // Columns of the table.
@@ -42,9 +43,18 @@ const (
 // cells is one line's text per column, plain, before styling.
 type cells [numCols]string
 
+// row is a dependency's words as list shows them (view.Row), moving to
+// the target picked here.
+func row(d *state.Dep) view.ListRow {
+	r := d.Row
+	r.Target, r.Update = d.Target, d.Update
+	return view.Row(r)
+}
+
 // lineCells computes an item's text.
 func lineCells(s *state.Shared, it item) cells {
 	d := s.Deps[it.id]
+	r := row(&d)
 	var c cells
 	switch {
 	case it.parent:
@@ -53,23 +63,23 @@ func lineCells(s *state.Shared, it item) cells {
 		c[colWhere] = engine.Where(g.Workspaces)
 		c[colFiles] = strconv.Itoa(groupFiles(s.Store, g.Members))
 	case it.member:
-		c[colPackage] = "    " + d.Row.Name
-		c[colWhere] = where(d)
-		c[colFiles] = files(d)
+		c[colPackage] = "    " + r.Name
+		c[colWhere] = r.Where
+		c[colFiles] = r.Files
 	default:
-		c[colPackage] = d.Row.Name
-		c[colWhere] = where(d)
-		c[colFiles] = files(d)
+		c[colPackage] = r.Name
+		c[colWhere] = r.Where
+		c[colFiles] = r.Files
 	}
-	c[colVersions] = versions(d)
+	c[colVersions] = r.Versions
 	if s.Pending(&d) {
 		c[colVersions] += " → …"
 	}
-	c[colKind] = d.Update.String()
+	c[colKind] = r.Kind.Text
 	if !it.member {
 		c[colCheck] = checkText(s, d)
 	} else if d.Row.Status == model.RowNotChecked {
-		c[colCheck] = "not checked: " + d.Row.Reason
+		c[colCheck] = r.Look.Text
 	}
 	return c
 }
@@ -77,10 +87,11 @@ func lineCells(s *state.Shared, it item) cells {
 // markers follow the package name: companions the target drags along
 // (beyond a group's own members), conflicts, a deprecated installed
 // version, an alias. Members show only their own facts: the plan is the
-// group's.
-func markers(s *state.Store, it item) []marker {
+// group's. The words are list's (view.Row, view.PlanMarks); the planner's
+// own states (re-planning, no plan) are its own.
+func markers(s *state.Store, it item) []view.Span {
 	d := s.Deps[it.id]
-	var m []marker
+	var m []view.Span
 	if !it.member {
 		inGroup := map[string]bool{}
 		if it.parent {
@@ -89,48 +100,24 @@ func markers(s *state.Store, it item) []marker {
 			}
 		}
 		if d.Replanning {
-			m = append(m, marker{"re-planning…", mMuted})
-		} else if p := d.Plan; p != nil {
-			n := 0
-			for _, c := range p.Companions {
-				if !inGroup[c.Name] {
-					n++
-				}
-			}
-			if n > 0 {
-				m = append(m, marker{"+" + plural(n, "companion"), mMuted})
-			}
-			if n := len(p.Conflicts); n > 0 {
-				m = append(m, marker{"✗ " + plural(n, "conflict"), mBad})
-			}
+			m = append(m, view.Span{Text: "re-planning…", Tone: view.Dim})
+		} else {
+			m = append(m, view.PlanMarks(d.Plan, inGroup)...)
 		}
 		if d.PlanErr != nil {
-			m = append(m, marker{"no companion plan", mBad})
+			m = append(m, view.Span{Text: "no companion plan", Tone: view.Bad})
 		}
 		if it.parent {
 			return m
 		}
 	}
-	if d.Row.Deprecated != "" {
-		m = append(m, marker{"deprecated", mWarn})
-	}
-	if d.Row.Package != d.Row.Name {
-		m = append(m, marker{"alias of " + d.Row.Package, mMuted})
+	for _, n := range row(&d).Notes {
+		// A group is drawn as a group here, not as a note.
+		if n.Kind != view.NoteGroup {
+			m = append(m, n.Mark)
+		}
 	}
 	return m
-}
-
-type markerKind int
-
-const (
-	mMuted markerKind = iota
-	mBad
-	mWarn
-)
-
-type marker struct {
-	text string
-	kind markerKind
 }
 
 // cellWidth is the display width of plain cell text. Table text is mostly
@@ -155,49 +142,20 @@ func cellWidth(s string) int {
 	return n
 }
 
-func markerText(ms []marker) string {
+func markerText(ms []view.Span) string {
 	var b strings.Builder
 	for _, m := range ms {
 		b.WriteString(" ")
-		b.WriteString(m.text)
+		b.WriteString(m.Text)
 	}
 	return b.String()
 }
 
-func where(d state.Dep) string {
-	s := engine.Where(d.Row.Workspaces)
-	if d.Row.Catalog != "" {
-		return "catalog:" + strings.TrimPrefix(d.Row.Catalog, "default") + " " + s
-	}
-	return s
-}
-
-// files is the importing files count; blank while discovery has not
-// scanned the sources yet (nil), which is not zero.
-func files(d state.Dep) string {
-	if d.Row.ImportingFiles == nil {
-		return ""
-	}
-	return strconv.Itoa(len(d.Row.ImportingFiles))
-}
-
-func versions(d state.Dep) string {
-	inst := d.Row.Installed
-	if inst == "" {
-		inst = "?"
-	}
-	if d.Target == "" || d.Target == d.Row.Installed {
-		return inst
-	}
-	return inst + " → " + d.Target
-}
-
 func checkText(s *state.Shared, d state.Dep) string {
+	if look := row(&d).Look; look.Text != "" {
+		return look.Text
+	}
 	switch {
-	case d.Row.Status == model.RowNotChecked:
-		return "not checked: " + d.Row.Reason
-	case d.Row.Installed == "" && d.Row.Reason != "":
-		return "unknown version: " + d.Row.Reason
 	case d.Check.Status == state.Running:
 		return s.Frame + " " + d.Check.Label()
 	}
@@ -299,7 +257,7 @@ func fit(s string, width int, right bool) string {
 
 // renderLine renders one item. The cursor line is drawn in one style over
 // its whole width, so inner colors never break its background.
-func renderLine(s *state.Shared, it item, c cells, ms []marker, w [numCols]int, width int, cursor, collapsed bool) string {
+func renderLine(s *state.Shared, it item, c cells, ms []view.Span, w [numCols]int, width int, cursor, collapsed bool) string {
 	d := s.Deps[it.id]
 	mark := " "
 	if cursor {
@@ -340,7 +298,7 @@ func renderLine(s *state.Shared, it item, c cells, ms []marker, w [numCols]int, 
 	return ansi.Truncate(b.String(), width, "")
 }
 
-func styleCell(s *state.Shared, d state.Dep, it item, col int, text string, ms []marker, width int) string {
+func styleCell(s *state.Shared, d state.Dep, it item, col int, text string, ms []view.Span, width int) string {
 	st := s.Styles
 	switch col {
 	case colPackage:
@@ -362,7 +320,7 @@ func styleCell(s *state.Shared, d state.Dep, it item, col int, text string, ms [
 
 // packageCell renders the name with its markers. The name stays whole
 // while it fits; the markers are cut first.
-func packageCell(s *state.Shared, it item, name string, ms []marker, width int) string {
+func packageCell(s *state.Shared, it item, name string, ms []view.Span, width int) string {
 	nameStyle := s.Styles.Bold
 	if it.member {
 		nameStyle = lipgloss.Style{}
@@ -374,7 +332,7 @@ func packageCell(s *state.Shared, it item, name string, ms []marker, width int) 
 	b.WriteString(nameStyle.Render(name))
 	for _, m := range ms {
 		b.WriteString(" ")
-		b.WriteString(markerStyle(s, m.kind).Render(m.text))
+		b.WriteString(markerStyle(s, m.Tone).Render(m.Text))
 	}
 	out := b.String()
 	if ansi.StringWidth(out) > width {
@@ -386,11 +344,11 @@ func packageCell(s *state.Shared, it item, name string, ms []marker, width int) 
 	return out
 }
 
-func markerStyle(s *state.Shared, k markerKind) lipgloss.Style {
-	switch k {
-	case mBad:
+func markerStyle(s *state.Shared, t view.Tone) lipgloss.Style {
+	switch t {
+	case view.Bad:
 		return s.Styles.Conflict
-	case mWarn:
+	case view.Warn:
 		return s.Styles.Warn
 	}
 	return s.Styles.Muted
@@ -398,10 +356,10 @@ func markerStyle(s *state.Shared, k markerKind) lipgloss.Style {
 
 func checkStyle(s *state.Shared, d state.Dep) lipgloss.Style {
 	st := s.Styles
-	switch {
-	case d.Row.Status == model.RowNotChecked:
+	switch row(&d).Look.Tone {
+	case view.Bad:
 		return st.Bad
-	case d.Row.Installed == "" && d.Row.Reason != "":
+	case view.Warn:
 		return st.Warn
 	}
 	switch d.Check.Status {

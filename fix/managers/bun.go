@@ -1,0 +1,23 @@
+package managers
+
+import "github.com/uptide/uptide/engine/lockfile"
+
+// bun writes bun.lock; it is a native binary per platform, so it runs only
+// from the PATH.
+var bun = register(bunManager{})
+
+type bunManager struct{}
+
+func (bunManager) Name() string                          { return "bun" }
+func (bunManager) Command() string                       { return "bun" }
+func (bunManager) Package() string                       { return "" }
+func (bunManager) Pinned(lockfile.Format, []byte) string { return "" }
+func (bunManager) Usable(string) error                   { return nil }
+func (bunManager) Catalogs() bool                        { return false }
+func (bunManager) Env(env []string) []string             { return forcedEnv(env, pnpmOnly...) }
+func (bunManager) InstallArgs() []string                 { return []string{"install", "--ignore-scripts"} }
+func (m bunManager) LockfileOnlyArgs() []string          { return m.InstallArgs() }
+func (bunManager) FrozenArgs() []string {
+	return []string{"install", "--ignore-scripts", "--frozen-lockfile"}
+}
+func (m bunManager) RestoreArgs() []string { return m.FrozenArgs() }

@@ -1,0 +1,120 @@
+package managers
+
+import (
+	"strings"
+
+	"github.com/uptide/uptide/engine/lockfile"
+)
+
+// Manager is what uptide knows about running one package manager: its
+// names, the lockfile it writes, where a release of it comes from, the
+// commands of the transaction (install, lockfile-only, frozen, restore)
+// with lifecycle scripts off, and the environment it runs in. There is one
+// implementation per manager (npm.go, pnpm.go, yarn.go, bun.go); the
+// transaction asks it and never tests a manager's name.
+type Manager interface {
+	// Name is npm, pnpm, yarn, yarn-berry or bun, as the report names it.
+	Name() string
+	// Command is the program users type ("yarn" for both Yarns).
+	Command() string
+	// Package is its package on the registry, run by node when the PATH
+	// has no binary at the version the repository names; "" when it has
+	// none that runs so (bun is a native binary per platform).
+	Package() string
+	// Pinned is the release a repository that names none gets when its
+	// PATH has no binary: the newest of the line that writes the
+	// lockfile's format (data), "" for none (npm ships with Node).
+	Pinned(f lockfile.Format, data []byte) string
+	// Usable refuses a repository the manager cannot install for fix,
+	// saying why (Yarn Berry under Plug'n'Play); root is its root.
+	Usable(root string) error
+	// Catalogs: it reads pnpm-workspace.yaml's catalogs, so a catalog:
+	// specifier is moved by its catalog entry.
+	Catalogs() bool
+	// InstallArgs install what the manifests say, scripts off and off the
+	// frozen default CI gives.
+	InstallArgs() []string
+	// LockfileOnlyArgs re-resolve the lockfile alone where the manager
+	// can (the range-style pass moves nothing, so node_modules need not be
+	// walked twice); else they are InstallArgs.
+	LockfileOnlyArgs() []string
+	// FrozenArgs install exactly what the lockfile says, failing rather
+	// than changing it.
+	FrozenArgs() []string
+	// RestoreArgs lay node_modules out again from a restored lockfile.
+	RestoreArgs() []string
+	// Env is env for running it: the forced settings set and other
+	// managers' own settings left out.
+	Env(env []string) []string
+}
+
+// managers are every manager fix runs, by Name.
+var managers = map[string]Manager{}
+
+func register(m Manager) Manager {
+	managers[m.Name()] = m
+	return m
+}
+
+// ByName is the manager Name names; false for none.
+func ByName(name string) (Manager, bool) {
+	m, ok := managers[name]
+	return m, ok
+}
+
+// lockfileManager is the manager (family: yarn for both Yarns) that
+// writes a lockfile of the name.
+var lockfileManager = map[string]Manager{
+	"pnpm-lock.yaml":      pnpm,
+	"npm-shrinkwrap.json": npm,
+	"package-lock.json":   npm,
+	"yarn.lock":           yarnClassic,
+	"bun.lock":            bun,
+}
+
+// Label is the manager that ran as its users name it: "npm 11.6.2",
+// "yarn 4.5.0".
+func (r *Result) Label() string {
+	if m, ok := ByName(r.Manager); ok {
+		return m.Command() + " " + r.Version
+	}
+	return r.Manager + " " + r.Version
+}
+
+// forcedVars keep every manager non-interactive, script-free and off its
+// frozen CI defaults, whatever env says.
+var forcedVars = []string{
+	"npm_config_ignore_scripts=true",
+	"YARN_ENABLE_SCRIPTS=false",
+	"YARN_IGNORE_SCRIPTS=true",
+	"YARN_ENABLE_IMMUTABLE_INSTALLS=false",
+	"YARN_ENABLE_PROGRESS_BARS=false",
+	"HUSKY=0",
+	"SKIP_SIMPLE_GIT_HOOKS=1",
+	"LEFTHOOK=0",
+}
+
+// forcedEnv is env with forcedVars set and the settings drop names (any
+// case) left out.
+func forcedEnv(env []string, drop ...string) []string {
+	dropped := map[string]bool{}
+	for _, k := range drop {
+		dropped[k] = true
+	}
+	for _, kv := range forcedVars {
+		k, _, _ := strings.Cut(kv, "=")
+		dropped[k] = true
+	}
+	out := make([]string, 0, len(env)+len(forcedVars))
+	for _, kv := range env {
+		k, _, _ := strings.Cut(kv, "=")
+		if !dropped[k] && !dropped[strings.ToLower(k)] {
+			out = append(out, kv)
+		}
+	}
+	return append(out, forcedVars...)
+}
+
+// pnpmOnly are settings only pnpm reads (through npm_config_*, any case):
+// npm 11 warns about each one it does not know on every run.
+var pnpmOnly = []string{"npm_config_verify_deps_before_run", "npm_config_store_dir"}

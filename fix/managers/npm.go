@@ -1,0 +1,35 @@
+package managers
+
+import "github.com/uptide/uptide/engine/lockfile"
+
+// npm writes package-lock.json (or npm-shrinkwrap.json), v2/v3 for fix.
+var npm = register(npmManager{})
+
+type npmManager struct{}
+
+func (npmManager) Name() string                          { return "npm" }
+func (npmManager) Command() string                       { return "npm" }
+func (npmManager) Package() string                       { return "npm" }
+func (npmManager) Pinned(lockfile.Format, []byte) string { return "" }
+func (npmManager) Usable(string) error                   { return nil }
+func (npmManager) Catalogs() bool                        { return false }
+func (npmManager) Env(env []string) []string             { return forcedEnv(env, pnpmOnly...) }
+
+func (npmManager) InstallArgs() []string {
+	return []string{"install", "--ignore-scripts", "--no-audit", "--no-fund"}
+}
+
+func (m npmManager) LockfileOnlyArgs() []string {
+	return append(m.InstallArgs(), "--package-lock-only")
+}
+
+// FrozenArgs are a plain install whose lockfile must come back
+// byte-identical (the transaction checks): npm ci would delete and rebuild
+// node_modules whole, and prunes nothing a plain install does not.
+func (m npmManager) FrozenArgs() []string { return m.InstallArgs() }
+
+// RestoreArgs are npm ci: node_modules as the lockfile says, whatever the
+// manifests say.
+func (npmManager) RestoreArgs() []string {
+	return []string{"ci", "--ignore-scripts", "--no-audit", "--no-fund"}
+}

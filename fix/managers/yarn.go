@@ -1,0 +1,119 @@
+package managers
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/uptide/uptide/engine/lockfile"
+	"gopkg.in/yaml.v3"
+)
+
+// Yarn 1 and Yarn 2+ (Berry) both write yarn.lock and are both typed as
+// yarn, but they are two managers: their lockfile formats, commands and
+// registry packages differ.
+var (
+	yarnClassic = register(yarnClassicManager{})
+	yarnBerry   = register(yarnBerryManager{})
+)
+
+type yarnClassicManager struct{}
+
+func (yarnClassicManager) Name() string                          { return "yarn" }
+func (yarnClassicManager) Command() string                       { return "yarn" }
+func (yarnClassicManager) Package() string                       { return "yarn" }
+func (yarnClassicManager) Pinned(lockfile.Format, []byte) string { return "1.22.22" }
+func (yarnClassicManager) Usable(string) error                   { return nil }
+func (yarnClassicManager) Catalogs() bool                        { return false }
+func (yarnClassicManager) Env(env []string) []string             { return forcedEnv(env, pnpmOnly...) }
+
+func (yarnClassicManager) InstallArgs() []string {
+	return []string{"install", "--ignore-scripts", "--non-interactive", "--no-progress"}
+}
+
+func (m yarnClassicManager) LockfileOnlyArgs() []string { return m.InstallArgs() }
+
+func (yarnClassicManager) FrozenArgs() []string {
+	return []string{"install", "--ignore-scripts", "--frozen-lockfile", "--non-interactive", "--no-progress"}
+}
+
+func (m yarnClassicManager) RestoreArgs() []string { return m.FrozenArgs() }
+
+type yarnBerryManager struct{}
+
+func (yarnBerryManager) Name() string              { return "yarn-berry" }
+func (yarnBerryManager) Command() string           { return "yarn" }
+func (yarnBerryManager) Package() string           { return "@yarnpkg/cli-dist" }
+func (yarnBerryManager) Catalogs() bool            { return false }
+func (yarnBerryManager) Env(env []string) []string { return forcedEnv(env, pnpmOnly...) }
+
+// Pinned reads the lockfile's __metadata.version: 4 is Yarn 2's, 5 and 6
+// Yarn 3's, 7 on Yarn 4's.
+func (yarnBerryManager) Pinned(_ lockfile.Format, data []byte) string {
+	m := berryMetadata.FindSubmatch(data)
+	if m == nil {
+		return ""
+	}
+	switch v, _ := strconv.Atoi(string(m[1])); {
+	case v <= 4:
+		return "2.4.2"
+	case v <= 6:
+		return "3.8.7"
+	}
+	return "4.18.1"
+}
+
+var berryMetadata = regexp.MustCompile(`(?m)^__metadata:\s*\n\s+version:\s*(\d+)`)
+
+// Usable insists on the node-modules linker: with Plug'n'Play there is no
+// node_modules for the compiler and the tests to run on.
+func (yarnBerryManager) Usable(root string) error {
+	file := filepath.Join(root, ".yarnrc.yml")
+	data, err := os.ReadFile(file)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("cannot read %s: %w", file, err)
+	}
+	var rc struct {
+		NodeLinker string `yaml:"nodeLinker"`
+	}
+	if len(data) > 0 {
+		if err := yaml.Unmarshal(data, &rc); err != nil {
+			return fmt.Errorf("%s is not valid YAML (%v): fix it, then run again", file, err)
+		}
+	}
+	if rc.NodeLinker == "node-modules" {
+		return nil
+	}
+	linker := rc.NodeLinker
+	if linker == "" {
+		linker = "pnp (unset: Yarn's default)"
+	}
+	return &LinkerError{File: file, Linker: linker}
+}
+
+func (yarnBerryManager) InstallArgs() []string        { return []string{"install", "--mode=skip-build"} }
+func (m yarnBerryManager) LockfileOnlyArgs() []string { return m.InstallArgs() }
+func (yarnBerryManager) FrozenArgs() []string {
+	return []string{"install", "--immutable", "--mode=skip-build"}
+}
+func (m yarnBerryManager) RestoreArgs() []string { return m.FrozenArgs() }
+
+// isYarn: m is one of the two Yarns, which write the same lockfile name.
+func isYarn(m Manager) bool { return m == yarnClassic || m == yarnBerry }
+
+// berry: a Yarn version of 2 or later.
+func berry(version string) bool {
+	return !strings.HasPrefix(version, "0.") && !strings.HasPrefix(version, "1.")
+}
+
+// yarnLine names the Yarn line that writes m's lockfile.
+func yarnLine(m Manager) string {
+	if m == yarnBerry {
+		return "Yarn 2 or later"
+	}
+	return "Yarn 1"
+}
