@@ -102,6 +102,7 @@ var volatile = []struct {
 	{regexp.MustCompile(`run-\d{8}-\d{6}-[0-9a-f]+`), `run-$ID`},
 	{regexp.MustCompile(`duration_ms:? [0-9.]+`), `duration_ms $MS`},
 	{regexp.MustCompile(`"binary": "[^"]*"`), `"binary": "$BINARY"`},
+	{regexp.MustCompile(`"version": "v\d+\.\d+\.\d+"`), `"version": "$NODE_VERSION"`},
 }
 
 // normalizeRun replaces what belongs to this run by placeholders.

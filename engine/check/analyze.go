@@ -58,6 +58,7 @@ func (c *checker) analyze(ctx context.Context, u unit) model.PackageReport {
 	runs := make([]*memberRun, len(u.members))
 	for i, m := range u.members {
 		runs[i] = c.runMember(ctx, m)
+		c.startRuntime(ctx, runs[i])
 	}
 	for _, r := range runs {
 		if r.m.reason != "" || r.rep.Status == model.StatusNotAnalyzed {
@@ -117,6 +118,16 @@ func (c *checker) analyze(ctx context.Context, u unit) model.PackageReport {
 	}
 	rep.Companions.Companions = append(rep.Companions.Companions, c.peerCompanions(compiles)...)
 	findings := c.judgeFindings(lead.name(), runs, compiles)
+	for _, r := range runs {
+		if rt := r.awaitRuntime(); rt != nil {
+			// Where the copies were laid out is this run's and the cache's,
+			// not the answer: left out, so the report reads the same on
+			// every run.
+			out := *rt
+			out.Installed.Placement, out.Target.Placement = "", ""
+			rep.Runtime = append(rep.Runtime, out)
+		}
+	}
 	companionFindings(findings, rep.Companions.Companions)
 	if judged {
 		compilerFindings(findings, compilerFrom, compiler.target)
@@ -281,6 +292,7 @@ func (c *checker) judgeFindings(lead string, runs []*memberRun, compiles []*wsCo
 					UnresolvedTargetFiles: wc.unresolvedFiles[r.linkName],
 					NotCompiled:           wc.notCompiled(),
 				},
+				Runtime: r.judgedRuntime(),
 			})
 			for _, f := range out {
 				if isCompilerOnly(f) {

@@ -45,6 +45,10 @@ type Options struct {
 	Group bool
 	// Compile runs Signal B; false (--no-compile) confirms nothing.
 	Compile bool
+	// Runtime runs Signal C (the runtime probe, engine/probe) beside it;
+	// false (--no-runtime) leaves what the repository does not type-check
+	// unverified.
+	Runtime bool
 	Events  event.Sink
 	// Timing, when set, receives the duration of each phase.
 	Timing map[event.Phase]time.Duration
@@ -101,7 +105,8 @@ func Check(ctx context.Context, opts Options) (*model.CheckReport, error) {
 	// Discover timed its own phases into the same map.
 	t := event.NewTimer(opts.Timing)
 
-	c := &checker{opts: opts, client: client, disc: disc, repository: idx.Repository(), root: disc.Repository.Root, timer: t}
+	c := &checker{opts: opts, client: client, disc: disc, repository: idx.Repository(), root: disc.Repository.Root, timer: t,
+		probeSem: make(chan struct{}, probeSlots)}
 	defer c.close()
 	c.scanImporters()
 	units, early := c.plan(ctx)
@@ -228,6 +233,8 @@ type checker struct {
 	// computed are the computed loads that cannot load the member they
 	// were found for, from every member run (loads.go).
 	computed []model.ComputedLoad
+	// probeSem bounds the runtime probes running at once.
+	probeSem chan struct{}
 }
 
 func (c *checker) close() {

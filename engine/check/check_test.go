@@ -136,7 +136,7 @@ func TestFormatFindingsOnePerFile(t *testing.T) {
 		site("b.ts", 1, model.LoaderImport), // import() loads ESM everywhere
 		site("c.js", 2, model.LoaderRequire),
 	}
-	got := formatFindings("pkg", fr, sites, nil, nil, modformat.NodeInfo{})
+	got := formatFindings("pkg", fr, sites, nil, nil, modformat.NodeInfo{}, nil)
 	if len(got) != 2 {
 		t.Fatalf("%d findings, want one per file that requires the package: %+v", len(got), got)
 	}

@@ -82,7 +82,7 @@ func (c *checker) moduleFormat(run *memberRun) formatOutcome {
 			node = modformat.NodeInfo{Note: err.Error()}
 		}
 		nodes = appendUnique(nodes, node.String())
-		run.format[ws] = formatFindings(m.name(), fr, byWS[ws], run.inst, run.tgt, node)
+		run.format[ws] = formatFindings(m.name(), fr, byWS[ws], run.inst, run.tgt, node, run.awaitRuntime())
 	}
 	out.report.Node = strings.Join(nodes, ", ")
 	return out
@@ -91,7 +91,15 @@ func (c *checker) moduleFormat(run *memberRun) formatOutcome {
 // formatFindings judges each require() site and keeps one finding per file:
 // switching a file to import() is one edit however many lines load the
 // package there. Sites that work on the repository's Node are left out.
-func formatFindings(pkg string, fr modformat.FormatReport, sites []model.Usage, inst, tgt *model.Surface, node modformat.NodeInfo) []model.Finding {
+//
+// The runtime probe, when it ran on the repository's Node, judges each
+// site from what require() of the target gave: the declarations say
+// whether a require(esm) value still has the member the site reads, the
+// probe sees it.
+func formatFindings(pkg string, fr modformat.FormatReport, sites []model.Usage, inst, tgt *model.Surface, node modformat.NodeInfo, rt *model.RuntimeResult) []model.Finding {
+	if !probedOn(rt, node) {
+		rt = nil
+	}
 	type fileAcc struct {
 		f        model.Finding
 		breaking bool
@@ -109,6 +117,13 @@ func formatFindings(pkg string, fr modformat.FormatReport, sites []model.Usage, 
 		}
 		shape := modformat.ShapeOf(inst, tgt, sp).WithFormat(e)
 		breaks, unverified, why := modformat.JudgeSite(u, shape, node)
+		hits, decided := match.RuntimeHits(rt, []model.Usage{u}, inst)
+		if decided {
+			breaks, unverified = len(hits) > 0, false
+			if breaks {
+				why = "at runtime on " + rt.Node.Version + ", " + hits[0].Detail
+			}
+		}
 		if !breaks && !unverified {
 			continue
 		}
@@ -123,6 +138,7 @@ func formatFindings(pkg string, fr modformat.FormatReport, sites []model.Usage, 
 			order = append(order, u.File)
 		}
 		acc.f.Sites = append(acc.f.Sites, u)
+		acc.f.Runtime = match.AppendRuntimeChanges(acc.f.Runtime, hits)
 		if breaks && !acc.breaking {
 			acc.breaking = true
 			acc.f.Severity = model.Breaking
@@ -141,6 +157,17 @@ func formatFindings(pkg string, fr modformat.FormatReport, sites []model.Usage, 
 		out = append(out, f)
 	}
 	return out
+}
+
+// probedOn: the probe ran on the release line the repository names, so
+// what require() gave there is what the repository's require() gets.
+func probedOn(rt *model.RuntimeResult, node modformat.NodeInfo) bool {
+	if rt == nil || node.Version == "" {
+		return false
+	}
+	ran := strings.TrimPrefix(rt.Node.Version, "v")
+	want := node.Version
+	return ran == want || strings.HasPrefix(ran, want+".")
 }
 
 func sortedKeys[V any](m map[string]V) []string {

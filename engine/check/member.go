@@ -11,6 +11,7 @@ import (
 
 	"github.com/uptide/uptide/engine/diff"
 	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/engine/modformat"
 	"github.com/uptide/uptide/engine/typescript"
 )
 
@@ -29,8 +30,12 @@ type memberRun struct {
 	// the module-format check (the same as the declarations' unless typed
 	// by @types).
 	runtimeInst, runtimeTgt string
-	inst, tgt               *model.Surface
-	changes                 []model.Change
+	// runtime is Signal C's result once runtimeDone is closed (startRuntime).
+	runtime     *model.RuntimeResult
+	runtimeNode modformat.NodeInfo
+	runtimeDone chan struct{}
+	inst, tgt   *model.Surface
+	changes     []model.Change
 	// usages, importers and format findings by workspace.
 	usages    map[string][]model.Usage
 	importers map[string][]string

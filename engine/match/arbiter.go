@@ -40,6 +40,10 @@ var arbiterRows = []ArbiterRow{
 		Severity: model.Unverified, Reason: "possible impact: {reason} (unverified: the compile did not reach this file)"},
 	{ID: "arbiter/unchecked-file", Title: "a compiler claim in a file the repository does not type-check",
 		Severity: model.Unverified, Reason: "possible impact: {reason} (unverified: the repository does not type-check this file)"},
+	{ID: "arbiter/runtime-hit", Title: "in a file the repository does not type-check, the runtime probe saw a change the site meets",
+		Severity: model.Breaking, Reason: "{reason} (the target loads differently: {detail})"},
+	{ID: "arbiter/runtime-same-shape", Title: "in a file the repository does not type-check, the runtime probe saw the site load the same shape",
+		Severity: model.Info, Confidence: 0.3, Reason: "{reason}: the compiler says this would not type-check, but this file is not type-checked and the target loads with the same shape"},
 	{ID: "arbiter/compile-skipped", Title: "without a compile nothing is confirmed",
 		Severity: model.Unverified, Reason: "possible impact: {reason} (unverified: compile check skipped)"},
 	{ID: "arbiter/unattributed", Title: "a new diagnostic no known change explains is a break of its own",
@@ -93,6 +97,10 @@ type ArbiterOptions struct {
 	// Installed and Target locate the declaration file of a changed symbol.
 	Installed, Target *model.Surface
 	Compile           Compile
+	// Runtime is the runtime probe's result for the package (nil when it
+	// did not run): in a file the repository does not type-check, it and
+	// not the compiler decides.
+	Runtime *model.RuntimeResult
 }
 
 // compileTimeKinds are the changes a compiler can see.
@@ -321,7 +329,7 @@ func (a *arbiter) judge() []model.Finding {
 		case f.Change == string(model.ChangeDeprecated): // arbiter/deprecation-kept
 		case a.confirmed[i]:
 			if a.unchecked[f.File] {
-				arbiterRow("arbiter/unchecked-file").apply(&f)
+				a.judgeUnchecked(&f, sites)
 			} else {
 				arbiterRow("arbiter/confirmed").apply(&f)
 			}
@@ -329,7 +337,7 @@ func (a *arbiter) judge() []model.Finding {
 			continue // arbiter/best-explanation
 		case f.Severity != model.Breaking: // arbiter/additive-kept
 		case a.unchecked[f.File]:
-			arbiterRow("arbiter/unchecked-file").apply(&f)
+			a.judgeUnchecked(&f, sites)
 		case a.opts.Compile.NotCompiled[f.File]:
 			arbiterRow("arbiter/not-compiled").apply(&f)
 		default:
@@ -342,6 +350,38 @@ func (a *arbiter) judge() []model.Finding {
 		out = append(out, f)
 	}
 	return out
+}
+
+// judgeUnchecked: in a file the repository does not type-check, the code
+// only ever meets what loading gives, so the runtime probe decides: a
+// change a site meets keeps the finding breaking, the same shape at every
+// site makes it info, and no probe (or one that could not decide) leaves
+// it unverified.
+func (a *arbiter) judgeUnchecked(f *model.Finding, sites []int) {
+	us := make([]model.Usage, 0, len(sites))
+	for _, u := range sites {
+		us = append(us, a.usages[u])
+	}
+	hits, decided := RuntimeHits(a.opts.Runtime, us, a.opts.Installed)
+	// A load that throws breaks the load (the module-format finding's
+	// site), and says nothing of the member's shape: the member's change
+	// is then neither seen nor ruled out.
+	if slices.ContainsFunc(hits, isLoadThrow) {
+		hits, decided = slices.DeleteFunc(hits, isLoadThrow), false
+	}
+	switch {
+	case len(hits) > 0:
+		f.Runtime = hits
+		arbiterRow("arbiter/runtime-hit").apply(f, "{detail}", hits[0].Detail)
+	case decided:
+		arbiterRow("arbiter/runtime-same-shape").apply(f)
+	default:
+		arbiterRow("arbiter/unchecked-file").apply(f)
+	}
+}
+
+func isLoadThrow(c model.RuntimeChange) bool {
+	return c.Kind == model.RuntimeRequireThrows || c.Kind == model.RuntimeImportThrows
 }
 
 func (a *arbiter) anyConfirmed(sites []int, at map[int]bool) bool {

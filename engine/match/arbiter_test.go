@@ -19,7 +19,9 @@ type arbiterCase struct {
 	extra []model.Finding
 	// withoutUsages hands the arbiter Match's findings but not the usages.
 	withoutUsages bool
-	want          []expect
+	// runtime is the runtime probe's result, when it ran.
+	runtime *model.RuntimeResult
+	want    []expect
 }
 
 var (
@@ -32,7 +34,47 @@ var (
 		Sites: []model.Usage{use("src/b.js", 1, "default", model.AccessCall)}}
 )
 
+// A chalk-4-shaped package: module.exports (export =) is a builder typed
+// by the Tint interface; its 5 is ESM only, and require() of it returns a
+// namespace whose red lives on default.
+var (
+	tintInstalled = surface(
+		model.Symbol{Path: "default", Kind: model.KindVariable, ExportEquals: true, ExportedFrom: []string{"."}},
+		sym("default.Tint", model.KindInterface, "interface Tint"),
+		sym("default.Tint#red", model.KindProperty, "red: Tint"))
+	tintRed     = unchecked(require(canonical(use("src/a.js", 3, "default.Tint#red", model.AccessCall), "default.Tint#red")))
+	tintRemoved = change("default.Tint", model.ChangeRemoved, model.Breaking)
+	tintLoads   = model.RuntimeCopy{Version: "4.1.2", Require: model.RuntimeLoad{Value: &model.RuntimeValue{}}}
+	redGone     = model.RuntimeChange{Kind: model.RuntimeKeyRemoved, Loader: model.LoaderRequire, Key: "red", OnDefault: true,
+		Detail: "require() of 5.3.0 has no red (it is on its default export)"}
+	tintRuntime = func(status model.RuntimeStatus, changes ...model.RuntimeChange) *model.RuntimeResult {
+		return &model.RuntimeResult{Package: pkg, Status: status, Installed: tintLoads, Target: tintLoads, Changes: changes}
+	}
+)
+
+func require(u model.Usage) model.Usage { u.Loader = model.LoaderRequire; return u }
+
 var arbiterCases = []arbiterCase{
+	{rule: "arbiter/runtime-hit", name: "in plain JavaScript, a member the target no longer has where require() reads it",
+		changes: []model.Change{tintRemoved}, usages: []model.Usage{tintRed}, installed: tintInstalled, compile: ran,
+		runtime: tintRuntime(model.RuntimeCompared, redGone),
+		want: []expect{{brief: brief{"default.Tint", "default.Tint#red", "removed", model.Breaking, 1, "src/a.js", 3},
+			reason: "(the target loads differently: require() of 5.3.0 has no red", fix: model.Manual}}},
+	{rule: "arbiter/runtime-same-shape", name: "in plain JavaScript, the target loads with the same shape where the site reads it",
+		changes: []model.Change{tintRemoved}, usages: []model.Usage{tintRed}, installed: tintInstalled, compile: ran,
+		runtime: tintRuntime(model.RuntimeCompared, model.RuntimeChange{Kind: model.RuntimeKeyRemoved, Loader: model.LoaderRequire, Key: "blue"}),
+		want: []expect{{brief: brief{"default.Tint", "default.Tint#red", "removed", model.Info, 0.3, "src/a.js", 3}, hidden: true,
+			reason: "the compiler says this would not type-check, but this file is not type-checked and the target loads with the same shape", fix: model.Manual}}},
+	{rule: "arbiter/unchecked-file", name: "in plain JavaScript, a require() that throws on the target says nothing of the member",
+		changes: []model.Change{tintRemoved}, usages: []model.Usage{tintRed}, installed: tintInstalled, compile: ran,
+		runtime: tintRuntime(model.RuntimeCompared, model.RuntimeChange{Kind: model.RuntimeRequireThrows, Loader: model.LoaderRequire, Code: "ERR_REQUIRE_ESM"}),
+		want: []expect{{brief: brief{"default.Tint", "default.Tint#red", "removed", model.Unverified, 1, "src/a.js", 3},
+			reason: "(unverified: the repository does not type-check this file)", fix: model.Manual}}},
+	{rule: "arbiter/unchecked-file", name: "in plain JavaScript, a probe that could not decide proves nothing",
+		changes: []model.Change{tintRemoved}, usages: []model.Usage{tintRed}, installed: tintInstalled, compile: ran,
+		runtime: tintRuntime(model.RuntimeInconclusive),
+		want: []expect{{brief: brief{"default.Tint", "default.Tint#red", "removed", model.Unverified, 1, "src/a.js", 3},
+			reason: "(unverified: the repository does not type-check this file)", fix: model.Manual}}},
 	{rule: "arbiter/confirmed", name: "a diagnostic inside the usage's span confirms it",
 		changes: []model.Change{addedParam}, usages: []model.Usage{parseCall}, diags: []model.Diagnostic{ts2554}, compile: ran,
 		want: []expect{{brief: brief{"parse", "parse", "signature", model.Breaking, 1, "src/a.ts", 3}, reason: "caller must now supply the argument", fix: model.Assisted, evidence: 1}}},
@@ -179,7 +221,7 @@ func TestArbiterCases(t *testing.T) {
 			if tc.withoutUsages {
 				usages = nil
 			}
-			got := Arbitrate(fs, usages, tc.diags, ArbiterOptions{Package: pkg, Installed: tc.installed, Target: tc.target, Compile: tc.compile})
+			got := Arbitrate(fs, usages, tc.diags, ArbiterOptions{Package: pkg, Installed: tc.installed, Target: tc.target, Compile: tc.compile, Runtime: tc.runtime})
 			checkAll(t, got, tc.want)
 		})
 	}

@@ -212,6 +212,10 @@ type Finding struct {
 	Via        Via        `json:"via,omitempty"`
 	// Evidence: the compiler errors that confirm the finding.
 	Evidence []Diagnostic `json:"evidence,omitempty"`
+	// Runtime are the changes the runtime probe saw that the finding's
+	// sites meet: its evidence in a file the repository does not
+	// type-check, and for a require() of an ESM-only target.
+	Runtime []RuntimeChange `json:"runtime,omitempty"`
 	// Sites: every site a per-file finding stands for (module format).
 	Sites []Usage `json:"sites,omitempty"`
 	// AnchorOnly marks a root cause (a tsconfig option, a repository

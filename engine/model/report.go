@@ -48,6 +48,10 @@ type PackageReport struct {
 	Unanalyzed   []Unanalyzed       `json:"unanalyzed"`
 	Compile      CompileReport      `json:"compile"`
 	ModuleFormat ModuleFormatReport `json:"moduleFormat"`
+	// Runtime is Signal C per member whose runtime package moves: the
+	// probe's loads and changes, or why it could not decide. Absent when
+	// it did not run (--no-runtime, a types package).
+	Runtime []RuntimeResult `json:"runtime,omitempty"`
 	// Companions is the companion plan of the target, attached to every
 	// report of the package.
 	Companions CompanionPlan `json:"companions"`

@@ -1,5 +1,7 @@
 package model
 
+import "strconv"
+
 // Signal C's vocabulary: what loading a package in a sandboxed Node
 // showed, for the installed and the target copy, and how the two differ.
 // engine/probe produces it; the checker's arbiter and the reports read it.
@@ -120,7 +122,9 @@ const (
 type RuntimeNode struct {
 	// Version is what the binary reports ("v20.20.2"); Path where it is.
 	Version string `json:"version"`
-	Path    string `json:"path"`
+	// Path is this machine's: never in a report (the JSON contract is
+	// the same on every machine).
+	Path string `json:"-"`
 	// Wanted is the repository's Node ("20", "22.11") and WantedSource
 	// where it was read; both empty when nothing names one.
 	Wanted       string `json:"wanted,omitempty"`
@@ -141,4 +145,23 @@ type RuntimeResult struct {
 	Status    RuntimeStatus   `json:"status"`
 	Reason    string          `json:"reason,omitempty"`
 	Changes   []RuntimeChange `json:"changes,omitempty"`
+}
+
+// Coverage says in one line what the probe covered: which Node ran and
+// why that one, and what it found or why it could not decide.
+func (r RuntimeResult) Coverage() string {
+	node := "Node " + r.Node.Version
+	if r.Node.Why != "" {
+		node += " (" + r.Node.Why + ")"
+	}
+	if r.Status != RuntimeCompared {
+		return "runtime: " + r.Package + " inconclusive on " + node + ": " + r.Reason
+	}
+	found := "the same shape"
+	if n := len(r.Changes); n == 1 {
+		found = "1 change"
+	} else if n > 1 {
+		found = strconv.Itoa(n) + " changes"
+	}
+	return "runtime: " + r.Package + " " + r.Installed.Version + " and " + r.Target.Version + " loaded on " + node + ": " + found
 }

@@ -403,6 +403,9 @@ func usageCases() []usageCase {
 				"src/x.ts:3:13 [version] version version read direct import @.",
 			},
 			importers: []string{"src/x.ts"},
+			// Without a tsconfig the default program reads JavaScript too
+			// (issue 27: a JavaScript app without one is scanned).
+			includesJS: true,
 		},
 	}
 }

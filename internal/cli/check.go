@@ -29,6 +29,9 @@ type CheckOptions struct {
 	All bool
 	// NoCompile skips Signal B: nothing is confirmed.
 	NoCompile bool
+	// NoRuntime skips Signal C, the runtime probe: in files the repository
+	// does not type-check nothing is confirmed then.
+	NoRuntime bool
 	// HTML is the file --html writes the report's page to.
 	HTML string
 }
@@ -64,6 +67,7 @@ func newCheckCmd(g *Globals) *cobra.Command {
 	f.BoolVar(&o.Details, "details", false, "list every site: file:line, reason and compiler message")
 	f.BoolVar(&o.All, "all", false, "show hidden findings too (info, additive, low confidence)")
 	f.BoolVar(&o.NoCompile, "no-compile", false, "skip the compile check (nothing is confirmed then)")
+	f.BoolVar(&o.NoRuntime, "no-runtime", false, "skip the runtime probe (loading each copy in a sandboxed Node); JavaScript the repository does not type-check stays unverified then")
 	addHTMLFlag(f, &o.HTML)
 	return cmd
 }
@@ -95,7 +99,7 @@ func runCheck(cmd *cobra.Command, o *CheckOptions) error {
 	secrets := redact.FromEnv(o.Env)
 	rep, err := engine.Check(cmd.Context(), engine.CheckOptions{
 		Cwd: o.Cwd, CwdArg: cwdArg, Env: o.Env, Packages: o.Packages, Targets: o.Targets,
-		Group: o.Group, Compile: !o.NoCompile, Timing: timing, Secrets: secrets,
+		Group: o.Group, Compile: !o.NoCompile, Runtime: !o.NoRuntime, Timing: timing, Secrets: secrets,
 		Events: func(e engine.Event) { progress.Update(e.Finished, "%s", checkProgress(e)) },
 	})
 	progress.Clear()

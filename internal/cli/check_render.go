@@ -103,6 +103,12 @@ func renderPackage(w io.Writer, pr model.PackageReport, v checkView, p palette, 
 	if !v.all {
 		p.lines(w, pv.Hidden)
 	}
+	if v.details || v.all {
+		// Which Node loaded the copies, or why the probe could not tell.
+		for _, rt := range pr.Runtime {
+			fmt.Fprintf(w, "  %s\n", p.dim(rt.Coverage()))
+		}
+	}
 	p.lines(w, pv.Tail)
 }
 
@@ -206,6 +212,9 @@ func renderDetails(w io.Writer, pr model.PackageReport, all bool, p palette) {
 		}
 		for _, d := range f.Downstream {
 			fmt.Fprintf(w, "        %s\n", p.dim(diagLine(d)))
+		}
+		for _, c := range f.Runtime {
+			fmt.Fprintf(w, "        %s\n", p.dim("runtime: "+c.Detail))
 		}
 		for _, s := range f.Sites {
 			if s.Line != f.Line || s.File != f.File {

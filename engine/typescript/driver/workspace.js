@@ -5,7 +5,8 @@
 // projects it references, one level down, each a program of its own so each
 // file is read with the options its build uses); without one, the nearest
 // tsconfig above for options only over the workspace's own sources; without
-// any, the workspace's **/*.{ts,tsx} with modern defaults. A usage scan
+// any, the workspace's **/*.{ts,tsx,js,jsx,mjs,cjs} with modern defaults
+// (JavaScript read, never type-checked). A usage scan
 // roots the programs at the files that can reach its package (usages.js),
 // so each package reads programs of its own; they are kept between requests
 // while nothing they read changed, and the files they parse (and bind) are
@@ -208,7 +209,10 @@ function parseConfig(ts, file) {
  * @returns {import('typescript').CompilerOptions}
  */
 function defaultOptions(ts) {
+  // JavaScript too (never type-checked: checkJs stays off): a repository
+  // without a tsconfig is often plain JavaScript, and what it loads is used.
   return {
+    allowJs: true,
     target: ts.ScriptTarget.ESNext,
     module: ts.ModuleKind.ESNext,
     moduleResolution: compat.bundlerResolution(ts),

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/uptide/uptide/engine/model"
+)
+
+// TestCheckRuntimeJavaScriptApp: a CommonJS app in plain JavaScript (no
+// tsconfig, .nvmrc 20) calling require('tintkit').red(...). tintkit 5 is
+// ESM only: on Node 20.19+ require() returns its namespace, whose red lives
+// on default, so the call breaks. The repository never type-checks that
+// file, so the runtime probe decides: the site is breaking, never "✓ no
+// impact"; with --no-runtime nothing decides and it is possible impact.
+func TestCheckRuntimeJavaScriptApp(t *testing.T) {
+	e := checkEnv(t)
+	dir := copyFixture(t, "js-cjs-app")
+	npmInstall(t, e, dir)
+
+	r := run(t, e, dir, "check", "tintkit", "--target", "tintkit@5.3.0", "--json")
+	if r.code != 1 {
+		t.Fatalf("exit %d, want 1 (breaking)\nstderr: %s\n%s", r.code, r.stderr, r.stdout)
+	}
+	var rep model.CheckReport
+	decode(t, r, &rep)
+	p := packageReport(t, rep, "tintkit")
+	if p.Verdict != model.VerdictBreaking || p.Counts.Breaking == 0 {
+		t.Fatalf("verdict %q, counts %+v: want breaking\n%s", p.Verdict, p.Counts, r.stdout)
+	}
+	var hit *model.Finding
+	for i, f := range p.Findings {
+		if f.File == "index.js" && f.Severity == model.Breaking && len(f.Runtime) > 0 {
+			hit = &p.Findings[i]
+		}
+	}
+	if hit == nil || hit.Line != 3 {
+		t.Fatalf("findings %+v: want a breaking finding at index.js:3 with the probe's changes", p.Findings)
+	}
+	if len(p.Runtime) != 1 || p.Runtime[0].Status != model.RuntimeCompared || p.Runtime[0].Node.Why == "" {
+		t.Fatalf("runtime %+v: want tintkit's probe, compared, saying which Node ran", p.Runtime)
+	}
+	if strings.Contains(r.stdout, `"path":"/`) || strings.Contains(r.stdout, p.Runtime[0].Node.Version+`","path"`) {
+		t.Errorf("the report carries this machine's Node path:\n%s", r.stdout)
+	}
+
+	h := run(t, e, dir, "check", "tintkit", "--target", "tintkit@5.3.0", "--details")
+	for _, want := range []string{"index.js:3", "runtime:", p.Runtime[0].Node.Version} {
+		if !strings.Contains(h.stdout, want) {
+			t.Errorf("--details does not say %q:\n%s", want, h.stdout)
+		}
+	}
+	if strings.Contains(h.stdout, "no impact") {
+		t.Errorf("--details says no impact:\n%s", h.stdout)
+	}
+
+	n := run(t, e, dir, "check", "tintkit", "--target", "tintkit@5.3.0", "--no-runtime", "--json")
+	var off model.CheckReport
+	decode(t, n, &off)
+	q := packageReport(t, off, "tintkit")
+	if len(q.Runtime) != 0 || q.Counts.Breaking != 0 || q.Counts.Possible == 0 {
+		t.Errorf("--no-runtime: runtime %+v, counts %+v: want no probe, the site possible impact", q.Runtime, q.Counts)
+	}
+}
