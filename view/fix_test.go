@@ -1,8 +1,6 @@
 package view_test
 
 import (
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -10,10 +8,9 @@ import (
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/fix"
 	"github.com/uptide/uptide/fix/verify"
+	kept "github.com/uptide/uptide/internal/testkit/golden"
 	"github.com/uptide/uptide/view"
 )
-
-var update = flag.Bool("update", false, "rewrite the view goldens")
 
 // The fix report as shown, every section and tone, held by a golden: the
 // CLI and the planner both draw exactly this.
@@ -62,22 +59,7 @@ func marked(l view.Line) string {
 
 func golden(t *testing.T, path, got string) {
 	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test ./view -update writes it)", err)
-	}
-	if string(want) != got {
-		t.Errorf("%s differs (go test ./view -update rewrites it after a deliberate change):\n--- want\n%s\n--- got\n%s", path, want, got)
-	}
+	kept.Compare(t, "./view", path, got)
 }
 
 func fixReports() map[string]*fix.Report {

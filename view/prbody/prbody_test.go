@@ -1,7 +1,6 @@
 package prbody_test
 
 import (
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,10 +9,9 @@ import (
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/fix"
 	"github.com/uptide/uptide/fix/verify"
+	kept "github.com/uptide/uptide/internal/testkit/golden"
 	"github.com/uptide/uptide/view/prbody"
 )
-
-var update = flag.Bool("update", false, "rewrite the goldens")
 
 // hostile is text from outside the run (a package name, a compiler
 // message, a commit subject) written to break a markdown body.
@@ -159,19 +157,7 @@ func TestStore(t *testing.T) {
 
 func golden(t *testing.T, path, got string) {
 	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test ./view/prbody -update writes it)", err)
-	}
-	if string(want) != got {
-		t.Errorf("%s differs (go test ./view/prbody -update rewrites it after a deliberate change):\n--- want\n%s\n--- got\n%s", path, want, got)
-	}
+	kept.Compare(t, "./view/prbody", path, got)
 }
 
 // Escape keeps what a line's start would make markup, and leaves what
