@@ -111,7 +111,7 @@ func runCheck(cmd *cobra.Command, o *CheckOptions) error {
 	secrets.Walk(rep)
 	if !o.NoCompile {
 		// plan reads what was checked here on the same state of the files.
-		storeChecks(o.Env, rep.Repository.Root, rep)
+		openCheckStore(o.Env, rep.Repository.Root).save(rep)
 	}
 	if err := writeHTML(o.HTML, func(w io.Writer) error { return html.Check(w, rep) }); err != nil {
 		return err

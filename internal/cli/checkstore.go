@@ -45,9 +45,12 @@ func repoState(root string) string {
 	return hex.EncodeToString(h.Sum(nil))[:32]
 }
 
-// checkStoreDir is where the checks of root's current state are kept, in
-// the cache env names.
-func checkStoreDir(env Env, root string) string {
+// checkStore is where the checks of one state of a repository are kept,
+// in the cache env names: "" keeps nothing (no git repository, no cache).
+// A command opens it once, at the state it started from.
+type checkStore string
+
+func openCheckStore(env Env, root string) checkStore {
 	state := repoState(root)
 	if state == "" {
 		return ""
@@ -56,14 +59,13 @@ func checkStoreDir(env Env, root string) string {
 	if err != nil {
 		return ""
 	}
-	return dir
+	return checkStore(dir)
 }
 
-// storeChecks keeps a check's reports (what it could not analyze too:
-// plan says why, as check did); failing to keep them only
-// means plan checks again.
-func storeChecks(env Env, root string, rep *model.CheckReport) {
-	dir := checkStoreDir(env, root)
+// save keeps a check's reports (what it could not analyze too: plan says
+// why, as check did); failing to keep them only means plan checks again.
+func (s checkStore) save(rep *model.CheckReport) {
+	dir := string(s)
 	if dir == "" || os.MkdirAll(dir, 0o700) != nil {
 		return
 	}
@@ -83,25 +85,22 @@ func storeChecks(env Env, root string, rep *model.CheckReport) {
 	}
 }
 
-// loadStoredChecks are the reports kept for the repository's current
-// state, by package, at the targets asked.
-func loadStoredChecks(env Env, root string, targets map[string]string) map[string]*model.PackageReport {
+// load returns the reports kept, by package, at the targets asked.
+func (s checkStore) load(targets map[string]string) map[string]*model.PackageReport {
 	out := map[string]*model.PackageReport{}
-	dir := checkStoreDir(env, root)
-	if dir == "" {
+	if s == "" {
 		return out
 	}
-	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
-	for _, f := range files {
-		data, err := os.ReadFile(f)
+	for pkg, target := range targets {
+		data, err := os.ReadFile(filepath.Join(string(s), strings.ReplaceAll(pkg, "/", "+")+"@"+target+".json"))
 		if err != nil {
 			continue
 		}
 		var p model.PackageReport
-		if json.Unmarshal(data, &p) != nil || p.Package == "" || targets[p.Package] != p.Target {
+		if json.Unmarshal(data, &p) != nil || p.Package != pkg || p.Target != target {
 			continue
 		}
-		out[p.Package] = &p
+		out[pkg] = &p
 	}
 	return out
 }

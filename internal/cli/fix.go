@@ -228,7 +228,7 @@ func cheapBatch(ctx context.Context, g *Globals, targets *[]string) ([]string, e
 		direct[r.Package], latest[r.Package] = true, r.Target
 	}
 	rep, err := engine.PlanUpgrades(ctx, engine.PlanOptions{Cwd: g.Cwd, Env: g.Env, Discovered: disc, Now: time.Now(),
-		Checks: loadStoredChecks(g.Env, disc.Repository.Root, latest)})
+		Checks: openCheckStore(g.Env, disc.Repository.Root).load(latest)})
 	if err != nil {
 		return nil, err
 	}

@@ -79,11 +79,13 @@ func runPlan(cmd *cobra.Command, o *PlanOptions) error {
 		repoOf, repoFile = &rep.Repository, file
 		mergeChecks(checks, rep)
 	}
-	disc, _, err := engine.Discover(ctx, engine.DiscoverOptions{Cwd: o.Cwd, Env: o.Env,
+	disc, index, err := engine.Discover(ctx, engine.DiscoverOptions{Cwd: o.Cwd, Env: o.Env,
 		Events: func(e engine.Event) { progress.Update(e.Finished, "%s", checkProgress(e)) }})
 	if err != nil {
 		return err
 	}
+	// The checks plan reads and makes are those of the state it started on.
+	store := openCheckStore(o.Env, disc.Repository.Root)
 	if repoOf != nil && repoOf.Name != disc.Repository.Name {
 		return usageError("%s: the results are checks of %s, this repository is %s", repoFile, repoName(*repoOf), repoName(disc.Repository))
 	}
@@ -93,7 +95,7 @@ func runPlan(cmd *cobra.Command, o *PlanOptions) error {
 			return usageError("--ceiling %s plans that package alone: it takes no package names, --check or --results", o.Ceiling)
 		}
 		o.Packages = []string{o.Ceiling}
-		if ceil, err = ceiling(cmd, o, disc, progress); err != nil {
+		if ceil, err = ceiling(cmd, o, disc, index, store, progress); err != nil {
 			return err
 		}
 	}
@@ -102,7 +104,7 @@ func runPlan(cmd *cobra.Command, o *PlanOptions) error {
 		for _, r := range disc.Rows {
 			targets[r.Package] = r.Target
 		}
-		for name, rep := range loadStoredChecks(o.Env, disc.Repository.Root, targets) {
+		for name, rep := range store.load(targets) {
 			checks[name] = rep
 		}
 	}
@@ -116,13 +118,13 @@ func runPlan(cmd *cobra.Command, o *PlanOptions) error {
 	if o.Check && len(rep.Plan.Unchecked) > 0 {
 		leads := uncheckedLeads(rep.Plan)
 		secrets := redact.FromEnv(o.Env)
-		checked, err := engine.Check(ctx, engine.CheckOptions{Cwd: o.Cwd, Env: o.Env, Packages: leads, Compile: true, Secrets: secrets,
+		checked, err := engine.Check(ctx, engine.CheckOptions{Cwd: o.Cwd, Env: o.Env, Index: index, Packages: leads, Compile: true, Runtime: true, Secrets: secrets,
 			Events: func(e engine.Event) { progress.Update(e.Finished, "%s", checkProgress(e)) }})
 		if err != nil {
 			return err
 		}
 		secrets.Walk(checked)
-		storeChecks(o.Env, disc.Repository.Root, checked)
+		store.save(checked)
 		mergeChecks(checks, checked)
 		planOpts.Checks = checks
 		if rep, err = engine.PlanUpgrades(ctx, planOpts); err != nil {
@@ -262,7 +264,7 @@ func planStepTitle(s model.PlanStep) string { return view.PlanStepTitle(s) }
 // ceiling bisects the package's releases above the installed one, one
 // check per step (a check kept from an earlier run of the same state is
 // not made again).
-func ceiling(cmd *cobra.Command, o *PlanOptions, disc *model.DiscoverReport, progress *term.Progress) (*model.Ceiling, error) {
+func ceiling(cmd *cobra.Command, o *PlanOptions, disc *model.DiscoverReport, index *engine.Index, store checkStore, progress *term.Progress) (*model.Ceiling, error) {
 	var row *model.DependencyRow
 	for i, r := range disc.Rows {
 		if r.Name == o.Ceiling {
@@ -280,16 +282,16 @@ func ceiling(cmd *cobra.Command, o *PlanOptions, disc *model.DiscoverReport, pro
 	secrets := redact.FromEnv(o.Env)
 	judge := func(v string) (model.Verdict, int, string, error) {
 		targets := map[string]string{row.Name: v}
-		rep := loadStoredChecks(o.Env, disc.Repository.Root, map[string]string{row.Package: v})[row.Package]
+		rep := store.load(map[string]string{row.Package: v})[row.Package]
 		if rep == nil {
 			progress.Update(false, "checking %s %s", row.Name, v)
-			checked, err := engine.Check(cmd.Context(), engine.CheckOptions{Cwd: o.Cwd, Env: o.Env, Packages: []string{row.Name},
-				Targets: targets, Compile: true, Secrets: secrets})
+			checked, err := engine.Check(cmd.Context(), engine.CheckOptions{Cwd: o.Cwd, Env: o.Env, Index: index, Packages: []string{row.Name},
+				Targets: targets, Compile: true, Runtime: true, Secrets: secrets})
 			if err != nil {
 				return "", 0, "", err
 			}
 			secrets.Walk(checked)
-			storeChecks(o.Env, disc.Repository.Root, checked)
+			store.save(checked)
 			for i := range checked.Packages {
 				if checked.Packages[i].Package == row.Package {
 					rep = &checked.Packages[i]
