@@ -113,7 +113,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	html := fmt.Sprintf("https://github.com/%s/%s/pull/%d", p.Owner, p.Repo, p.Number)
 	answer(w, http.StatusCreated, map[string]any{
 		"number": p.Number, "state": "open", "title": p.Title, "body": p.Body, "html_url": html,
-		"url":  fmt.Sprintf("%s/repos/%s/%s/pulls/%d", s.URL, p.Owner, p.Repo, p.Number),
+		"url":  fmt.Sprintf("http://%s/repos/%s/%s/pulls/%d", r.Host, p.Owner, p.Repo, p.Number),
 		"head": map[string]string{"ref": p.Head}, "base": map[string]string{"ref": p.Base},
 	})
 }
