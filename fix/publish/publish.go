@@ -11,17 +11,13 @@
 package publish
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"os/exec"
 	"runtime/debug"
 	"strings"
-	"time"
 
 	"github.com/uptide/uptide/fix"
 	"github.com/uptide/uptide/internal/redact"
@@ -207,56 +203,15 @@ type pullRequest struct {
 
 // createPull is POST /repos/{owner}/{repo}/pulls; its answer's html_url.
 func createPull(ctx context.Context, client *http.Client, api, token string, gh Repo, pr pullRequest) (string, error) {
-	if client == nil {
-		client = &http.Client{Timeout: time.Minute}
-	}
-	data, err := json.Marshal(pr)
-	if err != nil {
-		return "", err
-	}
-	url := fmt.Sprintf("%s/repos/%s/%s/pulls", api, gh.Owner, gh.Name)
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(data))
-	if err != nil {
-		return "", err
-	}
-	req.Header.Set("Accept", "application/vnd.github+json")
-	req.Header.Set("Authorization", "Bearer "+token)
-	req.Header.Set("X-GitHub-Api-Version", "2022-11-28")
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("User-Agent", "uptide")
-	resp, err := client.Do(req)
-	if err != nil {
-		return "", fmt.Errorf("opening the pull request: %w", err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	var answer struct {
 		HTMLURL string `json:"html_url"`
-		Message string `json:"message"`
-		Errors  []struct {
-			Message string `json:"message"`
-			Field   string `json:"field"`
-			Code    string `json:"code"`
-		} `json:"errors"`
 	}
-	_ = json.Unmarshal(body, &answer)
-	if resp.StatusCode != http.StatusCreated {
-		msg := answer.Message
-		for _, e := range answer.Errors {
-			switch {
-			case e.Message != "":
-				msg += ": " + e.Message
-			case e.Field != "":
-				msg += ": " + e.Field + " " + e.Code
-			}
-		}
-		if msg == "" {
-			msg = strings.TrimSpace(string(body))
-		}
-		return "", fmt.Errorf("GitHub refused the pull request (POST %s: %s): %s; the branch %s is pushed", url, resp.Status, msg, pr.Head)
+	c := github{client: client, api: api, token: token, repo: gh}
+	if err := c.do(ctx, http.MethodPost, "/pulls", pr, http.StatusCreated, &answer); err != nil {
+		return "", fmt.Errorf("GitHub refused the pull request (%w); the branch %s is pushed", err, pr.Head)
 	}
 	if answer.HTMLURL == "" {
-		return "", fmt.Errorf("GitHub created the pull request but gave no address (POST %s)", url)
+		return "", fmt.Errorf("GitHub created the pull request but gave no address (POST %s)", c.url("/pulls"))
 	}
 	return answer.HTMLURL, nil
 }
