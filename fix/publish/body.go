@@ -47,7 +47,11 @@ func UpdateBody(ctx context.Context, r *fix.Report, body string, o Options) *fix
 	if bl := Blockers(r, o.Build); len(bl) > 0 {
 		return &fix.Publish{Status: fix.PublishBlocked, Reason: strings.Join(bl, "; ")}
 	}
-	c, err := connect(ctx, o)
+	rem, _, err := target(ctx, o)
+	var c github
+	if err == nil {
+		c, err = connect(ctx, o, rem)
+	}
 	if err != nil {
 		return &fix.Publish{Status: fix.PublishFailed, Reason: o.Secrets.String(err.Error())}
 	}
@@ -80,11 +84,7 @@ func UpdateBody(ctx context.Context, r *fix.Report, body string, o Options) *fix
 
 // connect is the checkout's remote's GitHub repository and the token of
 // its requests (masked from here on).
-func connect(ctx context.Context, o Options) (github, error) {
-	remote, _, err := target(ctx, o)
-	if err != nil {
-		return github{}, err
-	}
+func connect(ctx context.Context, o Options, remote remote) (github, error) {
 	gh, err := ParseRemote(remote.url)
 	if err != nil {
 		return github{}, fmt.Errorf("remote %s: %w", remote.name, err)

@@ -65,15 +65,20 @@ func target(ctx context.Context, o Options) (remote, string, error) {
 			return remote{}, "", fmt.Errorf("your checkout's branch %s tracks no remote, and it has no origin: nowhere to push (git branch --set-upstream-to names one)", branch)
 		}
 	}
-	// The address as configured, not as insteadOf rewrites it: the
-	// configured one names the repository.
+	r, err := remoteNamed(ctx, o, name)
+	return r, base, err
+}
+
+// remoteNamed is the remote with its address as configured, not as
+// insteadOf rewrites it: the configured one names the repository.
+func remoteNamed(ctx context.Context, o Options, name string) (remote, error) {
 	u, err := gitOut(ctx, o, "config", "--get", "remote."+name+".pushurl")
 	if err != nil || u == "" {
 		if u, err = gitOut(ctx, o, "config", "--get", "remote."+name+".url"); err != nil || u == "" {
-			return remote{}, "", fmt.Errorf("remote %s has no address", name)
+			return remote{}, fmt.Errorf("remote %s has no address", name)
 		}
 	}
-	return remote{name: name, url: u}, base, nil
+	return remote{name: name, url: u}, nil
 }
 
 // push sends the verified commit to the remote's branch: that commit and
