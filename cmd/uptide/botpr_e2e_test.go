@@ -213,4 +213,3 @@ func TestBotPRRefusesWhatItDoesNotTake(t *testing.T) {
 		t.Errorf("a person's pull request got a comment (%d)", n)
 	}
 }
-

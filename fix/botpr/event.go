@@ -23,7 +23,7 @@ import (
 
 // Event is what uptide reads of a pull_request event (GITHUB_EVENT_PATH).
 type Event struct {
-	Number                    int
+	Number                     int
 	HeadRef, HeadSha, HeadRepo string
 	BaseRef, BaseSha, BaseRepo string
 	// User is the login that opened the pull request.
