@@ -28,19 +28,34 @@ type botWorld struct {
 	e                  env
 }
 
-func newBotWorld(t *testing.T) *botWorld {
+// newStripeWorld is the stripe-app on pnpm, moved by Renovate to stripe
+// 15.0.0; its tests write down the environment they were given (the
+// token must not be in it).
+func newStripeWorld(t *testing.T) *botWorld {
+	envDir := t.TempDir()
+	w := newBotWorld(t, "stripe-app", "renovate/stripe-15.x", func(dir string) {
+		editManifest(t, dir, func(m map[string]any) {
+			m["scripts"] = map[string]any{"test": `node -e "require('fs').writeFileSync(require('path').join(process.env.BOTPR_ENV_DIR, 'env-' + process.pid), JSON.stringify(process.env))"`}
+		})
+	}, func(dir string) {
+		editManifest(t, dir, func(m map[string]any) { m["dependencies"].(map[string]any)["stripe"] = "15.0.0" })
+	})
+	w.envDir = envDir
+	w.e.extra = append(w.e.extra, "BOTPR_ENV_DIR="+envDir)
+	return w
+}
+
+// newBotWorld makes the fixture a pnpm repository (prepare edits it
+// first) on main, and Renovate's branch where bump edits the
+// declarations and pnpm writes the lockfile again.
+func newBotWorld(t *testing.T, fixture, branch string, prepare, bump func(dir string)) *botWorld {
 	t.Helper()
 	fe := newFixEnv(t)
-	w := &botWorld{fe: fe, dir: copyDir(t, "../../fixtures/fix/stripe-app"), bare: filepath.Join(t.TempDir(), "remote.git"),
-		envDir: t.TempDir(), branch: "renovate/stripe-15.x"}
+	w := &botWorld{fe: fe, dir: copyDir(t, "../../fixtures/fix/"+fixture), bare: filepath.Join(t.TempDir(), "remote.git"), branch: branch}
 	if err := os.WriteFile(filepath.Join(w.dir, ".gitignore"), []byte("node_modules\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	// The repository's tests write down the environment they were given:
-	// the token must not be in it.
-	editManifest(t, w.dir, func(m map[string]any) {
-		m["scripts"] = map[string]any{"test": `node -e "require('fs').writeFileSync(require('path').join(process.env.BOTPR_ENV_DIR, 'env-' + process.pid), JSON.stringify(process.env))"`}
-	})
+	prepare(w.dir)
 	pnpm := manager2(fe, "pnpm")
 	pnpm.run(t, fe.env, w.dir, "install", "--no-frozen-lockfile")
 	commitAll(t, w.dir)
@@ -50,11 +65,11 @@ func newBotWorld(t *testing.T) *botWorld {
 	git(t, w.dir, "config", "url."+w.bare+".insteadOf", "https://github.com/acme/app.git")
 	git(t, w.dir, "push", "-q", "origin", "main")
 
-	// Renovate's branch: the declaration and the lockfile, nothing else.
+	// Renovate's branch: the declarations and the lockfile, nothing else.
 	git(t, w.dir, "checkout", "-q", "-b", w.branch)
-	editManifest(t, w.dir, func(m map[string]any) { m["dependencies"].(map[string]any)["stripe"] = "15.0.0" })
+	bump(w.dir)
 	pnpm.run(t, fe.env, w.dir, "install", "--no-frozen-lockfile")
-	git(t, w.dir, "commit", "-q", "-am", "Update dependency stripe to v15")
+	git(t, w.dir, "commit", "-q", "-am", "Update dependency")
 	w.head = git(t, w.dir, "rev-parse", "HEAD")
 	git(t, w.dir, "push", "-q", "origin", w.branch)
 	git(t, w.dir, "checkout", "-q", "--detach", w.head)
@@ -64,9 +79,9 @@ func newBotWorld(t *testing.T) *botWorld {
 
 	w.gh = fakegithub.Start(t, botToken)
 	w.gh.Backed("acme", "app", w.bare)
-	w.gh.AddPull(fakegithub.Pull{Owner: "acme", Repo: "app", Title: "Update dependency stripe to v15", Head: w.branch, Base: "main", User: "renovate[bot]"})
+	w.gh.AddPull(fakegithub.Pull{Owner: "acme", Repo: "app", Title: "Update dependency", Head: w.branch, Base: "main", User: "renovate[bot]"})
 	w.e = fe.env
-	w.e.extra = append(append([]string{}, w.e.extra...), "GH_TOKEN="+botToken, "GITHUB_API_URL="+w.gh.URL, "BOTPR_ENV_DIR="+w.envDir,
+	w.e.extra = append(append([]string{}, w.e.extra...), "GH_TOKEN="+botToken, "GITHUB_API_URL="+w.gh.URL,
 		"GITHUB_EVENT_PATH="+w.event(t, "renovate[bot]"))
 	return w
 }
@@ -98,7 +113,7 @@ func (w *botWorld) remoteHead(t *testing.T) string {
 // its marker), and no install or test saw the token.
 func TestBotPRPushesOneVerifiedCommit(t *testing.T) {
 	skipShort(t, "bot-pr installs, compiles and tests")
-	w := newBotWorld(t)
+	w := newStripeWorld(t)
 	w.gh.AddComment(fakegithub.Comment{Owner: "acme", Repo: "app", Issue: 1, Body: "Renovate's own notes", User: "renovate[bot]"})
 	w.gh.AddComment(fakegithub.Comment{Owner: "acme", Repo: "app", Issue: 1, Body: botpr.Marker + "\nan earlier run", User: "github-actions[bot]"})
 
@@ -158,7 +173,7 @@ func TestBotPRPushesOneVerifiedCommit(t *testing.T) {
 // before the push, which does not happen; the comment says why.
 func TestBotPRRefusesAMovedHead(t *testing.T) {
 	skipShort(t, "bot-pr installs, compiles and tests")
-	w := newBotWorld(t)
+	w := newStripeWorld(t)
 	other := filepath.Join(t.TempDir(), "renovate")
 	git(t, w.dir, "clone", "-q", "-b", w.branch, w.bare, other)
 	os.WriteFile(filepath.Join(other, "renovate.json"), []byte("{}\n"), 0o644)
@@ -211,5 +226,42 @@ func TestBotPRRefusesWhatItDoesNotTake(t *testing.T) {
 	}
 	if n := len(gh.Comments()); n != 1 {
 		t.Errorf("a person's pull request got a comment (%d)", n)
+	}
+}
+
+// A pnpm catalog entry moved: the move is read from the catalog and from
+// the importer using it; slugkit 2 leaves a site no rule takes, so the
+// migration does not verify and nothing is pushed, the comment listing
+// the site.
+func TestBotPRCatalogMoveWithSitesLeftPushesNothing(t *testing.T) {
+	skipShort(t, "bot-pr installs, compiles and tests")
+	w := newBotWorld(t, "pnpm-catalog", "renovate/slugkit-2.x", func(string) {}, func(dir string) {
+		ws := filepath.Join(dir, "pnpm-workspace.yaml")
+		data, err := os.ReadFile(ws)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(ws, []byte(strings.Replace(string(data), "slugkit: ^1.0.0", "slugkit: ^2.0.0", 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	})
+	r := runBinary(t, stamplessBinary(t), w.e, w.dir, "bot-pr", "--json")
+	var rep botpr.Report
+	decode(t, r, &rep)
+	if r.code != 1 || rep.Status != botpr.Failed || !strings.Contains(rep.Reason, "the slugkit") {
+		t.Fatalf("bot-pr exited %d: %s (%s)\n%s", r.code, rep.Status, rep.Reason, r.stderr)
+	}
+	var moves []string
+	for _, m := range rep.Moves {
+		moves = append(moves, m.Importer+" "+m.Name+" "+m.From+" → "+m.To)
+	}
+	if got, want := strings.Join(moves, "; "), "catalog:default slugkit 1.0.0 → 2.0.0; packages/app slugkit 1.0.0 → 2.0.0"; got != want {
+		t.Errorf("moves %q, want %q", got, want)
+	}
+	if at := w.remoteHead(t); at != w.head {
+		t.Errorf("the remote's branch moved to %s", at)
+	}
+	if c := w.gh.Comments(); len(c) != 1 || !strings.Contains(c[0].Body, "✗ **not pushed**") || !strings.Contains(c[0].Body, "left for you: `packages/app/src/title.ts:4`") {
+		t.Errorf("comments: %+v", c)
 	}
 }

@@ -1,8 +1,8 @@
 package botpr
 
 import (
+	"encoding/json"
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -18,9 +18,6 @@ type Move struct {
 	To       string `json:"to"`
 }
 
-// catalogVersion is the version of a pnpm catalog entry's canonical text.
-var catalogVersion = regexp.MustCompile(`\bversion:\s*([^,}\s]+)`)
-
 // Moves compares the importers of the lockfile at the base and at the
 // head: every declared package whose resolved version differs (added or
 // removed ones are not moves: nothing migrates them), sorted.
@@ -35,10 +32,12 @@ func Moves(file string, base, head []byte) ([]Move, error) {
 	}
 	version := func(g *lockfile.Graph, imp, name string) string {
 		if strings.HasPrefix(imp, "catalog:") {
-			if m := catalogVersion.FindStringSubmatch(g.Importers[imp][name]); m != nil {
-				return strings.Trim(m[1], `'"`)
+			// The entry's canonical text: {"specifier":…,"version":…}.
+			var entry struct {
+				Version string `json:"version"`
 			}
-			return ""
+			_ = json.Unmarshal([]byte(g.Importers[imp][name]), &entry)
+			return entry.Version
 		}
 		if rec := g.Records[g.ImporterEdges[imp][name]]; rec != nil {
 			return rec.Version
