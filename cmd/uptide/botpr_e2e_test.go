@@ -11,7 +11,10 @@ import (
 	"github.com/uptide/uptide/internal/testkit/fakegithub"
 )
 
-const botToken = "ghs_e2eBOTfake0123456789abcdefghij"
+const (
+	botToken       = "ghs_e2eBOTfake0123456789abcdefghij"
+	checkoutHeader = "eC1hY2Nlc3MtdG9rZW46Y2hlY2tvdXQ="
+)
 
 // botWorld is a pnpm repository whose origin names github.com/acme/app
 // and is, for git, a local bare repository; Renovate's branch
@@ -34,14 +37,25 @@ type botWorld struct {
 func newStripeWorld(t *testing.T) *botWorld {
 	envDir := t.TempDir()
 	w := newBotWorld(t, "stripe-app", "renovate/stripe-15.x", func(dir string) {
-		editManifest(t, dir, func(m map[string]any) {
-			m["scripts"] = map[string]any{"test": `node -e "require('fs').writeFileSync(require('path').join(process.env.BOTPR_ENV_DIR, 'env-' + process.pid), JSON.stringify(process.env))"`}
-		})
+		// The test script writes down its environment and the git
+		// configuration it sees.
+		dump := `const fs = require("fs"), path = require("path"), cp = require("child_process");
+let git = "";
+try { git = cp.execSync("git config --get-regexp extraheader").toString(); } catch {}
+fs.writeFileSync(path.join(process.env.BOTPR_ENV_DIR, "env-" + process.pid), JSON.stringify({ env: process.env, git }));
+`
+		if err := os.WriteFile(filepath.Join(dir, "dump-env.cjs"), []byte(dump), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		editManifest(t, dir, func(m map[string]any) { m["scripts"] = map[string]any{"test": "node dump-env.cjs"} })
 	}, func(dir string) {
 		editManifest(t, dir, func(m map[string]any) { m["dependencies"].(map[string]any)["stripe"] = "15.0.0" })
 	})
 	w.envDir = envDir
 	w.e.extra = append(w.e.extra, "BOTPR_ENV_DIR="+envDir)
+	// actions/checkout without persist-credentials: false leaves its auth
+	// header in the checkout's configuration.
+	git(t, w.dir, "config", "http.https://github.com/.extraheader", "AUTHORIZATION: basic "+checkoutHeader)
 	return w
 }
 
@@ -158,8 +172,11 @@ func TestBotPRPushesOneVerifiedCommit(t *testing.T) {
 	}
 	for _, f := range envs {
 		data, _ := os.ReadFile(f)
-		if strings.Contains(string(data), botToken) || strings.Contains(string(data), "GH_TOKEN") {
-			t.Errorf("a test process saw the token (%s)", f)
+		if strings.Contains(string(data), botToken) || strings.Contains(string(data), "GH_TOKEN") || strings.Contains(string(data), checkoutHeader) {
+			t.Errorf("a test process saw a credential (%s)", f)
+		}
+		if !strings.Contains(string(data), `"git":""`) {
+			t.Errorf("the test's git configuration holds an auth header: %s", data)
 		}
 	}
 	for _, text := range []string{r.stdout, r.stderr} {

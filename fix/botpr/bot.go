@@ -324,6 +324,17 @@ func (b *bot) clone(ctx context.Context, branch string) (*isolate.Clone, error) 
 		_ = c.Remove()
 		return nil, err
 	}
+	// A credential the checkout's configuration holds (actions/checkout's
+	// auth header, unless persist-credentials: false) stays out of the
+	// clones, where installs and tests run; the push brings its own.
+	if keys, err := c.Git(ctx, "config", "--name-only", "--get-regexp", `^http\..*extraheader$`); err == nil {
+		for _, k := range strings.Fields(keys) {
+			if _, err := c.Git(ctx, "config", "--unset-all", k); err != nil {
+				_ = c.Remove()
+				return nil, err
+			}
+		}
+	}
 	// Installed dependencies are never part of a commit of uptide's.
 	if err := appendExclude(c.Work, "node_modules/"); err != nil {
 		_ = c.Remove()
