@@ -176,7 +176,7 @@ func TestBotPRPushesOneVerifiedCommit(t *testing.T) {
 			t.Errorf("a test process saw a credential (%s)", f)
 		}
 		if !strings.Contains(string(data), `"git":""`) {
-			t.Errorf("the test's git configuration holds an auth header: %s", data)
+			t.Errorf("the git configuration of a test process holds an auth header (%s)", f)
 		}
 	}
 	for _, text := range []string{r.stdout, r.stderr} {

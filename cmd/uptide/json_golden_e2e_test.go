@@ -52,6 +52,11 @@ func TestJSONGolden(t *testing.T) {
 		{"check-error", []string{"check", "no-such-package-uptide", "--json"}, checkApp("npm-app")},
 		{"plan-plan-app", []string{"plan", "--json"}, checkApp("plan-app")},
 		{"plan-check", []string{"plan", "--check", "--json"}, checkApp("plan-app")},
+		{"pr-body-no-run", []string{"pr-body", "--json"}, func(t *testing.T) string {
+			dir := copyRepo(t, "npm-v3")
+			commitAll(t, dir)
+			return dir
+		}},
 		{"fix-npm-app", []string{"fix", "slugkit", "--target", "slugkit@2.0.0", "--patches", "$PATCHES", "--json"}, func(t *testing.T) string {
 			return fixRepo(t, fe, "npm-app", "npm")
 		}},
