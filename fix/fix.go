@@ -161,12 +161,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	if o.TestTimeout == 0 {
 		o.TestTimeout = 10 * time.Minute
 	}
-	r := &runner{o: o, rep: &Report{Package: o.Package + strings.Join(o.Packages, " "), Status: StatusNotRun, Moves: []Move{}, Commits: []Commit{},
-		Patches: []PatchResult{}, Sites: []Site{}, NotRun: []string{}, Decisions: []string{},
-		Types:    TypesReport{Status: model.StatusNotAnalyzed, Projects: []string{}, New: []model.Diagnostic{}},
-		Tests:    TestsReport{Results: []verify.TestResult{}, NoTests: []string{}, Skipped: []verify.ServiceSkip{}, NotRun: []string{}},
-		Style:    StyleReport{Formatted: []string{}, NewFailures: map[string][]string{}},
-		Checkout: CheckoutReport{Changed: []string{}}}}
+	r := &runner{o: o, rep: newReport(o.Package + strings.Join(o.Packages, " "))}
 	if r.o.Secrets == nil {
 		r.o.Secrets = redact.FromEnv(o.Env)
 	}

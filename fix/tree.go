@@ -2,6 +2,7 @@ package fix
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/uptide/uptide/engine"
@@ -42,12 +43,7 @@ func VerifyTree(ctx context.Context, o TreeOptions) *Report {
 	if o.Secrets == nil {
 		o.Secrets = redact.FromEnv(o.Env)
 	}
-	r := &runner{o: Options{Env: o.Env, TestTimeout: o.TestTimeout, Progress: o.Progress, Secrets: o.Secrets}, rep: &Report{
-		Status: StatusNotRun, Moves: []Move{}, Commits: []Commit{}, Patches: []PatchResult{}, Sites: []Site{}, NotRun: []string{}, Decisions: []string{},
-		Types:    TypesReport{Status: model.StatusNotAnalyzed, Projects: []string{}, New: []model.Diagnostic{}},
-		Tests:    TestsReport{Results: []verify.TestResult{}, NoTests: []string{}, Skipped: []verify.ServiceSkip{}, NotRun: []string{}},
-		Style:    StyleReport{Formatted: []string{}, NewFailures: map[string][]string{}},
-		Checkout: CheckoutReport{Changed: []string{}}}}
+	r := &runner{o: Options{Env: o.Env, TestTimeout: o.TestTimeout, Progress: o.Progress, Secrets: o.Secrets}, rep: newReport(strings.Join(o.Packages, " "))}
 	r.drivers = typescript.NewDrivers()
 	defer func() {
 		for _, f := range r.clean {
@@ -101,4 +97,15 @@ func VerifyTree(ctx context.Context, o TreeOptions) *Report {
 	r.rep.Sites = sitesLeft(nil, r.rep.Types.New, nil, nil, nil)
 	r.judge()
 	return r.rep
+}
+
+// newReport is a run's report before anything ran: not run, every list
+// empty rather than absent (the JSON contract).
+func newReport(pkg string) *Report {
+	return &Report{Package: pkg, Status: StatusNotRun, Moves: []Move{}, Commits: []Commit{},
+		Patches: []PatchResult{}, Sites: []Site{}, NotRun: []string{}, Decisions: []string{},
+		Types:    TypesReport{Status: model.StatusNotAnalyzed, Projects: []string{}, New: []model.Diagnostic{}},
+		Tests:    TestsReport{Results: []verify.TestResult{}, NoTests: []string{}, Skipped: []verify.ServiceSkip{}, NotRun: []string{}},
+		Style:    StyleReport{Formatted: []string{}, NewFailures: map[string][]string{}},
+		Checkout: CheckoutReport{Changed: []string{}}}
 }

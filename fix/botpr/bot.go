@@ -256,14 +256,18 @@ func (b *bot) run(ctx context.Context) {
 		b.stop(Unchanged, "verified: no rule had anything to edit")
 		return
 	}
-	b.commitAndPush(ctx, names, files)
+	b.commitAndPush(ctx, files)
 }
 
 // commitAndPush makes the one commit on the event's head and pushes it
 // once GitHub says the head is still the event's.
-func (b *bot) commitAndPush(ctx context.Context, names, files []string) {
+func (b *bot) commitAndPush(ctx context.Context, files []string) {
 	e := b.o.Event
-	sha, err := b.work.Commit(ctx, "uptide: migrate the code to "+strings.Join(b.targetsText(names), ", "), files...)
+	var to []string
+	for _, m := range b.rep.Migrations {
+		to = append(to, m.Package+" "+m.To)
+	}
+	sha, err := b.work.Commit(ctx, "uptide: migrate the code to "+strings.Join(to, ", "), files...)
 	if err != nil {
 		b.stop(Failed, "committing the edits: %v", err)
 		return
@@ -294,14 +298,6 @@ func (b *bot) commitAndPush(ctx context.Context, names, files []string) {
 		return
 	}
 	b.rep.Status, b.rep.Reason = Pushed, ""
-}
-
-func (b *bot) targetsText(names []string) []string {
-	var out []string
-	for _, m := range b.rep.Migrations {
-		out = append(out, m.Package+" "+m.To)
-	}
-	return out
 }
 
 // clone is a private clone of the checkout at the event's head, on

@@ -82,8 +82,8 @@ func UpdateBody(ctx context.Context, r *fix.Report, body string, o Options) *fix
 	return &fix.Publish{Status: Updated, URL: done.HTMLURL}
 }
 
-// connect is the checkout's remote's GitHub repository and the token of
-// its requests (masked from here on).
+// connect is the remote's GitHub repository and the token of its
+// requests (masked from here on).
 func connect(ctx context.Context, o Options, remote remote) (github, error) {
 	gh, err := ParseRemote(remote.url)
 	if err != nil {
