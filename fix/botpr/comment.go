@@ -49,6 +49,12 @@ func Comment(r *Report) string {
 			fmt.Fprintf(&b, "- left for you: `%s:%d` %s\n", s.File, s.Line, s.Message)
 		}
 		for _, d := range m.Decisions {
+			// An indented decision continues the one before it (the
+			// changelog entries under stripe's API versions).
+			if item := strings.TrimLeft(d, " "); item != d {
+				fmt.Fprintf(&b, "  - %s\n", firstLine(item))
+				continue
+			}
 			fmt.Fprintf(&b, "- decision for you: %s\n", firstLine(d))
 		}
 	}
