@@ -77,4 +77,21 @@ func TestPRBodyUpdatesTheDescription(t *testing.T) {
 			t.Errorf("a refused pr-body asked %s", req)
 		}
 	}
+
+	// A run that did not verify (slugkit 2 without the patch leaves a
+	// site) is the latest: pr-body refuses it for that, asking nothing.
+	r = runBinary(t, stamplessBinary(t), e, dir, "fix", "slugkit", "--target", "slugkit@2.0.0", "--json")
+	var failed fix.Report
+	decode(t, r, &failed)
+	if failed.Status != fix.StatusFailed {
+		t.Fatalf("fix without the patch: %s (%s)", failed.Status, failed.Reason)
+	}
+	asked := len(gh.Requests())
+	r = runBinary(t, stamplessBinary(t), e, dir, "pr-body")
+	if r.code != 1 || !strings.Contains(r.stdout, "blocked: the run did not verify: ") {
+		t.Errorf("pr-body of a failed run exited %d:\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	if n := len(gh.Requests()); n != asked {
+		t.Errorf("a blocked run asked GitHub %d times", n-asked)
+	}
 }

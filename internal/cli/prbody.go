@@ -59,6 +59,10 @@ func runPRBody(cmd *cobra.Command, o *PRBodyOptions) error {
 	if err != nil {
 		return err
 	}
+	// A run the gate refuses says so, whether or not it stored a body.
+	if body == "" && len(publish.Blockers(rep, thisBuild())) == 0 {
+		return fmt.Errorf("run %s stored no pull request body (%s)", run.ID, prbody.FileName(rep.Checkout.RunFile))
+	}
 	secrets := redact.FromEnv(o.Env)
 	pub := publish.UpdateBody(cmd.Context(), rep, body, publish.Options{Dir: o.Cwd, Env: o.Env, Build: thisBuild(), Secrets: secrets})
 	out := prBodyReport{Run: run.ID, Branch: run.Branch, Status: pub.Status, Reason: pub.Reason, URL: pub.URL}
@@ -85,8 +89,9 @@ func runPRBody(cmd *cobra.Command, o *PRBodyOptions) error {
 	return nil
 }
 
-// storedRun is the run id names (the latest for ""), its record and its
-// stored pull request body.
+// storedRun is the run id names (the latest for ""), its record (its
+// RunFile where it was read) and its stored pull request body ("" when
+// it stored none).
 func storedRun(cmd *cobra.Command, cwd, id string) (isolate.StoredRun, *fix.Report, string, error) {
 	runs, err := isolate.StoredRuns(cmd.Context(), cwd)
 	if err != nil {
@@ -117,11 +122,9 @@ func storedRun(cmd *cobra.Command, cwd, id string) (isolate.StoredRun, *fix.Repo
 	if head, err := readRun(run.Head); err == nil && head.Checkout.Sha != "" && head.Checkout.Sha == rep.Checkout.Sha {
 		file, rep = run.Head, head
 	}
+	rep.Checkout.RunFile = file
 	body, err := os.ReadFile(prbody.FileName(file))
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return run, nil, "", fmt.Errorf("run %s stored no pull request body (%s)", run.ID, prbody.FileName(file))
-		}
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return run, nil, "", err
 	}
 	return run, rep, string(body), nil
