@@ -285,7 +285,7 @@ func (r *runner) readBranch(ctx context.Context, base string) bool {
 	sort.Strings(v.changed)
 	r.rep.Verified.Changed = orEmpty(v.changed)
 	r.workspaces = changedWorkspaces(r.repository, v.changed)
-	return true
+	return !r.o.WithServices || r.confirmServices(r.repository, r.workspaces)
 }
 
 // changedWorkspaces are the workspaces holding a changed file; a changed
