@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/uptide/uptide/engine"
 	"github.com/uptide/uptide/engine/lockfile"
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/engine/repo"
@@ -345,7 +346,8 @@ func (r *runner) baselineAtBase(ctx context.Context) bool {
 		r.baseErr = fmt.Errorf("installing the base's lockfile: %w", err)
 		return true
 	}
-	r.compileBefore(ctx, r.croot)
+	r.progress("compile", "type-checking %s at the base", engine.Where(r.workspaces))
+	r.base, r.baseErr = compileWorkspaces(ctx, r.croot, r.workspaces, r.fetch, r.drivers)
 	r.style = verify.DetectStyle(r.croot)
 	var atBase []string
 	for _, f := range r.v.changed {

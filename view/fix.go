@@ -193,8 +193,12 @@ func typesSection(r *fix.Report) Section {
 		s.Lines = append(s.Lines, plain("  "+t.Reason))
 		return s
 	}
-	s.Lines = append(s.Lines, plain(fmt.Sprintf("  %s · %s · %s · %s before the upgrade", t.Compiler, Count(len(t.Projects), "project"),
-		Count(t.Files, "file"), Count(t.Baseline, "error"))))
+	before := "before the upgrade"
+	if r.Verified != nil {
+		before = "at the base"
+	}
+	s.Lines = append(s.Lines, plain(fmt.Sprintf("  %s · %s · %s · %s %s", t.Compiler, Count(len(t.Projects), "project"),
+		Count(t.Files, "file"), Count(t.Baseline, "error"), before)))
 	if len(t.New) == 0 {
 		s.Lines = append(s.Lines, Line{{"  ", Plain}, {"✓ no new errors", Good}})
 		return s
