@@ -243,7 +243,7 @@ func (r *runner) cloneBranch(ctx context.Context) bool {
 		return false
 	}
 	if base == v.head {
-		r.stop("%s has no commit that %s does not have: nothing to verify", v.name, r.rep.Verified.BaseRef)
+		r.stop("%s has no commit beyond its base %s: nothing to verify (--base names another base)", v.name, r.rep.Verified.BaseRef)
 		return false
 	}
 	r.rep.Verified.Base = base
