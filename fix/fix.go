@@ -142,6 +142,8 @@ type runner struct {
 	// installing: the upgrade reached the clone (a failure from here on
 	// keeps the clone for inspection).
 	installing bool
+	// v is a verify run's branch (reverify.go); nil for a fix run.
+	v *verifying
 }
 
 // Run upgrades the package on a branch in a private clone and verifies it.
@@ -158,25 +160,39 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	if o.Package == "" && len(o.Packages) == 0 {
 		return nil, errors.New("fix: no package named: uptide list shows the dependencies")
 	}
+	r := newRunner(o, o.Package+strings.Join(o.Packages, " "))
+	defer r.close()
+	r.run(ctx)
+	r.finish(ctx)
+	r.o.Secrets.Walk(r.rep)
+	return r.rep, nil
+}
+
+// newRunner is a run of o with its empty report, named what.
+func newRunner(o Options, what string) *runner {
 	if o.TestTimeout == 0 {
 		o.TestTimeout = 10 * time.Minute
 	}
-	r := &runner{o: o, rep: newReport(o.Package + strings.Join(o.Packages, " "))}
+	r := &runner{o: o, rep: &Report{Package: what, Status: StatusNotRun, Moves: []Move{}, Commits: []Commit{},
+		Patches: []PatchResult{}, Sites: []Site{}, NotRun: []string{}, Decisions: []string{},
+		Types:    TypesReport{Status: model.StatusNotAnalyzed, Projects: []string{}, New: []model.Diagnostic{}},
+		Tests:    TestsReport{Results: []verify.TestResult{}, NoTests: []string{}, Skipped: []verify.ServiceSkip{}, NotRun: []string{}},
+		Style:    StyleReport{Formatted: []string{}, NewFailures: map[string][]string{}},
+		Checkout: CheckoutReport{Changed: []string{}}}}
 	if r.o.Secrets == nil {
 		r.o.Secrets = redact.FromEnv(o.Env)
 	}
 	r.plans, r.checked = make(chan model.PackageReport, 16), make(chan struct{})
 	r.drivers = typescript.NewDrivers()
-	defer func() {
-		for _, f := range r.clean {
-			f()
-		}
-		r.drivers.Close()
-	}()
-	r.run(ctx)
-	r.finish(ctx)
-	r.o.Secrets.Walk(r.rep)
-	return r.rep, nil
+	return r
+}
+
+// close removes what the run fetched and stops its compilers.
+func (r *runner) close() {
+	for _, f := range r.clean {
+		f()
+	}
+	r.drivers.Close()
 }
 
 func (r *runner) progress(phase, format string, args ...any) {
@@ -742,8 +758,12 @@ func (r *runner) finish(runCtx context.Context) {
 		r.rep.Status = StatusFailed
 		r.rep.Reason = "the checkout changed during the run: " + strings.Join(r.rep.Checkout.Changed, "; ")
 	}
-	committed := len(r.rep.Commits) > 0
+	// A verify run's commits are the branch's, which exist elsewhere: the
+	// checkout gains no ref from it, and only --push publishes it.
+	committed := len(r.rep.Commits) > 0 && r.v == nil
 	switch {
+	case r.v != nil:
+		r.pushVerified(ctx)
 	case !committed:
 	case runCtx.Err() != nil:
 		r.rep.Checkout.BranchWhy = "the run was interrupted: the branch stays in the clone"
@@ -792,10 +812,12 @@ func (r *runner) finish(runCtx context.Context) {
 		}
 	}
 	r.rep.Risk = risk(r.rep)
-	if committed || r.rep.Clone.Kept {
+	if committed || r.rep.Clone.Kept || r.v != nil {
 		r.o.Secrets.Walk(r.rep)
+		head := published || (r.v != nil && r.v.atCheckout)
 		if data, err := marshalRun(r.rep); err == nil {
-			if file, err := isolate.StoreRun(ctx, r.top, r.clone.Branch, r.clone.ID, data, published); err == nil {
+			r.rep.runID = r.clone.ID
+			if file, err := isolate.StoreRun(ctx, r.top, r.clone.Branch, r.clone.ID, data, head); err == nil {
 				r.rep.Checkout.RunFile = file
 			} else {
 				r.rep.NotRun = append(r.rep.NotRun, "storing the run: "+err.Error())

@@ -1,7 +1,10 @@
 package fix
 
 import (
+	"path/filepath"
+
 	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/fix/isolate"
 	"github.com/uptide/uptide/fix/managers"
 	"github.com/uptide/uptide/fix/verify"
 )
@@ -55,6 +58,30 @@ type Report struct {
 	// BrokeAt is the step a batch's failed verification was bisected to;
 	// absent when the batch verified (or is one package).
 	BrokeAt *BrokeAt `json:"brokeAt,omitempty"`
+	// Verified is the branch uptide verify verified and its base; absent
+	// in fix's report.
+	Verified *VerifiedBranch `json:"verified,omitempty"`
+
+	// runID names the run's own record (runs/<run-id>.json).
+	runID string
+}
+
+// VerifiedBranch is what uptide verify verified: the branch's commit
+// against its base, and where the commit came from.
+type VerifiedBranch struct {
+	Branch string `json:"branch"`
+	Sha    string `json:"sha"`
+	// Base is the commit compiled for the baseline: the merge-base of the
+	// branch and BaseRef (--base, else the default branch).
+	Base    string `json:"base"`
+	BaseRef string `json:"baseRef"`
+	// Clone, when set, is the kept clone of an earlier fix run whose
+	// commits on the branch the checkout could not receive (the branch is
+	// checked out there): those are what was verified.
+	Clone string `json:"clone,omitempty"`
+	// Changed are the files the branch changes against Base, slash
+	// paths relative to the repository root.
+	Changed []string `json:"changed"`
 }
 
 // BatchStep is one upgrade of a batch and its commit.
@@ -101,15 +128,46 @@ const (
 	PublishFailed  = "failed"
 )
 
-// Publish is what --pr did: the pull request it opened, or why none.
+// PublishPushed is verify --push's: the verified commit pushed.
+const PublishPushed = "pushed"
+
+// Publish is what --pr did: the pull request it opened, or why none; or
+// what verify --push did: the commit pushed to Remote's Branch, or why not.
 type Publish struct {
 	Status string `json:"status"`
 	Reason string `json:"reason,omitempty"`
 	URL    string `json:"url,omitempty"`
+	Remote string `json:"remote,omitempty"`
+	Branch string `json:"branch,omitempty"`
+	Sha    string `json:"sha,omitempty"`
 }
 
 // Record is the run as it is stored (run.json).
 func (r *Report) Record() ([]byte, error) { return marshalRun(r) }
+
+// StoreAgain writes the report over every record the run stored: the one
+// RunFile names and, when that is run.json, the run's own
+// runs/<run-id>.json beside it. What happens after the run (what --pr did)
+// then reads the same in both.
+func (r *Report) StoreAgain() error {
+	if r.Checkout.RunFile == "" {
+		return nil
+	}
+	data, err := r.Record()
+	if err != nil {
+		return err
+	}
+	files := []string{r.Checkout.RunFile}
+	if dir, base := filepath.Split(r.Checkout.RunFile); base == "run.json" && r.runID != "" {
+		files = append(files, filepath.Join(dir, "runs", r.runID+".json"))
+	}
+	for _, f := range files {
+		if err := isolate.WriteRecord(f, data); err != nil {
+			return err
+		}
+	}
+	return nil
+}
 
 // Move is one package moved, and why it moves.
 type Move struct {

@@ -193,8 +193,12 @@ func typesSection(r *fix.Report) Section {
 		s.Lines = append(s.Lines, plain("  "+t.Reason))
 		return s
 	}
-	s.Lines = append(s.Lines, plain(fmt.Sprintf("  %s · %s · %s · %s before the upgrade", t.Compiler, Count(len(t.Projects), "project"),
-		Count(t.Files, "file"), Count(t.Baseline, "error"))))
+	before := "before the upgrade"
+	if r.Verified != nil {
+		before = "at the base"
+	}
+	s.Lines = append(s.Lines, plain(fmt.Sprintf("  %s · %s · %s · %s %s", t.Compiler, Count(len(t.Projects), "project"),
+		Count(t.Files, "file"), Count(t.Baseline, "error"), before)))
 	if len(t.New) == 0 {
 		s.Lines = append(s.Lines, Line{{"  ", Plain}, {"✓ no new errors", Good}})
 		return s
@@ -329,6 +333,13 @@ func fixWhere(r *fix.Report) []Line {
 	for _, c := range r.Checkout.Changed {
 		out = append(out, Line{{"✗ your checkout changed during the run:", Bad}, {" " + c, Plain}})
 	}
+	if v := r.Verified; v != nil && v.Base != "" {
+		from := ""
+		if v.Clone != "" {
+			from = ", the commits of the kept clone " + v.Clone
+		}
+		out = append(out, plain(fmt.Sprintf("Branch  %s at %s against %s (its merge-base with %s)%s", v.Branch, Short(v.Sha), Short(v.Base), v.BaseRef, from)))
+	}
 	switch {
 	case r.Checkout.Branch != "":
 		verb := "updated"
@@ -350,7 +361,13 @@ func fixWhere(r *fix.Report) []Line {
 	if r.Checkout.RunFile != "" {
 		out = append(out, plain("Run     "+r.Checkout.RunFile))
 	}
-	if p := r.Publish; p != nil {
+	if p := r.Publish; p != nil && r.Verified != nil {
+		if p.Status == fix.PublishPushed {
+			out = append(out, plain(fmt.Sprintf("Push    pushed %s to %s %s (git pull brings it into your checkout)", Short(p.Sha), p.Remote, p.Branch)))
+		} else {
+			out = append(out, Line{{"Push    ", Plain}, {"✗ not pushed:", Bad}, {" " + p.Reason, Plain}})
+		}
+	} else if p != nil {
 		if p.Status == fix.PublishOpened {
 			out = append(out, plain("PR      opened "+p.URL))
 		} else {

@@ -156,7 +156,7 @@ func (e env) vars() []string {
 }
 
 // compiling are the commands that run the TypeScript compiler for real.
-var compiling = map[string]bool{"check": true, "diff": true, "fix": true}
+var compiling = map[string]bool{"check": true, "diff": true, "fix": true, "verify": true}
 
 // skipShort skips, under -short (the fast lane), a test that installs,
 // clones or compiles for real.

@@ -60,6 +60,11 @@ func TestJSONGolden(t *testing.T) {
 		{"fix-npm-app", []string{"fix", "slugkit", "--target", "slugkit@2.0.0", "--patches", "$PATCHES", "--json"}, func(t *testing.T) string {
 			return fixRepo(t, fe, "npm-app", "npm")
 		}},
+		{"verify-broken", []string{"verify", "broken", "--json"}, func(t *testing.T) string {
+			dir := fixRepo(t, fe, "npm-app", "npm")
+			brokenBranch(t, dir, "broken")
+			return dir
+		}},
 	}
 	patches, _ := filepath.Abs("../../fixtures/fix/npm-app.patches.json")
 	for _, c := range cases {
@@ -104,6 +109,7 @@ var volatile = []struct {
 	with string
 }{
 	{regexp.MustCompile(`"sha": "[0-9a-f]{40}"`), `"sha": "$SHA"`},
+	{regexp.MustCompile(`"base": "[0-9a-f]{40}"`), `"base": "$SHA"`},
 	{regexp.MustCompile(`run-\d{8}-\d{6}-[0-9a-f]+`), `run-$ID`},
 	{regexp.MustCompile(`duration_ms:? [0-9.]+`), `duration_ms $MS`},
 	{regexp.MustCompile(`"binary": "[^"]*"`), `"binary": "$BINARY"`},

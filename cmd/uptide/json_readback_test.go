@@ -46,7 +46,7 @@ func TestJSONGoldenReadsBack(t *testing.T) {
 				env.Data = &model.CheckReport{}
 			case head.Command == "diff":
 				env.Data = &model.DiffReport{}
-			case head.Command == "fix":
+			case head.Command == "fix", head.Command == "verify":
 				env.Data = &fix.Report{}
 			case head.Command == "plan":
 				env.Data = &model.UpgradePlanReport{}

@@ -97,6 +97,16 @@ func TestFixOpensThePullRequest(t *testing.T) {
 	if err != nil || !strings.Contains(string(record), `"status": "opened"`) {
 		t.Errorf("the stored run does not say the pull request opened (%v):\n%s", err, record)
 	}
+	// The run's own record and the stored page say it too.
+	own, _ := filepath.Glob(filepath.Join(filepath.Dir(rep.Checkout.RunFile), "runs", "*.json"))
+	for _, f := range own {
+		if data, err := os.ReadFile(f); err != nil || !strings.Contains(string(data), `"status": "opened"`) {
+			t.Errorf("%s does not say the pull request opened (%v)", f, err)
+		}
+	}
+	if page, err := os.ReadFile(filepath.Join(filepath.Dir(rep.Checkout.RunFile), "report.html")); err != nil || len(own) != 1 || !strings.Contains(string(page), "opened https://github.com/acme/app/pull/1") {
+		t.Errorf("report.html does not say the pull request opened (%v, %d own records)", err, len(own))
+	}
 	for what, text := range map[string]string{"stdout": r.stdout, "stderr": r.stderr, "run.json": string(record), "pr-body.md": string(body)} {
 		if strings.Contains(text, token) {
 			t.Errorf("the token is in %s", what)

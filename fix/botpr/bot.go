@@ -241,13 +241,20 @@ func (b *bot) run(ctx context.Context) {
 	}
 	edited, _ := b.work.Git(ctx, "diff", "--cached", "--name-only")
 	files := strings.Fields(edited)
-	b.progress("install", "installing the pull request's own %s (frozen, scripts off)", lock)
-	if err := b.install(ctx, b.work); err != nil {
-		b.stop(Failed, "installing the pull request's %s: %v; nothing is pushed", lock, err)
+	if len(files) > 0 && !b.commit(ctx, files) {
 		return
 	}
-	b.rep.Verify = fix.VerifyTree(ctx, fix.TreeOptions{Base: b.base.Work, Dir: b.work.Work, Packages: names, Edited: files,
-		Env: b.work.Env(env), TestTimeout: b.o.TestTimeout, Progress: b.o.Progress, Secrets: b.o.Secrets})
+	// The head (with the commit) is verified as uptide verify verifies a
+	// branch: the base's lockfile installed for the baseline, the pull
+	// request's own lockfile (frozen, scripts off), the compile against
+	// that baseline, the tests, the lint of the changed files.
+	branch := fmt.Sprintf("uptide/bot-pr-%d", e.Number)
+	b.rep.Verify, err = fix.Verify(ctx, fix.VerifyOptions{Options: fix.Options{Cwd: b.work.Work, Env: env, RunsRoot: b.o.RunsRoot,
+		TestTimeout: b.o.TestTimeout, Progress: b.o.Progress, Secrets: b.o.Secrets}, Branch: branch, Base: e.BaseSha})
+	if err != nil {
+		b.stop(NotRun, "verifying the pull request's head: %v", err)
+		return
+	}
 	if b.rep.Verify.Status != fix.StatusVerified {
 		b.stop(Failed, "the pull request's head with the edits did not verify: %s; nothing is pushed", b.rep.Verify.Reason)
 		return
@@ -256,12 +263,11 @@ func (b *bot) run(ctx context.Context) {
 		b.stop(Unchanged, "verified: no rule had anything to edit")
 		return
 	}
-	b.commitAndPush(ctx, files)
+	b.push(ctx)
 }
 
-// commitAndPush makes the one commit on the event's head and pushes it
-// once GitHub says the head is still the event's.
-func (b *bot) commitAndPush(ctx context.Context, files []string) {
+// commit makes the one commit of the edits on the event's head.
+func (b *bot) commit(ctx context.Context, files []string) bool {
 	e := b.o.Event
 	var to []string
 	for _, m := range b.rep.Migrations {
@@ -270,13 +276,20 @@ func (b *bot) commitAndPush(ctx context.Context, files []string) {
 	sha, err := b.work.Commit(ctx, "uptide: migrate the code to "+strings.Join(to, ", "), files...)
 	if err != nil {
 		b.stop(Failed, "committing the edits: %v", err)
-		return
+		return false
 	}
 	if parent, _ := b.work.Git(ctx, "rev-parse", sha+"^"); parent != e.HeadSha {
 		b.stop(Failed, "the commit's parent is %s, not the event's head %s", short(parent), short(e.HeadSha))
-		return
+		return false
 	}
 	b.rep.Commit = sha
+	return true
+}
+
+// push pushes the verified commit once GitHub says the head is still the
+// event's.
+func (b *bot) push(ctx context.Context) {
+	e, sha := b.o.Event, b.rep.Commit
 	if b.o.GitHub == nil {
 		b.stop(Committed, "verified and committed in %s; nothing was asked to push it", b.work.Work)
 		b.rep.Kept = append(b.rep.Kept, b.work.Dir)
@@ -299,6 +312,7 @@ func (b *bot) commitAndPush(ctx context.Context, files []string) {
 	}
 	b.rep.Status, b.rep.Reason = Pushed, ""
 }
+
 
 // clone is a private clone of the checkout at the event's head, on
 // branch.

@@ -198,6 +198,13 @@ func StoreRun(ctx context.Context, checkout, branch, runID string, data []byte, 
 	return writeAtomic(dir, "run.json", data)
 }
 
+// WriteRecord writes a stored record again (file is a path StoreRun
+// returned), as StoreRun writes it.
+func WriteRecord(file string, data []byte) error {
+	_, err := writeAtomic(filepath.Dir(file), filepath.Base(file), data)
+	return err
+}
+
 // writeAtomic writes data to dir/name through a temporary file and a
 // rename, so a reader never sees half a record.
 func writeAtomic(dir, name string, data []byte) (string, error) {

@@ -50,18 +50,7 @@ func target(ctx context.Context, o Options) (remote, string, error) {
 	if merge, err := gitOut(ctx, o, "config", "--get", "branch."+branch+".merge"); err == nil && name != "" && name != "." {
 		base = strings.TrimPrefix(merge, "refs/heads/")
 	} else {
-		name = ""
-		names, _ := gitOut(ctx, o, "remote")
-		list := strings.Fields(names)
-		for _, n := range list {
-			if n == "origin" {
-				name = n
-			}
-		}
-		if name == "" && len(list) == 1 {
-			name = list[0]
-		}
-		if name == "" {
+		if name = fallbackRemote(ctx, o); name == "" {
 			return remote{}, "", fmt.Errorf("your checkout's branch %s tracks no remote, and it has no origin: nowhere to push (git branch --set-upstream-to names one)", branch)
 		}
 	}
@@ -79,6 +68,22 @@ func remoteNamed(ctx context.Context, o Options, name string) (remote, error) {
 		}
 	}
 	return remote{name: name, url: u}, nil
+}
+
+// fallbackRemote is the remote of a branch that tracks none: origin, else
+// the checkout's only remote; "" when there is no such one.
+func fallbackRemote(ctx context.Context, o Options) string {
+	names, _ := gitOut(ctx, o, "remote")
+	list := strings.Fields(names)
+	for _, n := range list {
+		if n == "origin" {
+			return n
+		}
+	}
+	if len(list) == 1 {
+		return list[0]
+	}
+	return ""
 }
 
 // push sends the verified commit to the remote's branch: that commit and

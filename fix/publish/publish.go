@@ -77,7 +77,7 @@ func Blockers(r *fix.Report, b Build) []string {
 	if b.Dirty {
 		out = append(out, DirtyBuild)
 	}
-	if r.Status == fix.StatusVerified && (r.Checkout.Branch == "" || r.Checkout.Sha == "") {
+	if r.Status == fix.StatusVerified && r.Verified == nil && (r.Checkout.Branch == "" || r.Checkout.Sha == "") {
 		why := r.Checkout.BranchWhy
 		if why == "" {
 			why = "no commits"

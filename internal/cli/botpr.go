@@ -49,10 +49,10 @@ func newBotPRCmd(g *Globals) *cobra.Command {
 			"dependabot[bot] from a branch of the same repository. In private clones of the checkout it reads which\n" +
 			"packages the pull request moves (pnpm-lock.yaml's importers and catalogs, base against head), runs fix for\n" +
 			"each on the pull request's sources with the base's dependencies (check, the migration pack's rule edits,\n" +
-			"verification), applies only their source edits to the pull request's exact head, installs the pull\n" +
-			"request's own lockfile (frozen, scripts off) and verifies again: the compiler against the base, the tests,\n" +
-			"the lint of the edited files. Only when everything verified, and GitHub says the head is still the\n" +
-			"event's, it pushes one commit on top of it (a normal push, never forced). Its report is one comment on\n" +
+			"verification), commits only their source edits on the pull request's exact head, and verifies that as\n" +
+			"uptide verify does (the base's lockfile for the baseline, the pull request's own lockfile frozen, scripts\n" +
+			"off, the compiler, the tests, the lint of the changed files). Only when everything verified, and GitHub\n" +
+			"says the head is still the event's, it pushes that one commit (a normal push, never forced). Its report is one comment on\n" +
 			"the pull request, updated on every run. Only pnpm repositories are taken; others fail with a message.\n" +
 			"Token: GH_TOKEN, GITHUB_TOKEN, else gh auth token; API: GITHUB_API_URL. The token is used for the API\n" +
 			"requests and the push alone: installs, tests and tools run without it.\n" +

@@ -129,7 +129,55 @@ func runFix(cmd *cobra.Command, o *FixOptions) error {
 		}
 		opts.Patches = pf
 	}
-	progress := term.NewProgress(o.Stderr, o.Term.Progress)
+	done := runProgress(o.Globals, "fix", &opts)
+	if o.Assist {
+		p, err := o.LLM.provider(o.Env, opts.Secrets)
+		if err != nil {
+			return err
+		}
+		opts.Assist = autoAssist(p, o.LLM.MaxCost, opts.Progress)
+	}
+	rep, err := fix.Run(cmd.Context(), opts)
+	done()
+	if err != nil {
+		return err
+	}
+	prbody.Store(rep)
+	code := rep.ExitCode()
+	if o.PR {
+		publishRun(cmd.Context(), o, rep, opts.Secrets)
+		if rep.Publish.Status != fix.PublishOpened && code == ExitOK {
+			code = ExitIncomplete
+		}
+	}
+	// The page after --pr: it says what --pr did, as the record does.
+	html.StoreFixPage(rep)
+	return o.emitRun("fix", rep, code)
+}
+
+// emitRun prints a run's report (fix's, verify's): the envelope with
+// --json, else the words of view.Fix; the exit code is code.
+func (g *Globals) emitRun(command string, rep *fix.Report, code int) error {
+	if g.JSON {
+		env := Envelope{SchemaVersion: SchemaVersion, Command: command, Data: rep, ExitCode: code, Warnings: []string{}}
+		if err := g.writeEnvelope(env); err != nil {
+			return err
+		}
+	} else {
+		renderFix(g.Stdout, rep, palette{on: g.Term.Color})
+	}
+	if code != ExitOK {
+		return silentExit(code)
+	}
+	return nil
+}
+
+// runProgress shows a run's progress (fix's, verify's) on stderr, named
+// by command: one line per phase, the phase's lines on the progress row
+// (every line, stamped, with --verbose, and check's phases). done clears
+// the row once the run returned.
+func runProgress(g *Globals, command string, opts *fix.Options) (done func()) {
+	progress := term.NewProgress(g.Stderr, g.Term.Progress)
 	var mu sync.Mutex
 	phase := ""
 	start := time.Now()
@@ -138,20 +186,20 @@ func runFix(cmd *cobra.Command, o *FixOptions) error {
 		line = opts.Secrets.String(line)
 		mu.Lock()
 		defer mu.Unlock()
-		if o.Verbose {
+		if g.Verbose {
 			// Every line, stamped: check and the clone run side by side.
-			fmt.Fprintf(o.Stderr, "%7.2fs fix: %s: %s\n", time.Since(start).Seconds(), p, line)
+			fmt.Fprintf(g.Stderr, "%7.2fs %s: %s: %s\n", time.Since(start).Seconds(), command, p, line)
 			return
 		}
 		if p != phase {
 			phase = p
 			progress.Clear()
-			fmt.Fprintf(o.Stderr, "fix: %s: %s\n", p, line)
+			fmt.Fprintf(g.Stderr, "%s: %s: %s\n", command, p, line)
 			return
 		}
-		progress.Update(false, "  %s", clipLine(line, o.Term.Width-4))
+		progress.Update(false, "  %s", clipLine(line, g.Term.Width-4))
 	}
-	if o.Verbose {
+	if g.Verbose {
 		opts.Trace = opts.Progress
 		// Check's own phases, each once, where it enters it.
 		checkPhase := engine.Phase("")
@@ -165,42 +213,12 @@ func runFix(cmd *cobra.Command, o *FixOptions) error {
 			}
 		}
 	}
-	if o.Assist {
-		p, err := o.LLM.provider(o.Env, opts.Secrets)
-		if err != nil {
-			return err
-		}
-		opts.Assist = autoAssist(p, o.LLM.MaxCost, opts.Progress)
-	}
-	rep, err := fix.Run(cmd.Context(), opts)
-	progress.Clear()
-	if o.Verbose {
-		fmt.Fprintf(o.Stderr, "%7.2fs fix: done\n", time.Since(start).Seconds())
-	}
-	if err != nil {
-		return err
-	}
-	html.StoreFixPage(rep)
-	prbody.Store(rep)
-	code := rep.ExitCode()
-	if o.PR {
-		publishRun(cmd.Context(), o, rep, opts.Secrets)
-		if rep.Publish.Status != fix.PublishOpened && code == ExitOK {
-			code = ExitIncomplete
+	return func() {
+		progress.Clear()
+		if g.Verbose {
+			fmt.Fprintf(g.Stderr, "%7.2fs %s: done\n", time.Since(start).Seconds(), command)
 		}
 	}
-	if o.JSON {
-		env := Envelope{SchemaVersion: SchemaVersion, Command: "fix", Data: rep, ExitCode: code, Warnings: []string{}}
-		if err := o.writeEnvelope(env); err != nil {
-			return err
-		}
-	} else {
-		renderFix(o.Stdout, rep, palette{on: o.Term.Color})
-	}
-	if code != ExitOK {
-		return silentExit(code)
-	}
-	return nil
 }
 
 // clipLine keeps a progress line on one terminal row.

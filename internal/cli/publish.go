@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"os"
 	"strings"
 
 	"github.com/uptide/uptide/fix"
@@ -38,11 +37,7 @@ func publishRun(ctx context.Context, o *FixOptions, rep *fix.Report, secrets *re
 		return
 	}
 	secrets.Walk(rep)
-	data, err := rep.Record()
-	if err == nil {
-		err = os.WriteFile(rep.Checkout.RunFile, data, 0o600)
-	}
-	if err != nil {
+	if err := rep.StoreAgain(); err != nil {
 		rep.NotRun = append(rep.NotRun, "storing what --pr did in the run: "+err.Error())
 	}
 }

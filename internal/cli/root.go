@@ -133,7 +133,7 @@ func newRoot(g *Globals) *cobra.Command {
 	llm := &LLMFlags{}
 	llm.add(root.Flags())
 	root.RunE = func(cmd *cobra.Command, _ []string) error { return runDefault(cmd, g, llm) }
-	root.AddCommand(newListCmd(g), newDiffCmd(g), newCheckCmd(g), newPlanCmd(g), newFixCmd(g), newCleanCmd(g), newPRBodyCmd(g), newBotPRCmd(g), newDemoCmd(g), newTUICmd(g))
+	root.AddCommand(newListCmd(g), newDiffCmd(g), newCheckCmd(g), newPlanCmd(g), newFixCmd(g), newVerifyCmd(g), newCleanCmd(g), newPRBodyCmd(g), newBotPRCmd(g), newDemoCmd(g), newTUICmd(g))
 	return root
 }
 
