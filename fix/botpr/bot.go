@@ -313,7 +313,6 @@ func (b *bot) push(ctx context.Context) {
 	b.rep.Status, b.rep.Reason = Pushed, ""
 }
 
-
 // clone is a private clone of the checkout at the event's head, on
 // branch.
 func (b *bot) clone(ctx context.Context, branch string) (*isolate.Clone, error) {
