@@ -129,3 +129,17 @@ func Releases(ctx context.Context, cwd string, env []string, name string) ([]str
 	sort.Strings(out)
 	return out, nil
 }
+
+// Judge is one check of a ceiling's bisection (triage.Judge).
+type Judge = triage.Judge
+
+// Ceiling bisects a package's releases above installed for the newest one
+// judge finds ✓ no impact (triage.Ceiling): what `plan --ceiling` runs,
+// and what the planner's target picker asks of the checks already made.
+func Ceiling(pkg, installed string, versions []string, judge Judge) (model.Ceiling, error) {
+	return triage.Ceiling(pkg, installed, versions, judge)
+}
+
+// VerdictOf is a check report's verdict in the plan's words
+// (triage.VerdictOf).
+func VerdictOf(rep *model.PackageReport) model.Verdict { return triage.VerdictOf(rep) }

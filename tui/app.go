@@ -72,7 +72,9 @@ type App struct {
 	maxChecks int
 	// batchDone of batchTotal checks finished since the queue was last empty.
 	batchDone, batchTotal int
-	quitting              bool
+	// planSeq numbers the plans asked for the plan screens.
+	planSeq  int
+	quitting bool
 }
 
 // New returns the app; Init starts discovery.
@@ -170,7 +172,9 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, a.companions(msg)
 	case state.CheckDoneMsg:
 		return a, a.checkDone(msg)
-	case state.OpenDetailsMsg, state.OpenPickerMsg, state.CheckMsg, state.OpenReviewMsg:
+	case state.UpgradesMsg:
+		return a, a.upgradesDone(msg)
+	case state.OpenDetailsMsg, state.OpenPickerMsg, state.CheckMsg, state.OpenReviewMsg, state.OpenPlanMsg, state.FixBatchMsg:
 		if a.s.Discovering {
 			// Dependency IDs change when the report replaces the early
 			// rows; these wait for it.
@@ -196,6 +200,10 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, a.chooseTarget(msg)
 	case state.OpenReviewMsg:
 		return a, a.openReview(msg.ID)
+	case state.OpenPlanMsg:
+		return a, a.openPlan(msg.IDs)
+	case state.FixBatchMsg:
+		return a, a.openBatch(msg)
 	case sessionMsg:
 		return a, a.sessionEvent(msg)
 	case review.HandOffMsg:
@@ -259,8 +267,13 @@ func (a *App) busy() bool {
 			return true
 		}
 	}
-	_, picking := a.top().(*pickerScreen)
-	return picking
+	switch t := a.top().(type) {
+	case *pickerScreen:
+		return true
+	case *planScreen:
+		return t.m.Waiting()
+	}
+	return false
 }
 
 // tick restarts the spinner when it stopped.

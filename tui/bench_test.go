@@ -66,6 +66,15 @@ func (idleEngine) Check(context.Context, tui.CheckRequest, func(tui.CheckEvent))
 func (idleEngine) Fix(context.Context, tui.CheckRequest, func(string, string), tui.Review) (*fix.Report, error) {
 	return nil, nil
 }
+func (idleEngine) Upgrades(context.Context, []string) (*model.UpgradePlanReport, error) {
+	return nil, nil
+}
+func (idleEngine) Checked(context.Context, model.DependencyRow, []string) (map[string]model.Verdict, *model.Ceiling, error) {
+	return nil, nil, nil
+}
+func (idleEngine) FixBatch(context.Context, []string, map[string]string, func(string, string)) (*fix.Report, error) {
+	return nil, nil
+}
 
 // loaded is an app showing 1,000 rows with every row visible (m) and two
 // checks running; commands are not run, so nothing changes behind the

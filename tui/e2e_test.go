@@ -80,7 +80,13 @@ func TestEndToEndDemo(t *testing.T) {
 	term.press("Escape", "the home screen", func(s []string) bool {
 		return cursorRow(s) >= 0 && strings.Contains(strings.Join(s, "\n"), "INSTALLED → TARGET")
 	})
-	term.press("g", "the cursor on the react group", func(s []string) bool {
+	// The top row is the one an advisory covers (a patch, shown anyway),
+	// with the release that fixes it.
+	term.press("g", "the cursor on the advisory's row", func(s []string) bool {
+		r := cursorRow(s)
+		return r >= 0 && strings.Contains(s[r], "legacy-lodash ! 2 advisories")
+	})
+	term.press("j", "the cursor on the react group", func(s []string) bool {
 		r := cursorRow(s)
 		return r >= 0 && strings.Contains(s[r], "react (2 packages)")
 	})
@@ -104,6 +110,32 @@ func TestEndToEndDemo(t *testing.T) {
 		// react 19's declarations break three sites of the demo.
 		t.Fatalf("the demo's check of react should find 3 breaking sites:\n%s", screen)
 	}
+
+	// The plan of react (selected again: the check took the selection),
+	// its step with what its check counted.
+	term.press("k", "the cursor back on the react group", func(s []string) bool {
+		r := cursorRow(s)
+		return r >= 0 && strings.Contains(s[r], "react (2 packages)")
+	})
+	term.press("Space", "react selected", func(s []string) bool {
+		return strings.Contains(strings.Join(s, "\n"), "· 1 selected")
+	})
+	screen = strings.Join(term.press("p", "the plan", func(s []string) bool {
+		return strings.Contains(strings.Join(s, "\n"), "Totals")
+	}), "\n")
+	for _, want := range []string{"Plan · react", "Priorities", "! unsupported react 18.3.1: no 18.x release for over 12 months"} {
+		if !strings.Contains(screen, want) {
+			t.Fatalf("the plan lacks %q:\n%s", want, screen)
+		}
+	}
+	if _, err := exec.LookPath("npm"); err == nil {
+		if r := rowOf(term.screen(), "react 18.3.1 → 19.1.0 (+"); !strings.Contains(r, "✗ breaking · 3 sites") {
+			t.Fatalf("the plan's react step should carry its check's 3 sites:\n%s", screen)
+		}
+	}
+	term.press("Escape", "the home screen", func(s []string) bool {
+		return strings.Contains(strings.Join(s, "\n"), "INSTALLED → TARGET")
+	})
 
 	if _, err := term.ptmx.WriteString("q"); err != nil {
 		t.Fatalf("typing q: %v", err)

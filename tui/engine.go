@@ -39,6 +39,21 @@ type Engine interface {
 	// and blocks until the user hands off the accepted patches, which fix
 	// then applies and verifies. Progress lines go to progress.
 	Fix(ctx context.Context, req CheckRequest, progress func(phase, line string), review Review) (*fix.Report, error)
+	// Upgrades plans the upgrades of the named packages (every outdated
+	// one when none is named) as `uptide plan` does: the order, the
+	// priorities with the registry's advisories, and the effort of the
+	// checks made so far (this session's, and those kept for this state
+	// of the repository).
+	Upgrades(ctx context.Context, only []string) (*model.UpgradePlanReport, error)
+	// Checked returns the verdicts of the checks already made of row's
+	// package at any of versions, by version, and the safe ceiling when
+	// those checks decide it (nil otherwise): no check is run.
+	Checked(ctx context.Context, row model.DependencyRow, versions []string) (map[string]model.Verdict, *model.Ceiling, error)
+	// FixBatch runs fix on packages as one verified batch, in order, each
+	// at its target (`uptide fix a b c`): one commit per package,
+	// verified once, bisected when that fails. Progress lines go to
+	// progress.
+	FixBatch(ctx context.Context, packages []string, targets map[string]string, progress func(phase, line string)) (*fix.Report, error)
 }
 
 // Review is the planner's side of a fix run: it returns the patches the

@@ -181,7 +181,11 @@ func (a *App) leaveReview() tea.Cmd {
 	if rs, ok := a.top().(*reviewScreen); ok {
 		if !rs.session.over {
 			rs.session.cancel()
-			a.status.Set("fix stopped; the accepted patches are kept for the next review (f)", false)
+			if rs.m.Batch() {
+				a.status.Set("fix stopped", false)
+			} else {
+				a.status.Set("fix stopped; the accepted patches are kept for the next review (f)", false)
+			}
 		}
 		a.stack = a.stack[:len(a.stack)-1]
 	}

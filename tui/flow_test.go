@@ -118,6 +118,7 @@ func TestNothingToCheck(t *testing.T) {
 func TestLiveCheckOfAnUninstalledRepository(t *testing.T) {
 	h := newHarness(t, demoLive(t), 120, 36)
 	h.until("discovery", h.discovered)
+	h.moveTo("react (2 packages)")
 	h.press("c")
 	h.until("the check's answer", func() bool {
 		return strings.Contains(h.line("react (2 packages)"), "not analyzed: node_modules does not")

@@ -53,7 +53,7 @@ func demoLive(t testing.TB) *tui.Live {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &tui.Live{Cwd: dir, Client: registry.New(registry.Options{Config: cfg, CacheDir: filepath.Join(tmp, "cache")})}
+	return &tui.Live{Cwd: dir, Client: registry.New(registry.Options{Config: cfg, CacheDir: filepath.Join(tmp, "cache")}), Now: func() time.Time { return now }}
 }
 
 // checkReply is what a fake check returns when the test releases it.
@@ -73,6 +73,12 @@ type fakeEngine struct {
 
 	// fix, when set, is the fix run.
 	fix func(ctx context.Context, req tui.CheckRequest, progress func(string, string), rv tui.Review) (*fix.Report, error)
+	// upgrades, when set, replaces the live plan across upgrades.
+	upgrades func(ctx context.Context, only []string) (*model.UpgradePlanReport, error)
+	// checked, when set, replaces the live reading of the checks made.
+	checked func(row model.DependencyRow, versions []string) (map[string]model.Verdict, *model.Ceiling, error)
+	// fixBatch, when set, is the batch fix run.
+	fixBatch func(ctx context.Context, packages []string, targets map[string]string, progress func(string, string)) (*fix.Report, error)
 
 	started   chan tui.CheckRequest
 	cancelled chan string
@@ -128,6 +134,32 @@ func (f *fakeEngine) Fix(ctx context.Context, req tui.CheckRequest, progress fun
 		return nil, errors.New("this test has no fix")
 	}
 	return f.fix(ctx, req, progress, rv)
+}
+
+// Upgrades is the test's plan (f.live.Upgrades for the real one), else
+// a plan without priorities: the demo's advisory would sort legacy-lodash
+// above the rows the tests of other screens start from.
+func (f *fakeEngine) Upgrades(ctx context.Context, only []string) (*model.UpgradePlanReport, error) {
+	if f.upgrades != nil {
+		return f.upgrades(ctx, only)
+	}
+	return &model.UpgradePlanReport{Plan: model.UpgradePlan{Steps: []model.PlanStep{}, Advisories: model.AdvisoryStatus{Asked: true}}}, nil
+}
+
+// Checked is the test's reading of the checks made, else the live one.
+func (f *fakeEngine) Checked(ctx context.Context, row model.DependencyRow, versions []string) (map[string]model.Verdict, *model.Ceiling, error) {
+	if f.checked != nil {
+		return f.checked(row, versions)
+	}
+	return f.live.Checked(ctx, row, versions)
+}
+
+// FixBatch runs the test's batch: fixBatch, when set, else an error.
+func (f *fakeEngine) FixBatch(ctx context.Context, packages []string, targets map[string]string, progress func(string, string)) (*fix.Report, error) {
+	if f.fixBatch == nil {
+		return nil, errors.New("this test has no batch fix")
+	}
+	return f.fixBatch(ctx, packages, targets, progress)
 }
 
 // asciiRenderer pins the color profile, so views are plain text.

@@ -2,13 +2,17 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/uptide/uptide/engine"
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/fix"
 	"github.com/uptide/uptide/fix/assist"
+	"github.com/uptide/uptide/internal/checkstore"
+	"github.com/uptide/uptide/internal/environ"
 	"github.com/uptide/uptide/internal/redact"
 	"github.com/uptide/uptide/tui/review"
 	"github.com/uptide/uptide/tui/state"
@@ -46,6 +50,9 @@ type Live struct {
 	// Secrets are the provider's (fix.Options.Secrets); nil is Env's.
 	Secrets *redact.Secrets
 
+	// Now dates the plan's unsupported-line rule; nil is time.Now.
+	Now func() time.Time
+
 	prepMu   sync.Mutex
 	checkCwd string
 
@@ -53,6 +60,12 @@ type Live struct {
 	report *model.DiscoverReport
 	// index is what Discover read, for the checks of the same directory.
 	index *engine.Index
+	// checks are this session's check reports, by package@target.
+	checks map[string]*model.PackageReport
+	// kept is the checks kept for the repository's state when the run
+	// started (uptide check's, plan's), opened once.
+	keptOnce sync.Once
+	kept     checkstore.Store
 }
 
 var _ Engine = (*Live)(nil)
@@ -144,6 +157,16 @@ func (l *Live) Check(ctx context.Context, req CheckRequest, events func(CheckEve
 	if err != nil {
 		return nil, err
 	}
+	l.mu.Lock()
+	if l.checks == nil {
+		l.checks = map[string]*model.PackageReport{}
+	}
+	for i := range rep.Packages {
+		if p := &rep.Packages[i]; p.Target != "" {
+			l.checks[p.Package+"@"+p.Target] = p
+		}
+	}
+	l.mu.Unlock()
 	return state.ResultOf(pr), nil
 }
 
@@ -305,6 +328,116 @@ func (l *Live) Fix(ctx context.Context, req CheckRequest, progress func(phase, l
 		return out, err
 	}
 	rep, err := fix.Run(ctx, o)
+	html.StoreFixPage(rep)
+	prbody.Store(rep)
+	return rep, err
+}
+
+// keptChecks is the store of the checks kept for the repository's state
+// when the run started; nothing when it is no git repository.
+func (l *Live) keptChecks(root string) checkstore.Store {
+	l.keptOnce.Do(func() { l.kept = checkstore.Open(environ.Env(l.Env), root) })
+	return l.kept
+}
+
+// checkOf is the check of pkg at version: this session's, else a kept one.
+func (l *Live) checkOf(root, pkg, version string) *model.PackageReport {
+	l.mu.Lock()
+	rep := l.checks[pkg+"@"+version]
+	l.mu.Unlock()
+	if rep != nil {
+		return rep
+	}
+	return l.keptChecks(root).Load(map[string]string{pkg: version})[pkg]
+}
+
+func (l *Live) discovered() (*model.DiscoverReport, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.report == nil {
+		return nil, errors.New("the repository has not been read yet")
+	}
+	return l.report, nil
+}
+
+// Upgrades runs engine.PlanUpgrades over what Discover found, with the
+// checks of the rows' targets made so far.
+func (l *Live) Upgrades(ctx context.Context, only []string) (*model.UpgradePlanReport, error) {
+	rep, err := l.discovered()
+	if err != nil {
+		return nil, err
+	}
+	client, err := l.client()
+	if err != nil {
+		return nil, err
+	}
+	// A check reports a package under its declared name (an alias's
+	// own), which is the name the plan's steps move.
+	checks := map[string]*model.PackageReport{}
+	for _, r := range rep.Rows {
+		if r.Target == "" || checks[r.Name] != nil {
+			continue
+		}
+		if c := l.checkOf(rep.Repository.Root, r.Name, r.Target); c != nil {
+			checks[r.Name] = c
+		}
+	}
+	now := time.Now
+	if l.Now != nil {
+		now = l.Now
+	}
+	return engine.PlanUpgrades(ctx, engine.PlanOptions{Cwd: l.Cwd, Env: l.Env, Client: client, Only: only, Checks: checks, Discovered: rep, Now: now()})
+}
+
+// errNotChecked stops a ceiling's bisection at a release no check was
+// made of: the ceiling is not known yet.
+var errNotChecked = errors.New("not checked")
+
+// Checked reads the checks made of row's package at versions, and bisects
+// them as plan --ceiling would, without checking anything.
+func (l *Live) Checked(ctx context.Context, row model.DependencyRow, versions []string) (map[string]model.Verdict, *model.Ceiling, error) {
+	rep, err := l.discovered()
+	if err != nil {
+		return nil, nil, err
+	}
+	root := rep.Repository.Root
+	out := map[string]model.Verdict{}
+	for _, v := range versions {
+		if ctx.Err() != nil {
+			return nil, nil, ctx.Err()
+		}
+		if c := l.checkOf(root, row.Name, v); c != nil {
+			out[v] = engine.VerdictOf(c)
+		}
+	}
+	if len(out) == 0 || row.Installed == "" {
+		return out, nil, nil
+	}
+	c, err := engine.Ceiling(row.Name, row.Installed, versions, func(v string) (model.Verdict, int, string, error) {
+		verdict, ok := out[v]
+		if !ok {
+			return "", 0, "", errNotChecked
+		}
+		return verdict, 0, "", nil
+	})
+	if err != nil || c.Stopped != "" || c.Version == "" {
+		return out, nil, nil
+	}
+	return out, &c, nil
+}
+
+// FixBatch runs fix.Run on packages as one batch (fix a b c).
+func (l *Live) FixBatch(ctx context.Context, packages []string, targets map[string]string, progress func(phase, line string)) (*fix.Report, error) {
+	client, err := l.client()
+	if err != nil {
+		return nil, err
+	}
+	cwd, err := l.checkDir(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	rep, err := fix.Run(ctx, fix.Options{Cwd: cwd, Env: l.Env, Client: client, CompilerClient: l.compilerClient(),
+		Packages: packages, Targets: targets, Progress: progress, RunsRoot: l.RunsRoot, Secrets: l.Secrets})
 	html.StoreFixPage(rep)
 	prbody.Store(rep)
 	return rep, err

@@ -169,3 +169,12 @@ func (scriptedEngine) Check(context.Context, tui.CheckRequest, func(tui.CheckEve
 func (scriptedEngine) Fix(context.Context, tui.CheckRequest, func(string, string), tui.Review) (*fix.Report, error) {
 	return nil, nil
 }
+func (scriptedEngine) Upgrades(context.Context, []string) (*model.UpgradePlanReport, error) {
+	return &model.UpgradePlanReport{}, nil
+}
+func (scriptedEngine) Checked(context.Context, model.DependencyRow, []string) (map[string]model.Verdict, *model.Ceiling, error) {
+	return nil, nil, nil
+}
+func (scriptedEngine) FixBatch(context.Context, []string, map[string]string, func(string, string)) (*fix.Report, error) {
+	return nil, nil
+}

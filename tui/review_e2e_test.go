@@ -60,10 +60,15 @@ func TestEndToEndDemoReview(t *testing.T) {
 	term.waitFor(" behind, ")
 	joined := func(s []string) string { return strings.Join(s, "\n") }
 
-	// The cursor starts on the react group; its picker offers 19.0.0.
-	if r := cursorRow(term.screen()); r < 0 || !strings.Contains(term.screen()[r], "react (2 packages)") {
-		t.Fatalf("the cursor should start on the react group:\n%s", joined(term.screen()))
+	// The cursor starts on the row an advisory covers; the react group is
+	// next, and its picker offers 19.0.0.
+	if r := cursorRow(term.screen()); r < 0 || !strings.Contains(term.screen()[r], "legacy-lodash") {
+		t.Fatalf("the cursor should start on legacy-lodash, which an advisory covers:\n%s", joined(term.screen()))
 	}
+	term.press("j", "the cursor on the react group", func(s []string) bool {
+		r := cursorRow(s)
+		return r >= 0 && strings.Contains(s[r], "react (2 packages)")
+	})
 	term.press("t", "the target picker", func(s []string) bool { return strings.Contains(joined(s), "VERSION") })
 	for i := 0; i < 5 && !strings.Contains(term.screen()[max(0, cursorRow(term.screen()))], "19.0.0"); i++ {
 		from := cursorRow(term.screen())

@@ -8,6 +8,7 @@ import (
 	"github.com/uptide/uptide/tui/helpscreen"
 	"github.com/uptide/uptide/tui/home"
 	"github.com/uptide/uptide/tui/picker"
+	"github.com/uptide/uptide/tui/planview"
 )
 
 // screen is one entry of the stack. The components keep the Elm shape
@@ -83,3 +84,17 @@ func (s *helpScreen) title() (string, string) { return s.m.Title(), "" }
 func (s *helpScreen) bindings() []key.Binding { return s.m.Bindings() }
 func (s *helpScreen) capturing() bool         { return false }
 func (s *helpScreen) status() string          { return "" }
+
+type planScreen struct{ m planview.Model }
+
+func (s *planScreen) update(msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	s.m, cmd = s.m.Update(msg)
+	return cmd
+}
+func (s *planScreen) view() string            { return s.m.View() }
+func (s *planScreen) setSize(w, h int)        { s.m.SetSize(w, h) }
+func (s *planScreen) title() (string, string) { return s.m.Title(), s.m.Right() }
+func (s *planScreen) bindings() []key.Binding { return s.m.Bindings() }
+func (s *planScreen) capturing() bool         { return false }
+func (s *planScreen) status() string          { return s.m.Status() }

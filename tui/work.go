@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -88,6 +89,7 @@ func (a *App) discover() tea.Cmd {
 			return msg
 		}
 		msg.Plans, msg.PlanErrs = groupPlans(ctx, eng, rep)
+		msg.Upgrades, msg.UpgradesErr = eng.Upgrades(ctx, nil)
 		return prepareReport(msg, styles, now)
 	})
 }
@@ -97,6 +99,9 @@ func (a *App) discover() tea.Cmd {
 // goroutine.
 func prepareReport(msg state.DiscoveredMsg, styles theme.Styles, now func() time.Time) reportMsg {
 	st := state.Prepare(msg.Report, msg.Plans, msg.PlanErrs, now)
+	if msg.Upgrades != nil {
+		st.ApplyUpgrades(&msg.Upgrades.Plan)
+	}
 	return reportMsg{DiscoveredMsg: msg, prepared: prepared{store: st, table: home.Prepare(&state.Shared{Store: st, Styles: styles})}}
 }
 
@@ -163,6 +168,11 @@ func (a *App) discovered(msg reportMsg) tea.Cmd {
 	} else if n := len(msg.Report.Problems); n > 0 {
 		p := msg.Report.Problems[0]
 		a.status.Set(fmt.Sprintf("%s: %s (%d problems)", p.File, p.Message, n), true)
+	} else if u := msg.Upgrades; u != nil && !u.Plan.Advisories.Asked && u.Plan.Advisories.Reason != "" {
+		a.status.Set("no advisories: "+u.Plan.Advisories.Reason, false)
+	}
+	if err := msg.UpgradesErr; err != nil && !errors.Is(err, context.Canceled) {
+		a.status.Set("no priorities or advisories: "+err.Error(), true)
 	}
 	return a.broadcastAbove(state.ChangedMsg{})
 }
@@ -219,11 +229,24 @@ func (a *App) plan(id int, row model.DependencyRow, target string) tea.Cmd {
 	})
 }
 
+// versions fetches the picker's versions, then what the checks already
+// made say of them (their verdicts, the safe ceiling once they decide it).
 func (a *App) versions(id int) tea.Cmd {
-	ctx, eng, pkg := a.ctx, a.eng, a.s.Deps[id].Row.Package
+	ctx, eng, row := a.ctx, a.eng, a.s.Deps[id].Row
 	return a.run(func() tea.Msg {
-		p, err := eng.Versions(ctx, pkg)
-		return state.VersionsMsg{ID: id, Packument: p, Err: err}
+		p, err := eng.Versions(ctx, row.Package)
+		msg := state.VersionsMsg{ID: id, Packument: p, Err: err}
+		if err != nil || p == nil {
+			return msg
+		}
+		versions := make([]string, 0, len(p.Versions))
+		for v := range p.Versions {
+			versions = append(versions, v)
+		}
+		slices.Sort(versions)
+		// What no check says is only unmarked: the versions still show.
+		msg.Checked, msg.Ceiling, _ = eng.Checked(ctx, row, versions)
+		return msg
 	})
 }
 
@@ -358,7 +381,7 @@ func (a *App) checkDone(msg state.CheckDoneMsg) tea.Cmd {
 	}
 	a.touched = append(a.touched, msg.ID)
 	start := a.startChecks()
-	return tea.Batch(start, a.rowsChanged())
+	return tea.Batch(start, a.rowsChanged(), a.replan())
 }
 
 // rowsChanged tells the screens which dependencies' check state changed

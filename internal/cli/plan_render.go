@@ -48,12 +48,12 @@ func renderPlanReport(w io.Writer, rep *model.UpgradePlanReport, p palette, widt
 		}
 	}
 	t := plan.Totals
-	fmt.Fprintf(w, "\nTotals     %s · %s (the checked steps)\n", effortLine(t), count(t.Files, "file"))
+	fmt.Fprintf(w, "\nTotals     %s (the checked steps)\n", view.PlanEffort(t))
 	if len(plan.Unchecked) > 0 {
 		fmt.Fprintf(w, "Unchecked  %s: uptide plan --check checks them\n", strings.Join(plan.Unchecked, ", "))
 	}
 	for _, c := range plan.Cycles {
-		fmt.Fprintf(w, "%s %s: each needs another moved first; upgrade them together by hand\n", p.red("Cycle     "), strings.Join(append(append([]string{}, c...), c[0]), " → "))
+		fmt.Fprintf(w, "%s %s\n", p.red("Cycle     "), view.CycleLine(c))
 	}
 	for _, pr := range rep.Problems {
 		fmt.Fprintf(w, "%s\n", p.yellow("! "+pr.File+": "+pr.Message))
@@ -61,32 +61,16 @@ func renderPlanReport(w io.Writer, rep *model.UpgradePlanReport, p palette, widt
 }
 
 func stepVerdict(s model.PlanStep, p palette) string {
-	switch s.Verdict {
-	case model.VerdictUnchecked:
-		return p.dim("unchecked")
-	case model.VerdictSafe:
-		return p.green("✓ no impact")
-	case model.VerdictBreaking:
-		return p.red("✗ breaking") + " · " + effortLine(s.Effort) + " · " + count(s.Effort.Files, "file")
-	case model.VerdictPossible:
-		return p.yellow("? possible impact")
+	v, effort := view.StepVerdict(s)
+	if effort != "" {
+		return p.tone(v) + " · " + effort
 	}
-	if s.Reason != "" {
-		return p.yellow(string(s.Verdict) + ": " + s.Reason)
-	}
-	return p.yellow(string(s.Verdict))
+	return p.tone(v)
 }
 
-func effortLine(e model.Effort) string { return view.EffortLine(e) }
-
 func priorityLine(pr model.Priority, p palette) string {
-	switch pr.Kind {
-	case model.PriorityAdvisory:
-		return p.red("! advisory") + " " + pr.Reason
-	case model.PriorityDeprecated:
-		return p.yellow("! deprecated") + " " + pr.Reason
-	case model.PriorityUnsupported:
-		return p.yellow("! unsupported") + " " + pr.Reason
+	if l := view.PriorityLabel(pr); l.Tone != view.Dim {
+		return p.tone(l) + " " + pr.Reason
 	}
 	return p.dim("· " + pr.Reason)
 }
@@ -103,13 +87,13 @@ func renderCeiling(w io.Writer, c model.Ceiling, p palette) {
 	}
 	for _, s := range c.Steps {
 		line := fmt.Sprintf("  %-12s ", s.Version)
-		switch s.Verdict {
-		case model.VerdictSafe:
-			line += p.green("✓ no impact")
+		// The verdicts in the words the planner's target picker marks
+		// checked releases with.
+		switch v := view.PlanVerdict(s.Verdict); s.Verdict {
+		case model.VerdictSafe, model.VerdictPossible:
+			line += p.tone(v)
 		case model.VerdictBreaking:
-			line += p.red("✗ breaking") + " · " + count(s.Sites, "site")
-		case model.VerdictPossible:
-			line += p.yellow("? possible impact")
+			line += p.tone(v) + " · " + count(s.Sites, "site")
 		default:
 			line += p.yellow(string(s.Verdict) + ": " + s.Reason)
 		}

@@ -54,7 +54,12 @@ var legend = []string{
 	"▾ / ▸    a release group: its packages must move together (→ expands, ← collapses)",
 	"+N       companions the target drags along; ✗ N conflicts: no release agrees",
 	"CHECK    queued · running phase · ✗ breaking · ? possible · ✓ safe · partial · not analyzed",
-	"●        selected: c checks every selected row (two at a time, in the background)",
+	"●        selected: c checks them (two at a time, in the background);",
+	"         p plans them as uptide plan does (none: every outdated one)",
+	"! advisory  a security advisory covers the installed version; such rows",
+	"         sort first, and the mark names the release that fixes them all",
+	"! unsupported line  no release of the installed major for 12 months",
+	"         while a newer major exists",
 }
 
 // View draws the full help and the legend.

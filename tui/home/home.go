@@ -442,6 +442,8 @@ func (m Model) updateKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 			return m, send(state.CheckMsg{}) // refused for now; the selection stays
 		}
 		return m, send(state.CheckMsg{IDs: m.checkIDs()})
+	case key.Matches(msg, k.Plan):
+		return m, send(state.OpenPlanMsg{IDs: m.selectedIDs()})
 	case key.Matches(msg, k.Details):
 		id, _ := m.Current()
 		return m, send(state.OpenDetailsMsg{ID: id})
@@ -450,6 +452,25 @@ func (m Model) updateKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		return m, send(state.OpenPickerMsg{ID: id})
 	}
 	return m, nil
+}
+
+// selectedIDs are the selected dependencies in table order, then the
+// selected ones the table does not show; the selection stays.
+func (m Model) selectedIDs() []int {
+	var ids []int
+	seen := map[int]bool{}
+	for _, it := range m.items {
+		if m.s.Deps[it.id].Selected && !seen[it.id] {
+			ids = append(ids, it.id)
+			seen[it.id] = true
+		}
+	}
+	for i := range m.s.Deps {
+		if m.s.Deps[i].Selected && !seen[i] {
+			ids = append(ids, i)
+		}
+	}
+	return ids
 }
 
 // checkIDs are the selected dependencies (their selection cleared), or the

@@ -173,7 +173,7 @@ func (ix *index) memberOrder(s *state.Store, e entry) []int {
 // --all (majors, unknown installed versions), and rows the registry did
 // not answer for or that are still waiting for it.
 func urgent(s *state.Store, d *state.Dep) bool {
-	return view.Urgent(d.Update, d.Row.Installed) || d.Row.Status == model.RowNotChecked || s.Pending(d)
+	return view.Urgent(d.Update, d.Row.Installed) || d.Row.Status == model.RowNotChecked || s.Pending(d) || d.Advisory()
 }
 
 func sortEntries(s *state.Store, ix *index, es []entry, mode SortMode) {
@@ -214,11 +214,14 @@ func sortEntries(s *state.Store, ix *index, es []entry, mode SortMode) {
 	copy(es, sorted)
 }
 
-// rank orders update kinds by urgency: the most majors crossed first, rows
-// that need a look (or wait for the registry) next, then minor, patch,
-// prerelease, current.
+// rank orders update kinds by urgency: a security advisory on the
+// installed version first, then the most majors crossed, rows that need a
+// look (or wait for the registry) next, then minor, patch, prerelease,
+// current.
 func rank(s *state.Store, d *state.Dep) int {
 	switch {
+	case d.Advisory():
+		return 0
 	case d.Update.IsMajor():
 		return 100 - min(d.Update.Majors, 99)
 	case d.Row.Installed == "" || d.Row.Status == model.RowNotChecked || s.Pending(d):

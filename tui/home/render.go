@@ -85,8 +85,9 @@ func lineCells(s *state.Shared, it item) cells {
 }
 
 // markers follow the package name: companions the target drags along
-// (beyond a group's own members), conflicts, a deprecated installed
-// version, an alias. Members show only their own facts: the plan is the
+// (beyond a group's own members), conflicts, an advisory or an unsupported
+// line on the installed version (the plan's priorities), a deprecated
+// installed version, an alias. Members show only their own facts: the plan is the
 // group's. The words are list's (view.Row, view.PlanMarks); the planner's
 // own states (re-planning, no plan) are its own.
 func markers(s *state.Store, it item) []view.Span {
@@ -111,6 +112,7 @@ func markers(s *state.Store, it item) []view.Span {
 			return m
 		}
 	}
+	m = append(m, view.PriorityMarks(d.Priorities)...)
 	for _, n := range row(&d).Notes {
 		// A group is drawn as a group here, not as a note.
 		if n.Kind != view.NoteGroup {

@@ -9,7 +9,7 @@ import "github.com/charmbracelet/bubbles/key"
 type KeyMap struct {
 	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
 	Expand, Collapse                        key.Binding
-	Select, Check, Details, Target          key.Binding
+	Select, Check, Details, Target, Plan    key.Binding
 	Filter, Sort, Minor                     key.Binding
 	Choose, Back, Help, Quit, ForceQuit     key.Binding
 	ClearFilter, ApplyFilter                key.Binding
@@ -32,6 +32,7 @@ func Default() KeyMap {
 		Check:       key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "check")),
 		Details:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "details")),
 		Target:      key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "target")),
+		Plan:        key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "plan")),
 		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
 		Sort:        key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort")),
 		Minor:       key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "minor/patch")),
@@ -55,15 +56,17 @@ func Default() KeyMap {
 
 // ShortHelp is the home screen's help line.
 func (k KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Select, k.Check, k.Details, k.Target, k.Filter, k.Minor, k.Help, k.Quit}
+	return []key.Binding{k.Select, k.Plan, k.Check, k.Details, k.Target, k.Filter, k.Minor, k.Help, k.Quit}
 }
 
 // FullHelp is every binding, by screen, for the help screen.
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
-		{k.Select, k.Check, k.Details, k.Target, k.Expand, k.Collapse},
+		{k.Select, withHelp(k.Plan, "plan the selected"), k.Check, k.Details, k.Target, k.Expand, k.Collapse},
 		{k.Filter, k.Sort, k.Minor, k.Back, k.Help, k.Quit},
+		// The plan screen.
+		{withHelp(k.Check, "check what the plan lacks"), withHelp(k.Choose, "fix the plan as one batch")},
 		{k.Review, k.Accept, k.Reject, k.Skip, k.Retry, k.Edit, k.AcceptRule, k.HandOff},
 	}
 }
@@ -71,6 +74,11 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 // DetailsHelp is the details screen's help line.
 func (k KeyMap) DetailsHelp() []key.Binding {
 	return []key.Binding{k.Up, k.Down, withHelp(k.Choose, "sites"), k.Check, k.Target, k.Review, k.Back, k.Quit}
+}
+
+// PlanHelp is the plan screen's help line.
+func (k KeyMap) PlanHelp() []key.Binding {
+	return []key.Binding{k.Up, k.Down, withHelp(k.Check, "check unchecked"), withHelp(k.Choose, "fix batch"), k.Back, k.Quit}
 }
 
 // PickerHelp is the target picker's help line.

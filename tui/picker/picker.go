@@ -12,7 +12,9 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/tui/state"
+	"github.com/uptide/uptide/view"
 )
 
 // Model is the target picker of one dependency.
@@ -25,6 +27,10 @@ type Model struct {
 	err           error
 	cursor        int
 	offset        int
+	// checked are the verdicts of the checks already made, by version;
+	// ceiling is the safe ceiling they decide, nil while they do not.
+	checked map[string]model.Verdict
+	ceiling *model.Ceiling
 }
 
 // New returns a picker waiting for the dependency's versions.
@@ -64,6 +70,14 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 		d := m.s.Deps[m.id]
 		m.options = Options(msg.Packument, d.Row.Installed, d.Target)
+		m.checked, m.ceiling = msg.Checked, msg.Ceiling
+		if c := m.ceiling; c != nil {
+			for i := range m.options {
+				if m.options[i].Version == c.Version {
+					m.options[i].Labels = append(m.options[i].Labels, CeilingLabel)
+				}
+			}
+		}
 		m.cursor = 0
 		for i, o := range m.options {
 			if o.Current {
@@ -129,7 +143,11 @@ func (m Model) View() string {
 	case len(m.options) == 0:
 		lines = append(lines, "  "+st.Muted.Render("The registry lists no version to pick."))
 	default:
-		lines = append(lines, st.Header.Render(fmt.Sprintf("  %-*s  %-*s  %s", versionWidth, "VERSION", m.labelWidth(), "WHY", "PUBLISHED")))
+		check := ""
+		if len(m.checked) > 0 {
+			check = fmt.Sprintf("%-*s  ", verdictWidth, "CHECK")
+		}
+		lines = append(lines, st.Header.Render(fmt.Sprintf("  %-*s  %s%-*s  %s", versionWidth, "VERSION", check, m.labelWidth(), "WHY", "PUBLISHED")))
 		end := min(len(m.options), m.offset+m.rows())
 		for i := m.offset; i < end; i++ {
 			lines = append(lines, m.line(m.options[i], i == m.cursor))
@@ -142,6 +160,13 @@ func (m Model) View() string {
 }
 
 const versionWidth = 14
+
+// CeilingLabel marks the safe ceiling: the newest release whose check is
+// ✓ no impact, as `uptide plan --ceiling` bisects the checks made.
+const CeilingLabel = "safe ceiling"
+
+// verdictWidth is the CHECK column's, shown once a version was checked.
+const verdictWidth = 17
 
 func (m Model) labelWidth() int {
 	w := 20
@@ -167,11 +192,23 @@ func (m Model) line(o Option, cursor bool) string {
 		age = strings.TrimSpace(age + "  deprecated: " + o.Deprecated)
 	}
 	lw := m.labelWidth()
-	text := fmt.Sprintf("%s%s%-*s  %s  %s", mark, cur, versionWidth, ansi.Truncate(o.Version, versionWidth, "…"), pad(ansi.Truncate(labels, lw, "…"), lw), age)
+	check, verdict := "", view.Span{}
+	if len(m.checked) > 0 {
+		if v, ok := m.checked[o.Version]; ok {
+			verdict = view.PlanVerdict(v)
+		}
+		check = pad(verdict.Text, verdictWidth) + "  "
+	}
+	text := fmt.Sprintf("%s%s%-*s  %s%s  %s", mark, cur, versionWidth, ansi.Truncate(o.Version, versionWidth, "…"), check, pad(ansi.Truncate(labels, lw, "…"), lw), age)
 	text = ansi.Truncate(text, m.width, "…")
 	switch {
 	case cursor:
 		return st.Cursor.Render(pad(text, m.width))
+	case verdict.Text != "":
+		// The verdict in its tone; the rest as the line would be.
+		head := fmt.Sprintf("%s%s%-*s  ", mark, cur, versionWidth, ansi.Truncate(o.Version, versionWidth, "…"))
+		rest := strings.TrimPrefix(text, head+check)
+		return head + st.Tone(verdict.Tone).Render(pad(verdict.Text, verdictWidth)) + "  " + rest
 	case o.Deprecated != "":
 		return st.Warn.Render(text)
 	case o.Installed:

@@ -79,6 +79,9 @@ type Model struct {
 	note          string
 	report        *fix.Report
 	err           error
+	// batch: the screen streams a batch (fix a b c), which has no review:
+	// the moves it makes, pkg@version.
+	batch []string
 }
 
 // New is the screen of the upgrade of pkg from to target, preparing until
@@ -90,6 +93,14 @@ func New(s *state.Shared, pkg, from, target string, companions []string) Model {
 	return Model{s: s, pkg: pkg, from: from, target: target, companions: companions, hint: ti}
 }
 
+// NewBatch is the screen of a batch fix of moves (pkg@version, in order),
+// running from the start: a batch makes no edits, so nothing is reviewed.
+func NewBatch(s *state.Shared, moves []string) Model {
+	m := New(s, "", "", "", nil)
+	m.batch, m.mode = moves, running
+	return m
+}
+
 // SetSize sets the area the screen draws in.
 func (m *Model) SetSize(w, h int) {
 	m.width, m.height = w, h
@@ -98,6 +109,9 @@ func (m *Model) SetSize(w, h int) {
 
 // Title is the screen's title line.
 func (m Model) Title() string {
+	if m.batch != nil {
+		return "fix · batch · " + strings.Join(m.batch, ", ")
+	}
 	switch m.mode {
 	case summary:
 		return "hand off · " + m.pkg + " → " + m.target
@@ -127,6 +141,9 @@ func (m Model) Right() string {
 // Capturing: the hint input has the keyboard.
 func (m Model) Capturing() bool { return m.hinting }
 
+// Batch: the screen streams a batch fix.
+func (m Model) Batch() bool { return m.batch != nil }
+
 // Running: the fix run is between its start and its report.
 func (m Model) Running() bool { return m.mode == preparing || m.mode == running }
 
@@ -151,6 +168,10 @@ func (m Model) Status() string {
 	}
 	if m.note != "" {
 		return m.note
+	}
+	switch {
+	case m.batch != nil && m.mode == running:
+		return "fix is upgrading in a private clone; your checkout gains only the branch (esc stops it)"
 	}
 	switch m.mode {
 	case preparing:
@@ -404,7 +425,11 @@ func (m Model) View() string {
 	case summary:
 		lines = m.viewSummary()
 	case running:
-		lines = m.viewPhases("Running fix with the accepted patches")
+		head := "Running fix with the accepted patches"
+		if m.batch != nil {
+			head = "Running fix on the batch: one commit per package, verified once"
+		}
+		lines = m.viewPhases(head)
 	case done:
 		lines = m.viewDone()
 	}

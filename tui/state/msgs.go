@@ -15,6 +15,12 @@ type DiscoveredMsg struct {
 	// before the report is shown, by lead ID; PlanErrs the failures.
 	Plans    map[int]*engine.TargetPlan
 	PlanErrs map[int]error
+	// Upgrades is the plan of every outdated dependency, made before the
+	// report is shown, so the rows come with their advisory and
+	// unsupported-line marks and in their urgency order at once;
+	// UpgradesErr why there is none.
+	Upgrades    *model.UpgradePlanReport
+	UpgradesErr error
 }
 
 // VersionsMsg: the full packument of a dependency, for the target picker.
@@ -22,6 +28,12 @@ type VersionsMsg struct {
 	ID        int
 	Packument *model.Packument
 	Err       error
+	// Checked are the verdicts of the checks already made of the
+	// dependency's releases (this session's and the ones kept for this
+	// state of the repository), by version; Ceiling the safe ceiling
+	// they decide, nil while they do not.
+	Checked map[string]model.Verdict
+	Ceiling *model.Ceiling
 }
 
 // CompanionsMsg: the plan of a newly picked target (group members,

@@ -64,6 +64,9 @@ type Dep struct {
 	Conflict string
 	Selected bool
 	Check    Check
+	// Priorities are the plan's advisories and unsupported-line notices
+	// on this decision's installed version (ApplyUpgrades).
+	Priorities []model.Priority
 }
 
 // Group is a release group with the dependencies it holds.
