@@ -24,7 +24,7 @@ type batchReport struct {
 		} `json:"newErrors"`
 		FailingTests []string `json:"failingTests"`
 		Good         []string `json:"good"`
-		Probes []struct {
+		Probes       []struct {
 			Step   int  `json:"step"`
 			Broken bool `json:"broken"`
 		} `json:"probes"`
