@@ -2,7 +2,10 @@ package check
 
 import (
 	"context"
+	"os"
 	"runtime"
+	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/uptide/uptide/engine/event"
@@ -18,8 +21,12 @@ import (
 // over for the overlay's program beside the baseline's. Half the memory
 // the system reports available is the budget; a system that does not say
 // (or a run whose driver did not start) analyzes one unit at a time. The
-// reports are the same whatever the slots: each unit's is its own, and
-// they are sorted at the end.
+// processors are the other budget: no more slots than GOMAXPROCS, nor
+// than the processors the last minute's load average leaves idle, since
+// a second driver parses the workspace again (about half as much CPU
+// again on plan --check over 10 packages, BENCHMARKS.md), which a busy
+// machine pays in wall time too. The reports are the same whatever the
+// slots: each unit's is its own, and they are sorted at the end.
 
 // slotKey carries the slot a unit is analyzed in, for judge.
 type slotKey struct{}
@@ -40,6 +47,9 @@ func (c *checker) slots(units int) int {
 	n := min(units, runtime.GOMAXPROCS(0))
 	if maxSlots > 0 {
 		return min(units, maxSlots)
+	}
+	if load, ok := loadAverage(); ok {
+		n = min(n, int(float64(runtime.NumCPU())-load+0.5))
 	}
 	if n <= 1 {
 		return 1
@@ -112,4 +122,18 @@ feed:
 	close(next)
 	wg.Wait()
 	return out
+}
+
+// loadAverage is the last minute's load average (Linux's /proc/loadavg).
+func loadAverage() (float64, bool) {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return 0, false
+	}
+	f := strings.Fields(string(b))
+	if len(f) == 0 {
+		return 0, false
+	}
+	v, err := strconv.ParseFloat(f[0], 64)
+	return v, err == nil
 }
