@@ -22,8 +22,9 @@ type batchReport struct {
 			File string `json:"file"`
 			Code int    `json:"code"`
 		} `json:"newErrors"`
-		Good   []string `json:"good"`
-		Probes []struct {
+		FailingTests []string `json:"failingTests"`
+		Good         []string `json:"good"`
+		Probes       []struct {
 			Step   int  `json:"step"`
 			Broken bool `json:"broken"`
 		} `json:"probes"`
@@ -88,6 +89,58 @@ func TestFixBatchBisectsToTheStepThatBroke(t *testing.T) {
 	assertNoTrap(t, fe, dir)
 	if !strings.Contains(rep.Reason, "step 2 of 3 (slugkit 1.0.0 → 2.0.0) broke the batch") {
 		t.Errorf("reason %q does not name the step that broke", rep.Reason)
+	}
+}
+
+// The same batch shape, broken where only the tests see it: padkit 1.1.0
+// keeps its declarations and pads with spaces by default, so the compile
+// at the end passes, the repository's test script fails, and bisection,
+// re-running the tests alone at each probe, finds step 2.
+func TestFixBatchBisectsToTheStepThatFailsTheTests(t *testing.T) {
+	fe := newFixEnv(t)
+	dir := fixRepo(t, fe, "npm-batch-tests", "npm")
+	before := checkoutDigest(t, dir)
+	r := run(t, fe.env, dir, "fix", "chalk", "padkit", "postcss", "--json")
+	var rep batchReport
+	decode(t, r, &rep)
+	if r.code != 1 || rep.Status != "failed" {
+		t.Fatalf("exit %d status %s, want 1 failed\n%s\n%s", r.code, rep.Status, r.stdout, r.stderr)
+	}
+	var steps []string
+	for _, s := range rep.Steps {
+		steps = append(steps, s.Package+" "+s.From+" → "+s.To)
+	}
+	if got := strings.Join(steps, "|"); got != "chalk 5.3.0 → 5.4.1|padkit 1.0.0 → 1.1.0|postcss 8.4.31 → 8.4.38" {
+		t.Fatalf("steps %q, want the three in the order named", got)
+	}
+	if rep.Types.Status != "analyzed" || len(rep.Types.New) != 0 {
+		t.Errorf("types %+v, want the last step to compile clean: only the tests break", rep.Types)
+	}
+	b := rep.BrokeAt
+	if b == nil || b.Step != 2 || b.Package != "padkit" || b.Commit != rep.Steps[1].Commit {
+		t.Fatalf("brokeAt %+v, want step 2 (padkit)\n%s", b, r.stderr)
+	}
+	if len(b.NewErrors) != 0 || len(b.FailingTests) == 0 {
+		t.Errorf("at the broken step: new errors %+v, failing tests %q; want the tests alone", b.NewErrors, b.FailingTests)
+	}
+	var probes []string
+	for _, p := range b.Probes {
+		probes = append(probes, strings.Repeat("✗", btoi(p.Broken))+string(rune('0'+p.Step)))
+	}
+	if got := strings.Join(probes, " "); got != "1 ✗2" {
+		t.Errorf("probes %q, want step 1 verified then step 2 broken", got)
+	}
+	if len(b.Good) != 1 || b.Good[0] != rep.Steps[0].Commit {
+		t.Errorf("good commits %q, want step 1's", b.Good)
+	}
+	if got := git(t, dir, "rev-parse", rep.Branch); got != rep.Steps[0].Commit {
+		t.Errorf("the checkout's branch is at %s, want step 1's commit %s", got, rep.Steps[0].Commit)
+	}
+	if !strings.Contains(rep.Reason, "step 2 of 3 (padkit 1.0.0 → 1.1.0) broke the batch: tests failing (") {
+		t.Errorf("reason %q does not name the step and the failing tests", rep.Reason)
+	}
+	if after := checkoutDigest(t, dir); after != before {
+		t.Errorf("the checkout changed:\n%s", diffLines(before, after))
 	}
 }
 

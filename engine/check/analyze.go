@@ -82,7 +82,9 @@ func (c *checker) analyze(ctx context.Context, u unit) model.PackageReport {
 			analyzed = append(analyzed, r)
 		}
 		rep.Unanalyzed = append(rep.Unanalyzed, r.unanalyzed...)
+		c.mu.Lock()
 		c.computed = append(c.computed, r.computed...)
+		c.mu.Unlock()
 	}
 	sort.Slice(rep.Members, func(i, j int) bool { return rep.Members[i].Name < rep.Members[j].Name })
 	if len(analyzed) == 0 {

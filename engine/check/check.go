@@ -121,13 +121,7 @@ func Check(ctx context.Context, opts Options) (*model.CheckReport, error) {
 		Problems:   append([]model.Problem{}, disc.Problems...),
 		Notes:      unusedTargets(opts.Targets, units),
 	}
-	for i, u := range units {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		opts.Events.Emit(event.Event{Phase: event.PhaseUsages, Package: u.title(), Done: i, Total: len(units)})
-		rep.Packages = append(rep.Packages, c.analyze(ctx, u))
-	}
+	rep.Packages = append(rep.Packages, c.analyzeAll(ctx, units)...)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -235,6 +229,14 @@ type checker struct {
 	computed []model.ComputedLoad
 	// probeSem bounds the runtime probes running at once.
 	probeSem chan struct{}
+
+	// The units analyzed at once (slots.go) share these: judgeMu guards
+	// adapters and shared, pinnedMu the pinned adapter, lazyMu what is
+	// read once on first use (packs, deps, peers).
+	judgeMu, pinnedMu, lazyMu sync.Mutex
+	// baselines are the workspaces' baselines, compiled once before the
+	// units run (baseline.go); read-only afterwards.
+	baselines map[string]*typescript.SharedBaseline
 }
 
 func (c *checker) close() {
@@ -498,6 +500,8 @@ func emptyReport(name string) model.PackageReport {
 // moves are planned over; a package the registry does not answer for is
 // left out of the plans, as Discover leaves it.
 func (c *checker) loadCompanionInputs(ctx context.Context) {
+	c.lazyMu.Lock()
+	defer c.lazyMu.Unlock()
 	if c.packs == nil {
 		c.packs, c.deps, _ = discover.PlannedDeps(ctx, c.client, c.disc.Rows)
 	}

@@ -165,7 +165,8 @@ func (c *checker) compileWorkspace(ctx context.Context, ws string, runs []*membe
 		return wc
 	}
 	defer ov.Cleanup()
-	req := typescript.CompileRequest{RepoRoot: c.root, Workspace: ws, Files: wc.files, Overlay: ov, DeprecatedNames: deprecatedNames(runs)}
+	req := typescript.CompileRequest{RepoRoot: c.root, Workspace: ws, Files: wc.files, Overlay: ov, DeprecatedNames: deprecatedNames(runs),
+		SharedBaseline: c.baselines[ws]}
 	if len(baseline) > 0 {
 		bov, err := typescript.BuildOverlay(ctx, typescript.OverlayRequest{Workspace: wsDir, Targets: baseline, Fetch: c.fetchRange})
 		if err != nil {
@@ -180,6 +181,7 @@ func (c *checker) compileWorkspace(ctx context.Context, ws string, runs []*membe
 		wc.status, wc.reason = model.StatusNotAnalyzed, fmt.Sprintf("compiling %s: %v", wsLabel(ws), err)
 		return wc
 	}
+	compiled(res)
 	c.timer.Done(event.PhaseCompile)
 	wc.dropOutsideProgram(res)
 	wc.res = res

@@ -35,6 +35,8 @@ type missingPeer struct {
 // peerRule is what the repository's manager does with missing peers, read
 // once per run.
 func (c *checker) peerRule() typescript.PeerRule {
+	c.lazyMu.Lock()
+	defer c.lazyMu.Unlock()
 	if c.peers == nil {
 		r := c.disc.Repository
 		lock := ""

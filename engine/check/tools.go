@@ -16,6 +16,8 @@ import (
 // surfaces is the adapter surfaces are extracted with: the pinned
 // compiler, so the surface cache is shared across repositories.
 func (c *checker) surfaces(ctx context.Context) (*typescript.Adapter, error) {
+	c.pinnedMu.Lock()
+	defer c.pinnedMu.Unlock()
 	if c.pinned == nil && c.pinnedErr == nil {
 		c.pinned, c.pinnedErr = pinnedAdapter(ctx, c.compilerClient(), c.opts.Events)
 	}
@@ -32,8 +34,11 @@ func (c *checker) compilerClient() *registry.Client {
 
 // judge is the adapter of a workspace's own compiler (its
 // node_modules/typescript or the nearest above), which finds usages and
-// compiles; the pinned one when the repository installs none.
+// compiles; the pinned one when the repository installs none. Each slot
+// of the units analyzed at once (slots.go) has a driver of its own.
 func (c *checker) judge(ctx context.Context, ws string) (*typescript.Adapter, error) {
+	c.judgeMu.Lock()
+	defer c.judgeMu.Unlock()
 	dir := filepath.Join(c.root, filepath.FromSlash(ws))
 	var fetched []*registry.Package
 	fetch := func(ctx context.Context, name, version string) (string, error) {
@@ -56,14 +61,15 @@ func (c *checker) judge(ctx context.Context, ws string) (*typescript.Adapter, er
 	if !compiler.FromRepo && compiler.RepoNative == "" && compiler.RepoTooOld == "" {
 		return c.surfaces(ctx)
 	}
-	key := compiler.Dir + "\x00" + compiler.RepoNative + "\x00" + compiler.RepoTooOld
+	slot := slotOf(ctx)
+	key := fmt.Sprintf("%s\x00%s\x00%s\x00%d", compiler.Dir, compiler.RepoNative, compiler.RepoTooOld, slot)
 	if a, ok := c.adapters[key]; ok {
 		return a, nil
 	}
 	if c.adapters == nil {
 		c.adapters = map[string]*typescript.Adapter{}
 	}
-	if c.opts.Drivers != nil && compiler.FromRepo {
+	if c.opts.Drivers != nil && compiler.FromRepo && slot == 0 {
 		a, err := c.opts.Drivers.Adapter(compiler)
 		if err != nil {
 			return nil, fmt.Errorf("the TypeScript compiler of %s: %w", dir, err)

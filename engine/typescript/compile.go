@@ -2,6 +2,7 @@ package typescript
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -40,6 +41,16 @@ type CompileRequest struct {
 	// @deprecated: only object-literal keys of these names are judged for
 	// DeprecatedKeys (none: the judgment is skipped).
 	DeprecatedNames []string
+	// ShareBaseline asks a baseline-only compile (no Overlay) for its
+	// baseline in the form SharedBaseline takes (CompileResult.Shared).
+	ShareBaseline bool
+	// SharedBaseline is the baseline a ShareBaseline compile of the same
+	// workspace answered, by any driver of the same compiler: the files in
+	// scope it covers are not compiled again on the baseline side, and the
+	// errors of no file in scope (global ones, those in declaration files
+	// with skipLibCheck off) are its, so every compile given it subtracts
+	// the same ones.
+	SharedBaseline *SharedBaseline
 
 	// legacyHooks installs only TypeScript 4.x's resolver hooks (tests).
 	legacyHooks bool
@@ -87,6 +98,11 @@ type CompileResult struct {
 	Rounds   int
 	Baseline time.Duration
 	Overlay  time.Duration
+	// BaselineShared counts the files whose baseline came from
+	// SharedBaseline instead of a program of this compile's.
+	BaselineShared int
+	// Shared is the baseline a ShareBaseline compile answers.
+	Shared *SharedBaseline
 }
 
 // CompileCoverage is what the compile covered.
@@ -167,10 +183,16 @@ type compileAnswer struct {
 		Diagnostics []model.Diagnostic `json:"diagnostics"`
 	} `json:"newerTypeScript"`
 	Timing struct {
-		BaselineMs int64 `json:"baselineMs"`
-		OverlayMs  int64 `json:"overlayMs"`
+		BaselineMs     int64 `json:"baselineMs"`
+		OverlayMs      int64 `json:"overlayMs"`
+		BaselineShared int   `json:"baselineShared"`
 	} `json:"timing"`
+	Baseline json.RawMessage `json:"baseline"`
 }
+
+// SharedBaseline is one workspace's baseline as its driver answered it,
+// passed back as it came (the driver's own form).
+type SharedBaseline struct{ raw json.RawMessage }
 
 type compileParams struct {
 	RepoRoot    string   `json:"repoRoot"`
@@ -189,6 +211,10 @@ type compileParams struct {
 	// to their sources (FindWorkspaceSources).
 	SourcePaths map[string][]string `json:"sourcePaths,omitempty"`
 	LegacyHooks bool                `json:"legacyHooks,omitempty"`
+	// ShareBaseline, KnownBaseline: see CompileRequest's ShareBaseline
+	// and SharedBaseline.
+	ShareBaseline bool            `json:"shareBaseline,omitempty"`
+	KnownBaseline json.RawMessage `json:"knownBaseline,omitempty"`
 }
 
 // Compile type-checks the files in scope against the installed packages and
@@ -219,6 +245,10 @@ func (a *Adapter) Compile(ctx context.Context, req CompileRequest) (*CompileResu
 	}
 	if req.Baseline != nil {
 		params.Baseline = req.Baseline.driverMapping()
+	}
+	params.ShareBaseline = req.ShareBaseline && req.Overlay == nil
+	if req.SharedBaseline != nil {
+		params.KnownBaseline = req.SharedBaseline.raw
 	}
 	if src := FindWorkspaceSources(root, params.Workspace); len(src.Paths) > 0 {
 		params.SourcePaths = src.Paths
@@ -298,6 +328,7 @@ func (a *Adapter) Compile(ctx context.Context, req CompileRequest) (*CompileResu
 		SkipLibCheck:       ans.SkipLibCheck,
 		Rounds:             rounds,
 		Baseline:           time.Duration(baselineMs+ans.Timing.BaselineMs) * time.Millisecond,
+		BaselineShared:     ans.Timing.BaselineShared,
 		Overlay:            time.Duration(overlayMs+ans.Timing.OverlayMs) * time.Millisecond,
 	}
 	if ans.NewerTS != nil {
@@ -305,6 +336,9 @@ func (a *Adapter) Compile(ctx context.Context, req CompileRequest) (*CompileResu
 		if r.NewerTypeScript == nil {
 			r.NewerTypeScript = []model.Diagnostic{}
 		}
+	}
+	if len(ans.Baseline) > 0 && string(ans.Baseline) != "null" {
+		r.Shared = &SharedBaseline{raw: ans.Baseline}
 	}
 	if r.Coverage.Skipped == nil {
 		r.Coverage.Skipped = []SkippedFile{}

@@ -348,6 +348,28 @@ func driverRequests(t *testing.T, a *Adapter) int64 {
 // runCompileCase compiles tt with a and checks every field; edit, when set,
 // changes the copied repository first (an older compiler's tsconfig).
 func runCompileCase(t *testing.T, a *Adapter, tt compileCase, edit func(t *testing.T, repo string)) {
+	runSharedCompileCase(t, a, nil, tt, edit)
+}
+
+// Several checks of one workspace (plan --check's steps) share its
+// baseline: one driver compiles it once (ShareBaseline) and every other
+// compile, in any driver, takes it instead of a baseline program of its
+// own. Each case then answers exactly what it answers alone.
+func TestCompileWithASharedBaseline(t *testing.T) {
+	a, share := sharedAdapter(t), newAdapter(t)
+	reused := 0
+	for _, tt := range compileCases() {
+		t.Run(tt.name, func(t *testing.T) { reused += runSharedCompileCase(t, a, share, tt, nil) })
+	}
+	if reused == 0 {
+		t.Fatal("no case took its baseline from the shared one: the test shows nothing")
+	}
+}
+
+// runSharedCompileCase is runCompileCase with the baseline compiled by
+// share first (nil: none) and handed to a's compile; it returns how many
+// files took their baseline from it.
+func runSharedCompileCase(t *testing.T, a, share *Adapter, tt compileCase, edit func(t *testing.T, repo string)) int {
 	ctx := context.Background()
 	repo := fixtureRepo(t, tt.repo, tt.installed...)
 	for f, text := range tt.extra {
@@ -389,10 +411,25 @@ func runCompileCase(t *testing.T, a *Adapter, tt compileCase, edit func(t *testi
 		defer ov.Cleanup()
 		req.Overlay = ov
 	}
+	if share != nil {
+		sreq := req
+		sreq.Overlay, sreq.ShareBaseline = nil, true
+		sr, err := share.Compile(ctx, sreq)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sr.Shared != nil && tt.baseline != nil {
+			t.Error("a baseline through a mapping was shared: it is not the installed one")
+		}
+		req.SharedBaseline = sr.Shared
+	}
 	before := driverRequests(t, a)
 	r, err := a.Compile(ctx, req)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if share == nil && r.BaselineShared != 0 {
+		t.Errorf("%d files took a shared baseline, none was given", r.BaselineShared)
 	}
 	// The judging request is the last dependency round: a round of its
 	// own before it would build the same programs twice.
@@ -471,6 +508,7 @@ func runCompileCase(t *testing.T, a *Adapter, tt compileCase, edit func(t *testi
 			t.Errorf("diagnostic %+v: workspace, position or message missing", d)
 		}
 	}
+	return r.BaselineShared
 }
 
 // The repository's own TypeScript judges, and the coverage line says so.

@@ -45,7 +45,7 @@ const { loadProjects } = require('./tsconfig');
  *   remap: linked packages (real directories) whose own imports resolve from the overlay.
  * @typedef {import('./tsconfig').Project} Project
  * @typedef {{importer: string, specifier: string}} Unresolved
- * @typedef {{files: string[], options: CompilerOptions, cache: SourceCache, roots: string[], legacyHooks: boolean}} Unit
+ * @typedef {{files: string[], options: CompilerOptions, cache: SourceCache, roots: string[], legacyHooks: boolean, config: string}} Unit
  */
 
 // Codes that mean "this import does not resolve".
@@ -170,7 +170,10 @@ function compile(ts, params) {
     // declarations need only to type-check does not matter here.
     skipLibCheck: loaded.projects.length > 0 && loaded.projects.every((p) => !!p.options.skipLibCheck),
     deprecatedKeys: /** @type {import('./deprecated').DeprecatedKey[]} */ ([]),
-    timing: { baselineMs: 0, overlayMs: 0 },
+    timing: { baselineMs: 0, overlayMs: 0, baselineShared: 0 },
+    // shareBaseline only: the baseline per file in scope and per project,
+    // for later compiles of the same workspace (knownBaseline).
+    baseline: /** @type {any} */ (undefined),
   };
 
   /** @type {Map<string, string>} real path -> path as the config lists it */
@@ -221,28 +224,51 @@ function compile(ts, params) {
   for (const [project, files] of byProject) {
     const options = withSourcePaths(judgingOptions(project.options), sourcePaths);
     const cache = cacheFor(ts, optionsKey(options), options);
-    units.push({ files, options, cache, roots: rootsOf(project, files), legacyHooks });
+    units.push({ files, options, cache, roots: rootsOf(project, files), legacyHooks, config: project.configFile });
   }
 
-  // Baseline.
+  // Baseline: from a shared one (sharedBaseline) when it covers the
+  // unit, else computed here (and cached in this process).
   const t0 = Date.now();
-  /** @type {TSDiagnostic[]} */
+  const known = baselineMap ? null : knownBaseline(params.knownBaseline);
+  const share = params.shareBaseline && !baselineMap ? { files: /** @type {Record<string, Diag[]>} */ ({}), projects: /** @type {Record<string, Diag[]>} */ ({}) } : null;
+  /** @type {Diag[]} */
   const baseDiags = [];
   let filesWithUnresolved = 0;
   let filesChecked = 0;
   for (const u of units) {
-    const diags = baselineDiagnostics(ts, u, baselineMap);
+    const shared = known && sharedRest(known, u);
+    /** @type {Map<string, Diag[]>} */
+    const diags = new Map();
+    let missing = u.files;
+    if (known && shared) {
+      missing = u.files.filter((f) => !has(known.files, f));
+      for (const f of u.files) if (has(known.files, f)) diags.set(f, known.files[f]);
+      diags.set('', shared);
+      result.timing.baselineShared += u.files.length - missing.length;
+    }
+    if (!shared || missing.length) {
+      // A file the shared baseline did not foresee takes its errors from
+      // a program of this compile's; the rest stays the shared one's.
+      for (const [f, ds] of baselineDiagnostics(ts, shared ? { ...u, files: missing } : u, baselineMap)) {
+        if (!shared || (f !== '' && f !== LIB_KEY)) diags.set(f, ds.map((d) => toDiag(ts, d, rel, msg)));
+      }
+    }
     for (const f of u.files) {
       const ds = diags.get(f) || [];
       baseDiags.push(...ds);
       filesChecked++;
       if (ds.some((d) => UNRESOLVED_CODES.has(d.code))) filesWithUnresolved++;
+      if (share) share.files[f] = ds;
     }
-    baseDiags.push(...(diags.get('') || []), ...(diags.get(LIB_KEY) || []));
+    const rest = [...(diags.get('') || []), ...(diags.get(LIB_KEY) || [])];
+    baseDiags.push(...rest);
+    if (share) share.projects[u.config] = rest;
   }
+  if (share) result.baseline = share;
   result.timing.baselineMs = Date.now() - t0;
   result.preExisting = baseDiags.length;
-  result.preExistingDiagnostics = sortDiags(baseDiags.map((d) => toDiag(ts, d, rel, msg)));
+  result.preExistingDiagnostics = sortDiags(baseDiags.slice());
 
   /** @param {string} reason */
   const skipAll = (reason) => {
@@ -333,7 +359,7 @@ function compile(ts, params) {
     result.newerTypeScript = { diagnostics: sortDiags(parseErrors.map((d) => toDiag(ts, d, rel, msg))) };
     return sortResult(result);
   }
-  result.newDiagnostics = newOnly(baseDiags.map((d) => toDiag(ts, d, rel, msg)), overDiags.map((d) => toDiag(ts, d, rel, msg)));
+  result.newDiagnostics = newOnly(baseDiags, overDiags.map((d) => toDiag(ts, d, rel, msg)));
   const baselineOf = memoBaseline(ts, baselineMap);
   traceRoots(ts, { repoRoot, rel, mapping: overlayMap, baselineMapping: baselineMap, programs, baseline: baselineOf }, result.newDiagnostics);
   result.deprecatedKeys = deprecatedKeys(ts, programs, overlayMap.remap, baselineOf, rel, namesOf(params));
@@ -348,6 +374,45 @@ function compile(ts, params) {
 function namesOf(params) {
   const names = Array.isArray(params.deprecatedNames) ? params.deprecatedNames : [];
   return new Set(names.filter((/** @type {any} */ n) => typeof n === 'string' && n !== ''));
+}
+
+/**
+ * @typedef {{files: Record<string, Diag[]>, projects: Record<string, Diag[]>}} KnownBaseline
+ *   what a shareBaseline compile of the same workspace answered: the
+ *   baseline's errors per file in scope (as its project lists it) and,
+ *   per project (its tsconfig), the errors of no file in scope.
+ */
+
+/**
+ * @param {any} k
+ * @returns {KnownBaseline | null}
+ */
+function knownBaseline(k) {
+  if (!k || typeof k !== 'object' || !k.files || !k.projects || typeof k.files !== 'object' || typeof k.projects !== 'object') return null;
+  return k;
+}
+
+/**
+ * The project's errors of no file in scope (global ones, and those in
+ * declaration files when skipLibCheck is off) as the shared baseline has
+ * them, null when it did not compile the project. Every compile given it
+ * subtracts the same ones, whichever driver runs it: with each driver's
+ * own, which declaration files a program holds would depend on which
+ * packages that driver happened to check first.
+ * @param {KnownBaseline} known
+ * @param {Unit} u
+ * @returns {Diag[] | null}
+ */
+function sharedRest(known, u) {
+  return has(known.projects, u.config) ? known.projects[u.config] : null;
+}
+
+/**
+ * @param {object} o
+ * @param {string} k
+ */
+function has(o, k) {
+  return Object.prototype.hasOwnProperty.call(o, k);
 }
 
 /**

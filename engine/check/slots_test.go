@@ -1,0 +1,57 @@
+package check
+
+import (
+	"context"
+	"encoding/json"
+	"sync/atomic"
+	"testing"
+
+	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/engine/typescript"
+)
+
+// plan --check's steps are analyzed several at once, each slot with a
+// driver of its own, over one baseline per workspace compiled before
+// them: what the compiles answer is what they answer one at a time, and
+// every compile took the files' baseline from the shared one.
+func TestUnitsAtOnceAnswerAsOneAtATime(t *testing.T) {
+	dir, env, client := installFixture(t, "plan-app")
+	ask := func(slots int) (string, int64, int64) {
+		t.Helper()
+		maxSlots = slots
+		var runs, shared atomic.Int64
+		compiled = func(r *typescript.CompileResult) {
+			runs.Add(1)
+			shared.Add(int64(r.BaselineShared))
+		}
+		defer func() { maxSlots, compiled = 0, func(*typescript.CompileResult) {} }()
+		rep, err := Check(context.Background(), Options{Cwd: dir, Env: env, Client: client, Compile: true,
+			Packages: []string{"zod", "chalk", "postcss", "lodash"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// What the compiles decide (the type comparisons' time budget can
+		// run out on a loaded machine on one run and not the other).
+		type unit struct {
+			Title, Installed, Target, Verdict any
+			Compile                           model.CompileReport
+		}
+		var out []unit
+		for _, p := range rep.Packages {
+			out = append(out, unit{p.Title, p.Installed, p.Target, p.Verdict, p.Compile})
+		}
+		b, err := json.MarshalIndent(out, "", " ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b), runs.Load(), shared.Load()
+	}
+	one, _, _ := ask(1)
+	many, runs, shared := ask(3)
+	if many != one {
+		t.Errorf("three at once answered\n%s\none at a time\n%s", many, one)
+	}
+	if runs < 2 || shared < runs {
+		t.Errorf("%d compiles took %d files' baseline from the shared one, want every compile's files", runs, shared)
+	}
+}
