@@ -207,3 +207,34 @@ func TestPlanCeiling(t *testing.T) {
 		t.Errorf("a package not here: exit %d %s", r.code, r.stderr)
 	}
 }
+
+// A check of an npm: alias is kept under the name the manifest declares,
+// and plan reads it back by that name (not by the registry package).
+func TestPlanReadsTheKeptCheckOfAnAlias(t *testing.T) {
+	e := checkEnv(t)
+	dir := copyFixture(t, "plan-app")
+	manifest := filepath.Join(dir, "package.json")
+	data, err := os.ReadFile(manifest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	aliased := strings.Replace(string(data), `"lodash": "4.17.20"`, `"old-lodash": "npm:lodash@4.17.20"`, 1)
+	if aliased == string(data) {
+		t.Fatal("plan-app no longer declares lodash 4.17.20")
+	}
+	if err := os.WriteFile(manifest, []byte(aliased), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	npmInstall(t, e, dir)
+	commitAll(t, dir)
+
+	// lodash has no declarations: the check says it could not analyze it
+	// (exit 2), and plan still keeps what it said.
+	if r := run(t, e, dir, "check", "old-lodash", "--json"); r.code != 2 || !strings.Contains(r.stdout, `"package": "old-lodash"`) {
+		t.Fatalf("check old-lodash exited %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	p := decodePlan(t, run(t, e, dir, "plan", "old-lodash", "--json"))
+	if len(p.Steps) != 1 || p.Steps[0].ID != "old-lodash" || p.Steps[0].Verdict == model.VerdictUnchecked || len(p.Unchecked) != 0 {
+		t.Fatalf("plan does not read the alias's kept check: %s, unchecked %v", stepIDs(p), p.Unchecked)
+	}
+}

@@ -243,7 +243,7 @@ func cheapBatch(ctx context.Context, g *Globals, targets *[]string) ([]string, e
 	}
 	direct, latest := map[string]bool{}, map[string]string{}
 	for _, r := range disc.Rows {
-		direct[r.Package], latest[r.Package] = true, r.Target
+		direct[r.Name], latest[r.Name] = true, r.Target
 	}
 	rep, err := engine.PlanUpgrades(ctx, engine.PlanOptions{Cwd: g.Cwd, Env: g.Env, Discovered: disc, Now: time.Now(),
 		Checks: openCheckStore(g.Env, disc.Repository.Root).load(latest)})

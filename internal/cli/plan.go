@@ -100,9 +100,11 @@ func runPlan(cmd *cobra.Command, o *PlanOptions) error {
 		}
 	}
 	if len(o.Results) == 0 {
+		// Kept checks are by the name the manifests declare, as a check
+		// reports an npm: alias and as the plan reads them.
 		targets := map[string]string{}
 		for _, r := range disc.Rows {
-			targets[r.Package] = r.Target
+			targets[r.Name] = r.Target
 		}
 		for name, rep := range store.load(targets) {
 			checks[name] = rep
@@ -282,7 +284,7 @@ func ceiling(cmd *cobra.Command, o *PlanOptions, disc *model.DiscoverReport, ind
 	secrets := redact.FromEnv(o.Env)
 	judge := func(v string) (model.Verdict, int, string, error) {
 		targets := map[string]string{row.Name: v}
-		rep := store.load(map[string]string{row.Package: v})[row.Package]
+		rep := store.load(targets)[row.Name]
 		if rep == nil {
 			progress.Update(false, "checking %s %s", row.Name, v)
 			checked, err := engine.Check(cmd.Context(), engine.CheckOptions{Cwd: o.Cwd, Env: o.Env, Index: index, Packages: []string{row.Name},
@@ -293,7 +295,7 @@ func ceiling(cmd *cobra.Command, o *PlanOptions, disc *model.DiscoverReport, ind
 			secrets.Walk(checked)
 			store.save(checked)
 			for i := range checked.Packages {
-				if checked.Packages[i].Package == row.Package {
+				if checked.Packages[i].Package == row.Name {
 					rep = &checked.Packages[i]
 				}
 			}
