@@ -63,7 +63,7 @@ func (idleEngine) Plan(context.Context, model.DependencyRow, string) (*engine.Ta
 func (idleEngine) Check(context.Context, tui.CheckRequest, func(tui.CheckEvent)) (*tui.CheckResult, error) {
 	return nil, nil
 }
-func (idleEngine) Fix(context.Context, tui.CheckRequest, func(string, string), tui.Review) (*fix.Report, error) {
+func (idleEngine) Fix(context.Context, tui.CheckRequest, func(model.Phase, string), tui.Review) (*fix.Report, error) {
 	return nil, nil
 }
 

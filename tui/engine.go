@@ -38,7 +38,7 @@ type Engine interface {
 	// its sites (and how many patches a saved accepted set brought back)
 	// and blocks until the user hands off the accepted patches, which fix
 	// then applies and verifies. Progress lines go to progress.
-	Fix(ctx context.Context, req CheckRequest, progress func(phase, line string), review Review) (*fix.Report, error)
+	Fix(ctx context.Context, req CheckRequest, progress func(phase model.Phase, line string), review Review) (*fix.Report, error)
 }
 
 // Review is the planner's side of a fix run: it returns the patches the

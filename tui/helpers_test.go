@@ -72,7 +72,7 @@ type fakeEngine struct {
 	discover func(ctx context.Context, events func(engine.Event)) (*model.DiscoverReport, error)
 
 	// fix, when set, is the fix run.
-	fix func(ctx context.Context, req tui.CheckRequest, progress func(string, string), rv tui.Review) (*fix.Report, error)
+	fix func(ctx context.Context, req tui.CheckRequest, progress func(model.Phase, string), rv tui.Review) (*fix.Report, error)
 
 	started   chan tui.CheckRequest
 	cancelled chan string
@@ -123,7 +123,7 @@ func (f *fakeEngine) Check(ctx context.Context, req tui.CheckRequest, events fun
 }
 
 // Fix runs the test's fix: fix, when set, else an error.
-func (f *fakeEngine) Fix(ctx context.Context, req tui.CheckRequest, progress func(string, string), rv tui.Review) (*fix.Report, error) {
+func (f *fakeEngine) Fix(ctx context.Context, req tui.CheckRequest, progress func(model.Phase, string), rv tui.Review) (*fix.Report, error) {
 	if f.fix == nil {
 		return nil, errors.New("this test has no fix")
 	}

@@ -268,7 +268,7 @@ func sharesWorkspace(a, b []string) bool {
 
 // Fix runs fix.Run on the upgrade of req with the review queue as its
 // Assist hook.
-func (l *Live) Fix(ctx context.Context, req CheckRequest, progress func(phase, line string), rv Review) (*fix.Report, error) {
+func (l *Live) Fix(ctx context.Context, req CheckRequest, progress func(phase model.Phase, line string), rv Review) (*fix.Report, error) {
 	client, err := l.client()
 	if err != nil {
 		return nil, err

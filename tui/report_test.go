@@ -166,6 +166,6 @@ func (scriptedEngine) Plan(context.Context, model.DependencyRow, string) (*engin
 func (scriptedEngine) Check(context.Context, tui.CheckRequest, func(tui.CheckEvent)) (*tui.CheckResult, error) {
 	return nil, nil
 }
-func (scriptedEngine) Fix(context.Context, tui.CheckRequest, func(string, string), tui.Review) (*fix.Report, error) {
+func (scriptedEngine) Fix(context.Context, tui.CheckRequest, func(model.Phase, string), tui.Review) (*fix.Report, error) {
 	return nil, nil
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/uptide/uptide/engine"
+	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/engine/triage"
 	"github.com/uptide/uptide/fix"
 	"github.com/uptide/uptide/fix/publish"
@@ -131,9 +132,9 @@ func runFix(cmd *cobra.Command, o *FixOptions) error {
 	}
 	progress := term.NewProgress(o.Stderr, o.Term.Progress)
 	var mu sync.Mutex
-	phase := ""
+	var phase model.Phase
 	start := time.Now()
-	opts.Progress = func(p, line string) {
+	opts.Progress = func(p model.Phase, line string) {
 		// The lines are what the install and the tests print.
 		line = opts.Secrets.String(line)
 		mu.Lock()
@@ -161,7 +162,7 @@ func runFix(cmd *cobra.Command, o *FixOptions) error {
 			checkPhase = e.Phase
 			mu.Unlock()
 			if enter {
-				opts.Progress("check", string(e.Phase))
+				opts.Progress(model.PhaseCheck, string(e.Phase))
 			}
 		}
 	}
