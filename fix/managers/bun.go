@@ -1,6 +1,9 @@
 package managers
 
-import "github.com/uptide/uptide/engine/lockfile"
+import (
+	"github.com/uptide/uptide/engine/lockfile"
+	"github.com/uptide/uptide/engine/peers"
+)
 
 // bun writes bun.lock; it is a native binary per platform, so it runs only
 // from the PATH.
@@ -21,3 +24,6 @@ func (bunManager) FrozenArgs() []string {
 	return []string{"install", "--ignore-scripts", "--frozen-lockfile"}
 }
 func (m bunManager) RestoreArgs() []string { return m.FrozenArgs() }
+
+func (bunManager) Peers() peers.Rules      { return peers.Bun }
+func (bunManager) InstallWrites() []string { return nil }

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/uptide/uptide/engine/lockfile"
+	"github.com/uptide/uptide/engine/peers"
 )
 
 // Manager is what uptide knows about running one package manager: its
@@ -46,6 +47,17 @@ type Manager interface {
 	// Env is env for running it: the forced settings set and other
 	// managers' own settings left out.
 	Env(env []string) []string
+	// Peers are its peer semantics: whether it installs a peer no
+	// manifest declares (and which settings say otherwise), whether an
+	// upgrade keeps the lockfile's copies. Check reads the same value
+	// (peers.For), so what it judged is what this install does.
+	Peers() peers.Rules
+	// InstallWrites are the paths (slash, relative to the root; a
+	// trailing slash names a folder) an install writes for the manager's
+	// own use besides node_modules and the lockfile: Yarn Berry's install
+	// state and cache. Any other file an install changes is outside its
+	// scope, and the transaction refuses it (strayFiles).
+	InstallWrites() []string
 }
 
 // managers are every manager fix runs, by Name.

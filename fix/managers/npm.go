@@ -1,6 +1,9 @@
 package managers
 
-import "github.com/uptide/uptide/engine/lockfile"
+import (
+	"github.com/uptide/uptide/engine/lockfile"
+	"github.com/uptide/uptide/engine/peers"
+)
 
 // npm writes package-lock.json (or npm-shrinkwrap.json), v2/v3 for fix.
 var npm = register(npmManager{})
@@ -33,3 +36,6 @@ func (m npmManager) FrozenArgs() []string { return m.InstallArgs() }
 func (npmManager) RestoreArgs() []string {
 	return []string{"ci", "--ignore-scripts", "--no-audit", "--no-fund"}
 }
+
+func (npmManager) Peers() peers.Rules      { return peers.NPM }
+func (npmManager) InstallWrites() []string { return nil }

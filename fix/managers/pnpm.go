@@ -1,6 +1,9 @@
 package managers
 
-import "github.com/uptide/uptide/engine/lockfile"
+import (
+	"github.com/uptide/uptide/engine/lockfile"
+	"github.com/uptide/uptide/engine/peers"
+)
 
 // pnpm writes pnpm-lock.yaml (v6 by pnpm 8, v9 by pnpm 9 and 10) and reads
 // pnpm-workspace.yaml's catalogs.
@@ -36,3 +39,6 @@ func (pnpmManager) FrozenArgs() []string {
 }
 
 func (m pnpmManager) RestoreArgs() []string { return m.FrozenArgs() }
+
+func (pnpmManager) Peers() peers.Rules      { return peers.PNPM }
+func (pnpmManager) InstallWrites() []string { return nil }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/uptide/uptide/engine/lockfile"
+	"github.com/uptide/uptide/engine/peers"
 	"gopkg.in/yaml.v3"
 )
 
@@ -42,6 +43,10 @@ func (yarnClassicManager) FrozenArgs() []string {
 }
 
 func (m yarnClassicManager) RestoreArgs() []string { return m.FrozenArgs() }
+
+// Peers: Yarn 1 warns of an unmet peer and installs without it.
+func (yarnClassicManager) Peers() peers.Rules      { return peers.Yarn }
+func (yarnClassicManager) InstallWrites() []string { return nil }
 
 type yarnBerryManager struct{}
 
@@ -101,6 +106,17 @@ func (yarnBerryManager) FrozenArgs() []string {
 	return []string{"install", "--immutable", "--mode=skip-build"}
 }
 func (m yarnBerryManager) RestoreArgs() []string { return m.FrozenArgs() }
+
+// Peers: Yarn 2 and later report an unmet peer (YN0002) and install
+// without it.
+func (yarnBerryManager) Peers() peers.Rules { return peers.Yarn }
+
+// InstallWrites: the install state it keeps to skip the next link step,
+// the project cache (enableGlobalCache off, Yarn 2 and 3's default) and
+// the packages it unplugs.
+func (yarnBerryManager) InstallWrites() []string {
+	return []string{".yarn/install-state.gz", ".yarn/cache/", ".yarn/unplugged/", ".yarn/build-state.yml"}
+}
 
 // isYarn: m is one of the two Yarns, which write the same lockfile name.
 func isYarn(m Manager) bool { return m == yarnClassic || m == yarnBerry }
