@@ -1,6 +1,8 @@
 package managers
 
 import (
+	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/uptide/uptide/engine/lockfile"
@@ -8,9 +10,11 @@ import (
 )
 
 // Manager is what uptide knows about running one package manager: its
-// names, the lockfile it writes, where a release of it comes from, the
-// commands of the transaction (install, lockfile-only, frozen, restore)
-// with lifecycle scripts off, and the environment it runs in. There is one
+// names, the lockfiles it writes, which releases are it, where a release
+// of it comes from, the commands of the transaction (install,
+// lockfile-only, frozen, restore) with lifecycle scripts off, the
+// environment it runs in, its peer semantics and what an install may
+// write. There is one
 // implementation per manager (npm.go, pnpm.go, yarn.go, bun.go); the
 // transaction asks it and never tests a manager's name.
 type Manager interface {
@@ -26,9 +30,27 @@ type Manager interface {
 	// PATH has no binary: the newest of the line that writes the
 	// lockfile's format (data), "" for none (npm ships with Node).
 	Pinned(f lockfile.Format, data []byte) string
+	// Lockfiles are the names of the lockfiles it writes, and Formats
+	// the formats of them it writes: with the name, the format tells the
+	// two Yarns apart.
+	Lockfiles() []string
+	Formats() []lockfile.Format
 	// Usable refuses a repository the manager cannot install for fix,
-	// saying why (Yarn Berry under Plug'n'Play); root is its root.
-	Usable(root string) error
+	// saying why (a lockfile of a release fix does not run, Yarn Berry
+	// under Plug'n'Play); root is its root, lock its lockfile (f the
+	// format).
+	Usable(root, lock string, f lockfile.Format) error
+	// Line names its releases in messages ("npm", "Yarn 1", "Yarn 2 or
+	// later"), and IsRelease says whether a version (a binary's own
+	// --version, packageManager's) is one of them: the yarn command runs
+	// either Yarn.
+	Line() string
+	IsRelease(version string) bool
+	// PackageHash: packageManager's hash ("+sha512.<hex>") is of the
+	// tarball of Package, as corepack downloads it, so it is checked
+	// against the registry's; Yarn Berry's is of its own single-file
+	// release.
+	PackageHash() bool
 	// Catalogs: it reads pnpm-workspace.yaml's catalogs, so a catalog:
 	// specifier is moved by its catalog entry.
 	Catalogs() bool
@@ -74,14 +96,26 @@ func ByName(name string) (Manager, bool) {
 	return m, ok
 }
 
-// lockfileManager is the manager (family: yarn for both Yarns) that
-// writes a lockfile of the name.
-var lockfileManager = map[string]Manager{
-	"pnpm-lock.yaml":      pnpm,
-	"npm-shrinkwrap.json": npm,
-	"package-lock.json":   npm,
-	"yarn.lock":           yarnClassic,
-	"bun.lock":            bun,
+// lockfileManager is the manager that writes a lockfile of the name in
+// the format, nil for none.
+func lockfileManager(name string, f lockfile.Format) Manager {
+	for _, m := range managers {
+		if slices.Contains(m.Lockfiles(), name) && slices.Contains(m.Formats(), f) {
+			return m
+		}
+	}
+	return nil
+}
+
+// writer is the command of the manager family (yarn for both Yarns) that
+// writes a lockfile of the name, "" for none.
+func writer(path string) string {
+	for _, m := range managers {
+		if slices.Contains(m.Lockfiles(), filepath.Base(path)) {
+			return m.Command()
+		}
+	}
+	return ""
 }
 
 // Label is the manager that ran as its users name it: "npm 11.6.2",

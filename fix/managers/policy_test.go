@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/uptide/uptide/engine/lockfile"
 	"github.com/uptide/uptide/engine/peers"
 	"github.com/uptide/uptide/engine/repo"
 )
@@ -167,4 +168,49 @@ func upgradeWith(t *testing.T, e testEnv, dir string, progress func(string), mov
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	return Upgrade(ctx, Options{Root: dir, Repo: r, Moves: moves, Env: e.vars, Progress: progress})
+}
+
+// The lockfile's name and format say which manager writes it, and that
+// manager refuses what it cannot run: npm 6's lockfile, a packageManager
+// naming the other Yarn.
+func TestDetectAsksTheManager(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		f    lockfile.Format
+		want Manager
+	}{
+		{"package-lock.json", lockfile.NPMv3, npm}, {"npm-shrinkwrap.json", lockfile.NPMv2, npm},
+		{"pnpm-lock.yaml", lockfile.PnpmV9, pnpm}, {"yarn.lock", lockfile.YarnV1, yarnClassic},
+		{"yarn.lock", lockfile.YarnBerry, yarnBerry}, {"bun.lock", lockfile.Bun, bun}, {"yarn.lock", lockfile.NPMv3, nil},
+	} {
+		if got := lockfileManager(tc.name, tc.f); got != tc.want {
+			t.Errorf("%s in %s: %v, want %v", tc.name, tc.f, got, tc.want)
+		}
+	}
+	detect := func(fixture string, edit func(dir string)) error {
+		dir := filepath.Join(t.TempDir(), fixture)
+		copyTree(t, filepath.Join("..", "..", "fixtures", "repos", fixture), dir)
+		if edit != nil {
+			edit(dir)
+		}
+		r, err := repo.Load(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = Detect(context.Background(), dir, r, nil, nil)
+		return err
+	}
+	if err := detect("npm-v1", nil); err == nil || !strings.Contains(err.Error(), "is lockfileVersion 1 (npm 6)") {
+		t.Errorf("npm 6's lockfile: %v", err)
+	}
+	err := detect("yarn-berry", func(dir string) {
+		p := filepath.Join(dir, "package.json")
+		data := strings.Replace(readFile(t, p), `"yarn@4.18.1"`, `"yarn@1.22.22"`, 1)
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if err == nil || !strings.Contains(err.Error(), "names yarn@1.22.22, but yarn.lock is written by Yarn 2 or later") {
+		t.Errorf("Yarn 1 named for Yarn Berry's lockfile: %v", err)
+	}
 }

@@ -24,13 +24,18 @@ var (
 
 type yarnClassicManager struct{}
 
-func (yarnClassicManager) Name() string                          { return "yarn" }
-func (yarnClassicManager) Command() string                       { return "yarn" }
-func (yarnClassicManager) Package() string                       { return "yarn" }
-func (yarnClassicManager) Pinned(lockfile.Format, []byte) string { return "1.22.22" }
-func (yarnClassicManager) Usable(string) error                   { return nil }
-func (yarnClassicManager) Catalogs() bool                        { return false }
-func (yarnClassicManager) Env(env []string) []string             { return forcedEnv(env, pnpmOnly...) }
+func (yarnClassicManager) Name() string                                { return "yarn" }
+func (yarnClassicManager) Command() string                             { return "yarn" }
+func (yarnClassicManager) Package() string                             { return "yarn" }
+func (yarnClassicManager) Pinned(lockfile.Format, []byte) string       { return "1.22.22" }
+func (yarnClassicManager) Usable(_, _ string, _ lockfile.Format) error { return nil }
+func (yarnClassicManager) Lockfiles() []string                         { return []string{"yarn.lock"} }
+func (yarnClassicManager) Formats() []lockfile.Format                  { return []lockfile.Format{lockfile.YarnV1} }
+func (yarnClassicManager) Line() string                                { return "Yarn 1" }
+func (yarnClassicManager) IsRelease(version string) bool               { return !berry(version) }
+func (yarnClassicManager) PackageHash() bool                           { return true }
+func (yarnClassicManager) Catalogs() bool                              { return false }
+func (yarnClassicManager) Env(env []string) []string                   { return forcedEnv(env, pnpmOnly...) }
 
 func (yarnClassicManager) InstallArgs() []string {
 	return []string{"install", "--ignore-scripts", "--non-interactive", "--no-progress"}
@@ -50,10 +55,20 @@ func (yarnClassicManager) InstallWrites() []string { return nil }
 
 type yarnBerryManager struct{}
 
-func (yarnBerryManager) Name() string              { return "yarn-berry" }
-func (yarnBerryManager) Command() string           { return "yarn" }
-func (yarnBerryManager) Package() string           { return "@yarnpkg/cli-dist" }
-func (yarnBerryManager) Catalogs() bool            { return false }
+func (yarnBerryManager) Name() string        { return "yarn-berry" }
+func (yarnBerryManager) Command() string     { return "yarn" }
+func (yarnBerryManager) Package() string     { return "@yarnpkg/cli-dist" }
+func (yarnBerryManager) Catalogs() bool      { return false }
+func (yarnBerryManager) Lockfiles() []string { return []string{"yarn.lock"} }
+func (yarnBerryManager) Formats() []lockfile.Format {
+	return []lockfile.Format{lockfile.YarnBerry}
+}
+func (yarnBerryManager) Line() string                  { return "Yarn 2 or later" }
+func (yarnBerryManager) IsRelease(version string) bool { return berry(version) }
+
+// PackageHash: corepack's hash of Yarn 2 and later is of Yarn's own
+// single-file release, not of the registry's package.
+func (yarnBerryManager) PackageHash() bool         { return false }
 func (yarnBerryManager) Env(env []string) []string { return forcedEnv(env, pnpmOnly...) }
 
 // Pinned reads the lockfile's __metadata.version: 4 is Yarn 2's, 5 and 6
@@ -76,7 +91,7 @@ var berryMetadata = regexp.MustCompile(`(?m)^__metadata:\s*\n\s+version:\s*(\d+)
 
 // Usable insists on the node-modules linker: with Plug'n'Play there is no
 // node_modules for the compiler and the tests to run on.
-func (yarnBerryManager) Usable(root string) error {
+func (yarnBerryManager) Usable(root, _ string, _ lockfile.Format) error {
 	file := filepath.Join(root, ".yarnrc.yml")
 	data, err := os.ReadFile(file)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
@@ -118,18 +133,7 @@ func (yarnBerryManager) InstallWrites() []string {
 	return []string{".yarn/install-state.gz", ".yarn/cache/", ".yarn/unplugged/", ".yarn/build-state.yml"}
 }
 
-// isYarn: m is one of the two Yarns, which write the same lockfile name.
-func isYarn(m Manager) bool { return m == yarnClassic || m == yarnBerry }
-
 // berry: a Yarn version of 2 or later.
 func berry(version string) bool {
 	return !strings.HasPrefix(version, "0.") && !strings.HasPrefix(version, "1.")
-}
-
-// yarnLine names the Yarn line that writes m's lockfile.
-func yarnLine(m Manager) string {
-	if m == yarnBerry {
-		return "Yarn 2 or later"
-	}
-	return "Yarn 1"
 }
