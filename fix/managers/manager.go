@@ -141,25 +141,37 @@ var forcedVars = []string{
 }
 
 // forcedEnv is env with forcedVars set and the settings drop names (any
-// case) left out.
+// case) left out, forced ones included: a manager that refuses another's
+// setting never sees it.
 func forcedEnv(env []string, drop ...string) []string {
 	dropped := map[string]bool{}
 	for _, k := range drop {
 		dropped[k] = true
 	}
+	forced := map[string]bool{}
 	for _, kv := range forcedVars {
 		k, _, _ := strings.Cut(kv, "=")
-		dropped[k] = true
+		forced[k] = true
 	}
 	out := make([]string, 0, len(env)+len(forcedVars))
 	for _, kv := range env {
 		k, _, _ := strings.Cut(kv, "=")
-		if !dropped[k] && !dropped[strings.ToLower(k)] {
+		if !forced[k] && !dropped[k] && !dropped[strings.ToLower(k)] {
 			out = append(out, kv)
 		}
 	}
-	return append(out, forcedVars...)
+	for _, kv := range forcedVars {
+		if k, _, _ := strings.Cut(kv, "="); !dropped[k] {
+			out = append(out, kv)
+		}
+	}
+	return out
 }
+
+// yarnClassicOnly are Yarn 1's settings that Yarn 2 and later refuse as
+// unrecognized (Yarn 4.5 stops every command on YARN_IGNORE_SCRIPTS;
+// YARN_ENABLE_SCRIPTS is their own).
+var yarnClassicOnly = []string{"YARN_IGNORE_SCRIPTS"}
 
 // pnpmOnly are settings only pnpm reads (through npm_config_*, any case):
 // npm 11 warns about each one it does not know on every run.

@@ -14,6 +14,7 @@ import (
 	"github.com/uptide/uptide/engine/lockfile"
 	"github.com/uptide/uptide/engine/peers"
 	"github.com/uptide/uptide/engine/repo"
+	"github.com/uptide/uptide/internal/proc"
 )
 
 // Each manager answers for its peers with the rules check reads for the
@@ -213,4 +214,48 @@ func TestDetectAsksTheManager(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "names yarn@1.22.22, but yarn.lock is written by Yarn 2 or later") {
 		t.Errorf("Yarn 1 named for Yarn Berry's lockfile: %v", err)
 	}
+}
+
+// Yarn 1's YARN_IGNORE_SCRIPTS, which every quiet environment sets, stops
+// Yarn 2 up to 4.5 on every command ("Unrecognized or legacy configuration
+// settings found: ignoreScripts"): Yarn Berry's environment leaves it out,
+// and the upgrade runs with Yarn 4.5.3, scripts still off.
+func TestYarnBerryWithoutYarn1Settings(t *testing.T) {
+	for _, kv := range yarnBerry.Env([]string{"PATH=/bin", "YARN_IGNORE_SCRIPTS=true"}) {
+		if strings.HasPrefix(kv, "YARN_IGNORE_SCRIPTS=") {
+			t.Errorf("Yarn Berry's environment has %s", kv)
+		}
+	}
+	if !slices.Contains(yarnBerry.Env(nil), "YARN_ENABLE_SCRIPTS=false") || !slices.Contains(yarnClassic.Env(nil), "YARN_IGNORE_SCRIPTS=true") {
+		t.Error("each Yarn's own setting that turns scripts off must stay")
+	}
+	reg := startRegistry(t)
+	e := newEnv(t, reg, "")
+	const older = "4.5.3"
+	script := "#!/bin/sh\nexec node " + filepath.Join(pinnedTool(t, "@yarnpkg/cli-dist", older), "bin", "yarn.js") + " \"$@\"\n"
+	if err := os.WriteFile(filepath.Join(e.bin, "yarn"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	dir := copyFixture(t, "berry-nm")
+	p := filepath.Join(dir, "package.json")
+	if err := os.WriteFile(p, []byte(strings.Replace(readFile(t, p), "yarn@"+berryVersion, "yarn@"+older, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	setup, err := proc.Run(ctx, proc.Cmd{Argv: []string{filepath.Join(e.bin, "yarn"), "install", "--mode=skip-build"}, Dir: dir, Env: yarnBerry.Env(e.vars)})
+	if err != nil || setup.ExitCode != 0 {
+		t.Fatalf("yarn %s install: %v\n%s", older, err, setup.Output)
+	}
+	res, err, _ := upgrade(t, e, dir, Move{Name: "slugkit", To: "2.0.0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Manager != "yarn-berry" || res.Version != older {
+		t.Errorf("ran %s %s, want yarn-berry %s", res.Manager, res.Version, older)
+	}
+	if v := installed(t, dir, "yarn.lock", ".", "slugkit", "^2.0.0"); v != "2.0.0" {
+		t.Errorf("yarn.lock slugkit = %q", v)
+	}
+	e.assertNoTraps(t, dir)
 }

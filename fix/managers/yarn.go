@@ -68,8 +68,10 @@ func (yarnBerryManager) IsRelease(version string) bool { return berry(version) }
 
 // PackageHash: corepack's hash of Yarn 2 and later is of Yarn's own
 // single-file release, not of the registry's package.
-func (yarnBerryManager) PackageHash() bool         { return false }
-func (yarnBerryManager) Env(env []string) []string { return forcedEnv(env, pnpmOnly...) }
+func (yarnBerryManager) PackageHash() bool { return false }
+func (yarnBerryManager) Env(env []string) []string {
+	return forcedEnv(env, append(append([]string{}, pnpmOnly...), yarnClassicOnly...)...)
+}
 
 // Pinned reads the lockfile's __metadata.version: 4 is Yarn 2's, 5 and 6
 // Yarn 3's, 7 on Yarn 4's.
