@@ -60,7 +60,7 @@ type AssistReport struct {
 // hook and adds what it accepted to the patches to apply. False when the
 // run has to stop.
 func (r *runner) assistStep(ctx context.Context, reports []model.PackageReport, workspaces []string, base *compileRun, from, to string, ruled map[string]bool) bool {
-	r.progress("assist", "type-checking the upgrade to find the sites to fix")
+	r.progress(model.PhaseAssist, "type-checking the upgrade to find the sites to fix")
 	up, err := compileWorkspaces(ctx, r.croot, workspaces, r.fetch, r.drivers)
 	if r.interrupted(ctx, "the assisted fixes") {
 		return false
@@ -93,7 +93,7 @@ func (r *runner) assistStep(ctx context.Context, reports []model.PackageReport, 
 			agent++
 		}
 	}
-	r.progress("assist", "%s for the assisted fixer, %d manual", plural(agent, "site", "sites"), len(sites)-agent)
+	r.progress(model.PhaseAssist, "%s for the assisted fixer, %d manual", plural(agent, "site", "sites"), len(sites)-agent)
 	v := &cloneValidator{root: r.croot, workspaces: workspaces, fetch: r.fetch, drivers: r.drivers, up: up.Diagnostics}
 	out, err := r.o.Assist(ctx, AssistInput{Package: r.o.Package, From: from, To: to, Sites: sites, Validator: v,
 		Read: v.read})

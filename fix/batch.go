@@ -133,7 +133,7 @@ func (r *runner) installBatch(ctx context.Context) bool {
 	}
 	r.batchBase = strings.TrimSpace(base)
 	for i, bp := range r.batchPlans {
-		r.progress("install", "step %d of %d: %s %s → %s", i+1, len(r.batchPlans), bp.name, bp.plan.from, bp.plan.to)
+		r.progress(model.PhaseInstall, "step %d of %d: %s %s → %s", i+1, len(r.batchPlans), bp.name, bp.plan.from, bp.plan.to)
 		res, cloneRepo, err := r.upgradeClone(ctx, bp.plan)
 		if err != nil {
 			if !r.interrupted(ctx, "install") {
@@ -206,7 +206,7 @@ func (r *runner) bisect(ctx context.Context) bool {
 	for hi-lo > 1 {
 		mid := (lo + hi) / 2
 		sha := r.rep.Steps[mid-1].Commit
-		r.progress("bisect", "verifying step %d of %d (%s → %s) at %s", mid, n, r.rep.Steps[mid-1].Package, r.rep.Steps[mid-1].To, short(sha))
+		r.progress(model.PhaseBisect, "verifying step %d of %d (%s → %s) at %s", mid, n, r.rep.Steps[mid-1].Package, r.rep.Steps[mid-1].To, short(sha))
 		res, err := r.verifyAt(ctx, sha, typesBad, len(failing) > 0)
 		if err != nil {
 			if !r.interrupted(ctx, "bisection") {
@@ -303,7 +303,7 @@ func (r *runner) verifyAt(ctx context.Context, sha string, types, tests bool) (r
 // restoreModules lays node_modules out as the clone's lockfile says.
 func (r *runner) restoreModules(ctx context.Context) error {
 	return managers.Restore(ctx, managers.Options{Root: r.croot, Env: r.env, Manager: r.manager,
-		Progress: func(line string) { r.progress("bisect", "%s", line) }})
+		Progress: func(line string) { r.progress(model.PhaseBisect, "%s", line) }})
 }
 
 // restoreHead puts the clone back on branch after an unfinished bisection.

@@ -59,7 +59,7 @@ func (r *runner) install(ctx context.Context, plan *upgradePlan, early *earlyIns
 		return early.res, early.repo, early.err
 	}
 	if early != nil && early.err == nil {
-		r.progress("install", "check's final plan differs from its first (%s): installing again", moveList(plan.moves))
+		r.progress(model.PhaseInstall, "check's final plan differs from its first (%s): installing again", moveList(plan.moves))
 		if _, err := r.clone.Git(ctx, "reset", "-q", "--hard", "HEAD"); err != nil {
 			return nil, nil, fmt.Errorf("putting the clone back before the install: %w", err)
 		}
@@ -78,10 +78,10 @@ func (r *runner) upgradeClone(ctx context.Context, plan *upgradePlan) (*managers
 	if err != nil {
 		return nil, nil, fmt.Errorf("the clone's manifests: %w", err)
 	}
-	r.progress("install", "installing %s", moveList(plan.moves))
+	r.progress(model.PhaseInstall, "installing %s", moveList(plan.moves))
 	res, err := managers.Upgrade(ctx, managers.Options{Root: r.croot, Repo: cloneRepo, Moves: plan.managerMoves, Env: r.env, Manager: r.manager, Fetch: r.managerFetch,
-		Progress: func(line string) { r.progress("install", "%s", line) }})
-	r.trace("install", "installed")
+		Progress: func(line string) { r.progress(model.PhaseInstall, "%s", line) }})
+	r.trace(model.PhaseInstall, "installed")
 	return res, cloneRepo, err
 }
 

@@ -53,13 +53,12 @@ type Options struct {
 	RunsRoot string
 	// TestTimeout bounds each test run; 0 is 10 minutes.
 	TestTimeout time.Duration
-	// Progress receives each phase's lines (phase: check, clone, compile,
-	// install, edits, format, lint, tests, publish).
-	Progress func(phase, line string)
+	// Progress receives each phase's lines.
+	Progress func(phase model.Phase, line string)
 	// Trace, when set (--verbose), receives what the progress lines do not
 	// mark: where a step running beside others ends (the clone made, the
 	// baseline compiled, check done), for the phase timings.
-	Trace func(phase, line string)
+	Trace func(phase model.Phase, line string)
 	// CheckEvents receives check's own progress.
 	CheckEvents engine.Sink
 	// Assist, when set, is given the sites of the upgraded clone and a
@@ -195,13 +194,13 @@ func (r *runner) close() {
 	r.drivers.Close()
 }
 
-func (r *runner) progress(phase, format string, args ...any) {
+func (r *runner) progress(phase model.Phase, format string, args ...any) {
 	if r.o.Progress != nil {
 		r.o.Progress(phase, fmt.Sprintf(format, args...))
 	}
 }
 
-func (r *runner) trace(phase, format string, args ...any) {
+func (r *runner) trace(phase model.Phase, format string, args ...any) {
 	if r.o.Trace != nil {
 		r.o.Trace(phase, fmt.Sprintf(format, args...))
 	}
@@ -302,7 +301,7 @@ func (r *runner) detectManager(ctx context.Context) bool {
 		r.cancelWork()
 		return false
 	}
-	r.trace("install", "the manager is %s %s (%s)", r.manager.Manager.Name(), r.manager.Version, r.manager.Binary)
+	r.trace(model.PhaseInstall, "the manager is %s %s (%s)", r.manager.Manager.Name(), r.manager.Version, r.manager.Binary)
 	return true
 }
 
@@ -341,7 +340,7 @@ func (r *runner) scope(context.Context) bool {
 		return false
 	}
 	if r.unlike != "" {
-		r.progress("compile", "the baseline compile waits for the clone: %s", r.unlike)
+		r.progress(model.PhaseCompile, "the baseline compile waits for the clone: %s", r.unlike)
 	}
 	return true
 }
@@ -355,9 +354,9 @@ func (r *runner) baselineClone(ctx context.Context) bool    { return r.compileBe
 // compileBefore is the baseline: the compile of the workspaces before the
 // upgrade, in root.
 func (r *runner) compileBefore(ctx context.Context, root string) bool {
-	r.progress("compile", "type-checking %s before the upgrade", engine.Where(r.workspaces))
+	r.progress(model.PhaseCompile, "type-checking %s before the upgrade", engine.Where(r.workspaces))
 	r.base, r.baseErr = compileWorkspaces(ctx, root, r.workspaces, r.fetch, r.drivers)
-	r.trace("compile", "compiled before the upgrade")
+	r.trace(model.PhaseCompile, "compiled before the upgrade")
 	return true
 }
 
@@ -382,7 +381,7 @@ func (r *runner) targetResolved(ctx context.Context) bool {
 }
 
 func (r *runner) makeClone(ctx context.Context) bool {
-	r.progress("clone", "cloning %s into a private clone", r.top)
+	r.progress(model.PhaseClone, "cloning %s into a private clone", r.top)
 	var err error
 	r.clone, err = isolate.New(ctx, isolate.Options{Checkout: r.top, Root: r.o.RunsRoot, Branch: pendingBranch(r.label()), Env: r.o.Env})
 	if err == nil {
@@ -390,7 +389,7 @@ func (r *runner) makeClone(ctx context.Context) bool {
 			r.env = r.clone.Env(r.o.Env)
 		}
 	}
-	r.trace("clone", "cloned")
+	r.trace(model.PhaseClone, "cloned")
 	r.cloneErr = err
 	return err == nil
 }
@@ -399,12 +398,12 @@ func (r *runner) makeClone(ctx context.Context) bool {
 // the sites. It hands its plans of the package to the early install as
 // they come.
 func (r *runner) check(ctx context.Context) bool {
-	r.progress("check", "checking %s", strings.Join(r.names(), ", "))
+	r.progress(model.PhaseCheck, "checking %s", strings.Join(r.names(), ", "))
 	r.crep, r.checkErr = engine.Check(ctx, engine.CheckOptions{Cwd: r.o.Cwd, CwdArg: r.o.CwdArg, Env: r.o.Env, Client: r.o.Client, CompilerClient: r.o.CompilerClient,
 		Packages: r.names(), Targets: r.o.Targets, Group: r.o.Group, Compile: true, Events: r.o.CheckEvents,
 		Repository: r.repository, Drivers: r.drivers, Planned: func(p model.PackageReport) {
 			if concerns(p, r.o.Package) {
-				r.trace("check", "planned %s", p.Title)
+				r.trace(model.PhaseCheck, "planned %s", p.Title)
 				select {
 				case r.plans <- p:
 				default:
@@ -412,7 +411,7 @@ func (r *runner) check(ctx context.Context) bool {
 			}
 		}})
 	close(r.checked)
-	r.trace("check", "checked")
+	r.trace(model.PhaseCheck, "checked")
 	if r.checkErr != nil {
 		r.cancelStep("install early")
 	}
@@ -555,7 +554,7 @@ func (r *runner) format(ctx context.Context) bool {
 		return true
 	}
 	r.rep.Style.Formatter = style.Formatter.Name
-	r.progress("format", "formatting %d edited files (%s)", len(edited), style.Formatter.Name)
+	r.progress(model.PhaseFormat, "formatting %d edited files (%s)", len(edited), style.Formatter.Name)
 	changed, err := style.Format(ctx, r.croot, r.env, edited)
 	switch {
 	case err != nil:
@@ -586,7 +585,7 @@ func (r *runner) typesAfter(ctx context.Context) bool {
 		r.rep.Types.Reason = "the baseline compile failed: " + baseErr.Error()
 	default:
 		after, err := compileWorkspaces(ctx, r.croot, workspaces, r.fetch, r.drivers)
-		r.trace("compile", "compiled after the upgrade")
+		r.trace(model.PhaseCompile, "compiled after the upgrade")
 		if ctx.Err() != nil {
 			return true
 		}
@@ -619,7 +618,7 @@ func (r *runner) lintBefore(ctx context.Context, style verify.Style, files []str
 	if style.Linter == nil || len(files) == 0 {
 		return
 	}
-	r.progress("lint", "linting %d files before %s (%s)", len(files), what, style.Linter.Name)
+	r.progress(model.PhaseLint, "linting %d files before %s (%s)", len(files), what, style.Linter.Name)
 	run, err := style.Lint(ctx, r.croot, r.env, files)
 	if err != nil {
 		lb.ok = false
@@ -642,7 +641,7 @@ func (r *runner) lintAndTest(ctx context.Context) bool {
 	// Lint the edited files.
 	if style.Linter != nil && len(lintFiles) > 0 {
 		r.rep.Style.Linter = style.Linter.Name
-		r.progress("lint", "linting the %d edited files (%s)", len(lintFiles), style.Linter.Name)
+		r.progress(model.PhaseLint, "linting the %d edited files (%s)", len(lintFiles), style.Linter.Name)
 		after, err := style.Lint(ctx, r.croot, r.env, lintFiles)
 		switch {
 		case err != nil:
@@ -665,11 +664,11 @@ func (r *runner) lintAndTest(ctx context.Context) bool {
 		}
 		r.rep.Tests.NotRun = orEmpty(tp.NotRun)
 		if len(tp.Runs) > 0 {
-			r.progress("tests", "running %d test runs", len(tp.Runs))
+			r.progress(model.PhaseTests, "running %d test runs", len(tp.Runs))
 			r.rep.Tests.Results = r.runTests(ctx, tp, affected)
 		}
 	}
-	r.trace("tests", "lint and tests done")
+	r.trace(model.PhaseTests, "lint and tests done")
 	return true
 }
 
@@ -684,7 +683,7 @@ func (r *runner) planTests(affected []string) (*verify.TestPlan, error) {
 
 func (r *runner) runTests(ctx context.Context, tp *verify.TestPlan, affected []string) []verify.TestResult {
 	return verify.RunTests(ctx, r.croot, r.env, tp, affected, r.o.TestTimeout,
-		func(line string) { r.progress("tests", "%s", line) })
+		func(line string) { r.progress(model.PhaseTests, "%s", line) })
 }
 
 // confirmServices lists what --with-services would run and where it
@@ -697,7 +696,7 @@ func (r *runner) confirmServices(repository *model.Repository, workspaces []stri
 	}
 	r.rep.Services = &sv
 	if sv.Empty() {
-		r.progress("tests", "nothing in %s needs a service: --with-services changes nothing", engine.Where(workspaces))
+		r.progress(model.PhaseTests, "nothing in %s needs a service: --with-services changes nothing", engine.Where(workspaces))
 		return true
 	}
 	if !r.o.Yes {
@@ -770,7 +769,7 @@ func (r *runner) finish(runCtx context.Context) {
 	case changed:
 		r.rep.Checkout.BranchWhy = "the checkout changed during the run: the branch stays in the clone"
 	default:
-		r.progress("publish", "giving the checkout the branch %s", r.clone.Branch)
+		r.progress(model.PhasePublish, "giving the checkout the branch %s", r.clone.Branch)
 		pub, err := isolate.Publish(ctx, r.clone)
 		switch {
 		case errors.Is(err, isolate.ErrCheckedOut):
@@ -790,7 +789,7 @@ func (r *runner) finish(runCtx context.Context) {
 		default:
 			r.rep.Checkout.Branch, r.rep.Checkout.Sha, r.rep.Checkout.Created = pub.Branch, pub.Sha, pub.Created
 		}
-		r.trace("publish", "published")
+		r.trace(model.PhasePublish, "published")
 	}
 	published := r.rep.Checkout.Branch != ""
 	switch {
@@ -830,7 +829,7 @@ func (r *runner) finish(runCtx context.Context) {
 		}
 	}
 	if !r.rep.Clone.Kept {
-		r.trace("publish", "removing the clone")
+		r.trace(model.PhasePublish, "removing the clone")
 		if err := r.clone.Remove(); err != nil {
 			r.rep.Clone.Kept, r.rep.Clone.Why = true, "it could not be removed: "+err.Error()
 		} else {
@@ -936,7 +935,7 @@ func (r *runner) applyPatches(ctx context.Context) []string {
 	var edited []string
 	for _, p := range r.o.Patches.Patches {
 		res := PatchResult{File: p.File, Line: p.Line, Rule: p.Rule, Finding: p.Finding}
-		r.progress("edits", "%s:%d (%s)", p.File, p.Line, p.Rule)
+		r.progress(model.PhaseEdits, "%s:%d (%s)", p.File, p.Line, p.Rule)
 		if err := ApplyPatch(r.croot, p); err != nil {
 			res.Reason = err.Error()
 			r.rep.Patches = append(r.rep.Patches, res)

@@ -1,6 +1,10 @@
 package fix
 
-import "context"
+import (
+	"context"
+
+	"github.com/uptide/uptide/engine/model"
+)
 
 // steps is a fix run in order. Each step reads what the steps before it
 // wrote on the runner (its inputs, after the arrow its outputs); finish
@@ -58,7 +62,7 @@ func (r *runner) steps() []step {
 		// edited → the formatter's changes, one commit.
 		{name: "format", run: r.format},
 		// base → Types.
-		{name: "types", beside: true, phase: "compile", says: "type-checking after the upgrade", run: r.typesAfter},
+		{name: "types", beside: true, phase: model.PhaseCompile, says: "type-checking after the upgrade", run: r.typesAfter},
 		// edited → Style, Tests, NotRun.
 		{name: "lint and tests", run: r.lintAndTest},
 		// Types, Tests, Style → Sites, Status.
@@ -86,7 +90,8 @@ type step struct {
 	when func() bool
 	// phase and says, when set, are announced on the progress at the
 	// step's place, before it runs.
-	phase, says string
+	phase model.Phase
+	says  string
 	// run does the step; a foreground step returning false stops the run,
 	// the report saying why.
 	run func(ctx context.Context) bool

@@ -91,7 +91,7 @@ func (r *runner) verifySteps() []step {
 		// the branch's lockfile installed → Install, Moves.
 		{name: "install", work: true, run: r.installBranch},
 		// base → Types.
-		{name: "types", beside: true, phase: "compile", says: "type-checking the branch", run: r.typesAfter},
+		{name: "types", beside: true, phase: model.PhaseCompile, says: "type-checking the branch", run: r.typesAfter},
 		// changed → Style, Tests, NotRun.
 		{name: "lint and tests", run: r.lintAndTest},
 		// Types, Tests, Style → Sites, Status.
@@ -212,7 +212,7 @@ func (r *runner) cloneBranch(ctx context.Context) bool {
 	}
 	r.fetch = r.fetcher()
 	v := r.v
-	r.progress("clone", "cloning %s into a private clone", r.top)
+	r.progress(model.PhaseClone, "cloning %s into a private clone", r.top)
 	var err error
 	if r.clone, err = isolate.New(ctx, isolate.Options{Checkout: r.top, Root: r.o.RunsRoot, Branch: v.name, Env: r.o.Env}); err != nil {
 		if !r.interrupted(ctx, "the clone") {
@@ -227,7 +227,7 @@ func (r *runner) cloneBranch(ctx context.Context) bool {
 	r.env = r.clone.Env(r.o.Env)
 	r.rep.Clone.Dir, r.rep.Clone.Repo = r.clone.Dir, r.croot
 	if v.source != "" {
-		r.progress("clone", "taking the commits of %s from the kept clone %s", v.name, v.source)
+		r.progress(model.PhaseClone, "taking the commits of %s from the kept clone %s", v.name, v.source)
 		if _, err := r.clone.Git(ctx, "fetch", "--quiet", "--no-tags", "--no-recurse-submodules", "--", v.source, "refs/heads/"+v.name); err != nil {
 			r.stop("taking %s from the kept clone %s: %v", v.name, v.source, err)
 			return false
@@ -334,19 +334,19 @@ func (r *runner) baselineAtBase(ctx context.Context) bool {
 	}
 	r.lb = &lintBaseline{run: verify.LintRun{Failures: map[string][]string{}}, ok: true}
 	base := r.rep.Verified.Base
-	r.progress("install", "installing the base %s's dependencies from its lockfile", short(base))
+	r.progress(model.PhaseInstall, "installing the base %s's dependencies from its lockfile", short(base))
 	if _, err := r.clone.Git(ctx, "checkout", "-q", "-f", "--detach", base); err != nil {
 		r.stop("checking the base out in the clone: %v", err)
 		return false
 	}
-	if err := r.restore(ctx, "install"); err != nil {
+	if err := r.restore(ctx, model.PhaseInstall); err != nil {
 		if r.interrupted(ctx, "the base's install") {
 			return false
 		}
 		r.baseErr = fmt.Errorf("installing the base's lockfile: %w", err)
 		return true
 	}
-	r.progress("compile", "type-checking %s at the base", engine.Where(r.workspaces))
+	r.progress(model.PhaseCompile, "type-checking %s at the base", engine.Where(r.workspaces))
 	r.base, r.baseErr = compileWorkspaces(ctx, r.croot, r.workspaces, r.fetch, r.drivers)
 	r.style = verify.DetectStyle(r.croot)
 	var atBase []string
@@ -374,8 +374,8 @@ func (r *runner) installBranch(ctx context.Context) bool {
 	r.rep.Install = &Install{Manager: m.Manager.Name(), Version: m.Version, Binary: m.Binary, BinaryWhy: m.Why, Lockfile: m.Lockfile,
 		Manifests: []string{}, Commands: []string{m.Manager.Command() + " " + strings.Join(m.Manager.RestoreArgs(), " ")},
 		Moved: []managers.Moved{}, Normalized: []string{}}
-	r.progress("install", "installing %s's own lockfile", v.name)
-	if err := r.restore(ctx, "install"); err != nil {
+	r.progress(model.PhaseInstall, "installing %s's own lockfile", v.name)
+	if err := r.restore(ctx, model.PhaseInstall); err != nil {
 		if !r.interrupted(ctx, "the branch's install") {
 			r.rep.Reason = fmt.Sprintf("%s's own lockfile does not install: %v", v.name, err)
 		}
@@ -412,7 +412,7 @@ var codeExts = map[string]bool{".ts": true, ".tsx": true, ".mts": true, ".cts": 
 	".vue": true, ".svelte": true}
 
 // restore lays node_modules out as the clone's lockfile says.
-func (r *runner) restore(ctx context.Context, phase string) error {
+func (r *runner) restore(ctx context.Context, phase model.Phase) error {
 	return managers.Restore(ctx, managers.Options{Root: r.croot, Env: r.env, Manager: r.manager, Timeout: r.o.TestTimeout,
 		Progress: func(line string) { r.progress(phase, "%s", line) }})
 }
@@ -473,7 +473,7 @@ func (r *runner) pushVerified(ctx context.Context) {
 	if r.v.o.Push == nil {
 		return
 	}
-	r.progress("publish", "pushing %s", r.v.name)
+	r.progress(model.PhasePublish, "pushing %s", r.v.name)
 	r.rep.Publish = r.v.o.Push(ctx, r.rep, r.clone.Work)
 	if r.rep.Publish == nil {
 		r.rep.Publish = &Publish{Status: PublishFailed, Reason: "nothing was pushed"}

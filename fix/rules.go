@@ -167,7 +167,7 @@ func (r *runner) applyRules(ctx context.Context, reports []model.PackageReport, 
 		return nil, taken, true
 	}
 	r.lintBefore(ctx, style, files, "the rule edits", lb)
-	r.progress("edits", "%s rules: %s in %s", name, plural(sites, "site", "sites"), plural(len(files), "file", "files"))
+	r.progress(model.PhaseEdits, "%s rules: %s in %s", name, plural(sites, "site", "sites"), plural(len(files), "file", "files"))
 	for _, fe := range edits {
 		if err := writeEdits(r.croot, fe); err != nil {
 			r.stop("rule edits: %v", err)

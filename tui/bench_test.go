@@ -63,7 +63,7 @@ func (idleEngine) Plan(context.Context, model.DependencyRow, string) (*engine.Ta
 func (idleEngine) Check(context.Context, tui.CheckRequest, func(tui.CheckEvent)) (*tui.CheckResult, error) {
 	return nil, nil
 }
-func (idleEngine) Fix(context.Context, tui.CheckRequest, func(string, string), tui.Review) (*fix.Report, error) {
+func (idleEngine) Fix(context.Context, tui.CheckRequest, func(model.Phase, string), tui.Review) (*fix.Report, error) {
 	return nil, nil
 }
 func (idleEngine) Upgrades(context.Context, []string) (*model.UpgradePlanReport, error) {
@@ -72,7 +72,7 @@ func (idleEngine) Upgrades(context.Context, []string) (*model.UpgradePlanReport,
 func (idleEngine) Checked(context.Context, model.DependencyRow, []string) (map[string]model.Verdict, *model.Ceiling, error) {
 	return nil, nil, nil
 }
-func (idleEngine) FixBatch(context.Context, []string, map[string]string, func(string, string)) (*fix.Report, error) {
+func (idleEngine) FixBatch(context.Context, []string, map[string]string, func(model.Phase, string)) (*fix.Report, error) {
 	return nil, nil
 }
 

@@ -38,7 +38,7 @@ type Engine interface {
 	// its sites (and how many patches a saved accepted set brought back)
 	// and blocks until the user hands off the accepted patches, which fix
 	// then applies and verifies. Progress lines go to progress.
-	Fix(ctx context.Context, req CheckRequest, progress func(phase, line string), review Review) (*fix.Report, error)
+	Fix(ctx context.Context, req CheckRequest, progress func(phase model.Phase, line string), review Review) (*fix.Report, error)
 	// Upgrades plans the upgrades of the named packages (every outdated
 	// one when none is named) as `uptide plan` does: the order, the
 	// priorities with the registry's advisories, and the effort of the
@@ -53,7 +53,7 @@ type Engine interface {
 	// at its target (`uptide fix a b c`): one commit per package,
 	// verified once, bisected when that fails. Progress lines go to
 	// progress.
-	FixBatch(ctx context.Context, packages []string, targets map[string]string, progress func(phase, line string)) (*fix.Report, error)
+	FixBatch(ctx context.Context, packages []string, targets map[string]string, progress func(phase model.Phase, line string)) (*fix.Report, error)
 }
 
 // Review is the planner's side of a fix run: it returns the patches the

@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/fix"
 	"github.com/uptide/uptide/tui/review"
 	"github.com/uptide/uptide/tui/state"
@@ -76,7 +77,7 @@ func (a *App) openReview(id int) tea.Cmd {
 	eng := a.eng
 	go func() {
 		defer cancel()
-		rep, err := eng.Fix(ctx, req, func(phase, line string) {
+		rep, err := eng.Fix(ctx, req, func(phase model.Phase, line string) {
 			select {
 			case ses.msgs <- review.PhaseMsg{Phase: phase, Line: line}:
 			default: // a line the screen has no room for is dropped

@@ -72,13 +72,13 @@ type fakeEngine struct {
 	discover func(ctx context.Context, events func(engine.Event)) (*model.DiscoverReport, error)
 
 	// fix, when set, is the fix run.
-	fix func(ctx context.Context, req tui.CheckRequest, progress func(string, string), rv tui.Review) (*fix.Report, error)
+	fix func(ctx context.Context, req tui.CheckRequest, progress func(model.Phase, string), rv tui.Review) (*fix.Report, error)
 	// upgrades, when set, replaces the live plan across upgrades.
 	upgrades func(ctx context.Context, only []string) (*model.UpgradePlanReport, error)
 	// checked, when set, replaces the live reading of the checks made.
 	checked func(row model.DependencyRow, versions []string) (map[string]model.Verdict, *model.Ceiling, error)
 	// fixBatch, when set, is the batch fix run.
-	fixBatch func(ctx context.Context, packages []string, targets map[string]string, progress func(string, string)) (*fix.Report, error)
+	fixBatch func(ctx context.Context, packages []string, targets map[string]string, progress func(model.Phase, string)) (*fix.Report, error)
 
 	started   chan tui.CheckRequest
 	cancelled chan string
@@ -129,7 +129,7 @@ func (f *fakeEngine) Check(ctx context.Context, req tui.CheckRequest, events fun
 }
 
 // Fix runs the test's fix: fix, when set, else an error.
-func (f *fakeEngine) Fix(ctx context.Context, req tui.CheckRequest, progress func(string, string), rv tui.Review) (*fix.Report, error) {
+func (f *fakeEngine) Fix(ctx context.Context, req tui.CheckRequest, progress func(model.Phase, string), rv tui.Review) (*fix.Report, error) {
 	if f.fix == nil {
 		return nil, errors.New("this test has no fix")
 	}
@@ -155,7 +155,7 @@ func (f *fakeEngine) Checked(ctx context.Context, row model.DependencyRow, versi
 }
 
 // FixBatch runs the test's batch: fixBatch, when set, else an error.
-func (f *fakeEngine) FixBatch(ctx context.Context, packages []string, targets map[string]string, progress func(string, string)) (*fix.Report, error) {
+func (f *fakeEngine) FixBatch(ctx context.Context, packages []string, targets map[string]string, progress func(model.Phase, string)) (*fix.Report, error) {
 	if f.fixBatch == nil {
 		return nil, errors.New("this test has no batch fix")
 	}

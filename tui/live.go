@@ -291,7 +291,7 @@ func sharesWorkspace(a, b []string) bool {
 
 // Fix runs fix.Run on the upgrade of req with the review queue as its
 // Assist hook.
-func (l *Live) Fix(ctx context.Context, req CheckRequest, progress func(phase, line string), rv Review) (*fix.Report, error) {
+func (l *Live) Fix(ctx context.Context, req CheckRequest, progress func(phase model.Phase, line string), rv Review) (*fix.Report, error) {
 	client, err := l.client()
 	if err != nil {
 		return nil, err
@@ -427,7 +427,7 @@ func (l *Live) Checked(ctx context.Context, row model.DependencyRow, versions []
 }
 
 // FixBatch runs fix.Run on packages as one batch (fix a b c).
-func (l *Live) FixBatch(ctx context.Context, packages []string, targets map[string]string, progress func(phase, line string)) (*fix.Report, error) {
+func (l *Live) FixBatch(ctx context.Context, packages []string, targets map[string]string, progress func(phase model.Phase, line string)) (*fix.Report, error) {
 	client, err := l.client()
 	if err != nil {
 		return nil, err

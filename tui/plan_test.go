@@ -117,7 +117,7 @@ func TestPlanScreenHandsTheBatchToFix(t *testing.T) {
 	f := withLivePlan(t)
 	got := make(chan []string, 1)
 	release := make(chan struct{})
-	f.fixBatch = func(ctx context.Context, packages []string, targets map[string]string, progress func(string, string)) (*fix.Report, error) {
+	f.fixBatch = func(ctx context.Context, packages []string, targets map[string]string, progress func(model.Phase, string)) (*fix.Report, error) {
 		var moves []string
 		for _, p := range packages {
 			moves = append(moves, p+"@"+targets[p])

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/uptide/uptide/engine/model"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -78,7 +79,7 @@ func (a *App) openBatch(msg state.FixBatchMsg) tea.Cmd {
 	eng := a.eng
 	go func() {
 		defer cancel()
-		rep, err := eng.FixBatch(ctx, msg.Packages, msg.Targets, func(phase, line string) {
+		rep, err := eng.FixBatch(ctx, msg.Packages, msg.Targets, func(phase model.Phase, line string) {
 			select {
 			case ses.msgs <- review.PhaseMsg{Phase: phase, Line: line}:
 			default: // a line the screen has no room for is dropped

@@ -166,7 +166,7 @@ func (scriptedEngine) Plan(context.Context, model.DependencyRow, string) (*engin
 func (scriptedEngine) Check(context.Context, tui.CheckRequest, func(tui.CheckEvent)) (*tui.CheckResult, error) {
 	return nil, nil
 }
-func (scriptedEngine) Fix(context.Context, tui.CheckRequest, func(string, string), tui.Review) (*fix.Report, error) {
+func (scriptedEngine) Fix(context.Context, tui.CheckRequest, func(model.Phase, string), tui.Review) (*fix.Report, error) {
 	return nil, nil
 }
 func (scriptedEngine) Upgrades(context.Context, []string) (*model.UpgradePlanReport, error) {
@@ -175,6 +175,6 @@ func (scriptedEngine) Upgrades(context.Context, []string) (*model.UpgradePlanRep
 func (scriptedEngine) Checked(context.Context, model.DependencyRow, []string) (map[string]model.Verdict, *model.Ceiling, error) {
 	return nil, nil, nil
 }
-func (scriptedEngine) FixBatch(context.Context, []string, map[string]string, func(string, string)) (*fix.Report, error) {
+func (scriptedEngine) FixBatch(context.Context, []string, map[string]string, func(model.Phase, string)) (*fix.Report, error) {
 	return nil, nil
 }

@@ -55,7 +55,7 @@ func TestReviewWithTheAssistedQueue(t *testing.T) {
 	}
 	got := make(chan []fix.Patch, 1)
 	f := newFake(demoLive(t))
-	f.fix = func(ctx context.Context, req tui.CheckRequest, progress func(string, string), rv tui.Review) (*fix.Report, error) {
+	f.fix = func(ctx context.Context, req tui.CheckRequest, progress func(model.Phase, string), rv tui.Review) (*fix.Report, error) {
 		fixer := &assist.Fixer{Provider: &assist.Anthropic{Key: "sk-test", BaseURL: srv.URL}, Validator: nullRefs{},
 			Read: func(string) (string, error) { return appFile, nil }, Budget: assist.NewBudget(1)}
 		q := assist.NewQueue(ctx, []assist.Site{site("input", 2), site("other", 3)}, fixer)

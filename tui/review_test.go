@@ -109,8 +109,8 @@ func reactSites() *tableSource {
 
 // fixWithReview is a fix run that hands the review the table, then
 // reports what it was handed.
-func fixWithReview(src *tableSource, got chan<- []fix.Patch) func(ctx context.Context, req tui.CheckRequest, progress func(string, string), rv tui.Review) (*fix.Report, error) {
-	return func(ctx context.Context, req tui.CheckRequest, progress func(string, string), rv tui.Review) (*fix.Report, error) {
+func fixWithReview(src *tableSource, got chan<- []fix.Patch) func(ctx context.Context, req tui.CheckRequest, progress func(model.Phase, string), rv tui.Review) (*fix.Report, error) {
+	return func(ctx context.Context, req tui.CheckRequest, progress func(model.Phase, string), rv tui.Review) (*fix.Report, error) {
 		progress("clone", "cloning into a private clone")
 		progress("install", "installing react@19.1.0 react-dom@19.1.0")
 		patches, err := rv(ctx, src, 0)
@@ -196,7 +196,7 @@ func TestReviewLeaveCancelsTheRun(t *testing.T) {
 	src := reactSites()
 	ended := make(chan error, 1)
 	f := newFake(demoLive(t))
-	f.fix = func(ctx context.Context, req tui.CheckRequest, progress func(string, string), rv tui.Review) (*fix.Report, error) {
+	f.fix = func(ctx context.Context, req tui.CheckRequest, progress func(model.Phase, string), rv tui.Review) (*fix.Report, error) {
 		_, err := rv(ctx, src, 0)
 		ended <- err
 		return &fix.Report{Status: fix.StatusNotRun, Reason: "interrupted"}, nil
@@ -278,7 +278,7 @@ func TestReviewReportBranchNotMoved(t *testing.T) {
 	const why = "uptide/react-19.1.0 already exists at 0123456789, which is not an ancestor of this run's commits, so it was not moved: the commits stay in the clone"
 	const fetch = "git fetch /runs/run-1/repo uptide/react-19.1.0:uptide/react-19.1.0-2"
 	f := newFake(demoLive(t))
-	f.fix = func(ctx context.Context, req tui.CheckRequest, progress func(string, string), rv tui.Review) (*fix.Report, error) {
+	f.fix = func(ctx context.Context, req tui.CheckRequest, progress func(model.Phase, string), rv tui.Review) (*fix.Report, error) {
 		rep, err := handOff(ctx, req, progress, rv)
 		if rep != nil {
 			rep.Checkout = fix.CheckoutReport{BranchWhy: why, Fetch: fetch}

@@ -47,7 +47,7 @@ func (c *checker) peerRule() typescript.PeerRule {
 		if c.client != nil && c.client.Config() != nil {
 			setting = c.client.Config().Setting
 		}
-		p := peers.Of(peers.Input{Root: c.root, Manager: r.PackageManager, ManagerField: r.PackageManagerField,
+		p := peers.For(r.PackageManager).Of(peers.Input{Root: c.root, ManagerField: r.PackageManagerField,
 			Lockfile: lock, LockfileFormat: r.LockfileFormat, Setting: setting})
 		c.peers = &p
 	}
@@ -55,29 +55,29 @@ func (c *checker) peerRule() typescript.PeerRule {
 }
 
 // copyRule is which copy of a moved package the upgrade leaves a staying
-// dependent, as the real managers do (measured with each): yarn (classic
-// and berry) and bun keep every lockfile entry still asked for, so
+// dependent, as the real managers do (measured with each; the manager's
+// peers.Rules say which keep the lockfile's entries): yarn (classic and
+// berry) and bun keep every lockfile entry still asked for, so
 // @types/response-time's @types/express "*" stays on 4; npm dedupes a
 // range the target meets to it, and so does pnpm's install after a
 // manifest edit, which is the upgrade fix runs (pnpm add would keep the
 // entries, as yarn does). Yarn also resolves a range the lockfile already
 // has to its entry: a moved package's dependency on it gets that version.
 func (c *checker) copyRule() typescript.CopyRule {
-	switch m := c.disc.Repository.PackageManager; m {
-	case "yarn", "bun":
-		return typescript.CopyRule{KeepsLocked: true, Manager: m, Locked: c.locked}
+	if rules := peers.For(c.disc.Repository.PackageManager); rules.KeepsLocked {
+		return typescript.CopyRule{KeepsLocked: true, Manager: rules.Manager, Locked: c.locked}
 	}
 	return typescript.CopyRule{}
 }
 
 // locked is the version the repository's yarn lockfile resolves the
 // descriptor name@rng to (berry writes it name@npm:rng); false for another
-// manager, a range it does not hold, or a lockfile it cannot read. The
-// graph is read once per run.
+// lockfile format (only yarn's are keyed by descriptor), a range it does
+// not hold, or a lockfile it cannot read. The graph is read once per run.
 func (c *checker) locked(name, rng string) (string, bool) {
 	c.lockOnce.Do(func() {
 		r := c.disc.Repository
-		if r.Lockfile == "" || r.PackageManager != "yarn" {
+		if f := lockfile.Format(r.LockfileFormat); r.Lockfile == "" || (f != lockfile.YarnV1 && f != lockfile.YarnBerry) {
 			return
 		}
 		g, err := lockfile.LoadGraph(filepath.Join(c.root, filepath.FromSlash(r.Lockfile)))

@@ -259,3 +259,35 @@ const (
 func (s *TestStatus) UnmarshalText(b []byte) error {
 	return word(s, "test status", b, TestPassed, TestFailed, TestTimedOut, TestNoTests, TestError)
 }
+
+// Phase names the part of a fix run a progress line belongs to. The CLI
+// prints it before the line ("fix: install: …") and starts a new line
+// where it changes; the planner's review screen prefixes each line with
+// it. A phase is shown, never parsed: code that decides on the run reads
+// the report.
+type Phase string
+
+// The phases of a fix run, in the order a run enters them.
+const (
+	PhaseCheck   Phase = "check"
+	PhaseClone   Phase = "clone"
+	PhaseCompile Phase = "compile"
+	PhaseInstall Phase = "install"
+	// PhaseEdits: the pack's rule edits and the accepted patches.
+	PhaseEdits Phase = "edits"
+	// PhaseAssist: the assisted fixer's proposals.
+	PhaseAssist Phase = "assist"
+	PhaseFormat Phase = "format"
+	PhaseLint   Phase = "lint"
+	PhaseTests  Phase = "tests"
+	// PhaseBisect: a batch whose verification failed, bisected to the step
+	// that broke.
+	PhaseBisect  Phase = "bisect"
+	PhasePublish Phase = "publish"
+)
+
+// UnmarshalText accepts only the phases above.
+func (p *Phase) UnmarshalText(b []byte) error {
+	return word(p, "fix phase", b, PhaseCheck, PhaseClone, PhaseCompile, PhaseInstall, PhaseEdits, PhaseAssist,
+		PhaseFormat, PhaseLint, PhaseTests, PhaseBisect, PhasePublish)
+}

@@ -23,19 +23,20 @@ func TestWordsRoundTrip(t *testing.T) {
 		Fix     FixStatus      `json:"fix"`
 		Risk    RiskLevel      `json:"risk"`
 		Test    TestStatus     `json:"test"`
+		Phase   Phase          `json:"phase"`
 	}
 	for _, tc := range []struct {
 		in   doc
 		want string
 	}{
-		{doc{VerdictBreaking, StatusAnalyzed, RowOK, Major(1), FixVerified, RiskLow, TestPassed},
-			`{"verdict":"breaking","status":"analyzed","row":"ok","update":"major","fix":"verified","risk":"low","test":"passed"}`},
-		{doc{VerdictUnknown, StatusNotAnalyzed, RowNotChecked, Major(9), FixNotRun, RiskHigh, TestNoTests},
-			`{"verdict":"unknown","status":"not-analyzed","row":"not-checked","update":"major ×9","fix":"not-run","risk":"high","test":"no-tests"}`},
-		{doc{VerdictNone, StatusSkipped, RowOK, UpdateKind{Level: LevelPrerelease}, FixFailed, RiskMedium, TestTimedOut},
-			`{"status":"skipped","row":"ok","update":"prerelease","fix":"failed","risk":"medium","test":"timed-out"}`},
-		{doc{VerdictSafe, StatusPartial, RowOK, UpdateKind{}, FixFailed, RiskLow, TestError},
-			`{"verdict":"safe","status":"partial","row":"ok","fix":"failed","risk":"low","test":"error"}`},
+		{doc{VerdictBreaking, StatusAnalyzed, RowOK, Major(1), FixVerified, RiskLow, TestPassed, PhaseInstall},
+			`{"verdict":"breaking","status":"analyzed","row":"ok","update":"major","fix":"verified","risk":"low","test":"passed","phase":"install"}`},
+		{doc{VerdictUnknown, StatusNotAnalyzed, RowNotChecked, Major(9), FixNotRun, RiskHigh, TestNoTests, PhaseTests},
+			`{"verdict":"unknown","status":"not-analyzed","row":"not-checked","update":"major ×9","fix":"not-run","risk":"high","test":"no-tests","phase":"tests"}`},
+		{doc{VerdictNone, StatusSkipped, RowOK, UpdateKind{Level: LevelPrerelease}, FixFailed, RiskMedium, TestTimedOut, PhaseBisect},
+			`{"status":"skipped","row":"ok","update":"prerelease","fix":"failed","risk":"medium","test":"timed-out","phase":"bisect"}`},
+		{doc{VerdictSafe, StatusPartial, RowOK, UpdateKind{}, FixFailed, RiskLow, TestError, PhasePublish},
+			`{"verdict":"safe","status":"partial","row":"ok","fix":"failed","risk":"low","test":"error","phase":"publish"}`},
 	} {
 		b, err := json.Marshal(tc.in)
 		if err != nil {
@@ -76,6 +77,7 @@ func TestUnknownWordsAreRefused(t *testing.T) {
 		{new(struct{ L RiskLevel }), `{"L":"severe"}`, `unknown risk level "severe"`},
 		{new(struct{ S TestStatus }), `{"S":"skipped"}`, `unknown test status "skipped"`},
 		{new(struct{ K CompanionKind }), `{"K":"friend"}`, `unknown companion kind "friend"`},
+		{new(struct{ P Phase }), `{"P":"installing"}`, `unknown fix phase "installing"`},
 	} {
 		err := json.Unmarshal([]byte(tc.doc), tc.into)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -106,7 +108,7 @@ func TestUpdateKind(t *testing.T) {
 // proseNames are the fields and variables holding words for people: a
 // reason, a why, a summary, a status or verdict line. Code decides on the
 // typed words of this package, never on these.
-var proseNames = regexp.MustCompile(`(?i)^(why|\w*why|reason|\w*reason|summary|status|verdict|outcome|update|level|kind)$`)
+var proseNames = regexp.MustCompile(`(?i)^(why|\w*why|reason|\w*reason|summary|status|\w*status|verdict|outcome|update|level|kind|phase|\w*phase)$`)
 
 // textReaders are the strings functions that read a text's content.
 var textReaders = map[string]bool{
@@ -120,6 +122,10 @@ var allowed = map[string]string{
 	// Error() leaves out a cause its reason already quotes: wording of an
 	// error message, not a decision.
 	"engine/registry/errors.go": "e.Reason",
+	// The providers' own protocol words (stop_reason, finish_reason): a
+	// reply cut at its token limit.
+	"fix/assist/anthropic.go": "r.StopReason",
+	"fix/assist/openai.go":    "….FinishReason",
 }
 
 // TestNoCodeReadsProse fails when non-test code matches text on a reason,
@@ -155,6 +161,28 @@ func TestNoCodeReadsProse(t *testing.T) {
 		rel, _ := filepath.Rel(root, path)
 		rel = filepath.ToSlash(rel)
 		ast.Inspect(file, func(n ast.Node) bool {
+			// A word compared with a literal ("rep.Status == "verified"",
+			// "case "install":" on a phase) is a decision on a word
+			// the compiler does not see: name the typed constant instead.
+			switch x := n.(type) {
+			case *ast.BinaryExpr:
+				if (x.Op == token.EQL || x.Op == token.NEQ) && proseWord(x.X) && wordLiteral(x.Y) != "" && allowed[rel] != exprText(x.X) {
+					t.Errorf("%s: %s compared with %s: compare with a typed word of engine/model instead",
+						fset.Position(x.Pos()), exprText(x.X), wordLiteral(x.Y))
+				}
+			case *ast.SwitchStmt:
+				if x.Tag == nil || !proseWord(x.Tag) {
+					return true
+				}
+				for _, c := range x.Body.List {
+					for _, e := range c.(*ast.CaseClause).List {
+						if lit := wordLiteral(e); lit != "" {
+							t.Errorf("%s: switch on %s has case %s: switch on a typed word of engine/model instead",
+								fset.Position(e.Pos()), exprText(x.Tag), lit)
+						}
+					}
+				}
+			}
 			call, ok := n.(*ast.CallExpr)
 			if !ok || len(call.Args) == 0 {
 				return true
@@ -185,6 +213,27 @@ func TestNoCodeReadsProse(t *testing.T) {
 	if scanned < 100 {
 		t.Fatalf("scanned %d Go files under %s: the walk missed the module", scanned, root)
 	}
+}
+
+// comparedNames are the words a comparison with a literal must not read
+// (kind and level name other vocabularies too: a compiler's syntax kinds,
+// a range's operator).
+var comparedNames = regexp.MustCompile(`(?i)^(\w*why|\w*reason|summary|\w*status|verdict|outcome|\w*phase)$`)
+
+// proseWord: e names a reason, a status, a verdict or a phase.
+func proseWord(e ast.Expr) bool {
+	name := lastName(e)
+	return name != "" && comparedNames.MatchString(name)
+}
+
+// wordLiteral is e's text when e is a string literal other than "" (a
+// test for presence decides nothing on a word), else "".
+func wordLiteral(e ast.Expr) string {
+	lit, ok := e.(*ast.BasicLit)
+	if !ok || lit.Kind != token.STRING || lit.Value == `""` {
+		return ""
+	}
+	return lit.Value
 }
 
 // lastName is the name an expression ends with: w.Why → Why, why → why.

@@ -40,9 +40,9 @@ type Input struct {
 	// Root is the repository root (pnpm-workspace.yaml, bunfig.toml, the
 	// lockfile are read from it).
 	Root string
-	// Manager is npm, pnpm, yarn or bun; ManagerField the packageManager
-	// field as written ("pnpm@9.12.0+sha512…"), if any.
-	Manager, ManagerField string
+	// ManagerField is the packageManager field as written
+	// ("pnpm@9.12.0+sha512…"), if any.
+	ManagerField string
 	// Lockfile is its path ("" without one) and LockfileFormat the parsed
 	// format ("npm-v1", "pnpm-v9", "yarn-berry", …).
 	Lockfile, LockfileFormat string
@@ -50,21 +50,66 @@ type Input struct {
 	Setting Setting
 }
 
-// Of reads the policy of a repository.
-func Of(in Input) Policy {
-	switch in.Manager {
-	case "yarn":
-		if strings.HasPrefix(in.LockfileFormat, "yarn-berry") || majorOf(in.ManagerField) >= 2 {
-			return Policy{Why: "yarn does not install peers", Source: "yarn 2 and later never install peers"}
-		}
-		return Policy{Why: "yarn does not install peers", Source: "yarn 1 never installs peers"}
-	case "pnpm":
-		return pnpmPolicy(in)
-	case "bun":
-		return bunPolicy(in)
-	default:
+// Rules are one package manager's peer semantics: which of its settings
+// decide whether it installs a peer no manifest declares, its default for
+// the version the repository names, and whether an upgrade keeps the
+// lockfile's copies of what it does not move. Each manager's home
+// (fix/managers' Manager.Peers) gives its value; check, which knows the
+// repository's manager only by the name discovery read, finds the same
+// value with For. The readers below are the analysis they share.
+type Rules struct {
+	// Manager is the family the rules are of: npm, pnpm, yarn (both
+	// Yarns) or bun.
+	Manager string
+	// KeepsLocked: an upgrade keeps the lockfile's resolution of every
+	// range still asked for (yarn re-resolves only the entries the upgrade
+	// rewrites; bun keeps them too), so a staying dependent keeps the copy
+	// it has; npm and pnpm (installing after a manifest edit) dedupe a
+	// range the target meets to it.
+	KeepsLocked bool
+	policy      func(Input) Policy
+}
+
+// The rules of each manager family.
+var (
+	// NPM: npm 7 and later install peers unless legacy-peer-deps is set;
+	// npm 6 never did.
+	NPM = Rules{Manager: "npm", policy: npmPolicy}
+	// PNPM: auto-install-peers, from the lockfile's record of the install,
+	// pnpm-workspace.yaml, .npmrc, else pnpm's default (on from pnpm 8).
+	PNPM = Rules{Manager: "pnpm", policy: pnpmPolicy}
+	// Yarn: neither Yarn installs peers (Yarn 1 warns, Yarn 2 and later
+	// report them as unmet).
+	Yarn = Rules{Manager: "yarn", KeepsLocked: true, policy: yarnPolicy}
+	// Bun installs peers unless bunfig.toml sets install.peer = false.
+	Bun = Rules{Manager: "bun", KeepsLocked: true, policy: bunPolicy}
+)
+
+var byManager = map[string]Rules{NPM.Manager: NPM, PNPM.Manager: PNPM, Yarn.Manager: Yarn, Bun.Manager: Bun}
+
+// For is the rules of the manager discovery names (model.Repository's
+// PackageManager); npm's for a name it does not know, since npm is what a
+// repository without a lockfile or a packageManager field gets.
+func For(manager string) Rules {
+	if r, ok := byManager[manager]; ok {
+		return r
+	}
+	return NPM
+}
+
+// Of reads the policy of a repository whose manager has these rules.
+func (r Rules) Of(in Input) Policy {
+	if r.policy == nil {
 		return npmPolicy(in)
 	}
+	return r.policy(in)
+}
+
+func yarnPolicy(in Input) Policy {
+	if in.LockfileFormat == "yarn-berry" || majorOf(in.ManagerField) >= 2 {
+		return Policy{Why: "yarn does not install peers", Source: "yarn 2 and later never install peers"}
+	}
+	return Policy{Why: "yarn does not install peers", Source: "yarn 1 never installs peers"}
 }
 
 func npmPolicy(in Input) Policy {

@@ -36,30 +36,31 @@ func TestOf(t *testing.T) {
 	write(t, bunOn, "bunfig.toml", "[install]\nexact = true\n")
 	tests := []struct {
 		name     string
+		manager  string
 		in       Input
 		installs bool
 		why      string
 	}{
-		{"npm 7+ installs peers", Input{Manager: "npm", LockfileFormat: "npm-v3"}, true, "npm installs missing peers"},
-		{"npm 6 lockfile", Input{Manager: "npm", LockfileFormat: "npm-v1"}, false, "npm 6 does not install peers"},
-		{"packageManager npm@6", Input{Manager: "npm", ManagerField: "npm@6.14.18"}, false, "npm 6"},
-		{"legacy-peer-deps", Input{Manager: "npm", LockfileFormat: "npm-v3", Setting: settings(map[string]string{"legacy-peer-deps": "true"})}, false, "legacy-peer-deps"},
-		{"legacy-peer-deps=false", Input{Manager: "npm", LockfileFormat: "npm-v3", Setting: settings(map[string]string{"legacy-peer-deps": "false"})}, true, "npm installs"},
-		{"yarn 1", Input{Manager: "yarn", LockfileFormat: "yarn-v1"}, false, "yarn does not install peers"},
-		{"yarn berry", Input{Manager: "yarn", LockfileFormat: "yarn-berry", ManagerField: "yarn@4.5.0"}, false, "yarn does not install peers"},
-		{"pnpm lockfile on", Input{Manager: "pnpm", Lockfile: lockOn, LockfileFormat: "pnpm-v9", Setting: settings(map[string]string{"auto-install-peers": "false"})}, true, "auto-install-peers"},
-		{"pnpm lockfile off", Input{Manager: "pnpm", Lockfile: lockOff, LockfileFormat: "pnpm-v6"}, false, "auto-install-peers is off"},
-		{"pnpm 7 lockfile without settings", Input{Manager: "pnpm", Lockfile: lockNone, LockfileFormat: "pnpm-v5"}, false, "off"},
-		{"pnpm .npmrc off", Input{Manager: "pnpm", ManagerField: "pnpm@9.1.0", Setting: settings(map[string]string{"auto-install-peers": "false"})}, false, "off"},
-		{"pnpm-workspace.yaml off", Input{Root: wsOff, Manager: "pnpm", ManagerField: "pnpm@10.2.0"}, false, "off"},
-		{"pnpm 8 default", Input{Manager: "pnpm", ManagerField: "pnpm@8.15.0"}, true, "installs"},
-		{"pnpm 7 default", Input{Manager: "pnpm", ManagerField: "pnpm@7.33.0"}, false, "off"},
-		{"bun default", Input{Root: bunOn, Manager: "bun"}, true, "bun installs"},
-		{"bun peer = false", Input{Root: bunOff, Manager: "bun"}, false, "install.peer = false"},
+		{"npm 7+ installs peers", "npm", Input{LockfileFormat: "npm-v3"}, true, "npm installs missing peers"},
+		{"npm 6 lockfile", "npm", Input{LockfileFormat: "npm-v1"}, false, "npm 6 does not install peers"},
+		{"packageManager npm@6", "npm", Input{ManagerField: "npm@6.14.18"}, false, "npm 6"},
+		{"legacy-peer-deps", "npm", Input{LockfileFormat: "npm-v3", Setting: settings(map[string]string{"legacy-peer-deps": "true"})}, false, "legacy-peer-deps"},
+		{"legacy-peer-deps=false", "npm", Input{LockfileFormat: "npm-v3", Setting: settings(map[string]string{"legacy-peer-deps": "false"})}, true, "npm installs"},
+		{"yarn 1", "yarn", Input{LockfileFormat: "yarn-v1"}, false, "yarn does not install peers"},
+		{"yarn berry", "yarn", Input{LockfileFormat: "yarn-berry", ManagerField: "yarn@4.5.0"}, false, "yarn does not install peers"},
+		{"pnpm lockfile on", "pnpm", Input{Lockfile: lockOn, LockfileFormat: "pnpm-v9", Setting: settings(map[string]string{"auto-install-peers": "false"})}, true, "auto-install-peers"},
+		{"pnpm lockfile off", "pnpm", Input{Lockfile: lockOff, LockfileFormat: "pnpm-v6"}, false, "auto-install-peers is off"},
+		{"pnpm 7 lockfile without settings", "pnpm", Input{Lockfile: lockNone, LockfileFormat: "pnpm-v5"}, false, "off"},
+		{"pnpm .npmrc off", "pnpm", Input{ManagerField: "pnpm@9.1.0", Setting: settings(map[string]string{"auto-install-peers": "false"})}, false, "off"},
+		{"pnpm-workspace.yaml off", "pnpm", Input{Root: wsOff, ManagerField: "pnpm@10.2.0"}, false, "off"},
+		{"pnpm 8 default", "pnpm", Input{ManagerField: "pnpm@8.15.0"}, true, "installs"},
+		{"pnpm 7 default", "pnpm", Input{ManagerField: "pnpm@7.33.0"}, false, "off"},
+		{"bun default", "bun", Input{Root: bunOn}, true, "bun installs"},
+		{"bun peer = false", "bun", Input{Root: bunOff}, false, "install.peer = false"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := Of(tt.in)
+			p := For(tt.manager).Of(tt.in)
 			if p.Installs != tt.installs || !strings.Contains(p.Why, tt.why) || p.Source == "" {
 				t.Errorf("Of = %+v, want installs %v and %q", p, tt.installs, tt.why)
 			}

@@ -3,6 +3,7 @@ package botpr
 import (
 	"context"
 	"fmt"
+	"github.com/uptide/uptide/engine/model"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -55,7 +56,7 @@ type Options struct {
 	GitHub      *publish.Session
 	RunsRoot    string
 	TestTimeout time.Duration
-	Progress    func(phase, line string)
+	Progress    func(phase model.Phase, line string)
 	Secrets     *redact.Secrets
 }
 
@@ -137,7 +138,7 @@ func Run(ctx context.Context, o Options) *Report {
 	return b.rep
 }
 
-func (b *bot) progress(phase, format string, args ...any) {
+func (b *bot) progress(phase model.Phase, format string, args ...any) {
 	if b.o.Progress != nil {
 		b.o.Progress(phase, fmt.Sprintf(format, args...))
 	}
@@ -164,7 +165,7 @@ func (b *bot) finish() {
 func (b *bot) run(ctx context.Context) {
 	e, env := b.o.Event, b.o.Env
 	var err error
-	b.progress("clone", "cloning %s privately at the pull request's head %s", b.o.Cwd, short(e.HeadSha))
+	b.progress(model.PhaseClone, "cloning %s privately at the pull request's head %s", b.o.Cwd, short(e.HeadSha))
 	if b.work, err = b.clone(ctx, fmt.Sprintf("uptide/bot-pr-%d", e.Number)); err != nil {
 		b.stop(NotRun, "%v", err)
 		return
@@ -205,7 +206,7 @@ func (b *bot) run(ctx context.Context) {
 	// The migrations read the pull request's sources with the base's
 	// dependencies installed: check compares what is installed with the
 	// target, and the base's sources could be stale.
-	b.progress("clone", "the pull request's sources with the base's dependencies")
+	b.progress(model.PhaseClone, "the pull request's sources with the base's dependencies")
 	if b.base, err = b.clone(ctx, fmt.Sprintf("uptide/bot-pr-%d-base", e.Number)); err != nil {
 		b.stop(NotRun, "%v", err)
 		return
@@ -305,7 +306,7 @@ func (b *bot) push(ctx context.Context) {
 		b.stop(Refused, "the pull request's head moved to %s since the event's %s: nothing is pushed (the run of the new head takes it)", short(head), short(e.HeadSha))
 		return
 	}
-	b.progress("publish", "pushing %s onto %s", short(sha), e.HeadRef)
+	b.progress(model.PhasePublish, "pushing %s onto %s", short(sha), e.HeadRef)
 	if err := b.o.GitHub.Push(ctx, b.work.Work, "origin", sha, e.HeadRef); err != nil {
 		b.stop(Refused, "%v", err)
 		return
@@ -455,7 +456,7 @@ func (b *bot) install(ctx context.Context, c *isolate.Clone) error {
 // source files the edits changed (never the declarations or the
 // lockfile, which are the pull request's).
 func (b *bot) migrate(ctx context.Context, name, to, baseHead string) (Migration, string) {
-	b.progress("edits", "migrating %s to %s in a fix run of its own", name, to)
+	b.progress(model.PhaseEdits, "migrating %s to %s in a fix run of its own", name, to)
 	rep, err := fix.Run(ctx, fix.Options{Cwd: b.base.Work, Env: b.o.Env, Package: name, Targets: map[string]string{name: to},
 		RunsRoot: b.o.RunsRoot, TestTimeout: b.o.TestTimeout, Progress: b.o.Progress, Secrets: b.o.Secrets})
 	if err != nil {

@@ -27,15 +27,6 @@ type Detected struct {
 	Binary, Why string
 }
 
-// writer is the name of the manager family (yarn for both Yarns) that
-// writes the lockfile at path, "" for none.
-func writer(path string) string {
-	if m := lockfileManager[filepath.Base(path)]; m != nil {
-		return m.Name()
-	}
-	return ""
-}
-
 // Detect picks the manager from the lockfile and configuration and finds
 // its binary on env's PATH. When packageManager names another version
 // ("pnpm@9.15.9"), or the PATH has none, it runs the registry's package of
@@ -78,16 +69,11 @@ func Detect(ctx context.Context, root string, repo *model.Repository, env []stri
 	if err != nil {
 		return nil, err
 	}
-	m := lockfileManager[filepath.Base(lock)]
-	switch lf.Format() {
-	case lockfile.NPMv1:
-		return nil, fmt.Errorf("%s is lockfileVersion 1 (npm 6): uptide fix installs with npm 7 or later, which would rewrite all of it: run `npm install` with npm 7+ and commit the v3 lockfile first", lock)
-	case lockfile.PnpmV5:
-		return nil, fmt.Errorf("%s is a pnpm 7 lockfile (5.x): run `pnpm install` with pnpm 8 or later and commit the lockfile first", lock)
-	case lockfile.YarnBerry:
-		m = yarnBerry
+	m := lockfileManager(filepath.Base(lock), lf.Format())
+	if m == nil {
+		return nil, fmt.Errorf("%s is a %s lockfile, which no package manager uptide fix runs writes: install with the repository's manager and commit its lockfile first", lock, lf.Format())
 	}
-	if err := m.Usable(root); err != nil {
+	if err := m.Usable(root, lock, lf.Format()); err != nil {
 		return nil, err
 	}
 	rel, _ := filepath.Rel(root, lock)
@@ -103,9 +89,9 @@ func Detect(ctx context.Context, root string, repo *model.Repository, env []stri
 		return nil, fmt.Errorf("package.json packageManager names %s@%s, which is not an exact version: write the one the repository uses (%s@<major.minor.patch>), as corepack requires",
 			fieldName, fieldVersion, fieldName)
 	}
-	if want != "" && isYarn(m) && berry(want) != (m == yarnBerry) {
-		return nil, fmt.Errorf("package.json packageManager names %s@%s, but %s is written by %s: change packageManager, or install with the Yarn it names and commit the lockfile",
-			fieldName, fieldVersion, lockRel, yarnLine(m))
+	if want != "" && !m.IsRelease(want) {
+		return nil, fmt.Errorf("package.json packageManager names %s@%s, but %s is written by %s: change packageManager, or install with the %s it names and commit the lockfile",
+			fieldName, fieldVersion, lockRel, m.Line(), bin)
 	}
 	if m.Package() == "" {
 		fetch = nil // bun: one native binary per platform, to install
@@ -118,8 +104,8 @@ func Detect(ctx context.Context, root string, repo *model.Repository, env []stri
 			return nil, err
 		}
 		switch {
-		case isYarn(m) && berry(have) != (m == yarnBerry):
-			why = fmt.Sprintf("the yarn on PATH (%s) is %s, but %s is written by %s", path, have, lockRel, yarnLine(m))
+		case !m.IsRelease(have):
+			why = fmt.Sprintf("the %s on PATH (%s) is %s, but %s is written by %s", bin, path, have, lockRel, m.Line())
 		case want != "" && want != have:
 			why = fmt.Sprintf("packageManager names %s@%s, the %s on PATH (%s) is %s", fieldName, want, bin, path, have)
 		default:
@@ -127,8 +113,8 @@ func Detect(ctx context.Context, root string, repo *model.Repository, env []stri
 		}
 		if fetch == nil {
 			if want == "" {
-				return nil, &VersionError{Field: lockRel, Want: yarnLine(m) + " (the lockfile is its)", Have: "yarn@" + have + " (" + path + ")",
-					Hint: "put the Yarn the repository uses on PATH (corepack enable), then run again"}
+				return nil, &VersionError{Field: lockRel, Want: m.Line() + " (the lockfile is its)", Have: bin + "@" + have + " (" + path + ")",
+					Hint: fmt.Sprintf("put the %s the repository uses on PATH (corepack enable), then run again", m.Line())}
 			}
 			return nil, &VersionError{Field: "package.json packageManager", Want: fieldName + "@" + want, Have: bin + "@" + have + " (" + path + ")",
 				Hint: fmt.Sprintf("install %s %s (corepack enable, or `npm i -g %s@%s`) so the lockfile is written as the repository's own manager writes it, or change packageManager", fieldName, want, fieldName, want)}
@@ -153,7 +139,7 @@ func Detect(ctx context.Context, root string, repo *model.Repository, env []stri
 	}
 	d.Lockfile = lockRel
 	d.Why = fmt.Sprintf("%s: %s %s (%s) from the registry", why, bin, version, whose)
-	if hash != "" && m == yarnBerry {
+	if hash != "" && !m.PackageHash() {
 		d.Why += "; packageManager's hash is of Yarn's own single-file release, not of the registry's package, so it was not checked (the registry's integrity was)"
 	}
 	return d, nil

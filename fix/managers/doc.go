@@ -8,8 +8,10 @@
 // with lifecycle scripts and hook installers off — the exact version
 // first, then the styled range — and guards the lockfile: only the moved
 // packages' subtrees may change beyond what the manager rewrites on its
-// own. Any failure puts the original manifests and lockfile back byte for
-// byte. What it knows of running each manager (commands, environment,
-// registry package, pinned releases) is one Manager per manager, one file
-// each; the transaction only asks it.
+// own, and no file outside the install's scope may change. Any failure
+// puts the original manifests and lockfile back byte for byte. What it
+// knows of each manager (the lockfiles it writes, its releases, commands,
+// environment, registry package, pinned releases, peer semantics, what an
+// install may write) is one Manager per manager, one file each; the
+// transaction only asks it.
 package managers

@@ -99,3 +99,22 @@ func firstLine(s string) string {
 	line, _, _ := strings.Cut(s, "\n")
 	return line
 }
+
+// StrayError is an install that changed files outside its scope: not the
+// lockfile, not the edited manifests as the upgrade wrote them, not what
+// the manager keeps for itself.
+type StrayError struct {
+	Command string // the manager, as users type it: "pnpm"
+	Files   []string
+}
+
+func (e *StrayError) Error() string {
+	shown := e.Files
+	more := ""
+	if len(shown) > 5 {
+		shown, more = shown[:5], fmt.Sprintf(" and %d more", len(e.Files)-5)
+	}
+	return fmt.Sprintf("the %s install changed %d file%s it has no business changing (%s%s): the upgrade would be verified on files its branch does not hold; "+
+		"the original manifests and lockfile were restored: find what made %s write them (a setting, a plugin, a wrapper on PATH), then run again",
+		e.Command, len(e.Files), plural(len(e.Files), "", "s"), strings.Join(shown, ", "), more, e.Command)
+}

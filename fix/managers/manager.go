@@ -1,15 +1,20 @@
 package managers
 
 import (
+	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/uptide/uptide/engine/lockfile"
+	"github.com/uptide/uptide/engine/peers"
 )
 
 // Manager is what uptide knows about running one package manager: its
-// names, the lockfile it writes, where a release of it comes from, the
-// commands of the transaction (install, lockfile-only, frozen, restore)
-// with lifecycle scripts off, and the environment it runs in. There is one
+// names, the lockfiles it writes, which releases are it, where a release
+// of it comes from, the commands of the transaction (install,
+// lockfile-only, frozen, restore) with lifecycle scripts off, the
+// environment it runs in, its peer semantics and what an install may
+// write. There is one
 // implementation per manager (npm.go, pnpm.go, yarn.go, bun.go); the
 // transaction asks it and never tests a manager's name.
 type Manager interface {
@@ -25,9 +30,27 @@ type Manager interface {
 	// PATH has no binary: the newest of the line that writes the
 	// lockfile's format (data), "" for none (npm ships with Node).
 	Pinned(f lockfile.Format, data []byte) string
+	// Lockfiles are the names of the lockfiles it writes, and Formats
+	// the formats of them it writes: with the name, the format tells the
+	// two Yarns apart.
+	Lockfiles() []string
+	Formats() []lockfile.Format
 	// Usable refuses a repository the manager cannot install for fix,
-	// saying why (Yarn Berry under Plug'n'Play); root is its root.
-	Usable(root string) error
+	// saying why (a lockfile of a release fix does not run, Yarn Berry
+	// under Plug'n'Play); root is its root, lock its lockfile (f the
+	// format).
+	Usable(root, lock string, f lockfile.Format) error
+	// Line names its releases in messages ("npm", "Yarn 1", "Yarn 2 or
+	// later"), and IsRelease says whether a version (a binary's own
+	// --version, packageManager's) is one of them: the yarn command runs
+	// either Yarn.
+	Line() string
+	IsRelease(version string) bool
+	// PackageHash: packageManager's hash ("+sha512.<hex>") is of the
+	// tarball of Package, as corepack downloads it, so it is checked
+	// against the registry's; Yarn Berry's is of its own single-file
+	// release.
+	PackageHash() bool
 	// Catalogs: it reads pnpm-workspace.yaml's catalogs, so a catalog:
 	// specifier is moved by its catalog entry.
 	Catalogs() bool
@@ -46,6 +69,17 @@ type Manager interface {
 	// Env is env for running it: the forced settings set and other
 	// managers' own settings left out.
 	Env(env []string) []string
+	// Peers are its peer semantics: whether it installs a peer no
+	// manifest declares (and which settings say otherwise), whether an
+	// upgrade keeps the lockfile's copies. Check reads the same value
+	// (peers.For), so what it judged is what this install does.
+	Peers() peers.Rules
+	// InstallWrites are the paths (slash, relative to the root; a
+	// trailing slash names a folder) an install writes for the manager's
+	// own use besides node_modules and the lockfile: Yarn Berry's install
+	// state and cache. Any other file an install changes is outside its
+	// scope, and the transaction refuses it (strayFiles).
+	InstallWrites() []string
 }
 
 // managers are every manager fix runs, by Name.
@@ -62,14 +96,26 @@ func ByName(name string) (Manager, bool) {
 	return m, ok
 }
 
-// lockfileManager is the manager (family: yarn for both Yarns) that
-// writes a lockfile of the name.
-var lockfileManager = map[string]Manager{
-	"pnpm-lock.yaml":      pnpm,
-	"npm-shrinkwrap.json": npm,
-	"package-lock.json":   npm,
-	"yarn.lock":           yarnClassic,
-	"bun.lock":            bun,
+// lockfileManager is the manager that writes a lockfile of the name in
+// the format, nil for none.
+func lockfileManager(name string, f lockfile.Format) Manager {
+	for _, m := range managers {
+		if slices.Contains(m.Lockfiles(), name) && slices.Contains(m.Formats(), f) {
+			return m
+		}
+	}
+	return nil
+}
+
+// writer is the command of the manager family (yarn for both Yarns) that
+// writes a lockfile of the name, "" for none.
+func writer(path string) string {
+	for _, m := range managers {
+		if slices.Contains(m.Lockfiles(), filepath.Base(path)) {
+			return m.Command()
+		}
+	}
+	return ""
 }
 
 // Label is the manager that ran as its users name it: "npm 11.6.2",
@@ -95,25 +141,37 @@ var forcedVars = []string{
 }
 
 // forcedEnv is env with forcedVars set and the settings drop names (any
-// case) left out.
+// case) left out, forced ones included: a manager that refuses another's
+// setting never sees it.
 func forcedEnv(env []string, drop ...string) []string {
 	dropped := map[string]bool{}
 	for _, k := range drop {
 		dropped[k] = true
 	}
+	forced := map[string]bool{}
 	for _, kv := range forcedVars {
 		k, _, _ := strings.Cut(kv, "=")
-		dropped[k] = true
+		forced[k] = true
 	}
 	out := make([]string, 0, len(env)+len(forcedVars))
 	for _, kv := range env {
 		k, _, _ := strings.Cut(kv, "=")
-		if !dropped[k] && !dropped[strings.ToLower(k)] {
+		if !forced[k] && !dropped[k] && !dropped[strings.ToLower(k)] {
 			out = append(out, kv)
 		}
 	}
-	return append(out, forcedVars...)
+	for _, kv := range forcedVars {
+		if k, _, _ := strings.Cut(kv, "="); !dropped[k] {
+			out = append(out, kv)
+		}
+	}
+	return out
 }
+
+// yarnClassicOnly are Yarn 1's settings that Yarn 2 and later refuse as
+// unrecognized (Yarn 4.5 stops every command on YARN_IGNORE_SCRIPTS;
+// YARN_ENABLE_SCRIPTS is their own).
+var yarnClassicOnly = []string{"YARN_IGNORE_SCRIPTS"}
 
 // pnpmOnly are settings only pnpm reads (through npm_config_*, any case):
 // npm 11 warns about each one it does not know on every run.

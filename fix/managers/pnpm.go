@@ -1,6 +1,11 @@
 package managers
 
-import "github.com/uptide/uptide/engine/lockfile"
+import (
+	"fmt"
+
+	"github.com/uptide/uptide/engine/lockfile"
+	"github.com/uptide/uptide/engine/peers"
+)
 
 // pnpm writes pnpm-lock.yaml (v6 by pnpm 8, v9 by pnpm 9 and 10) and reads
 // pnpm-workspace.yaml's catalogs.
@@ -11,7 +16,6 @@ type pnpmManager struct{}
 func (pnpmManager) Name() string              { return "pnpm" }
 func (pnpmManager) Command() string           { return "pnpm" }
 func (pnpmManager) Package() string           { return "pnpm" }
-func (pnpmManager) Usable(string) error       { return nil }
 func (pnpmManager) Catalogs() bool            { return true }
 func (pnpmManager) Env(env []string) []string { return forcedEnv(env) }
 
@@ -36,3 +40,22 @@ func (pnpmManager) FrozenArgs() []string {
 }
 
 func (m pnpmManager) RestoreArgs() []string { return m.FrozenArgs() }
+
+func (pnpmManager) Lockfiles() []string { return []string{"pnpm-lock.yaml"} }
+func (pnpmManager) Formats() []lockfile.Format {
+	return []lockfile.Format{lockfile.PnpmV5, lockfile.PnpmV6, lockfile.PnpmV9}
+}
+func (pnpmManager) Line() string          { return "pnpm" }
+func (pnpmManager) IsRelease(string) bool { return true }
+func (pnpmManager) PackageHash() bool     { return true }
+
+// Usable refuses pnpm 7's lockfile, which pnpm 8 and later rewrite.
+func (pnpmManager) Usable(_, lock string, f lockfile.Format) error {
+	if f == lockfile.PnpmV5 {
+		return fmt.Errorf("%s is a pnpm 7 lockfile (5.x): run `pnpm install` with pnpm 8 or later and commit the lockfile first", lock)
+	}
+	return nil
+}
+
+func (pnpmManager) Peers() peers.Rules      { return peers.PNPM }
+func (pnpmManager) InstallWrites() []string { return nil }

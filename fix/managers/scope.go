@@ -1,11 +1,15 @@
 package managers
 
 import (
+	"bytes"
+	"context"
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/uptide/uptide/engine/lockfile"
+	"github.com/uptide/uptide/internal/proc"
 )
 
 // scopeViolations compares two graphs of one lockfile: every record
@@ -230,4 +234,89 @@ func versionsMoved(a, b *lockfile.Graph) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// The install's file scope: beyond the lockfile's records, an install may
+// change only the lockfile, the files the upgrade edited (and those only
+// as the edit wrote them), node_modules, and what its manager writes for
+// its own use (Manager.InstallWrites). Anything else it changed, the verification in
+// the clone would see and the branch would not hold, so the transaction
+// refuses it.
+
+// gitChanges are the files git reports changed under root (modified,
+// deleted, or new and not ignored), slash paths relative to root with
+// their two-letter status; ok is false when root is not in a git work
+// tree, where nothing tells a stray change from the repository's files.
+// fsmonitor stays off: it is a program of the repository's configuration.
+func gitChanges(ctx context.Context, root string, env []string) (map[string]string, bool, error) {
+	env = append(append([]string{}, env...), "GIT_OPTIONAL_LOCKS=0")
+	prefix, err := proc.Run(ctx, proc.Cmd{Argv: []string{"git", "rev-parse", "--show-prefix"}, Dir: root, Env: env, Timeout: time.Minute})
+	if err != nil {
+		return nil, false, err
+	}
+	if prefix.ExitCode != 0 {
+		return nil, false, nil
+	}
+	var out bytes.Buffer
+	args := []string{"git", "-c", "core.fsmonitor=false", "status", "--porcelain=v1", "-z", "--untracked-files=all", "--ignored=no", "--no-renames", "--", "."}
+	res, err := proc.Run(ctx, proc.Cmd{Argv: args, Dir: root, Env: env, Timeout: 5 * time.Minute, Stdout: &out})
+	if err != nil {
+		return nil, false, err
+	}
+	if res.ExitCode != 0 {
+		return nil, false, fmt.Errorf("%s in %s: exit %d: %s", strings.Join(args, " "), root, res.ExitCode, firstLine(res.Output))
+	}
+	// Porcelain paths are the work tree's; root may be a folder of it.
+	under := strings.TrimSpace(prefix.Output)
+	changed := map[string]string{}
+	for _, e := range strings.Split(out.String(), "\x00") {
+		if len(e) < 4 {
+			continue
+		}
+		changed[strings.TrimPrefix(e[3:], under)] = e[:2]
+	}
+	return changed, true, nil
+}
+
+// strayFiles are the files an install changed (git's view of the root
+// before and after) outside its scope: not the lockfile nor an edited
+// file, and not what the manager writes for itself. Sorted.
+func strayFiles(m Manager, before, after map[string]string, lockfile string, edited []string) []string {
+	mine := map[string]bool{lockfile: true}
+	for _, f := range edited {
+		mine[f] = true
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, set := range []map[string]string{before, after} {
+		for f := range set {
+			if seen[f] {
+				continue
+			}
+			seen[f] = true
+			b, wasChanged := before[f]
+			a, isChanged := after[f]
+			if (wasChanged == isChanged && a == b) || mine[f] || ownWrite(m, f) {
+				continue
+			}
+			out = append(out, f)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// ownWrite: the manager writes f for its own use, or f is in a
+// node_modules folder, where every install writes (a repository that
+// commits its node_modules gets them changed too).
+func ownWrite(m Manager, f string) bool {
+	if strings.HasPrefix(f, "node_modules/") || strings.Contains(f, "/node_modules/") {
+		return true
+	}
+	for _, w := range m.InstallWrites() {
+		if f == w || (strings.HasSuffix(w, "/") && strings.HasPrefix(f, w)) {
+			return true
+		}
+	}
+	return false
 }

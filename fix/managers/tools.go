@@ -42,7 +42,7 @@ func fetched(ctx context.Context, fetch Fetch, m Manager, version, hash string, 
 	if err != nil {
 		return nil, err
 	}
-	if algo, want, ok := strings.Cut(hash, "."); ok && m != yarnBerry {
+	if algo, want, ok := strings.Cut(hash, "."); ok && m.PackageHash() {
 		// corepack's hash is of the tarball it downloads, which for these
 		// is the registry's (Yarn Berry's is its single-file release).
 		got, known := tool.Digests[algo]

@@ -1,6 +1,7 @@
 package managers
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -116,6 +117,12 @@ func Upgrade(ctx context.Context, opts Options) (res *Result, err error) {
 		return nil, err
 	}
 	lockPath := filepath.Join(opts.Root, filepath.FromSlash(m.Lockfile))
+	// What git sees changed before a byte is written: the install's file
+	// scope is held against it.
+	gitBefore, inGit, err := gitChanges(ctx, opts.Root, opts.Env)
+	if err != nil {
+		return nil, fmt.Errorf("reading the files changed in %s before the install: %w", opts.Root, err)
+	}
 	before, err := lockfile.LoadGraph(lockPath)
 	if err != nil {
 		return nil, err
@@ -190,6 +197,9 @@ func Upgrade(ctx context.Context, opts Options) (res *Result, err error) {
 	// with the committed bytes, and it clears stale nested copies a
 	// re-hoisted graph no longer has.
 	if err = frozenInstall(ctx, m, opts, res, lockPath); err != nil {
+		return nil, err
+	}
+	if err = fileScope(ctx, m, opts, res, edits, originals, gitBefore, inGit); err != nil {
 		return nil, err
 	}
 	res.Moved = movedVersions(opts.Moves, decls, beforeLock, afterLock)
@@ -452,6 +462,21 @@ func editedFiles(edits []edit) []string {
 // applyEdits writes every edit (styled or exact) onto the original bytes
 // of its file, so both passes start from the same text.
 func applyEdits(edits []edit, originals map[string][]byte, styled bool) error {
+	cur, err := renderEdits(edits, originals, styled)
+	if err != nil {
+		return err
+	}
+	for f, data := range cur {
+		if err := os.WriteFile(f, data, 0o644); err != nil {
+			return fmt.Errorf("cannot write %s: %w", f, err)
+		}
+	}
+	return nil
+}
+
+// renderEdits is each edited file's bytes with every edit (styled or
+// exact) made on its original bytes.
+func renderEdits(edits []edit, originals map[string][]byte, styled bool) (map[string][]byte, error) {
 	cur := map[string][]byte{}
 	for _, e := range edits {
 		data, ok := cur[e.file]
@@ -479,14 +504,44 @@ func applyEdits(edits []edit, originals map[string][]byte, styled bool) error {
 			if e.catalog != "" {
 				where = "catalog " + e.catalog + " entry " + e.name
 			}
-			return fmt.Errorf("%s: cannot edit %s (%v): fix the file's syntax, or move %s by hand", e.file, where, err, e.name)
+			return nil, fmt.Errorf("%s: cannot edit %s (%v): fix the file's syntax, or move %s by hand", e.file, where, err, e.name)
 		}
 		cur[e.file] = out
 	}
-	for f, data := range cur {
-		if err := os.WriteFile(f, data, 0o644); err != nil {
-			return fmt.Errorf("cannot write %s: %w", f, err)
+	return cur, nil
+}
+
+// fileScope refuses an install that changed a file outside its scope:
+// an edited file that is not what the edit wrote (a manager rewriting a
+// manifest), or, in a git work tree, any other file git sees change that
+// is not the lockfile nor the manager's own (Manager.InstallWrites).
+func fileScope(ctx context.Context, m *Detected, opts Options, res *Result, edits []edit, originals map[string][]byte,
+	gitBefore map[string]string, inGit bool) error {
+	want, err := renderEdits(edits, originals, true)
+	if err != nil {
+		return err
+	}
+	var stray []string
+	for f, data := range want {
+		got, err := os.ReadFile(f)
+		if err != nil {
+			return fmt.Errorf("after the install: %w", err)
 		}
+		if !bytes.Equal(got, data) {
+			rel, _ := filepath.Rel(opts.Root, f)
+			stray = append(stray, filepath.ToSlash(rel)+" (beyond the upgrade's edit)")
+		}
+	}
+	if inGit {
+		after, _, err := gitChanges(ctx, opts.Root, opts.Env)
+		if err != nil {
+			return fmt.Errorf("reading the files the install changed in %s: %w", opts.Root, err)
+		}
+		stray = append(stray, strayFiles(m.Manager, gitBefore, after, m.Lockfile, res.Manifests)...)
+	}
+	if len(stray) > 0 {
+		sort.Strings(stray)
+		return &StrayError{Command: m.Manager.Command(), Files: stray}
 	}
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/uptide/uptide/engine/lockfile"
+	"github.com/uptide/uptide/engine/peers"
 	"gopkg.in/yaml.v3"
 )
 
@@ -23,13 +24,18 @@ var (
 
 type yarnClassicManager struct{}
 
-func (yarnClassicManager) Name() string                          { return "yarn" }
-func (yarnClassicManager) Command() string                       { return "yarn" }
-func (yarnClassicManager) Package() string                       { return "yarn" }
-func (yarnClassicManager) Pinned(lockfile.Format, []byte) string { return "1.22.22" }
-func (yarnClassicManager) Usable(string) error                   { return nil }
-func (yarnClassicManager) Catalogs() bool                        { return false }
-func (yarnClassicManager) Env(env []string) []string             { return forcedEnv(env, pnpmOnly...) }
+func (yarnClassicManager) Name() string                                { return "yarn" }
+func (yarnClassicManager) Command() string                             { return "yarn" }
+func (yarnClassicManager) Package() string                             { return "yarn" }
+func (yarnClassicManager) Pinned(lockfile.Format, []byte) string       { return "1.22.22" }
+func (yarnClassicManager) Usable(_, _ string, _ lockfile.Format) error { return nil }
+func (yarnClassicManager) Lockfiles() []string                         { return []string{"yarn.lock"} }
+func (yarnClassicManager) Formats() []lockfile.Format                  { return []lockfile.Format{lockfile.YarnV1} }
+func (yarnClassicManager) Line() string                                { return "Yarn 1" }
+func (yarnClassicManager) IsRelease(version string) bool               { return !berry(version) }
+func (yarnClassicManager) PackageHash() bool                           { return true }
+func (yarnClassicManager) Catalogs() bool                              { return false }
+func (yarnClassicManager) Env(env []string) []string                   { return forcedEnv(env, pnpmOnly...) }
 
 func (yarnClassicManager) InstallArgs() []string {
 	return []string{"install", "--ignore-scripts", "--non-interactive", "--no-progress"}
@@ -43,13 +49,29 @@ func (yarnClassicManager) FrozenArgs() []string {
 
 func (m yarnClassicManager) RestoreArgs() []string { return m.FrozenArgs() }
 
+// Peers: Yarn 1 warns of an unmet peer and installs without it.
+func (yarnClassicManager) Peers() peers.Rules      { return peers.Yarn }
+func (yarnClassicManager) InstallWrites() []string { return nil }
+
 type yarnBerryManager struct{}
 
-func (yarnBerryManager) Name() string              { return "yarn-berry" }
-func (yarnBerryManager) Command() string           { return "yarn" }
-func (yarnBerryManager) Package() string           { return "@yarnpkg/cli-dist" }
-func (yarnBerryManager) Catalogs() bool            { return false }
-func (yarnBerryManager) Env(env []string) []string { return forcedEnv(env, pnpmOnly...) }
+func (yarnBerryManager) Name() string        { return "yarn-berry" }
+func (yarnBerryManager) Command() string     { return "yarn" }
+func (yarnBerryManager) Package() string     { return "@yarnpkg/cli-dist" }
+func (yarnBerryManager) Catalogs() bool      { return false }
+func (yarnBerryManager) Lockfiles() []string { return []string{"yarn.lock"} }
+func (yarnBerryManager) Formats() []lockfile.Format {
+	return []lockfile.Format{lockfile.YarnBerry}
+}
+func (yarnBerryManager) Line() string                  { return "Yarn 2 or later" }
+func (yarnBerryManager) IsRelease(version string) bool { return berry(version) }
+
+// PackageHash: corepack's hash of Yarn 2 and later is of Yarn's own
+// single-file release, not of the registry's package.
+func (yarnBerryManager) PackageHash() bool { return false }
+func (yarnBerryManager) Env(env []string) []string {
+	return forcedEnv(env, append(append([]string{}, pnpmOnly...), yarnClassicOnly...)...)
+}
 
 // Pinned reads the lockfile's __metadata.version: 4 is Yarn 2's, 5 and 6
 // Yarn 3's, 7 on Yarn 4's.
@@ -71,7 +93,7 @@ var berryMetadata = regexp.MustCompile(`(?m)^__metadata:\s*\n\s+version:\s*(\d+)
 
 // Usable insists on the node-modules linker: with Plug'n'Play there is no
 // node_modules for the compiler and the tests to run on.
-func (yarnBerryManager) Usable(root string) error {
+func (yarnBerryManager) Usable(root, _ string, _ lockfile.Format) error {
 	file := filepath.Join(root, ".yarnrc.yml")
 	data, err := os.ReadFile(file)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
@@ -102,18 +124,18 @@ func (yarnBerryManager) FrozenArgs() []string {
 }
 func (m yarnBerryManager) RestoreArgs() []string { return m.FrozenArgs() }
 
-// isYarn: m is one of the two Yarns, which write the same lockfile name.
-func isYarn(m Manager) bool { return m == yarnClassic || m == yarnBerry }
+// Peers: Yarn 2 and later report an unmet peer (YN0002) and install
+// without it.
+func (yarnBerryManager) Peers() peers.Rules { return peers.Yarn }
+
+// InstallWrites: the install state it keeps to skip the next link step,
+// the project cache (enableGlobalCache off, Yarn 2 and 3's default) and
+// the packages it unplugs.
+func (yarnBerryManager) InstallWrites() []string {
+	return []string{".yarn/install-state.gz", ".yarn/cache/", ".yarn/unplugged/", ".yarn/build-state.yml"}
+}
 
 // berry: a Yarn version of 2 or later.
 func berry(version string) bool {
 	return !strings.HasPrefix(version, "0.") && !strings.HasPrefix(version, "1.")
-}
-
-// yarnLine names the Yarn line that writes m's lockfile.
-func yarnLine(m Manager) string {
-	if m == yarnBerry {
-		return "Yarn 2 or later"
-	}
-	return "Yarn 1"
 }

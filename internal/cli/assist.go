@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/fix"
 	"github.com/uptide/uptide/fix/assist"
 	"github.com/uptide/uptide/internal/cache"
@@ -58,7 +59,7 @@ func newQueue(ctx context.Context, p assist.Provider, maxCost float64, in fix.As
 
 // autoAssist is fix --assist's hook: the queue without a person, every
 // patch that validates accepted.
-func autoAssist(p assist.Provider, maxCost float64, progress func(phase, line string)) func(context.Context, fix.AssistInput) (fix.AssistOutcome, error) {
+func autoAssist(p assist.Provider, maxCost float64, progress func(phase model.Phase, line string)) func(context.Context, fix.AssistInput) (fix.AssistOutcome, error) {
 	return func(ctx context.Context, in fix.AssistInput) (fix.AssistOutcome, error) {
 		q := newQueue(ctx, p, maxCost, in)
 		defer q.Close()
@@ -72,7 +73,7 @@ func autoAssist(p assist.Provider, maxCost float64, progress func(phase, line st
 			line := fmt.Sprintf("%s: %d accepted, %d resolved, %d not valid, %d manual, %d to go · %s · $%.2f of $%.2f",
 				q.Provider(), s.Accepted, s.Resolved, s.Invalid, s.Manual, s.Pending, count(s.Calls, "call"), q.Spent(), q.Budget())
 			if line != last && progress != nil {
-				progress("assist", line)
+				progress(model.PhaseAssist, line)
 			}
 			last = line
 		})

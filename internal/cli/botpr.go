@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"github.com/uptide/uptide/engine/model"
 	"strings"
 	"time"
 
@@ -94,7 +95,7 @@ func runBotPR(cmd *cobra.Command, o *BotPROptions) error {
 	}
 	if !o.JSON {
 		// A workflow's log is the only place to watch the run.
-		opts.Progress = func(phase, line string) { fmt.Fprintf(o.Stderr, "%s: %s\n", phase, secrets.String(line)) }
+		opts.Progress = func(phase model.Phase, line string) { fmt.Fprintf(o.Stderr, "%s: %s\n", phase, secrets.String(line)) }
 	}
 	rep := botpr.Run(cmd.Context(), opts)
 	code := rep.ExitCode()

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/uptide/uptide/engine"
+	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/engine/triage"
 	"github.com/uptide/uptide/fix"
 	"github.com/uptide/uptide/fix/publish"
@@ -179,9 +180,9 @@ func (g *Globals) emitRun(command string, rep *fix.Report, code int) error {
 func runProgress(g *Globals, command string, opts *fix.Options) (done func()) {
 	progress := term.NewProgress(g.Stderr, g.Term.Progress)
 	var mu sync.Mutex
-	phase := ""
+	var phase model.Phase
 	start := time.Now()
-	opts.Progress = func(p, line string) {
+	opts.Progress = func(p model.Phase, line string) {
 		// The lines are what the install and the tests print.
 		line = opts.Secrets.String(line)
 		mu.Lock()
@@ -209,7 +210,7 @@ func runProgress(g *Globals, command string, opts *fix.Options) (done func()) {
 			checkPhase = e.Phase
 			mu.Unlock()
 			if enter {
-				opts.Progress("check", string(e.Phase))
+				opts.Progress(model.PhaseCheck, string(e.Phase))
 			}
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/fix"
 	"github.com/uptide/uptide/fix/unidiff"
 	"github.com/uptide/uptide/tui/state"
@@ -20,7 +21,10 @@ import (
 // The messages the app sends the screen.
 type (
 	// PhaseMsg is one progress line of the fix run.
-	PhaseMsg struct{ Phase, Line string }
+	PhaseMsg struct {
+		Phase model.Phase
+		Line  string
+	}
 	// ReadyMsg: the upgrade is installed in the private clone and the
 	// sites are known; Resumed counts patches taken from a saved set.
 	ReadyMsg struct {
@@ -209,7 +213,7 @@ func (m *Model) focus() {
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case PhaseMsg:
-		m.lines = append(m.lines, msg.Phase+": "+msg.Line)
+		m.lines = append(m.lines, string(msg.Phase)+": "+msg.Line)
 		if len(m.lines) > 200 {
 			m.lines = m.lines[len(m.lines)-200:]
 		}
