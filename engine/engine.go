@@ -19,6 +19,7 @@ type (
 	CheckOptions      = check.Options
 	DiffOptions       = check.DiffOptions
 	PlanTargetOptions = discover.PlanTargetOptions
+	PlanOptions       = discover.UpgradePlanOptions
 	Index             = discover.Index
 	TargetPlan        = discover.TargetPlan
 	TargetError       = discover.TargetError
@@ -71,6 +72,19 @@ func Diff(ctx context.Context, opts DiffOptions) (*model.DiffReport, error) {
 // group's members, its companions, the commands (discover.PlanTarget).
 func PlanTarget(ctx context.Context, opts PlanTargetOptions, row model.DependencyRow, target string) (*TargetPlan, error) {
 	return discover.PlanTarget(ctx, opts, row, target)
+}
+
+// PlanUpgrades plans the repository's upgrades: discovery's rows, the
+// registry's publish times and advisories, and the checks given, triaged
+// (discover.PlanUpgrades).
+func PlanUpgrades(ctx context.Context, opts PlanOptions) (*model.UpgradePlanReport, error) {
+	return discover.PlanUpgrades(ctx, opts)
+}
+
+// Releases are the published versions of a package, from the registry
+// the repository's .npmrc names for it (discover.Releases).
+func Releases(ctx context.Context, cwd string, env []string, name string) ([]string, error) {
+	return discover.Releases(ctx, cwd, env, name)
 }
 
 // NextCommands are the `uptide check` and `uptide fix` commands of a move

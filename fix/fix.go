@@ -355,7 +355,7 @@ func (r *runner) baselineClone(ctx context.Context) bool    { return r.compileBe
 // compileBefore is the baseline: the compile of the workspaces before the
 // upgrade, in root.
 func (r *runner) compileBefore(ctx context.Context, root string) bool {
-	r.progress("compile", "type-checking %s before the upgrade", engine.Where(r.workspaces))
+	r.progress("compile", "type-checking %s before the upgrade", model.Where(r.workspaces))
 	r.base, r.baseErr = compileWorkspaces(ctx, root, r.workspaces, r.fetch, r.drivers)
 	r.trace("compile", "compiled before the upgrade")
 	return true
@@ -599,7 +599,7 @@ func (r *runner) typesAfter(ctx context.Context) bool {
 			Untyped: after.Untyped}
 		if len(after.Projects) == 0 {
 			r.rep.Types.Status = model.StatusSkipped
-			r.rep.Types.Reason = "no tsconfig.json in " + engine.Where(workspaces) + ": nothing to type-check"
+			r.rep.Types.Reason = "no tsconfig.json in " + model.Where(workspaces) + ": nothing to type-check"
 		}
 	}
 	return true
@@ -697,7 +697,7 @@ func (r *runner) confirmServices(repository *model.Repository, workspaces []stri
 	}
 	r.rep.Services = &sv
 	if sv.Empty() {
-		r.progress("tests", "nothing in %s needs a service: --with-services changes nothing", engine.Where(workspaces))
+		r.progress("tests", "nothing in %s needs a service: --with-services changes nothing", model.Where(workspaces))
 		return true
 	}
 	if !r.o.Yes {

@@ -2,11 +2,9 @@ package view
 
 import (
 	"fmt"
+	"github.com/uptide/uptide/engine/model"
 	"strconv"
 	"strings"
-
-	"github.com/uptide/uptide/engine"
-	"github.com/uptide/uptide/engine/model"
 )
 
 // CheckPackage is one package of a check report as it is shown, by
@@ -85,11 +83,11 @@ func Entries(p model.Plan) []PlanEntry {
 
 // Check turns one package of a check report into what is shown.
 func Check(pr *model.PackageReport) CheckPackage {
-	v := CheckPackage{Title: pr.Title, Where: engine.Where(pr.Workspaces), Verdict: VerdictSpan(pr)}
+	v := CheckPackage{Title: pr.Title, Where: model.Where(pr.Workspaces), Verdict: VerdictSpan(pr)}
 	if pr.Installed != "" {
 		v.Title += " " + Arrow(pr.Installed, pr.Target)
 	}
-	for _, l := range engine.ImporterLines(pr) {
+	for _, l := range ImporterLines(pr) {
 		v.Head = append(v.Head, Line{{"  ", Plain}, {l, Warn}})
 	}
 	if pr.Status == model.StatusNotAnalyzed {

@@ -2,11 +2,10 @@ package view
 
 import (
 	"fmt"
+	"github.com/uptide/uptide/engine/model"
 	"sort"
 	"strings"
 
-	"github.com/uptide/uptide/engine"
-	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/fix"
 )
 
@@ -261,7 +260,7 @@ func testsSection(r *fix.Report) Section {
 		s.Lines = append(s.Lines, Line{{"  ", Plain}, mark, {fmt.Sprintf(" %s  %s · %s%s%s", res.Status, CommandLine(res.Run.Command), res.Run.Scope, counts, rerun), Plain}})
 	}
 	for _, ws := range t.NoTests {
-		s.Lines = append(s.Lines, plain("  – no tests cover "+engine.Where([]string{ws})))
+		s.Lines = append(s.Lines, plain("  – no tests cover "+model.Where([]string{ws})))
 	}
 	if len(t.Skipped) > 0 {
 		verb := "need services and were"

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/uptide/uptide/engine"
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/view"
 )
@@ -35,7 +34,7 @@ func renderCheck(w io.Writer, rep *model.CheckReport, v checkView, p palette, wi
 		keep:     3,
 	}
 	for _, pr := range rep.Packages {
-		t.add(pr.Title, engine.Where(pr.Workspaces), arrow(pr.Installed, pr.Target), pr.Update.String(), view.VerdictSpan(&pr).Text)
+		t.add(pr.Title, model.Where(pr.Workspaces), arrow(pr.Installed, pr.Target), pr.Update.String(), view.VerdictSpan(&pr).Text)
 	}
 	fmt.Fprint(w, t.render(width, "  ", func(row, col int, s string) string {
 		switch {

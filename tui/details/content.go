@@ -7,7 +7,6 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/uptide/uptide/engine"
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/tui/state"
 	"github.com/uptide/uptide/view"
@@ -30,7 +29,7 @@ func (m Model) content() (string, []int) {
 	if d.Row.Latest != "" && d.Row.Latest != d.Target {
 		b.field(st.Muted, "Latest", d.Row.Latest)
 	}
-	b.field(st.Muted, "Where", engine.Where(d.Row.Workspaces)+specs(d.Row))
+	b.field(st.Muted, "Where", model.Where(d.Row.Workspaces)+specs(d.Row))
 	if d.Row.Deprecated != "" {
 		b.field(st.Muted, "Deprecated", st.Warn.Render(d.Row.Deprecated))
 	}

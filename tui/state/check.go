@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/uptide/uptide/engine"
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/view"
 )
@@ -196,7 +195,7 @@ func ResultOf(p *model.PackageReport) *CheckResult {
 		}
 		r.Rules = append(r.Rules, rule)
 	}
-	r.Importers = engine.ImporterLines(p)
+	r.Importers = view.ImporterLines(p)
 	r.Notes = append(r.Notes, p.Notes...)
 	for _, w := range p.Warnings {
 		r.Notes = append(r.Notes, "⚠ "+w)

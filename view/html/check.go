@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/uptide/uptide/engine"
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/view"
 )
@@ -112,7 +111,7 @@ func checkView(rep *model.CheckReport) checkPage {
 	page := checkPage{head: head{Command: "check", Title: "uptide check · " + name,
 		Sub: []string{fmt.Sprintf("%s (%s, %s)", name, r.PackageManager, plural(len(r.Workspaces), "workspace"))}}}
 	for i, pr := range rep.Packages {
-		row := checkRow{Anchor: "p" + strconv.Itoa(i+1), Title: pr.Title, Where: engine.Where(pr.Workspaces),
+		row := checkRow{Anchor: "p" + strconv.Itoa(i+1), Title: pr.Title, Where: model.Where(pr.Workspaces),
 			Move: view.Arrow(pr.Installed, pr.Target), Update: pr.Update.String(), Verdict: pr.Summary, Tone: verdictTone(pr)}
 		if row.Verdict == "" {
 			row.Verdict = string(pr.Status)
@@ -132,7 +131,7 @@ func checkView(rep *model.CheckReport) checkPage {
 
 func packageSection(row checkRow, pr model.PackageReport) packageView {
 	v := packageView{checkRow: row, Status: string(pr.Status), Reason: pr.Reason,
-		NotAnalyzed: pr.Status == model.StatusNotAnalyzed, Importers: engine.ImporterLines(&pr),
+		NotAnalyzed: pr.Status == model.StatusNotAnalyzed, Importers: view.ImporterLines(&pr),
 		Warnings: pr.Warnings, Notes: pr.Notes, Next: pr.Plan.Next, Hidden: pr.Counts.Hidden}
 	if v.NotAnalyzed {
 		return v
