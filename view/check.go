@@ -32,6 +32,15 @@ type CheckPackage struct {
 	RuleNotes []Line
 	// Hidden says how many findings the report hides (--all shows them).
 	Hidden []Line
+	// Sites are every finding, in the report's order, as the details list
+	// them (`check --details`, the page); a hidden one only with --all.
+	Sites []Site
+	// PreExisting are the errors the repository already has in the files
+	// compiled, under their heading: subtracted, never counted.
+	PreExisting []Line
+	// Runtime says which Node loaded the copies, or why the probe could
+	// not tell.
+	Runtime []Line
 	// Tail closes the package: coverage, what was not analyzed, warnings,
 	// notes and the Next commands.
 	Tail []Line
@@ -111,6 +120,18 @@ func Check(pr *model.PackageReport) CheckPackage {
 	if pr.Counts.Hidden > 0 {
 		v.Hidden = []Line{{{"  ", Plain}, {Count(pr.Counts.Hidden, "finding") + " hidden (info, additive or low confidence; --all shows them)", Dim}}}
 	}
+	for _, f := range pr.Findings {
+		v.Sites = append(v.Sites, site(f))
+	}
+	if n := len(pr.Compile.PreExistingErrors); n > 0 {
+		v.PreExisting = []Line{{{"  ", Plain}, {fmt.Sprintf("Pre-existing (%s before the upgrade, not counted)", Count(n, "error")), Strong}}}
+		for _, d := range pr.Compile.PreExistingErrors {
+			v.PreExisting = append(v.PreExisting, Line{{"    ", Plain}, {DiagLine(d), Dim}})
+		}
+	}
+	for _, rt := range pr.Runtime {
+		v.Runtime = append(v.Runtime, Line{{"  ", Plain}, {rt.Coverage(), Dim}})
+	}
 	if pr.Status == model.StatusSkipped {
 		return v
 	}
@@ -142,6 +163,113 @@ func Check(pr *model.PackageReport) CheckPackage {
 		v.Tail = append(v.Tail, Line{{"  ", Plain}, {label, Strong}, {" " + cmd, Plain}})
 	}
 	return v
+}
+
+// Site is one finding as the details list it: a line that says where and
+// what, and the lines under it. Further evidence of a site (the runtime
+// probe's, say) joins Under, so every renderer draws it.
+type Site struct {
+	ID     string
+	Hidden bool
+	// Marker is the severity's sign in its tone: ✗ ? ! ·.
+	Marker Span
+	// At is "file:line", the file alone when the finding has no line.
+	At string
+	// Kind is "breaking · <finding id>".
+	Kind   string
+	Reason string
+	// Under are the lines under the site, indented: the compiler's errors
+	// at it (those inside dependencies after the first few folded into
+	// one line: they repeat what the compiler cannot read), the errors
+	// traced to it elsewhere, the runtime probe's word, the other places
+	// the site stands.
+	Under []Line
+	// Errors are the compiler's errors at the site and traced to it, none
+	// folded, for a page that has the room.
+	Errors []string
+	// Also are the other places the site stands.
+	Also []string
+}
+
+// ShownDependencyErrors is how many errors inside dependencies a site
+// shows in a terminal: the first say what the compiler cannot read, the
+// rest repeat it (331 for zod 4 on TypeScript 4.4).
+const ShownDependencyErrors = 5
+
+// Line is the site's own line: "    ✗ src/a.ts:3  breaking · id  reason".
+func (s Site) Line() Line {
+	return Line{{"    ", Plain}, s.Marker, {" " + s.At + "  ", Plain}, {s.Kind, Dim}, {"  " + s.Reason, Plain}}
+}
+
+// SiteLines are the details' "Sites" block: the heading, then each site
+// shown (the hidden ones with all) with the lines under it; none when no
+// site is shown.
+func SiteLines(sites []Site, all bool) []Line {
+	var ls []Line
+	for _, s := range sites {
+		if s.Hidden && !all {
+			continue
+		}
+		if ls == nil {
+			ls = []Line{{{"  ", Plain}, {"Sites", Strong}}}
+		}
+		ls = append(append(ls, s.Line()), s.Under...)
+	}
+	return ls
+}
+
+func site(f model.Finding) Site {
+	s := Site{ID: f.ID, Hidden: f.Hidden, At: at(f.File, f.Line), Kind: string(f.Severity) + " · " + f.ID, Reason: f.Reason}
+	s.Marker = SeverityMarker(f.Severity)
+	under := func(text string) { s.Under = append(s.Under, Line{{"        ", Plain}, {text, Dim}}) }
+	inDeps := 0
+	for _, d := range f.Evidence {
+		s.Errors = append(s.Errors, DiagLine(d))
+		if model.InDependency(d.File) {
+			if inDeps++; inDeps > ShownDependencyErrors {
+				continue
+			}
+		}
+		under(DiagLine(d))
+	}
+	if more := inDeps - ShownDependencyErrors; more > 0 {
+		under(fmt.Sprintf("… %d more inside dependencies (--json lists every one)", more))
+	}
+	for _, d := range f.Downstream {
+		s.Errors = append(s.Errors, DiagLine(d))
+		under(DiagLine(d))
+	}
+	for _, c := range f.Runtime {
+		under("runtime: " + c.Detail)
+	}
+	for _, u := range f.Sites {
+		if u.Line != f.Line || u.File != f.File {
+			s.Also = append(s.Also, at(u.File, u.Line))
+			under(fmt.Sprintf("also %s:%d", u.File, u.Line))
+		}
+	}
+	return s
+}
+
+// SeverityMarker is a finding's sign in its tone, as the plan's rows and
+// the sites show it.
+func SeverityMarker(sev model.Severity) Span {
+	switch sev {
+	case model.Breaking:
+		return Span{"✗", Bad}
+	case model.Unverified:
+		return Span{"?", Warn}
+	case model.Deprecated:
+		return Span{"!", Warn}
+	}
+	return Span{"·", Dim}
+}
+
+func at(file string, line int) string {
+	if line > 0 {
+		return file + ":" + strconv.Itoa(line)
+	}
+	return file
 }
 
 func warnings(ws []string) []Line {
