@@ -28,6 +28,9 @@ type CheckPackage struct {
 	// Plan is the per-rule table under PlanHeader: the breaking rules,
 	// then each further section under its heading.
 	Plan []PlanRow
+	// Rules are the plan's rules in the table's order: a row's Rule is
+	// its place here.
+	Rules []PlanEntry
 	// RuleNotes are the packs' notes and review notes on the rules.
 	RuleNotes []Line
 	// Hidden says how many findings the report hides (--all shows them).
@@ -111,11 +114,11 @@ func Check(pr *model.PackageReport) CheckPackage {
 		if len(pr.Members) == 1 && m.TypesVia == nil && m.Status == model.StatusAnalyzed {
 			break
 		}
-		v.Head = append(v.Head, plain("  "+memberLine(m)))
+		v.Head = append(v.Head, plain("  "+MemberLine(m)))
 	}
 	v.Companions = CompanionRows(pr.Companions)
 	es := Entries(pr.Plan)
-	v.Plan = PlanRows(es)
+	v.Plan, v.Rules = PlanRows(es), es
 	v.RuleNotes = RuleNotes(es)
 	if pr.Counts.Hidden > 0 {
 		v.Hidden = []Line{{{"  ", Plain}, {Count(pr.Counts.Hidden, "finding") + " hidden (info, additive or low confidence; --all shows them)", Dim}}}
@@ -166,29 +169,32 @@ func Check(pr *model.PackageReport) CheckPackage {
 }
 
 // Site is one finding as the details list it: a line that says where and
-// what, and the lines under it. Further evidence of a site (the runtime
-// probe's, say) joins Under, so every renderer draws it.
+// what, and the evidence under it. Further evidence of a site (the
+// runtime probe's, say) joins Evidence, so every renderer draws it.
 type Site struct {
-	ID     string
-	Hidden bool
+	ID       string
+	Severity model.Severity
+	Hidden   bool
 	// Marker is the severity's sign in its tone: ✗ ? ! ·.
 	Marker Span
 	// At is "file:line", the file alone when the finding has no line.
-	At string
-	// Kind is "breaking · <finding id>".
-	Kind   string
+	At     string
 	Reason string
-	// Under are the lines under the site, indented: the compiler's errors
-	// at it (those inside dependencies after the first few folded into
-	// one line: they repeat what the compiler cannot read), the errors
-	// traced to it elsewhere, the runtime probe's word, the other places
-	// the site stands.
-	Under []Line
-	// Errors are the compiler's errors at the site and traced to it, none
-	// folded, for a page that has the room.
-	Errors []string
+	// Evidence are the lines under the site, in order: the compiler's
+	// errors at it, those traced to it elsewhere, the runtime probe's
+	// word. A page lists every one; a terminal folds those inside
+	// dependencies (Under).
+	Evidence []Evidence
 	// Also are the other places the site stands.
 	Also []string
+}
+
+// Evidence is a line under a site.
+type Evidence struct {
+	Text string
+	// InDependency: a compiler error inside a dependency at the site;
+	// after the first few they repeat what the compiler cannot read.
+	InDependency bool
 }
 
 // ShownDependencyErrors is how many errors inside dependencies a site
@@ -198,7 +204,37 @@ const ShownDependencyErrors = 5
 
 // Line is the site's own line: "    ✗ src/a.ts:3  breaking · id  reason".
 func (s Site) Line() Line {
-	return Line{{"    ", Plain}, s.Marker, {" " + s.At + "  ", Plain}, {s.Kind, Dim}, {"  " + s.Reason, Plain}}
+	return Line{{"    ", Plain}, s.Marker, {" " + s.At + "  ", Plain}, {string(s.Severity) + " · " + s.ID, Dim}, {"  " + s.Reason, Plain}}
+}
+
+// Under are the lines a terminal shows under the site: its evidence,
+// the errors inside dependencies after the first few folded into one
+// line, then the other places it stands.
+func (s Site) Under() []Line {
+	var ls []Line
+	under := func(text string) { ls = append(ls, Line{{"        ", Plain}, {text, Dim}}) }
+	last := -1
+	for i, e := range s.Evidence {
+		if e.InDependency {
+			last = i
+		}
+	}
+	inDeps := 0
+	for i, e := range s.Evidence {
+		if e.InDependency {
+			inDeps++
+		}
+		if !e.InDependency || inDeps <= ShownDependencyErrors {
+			under(e.Text)
+		}
+		if more := inDeps - ShownDependencyErrors; i == last && more > 0 {
+			under(fmt.Sprintf("… %d more inside dependencies (--json lists every one)", more))
+		}
+	}
+	for _, a := range s.Also {
+		under("also " + a)
+	}
+	return ls
 }
 
 // SiteLines are the details' "Sites" block: the heading, then each site
@@ -213,39 +249,25 @@ func SiteLines(sites []Site, all bool) []Line {
 		if ls == nil {
 			ls = []Line{{{"  ", Plain}, {"Sites", Strong}}}
 		}
-		ls = append(append(ls, s.Line()), s.Under...)
+		ls = append(append(ls, s.Line()), s.Under()...)
 	}
 	return ls
 }
 
 func site(f model.Finding) Site {
-	s := Site{ID: f.ID, Hidden: f.Hidden, At: at(f.File, f.Line), Kind: string(f.Severity) + " · " + f.ID, Reason: f.Reason}
-	s.Marker = SeverityMarker(f.Severity)
-	under := func(text string) { s.Under = append(s.Under, Line{{"        ", Plain}, {text, Dim}}) }
-	inDeps := 0
+	s := Site{ID: f.ID, Severity: f.Severity, Hidden: f.Hidden, Marker: SeverityMarker(f.Severity), At: At(f.File, f.Line), Reason: f.Reason}
 	for _, d := range f.Evidence {
-		s.Errors = append(s.Errors, DiagLine(d))
-		if model.InDependency(d.File) {
-			if inDeps++; inDeps > ShownDependencyErrors {
-				continue
-			}
-		}
-		under(DiagLine(d))
-	}
-	if more := inDeps - ShownDependencyErrors; more > 0 {
-		under(fmt.Sprintf("… %d more inside dependencies (--json lists every one)", more))
+		s.Evidence = append(s.Evidence, Evidence{Text: DiagLine(d), InDependency: model.InDependency(d.File)})
 	}
 	for _, d := range f.Downstream {
-		s.Errors = append(s.Errors, DiagLine(d))
-		under(DiagLine(d))
+		s.Evidence = append(s.Evidence, Evidence{Text: DiagLine(d)})
 	}
 	for _, c := range f.Runtime {
-		under("runtime: " + c.Detail)
+		s.Evidence = append(s.Evidence, Evidence{Text: "runtime: " + c.Detail})
 	}
 	for _, u := range f.Sites {
 		if u.Line != f.Line || u.File != f.File {
-			s.Also = append(s.Also, at(u.File, u.Line))
-			under(fmt.Sprintf("also %s:%d", u.File, u.Line))
+			s.Also = append(s.Also, At(u.File, u.Line))
 		}
 	}
 	return s
@@ -265,7 +287,8 @@ func SeverityMarker(sev model.Severity) Span {
 	return Span{"·", Dim}
 }
 
-func at(file string, line int) string {
+// At is a place: "file:line", the file alone without a line.
+func At(file string, line int) string {
 	if line > 0 {
 		return file + ":" + strconv.Itoa(line)
 	}
@@ -310,7 +333,9 @@ func Arrow(installed, target string) string {
 	return installed + " → " + target
 }
 
-func memberLine(m model.MemberReport) string {
+// MemberLine is a release group's member as check shows it: "react-dom
+// 18.3.1 → 19.1.0 · types via @types/react-dom 18.3.5 → its own".
+func MemberLine(m model.MemberReport) string {
 	line := fmt.Sprintf("%s %s", m.Name, Arrow(m.Installed, m.Target))
 	switch tv := m.TypesVia; {
 	case tv == nil:
@@ -393,6 +418,20 @@ func RuleNotes(es []PlanEntry) []Line {
 		}
 	}
 	return ls
+}
+
+// FixWord says who makes a site's edit ("rule", "agent", "manual" in a
+// plan's Fix) in the plan's column words; nothing when no one is named.
+func FixWord(by string) string {
+	switch by {
+	case "":
+		return ""
+	case "rule":
+		return "by rule"
+	case "agent":
+		return "by agent"
+	}
+	return "manual"
 }
 
 // RuleSites reads "3", or "1 fix, 12 errors" when edits stand for more

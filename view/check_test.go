@@ -108,8 +108,8 @@ func drawCheck(v view.CheckPackage) string {
 		b.WriteString("== sites\n")
 	}
 	for _, s := range v.Sites {
-		fmt.Fprintf(&b, "%s (hidden %v; errors %d, also %q)\n", marked(s.Line()), s.Hidden, len(s.Errors), s.Also)
-		for _, l := range s.Under {
+		fmt.Fprintf(&b, "%s (hidden %v; evidence %d, also %q)\n", marked(s.Line()), s.Hidden, len(s.Evidence), s.Also)
+		for _, l := range s.Under() {
 			b.WriteString(marked(l) + "\n")
 		}
 	}
