@@ -20,6 +20,7 @@ import (
 	"github.com/uptide/uptide/fix/isolate"
 	"github.com/uptide/uptide/fix/managers"
 	"github.com/uptide/uptide/fix/verify"
+	"github.com/uptide/uptide/internal/lists"
 	"github.com/uptide/uptide/internal/redact"
 )
 
@@ -988,14 +989,8 @@ func orEmpty(s []string) []string {
 	return s
 }
 
-func appendUnique(s []string, v string) []string {
-	for _, x := range s {
-		if x == v {
-			return s
-		}
-	}
-	return append(s, v)
-}
+// appendUnique adds v to s unless it holds it (lists.AppendUnique).
+var appendUnique = lists.AppendUnique[string]
 
 func plural(n int, one, many string) string {
 	if n == 1 {
