@@ -50,13 +50,7 @@ func Fix(r *fix.Report) FixReport {
 	if len(r.Moves) > 0 {
 		s := Section{Title: "Moves"}
 		for _, m := range r.Moves {
-			from, to := m.From, m.To
-			if from == "" {
-				from = "(new)"
-			}
-			if to == "" {
-				to = "(removed)"
-			}
+			from, to := MoveEnds(m)
 			s.Lines = append(s.Lines, Line{{Text: fmt.Sprintf("  %-28s %s → %s  ", m.Name, from, to)}, {m.Why, Dim}})
 		}
 		v.Sections = append(v.Sections, s)
@@ -444,4 +438,17 @@ func batchSteps(r *fix.Report) Section {
 		}
 	}
 	return s
+}
+
+// MoveEnds are a move's versions in words: "(new)" for a package the
+// upgrade adds, "(removed)" for one it takes out.
+func MoveEnds(m fix.Move) (from, to string) {
+	from, to = m.From, m.To
+	if from == "" {
+		from = "(new)"
+	}
+	if to == "" {
+		to = "(removed)"
+	}
+	return from, to
 }
