@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"github.com/uptide/uptide/engine/triage"
 
 	"github.com/uptide/uptide/engine/check"
 	"github.com/uptide/uptide/engine/discover"
@@ -19,6 +20,7 @@ type (
 	CheckOptions      = check.Options
 	DiffOptions       = check.DiffOptions
 	PlanTargetOptions = discover.PlanTargetOptions
+	PlanOptions       = discover.UpgradePlanOptions
 	Index             = discover.Index
 	TargetPlan        = discover.TargetPlan
 	TargetError       = discover.TargetError
@@ -73,6 +75,19 @@ func PlanTarget(ctx context.Context, opts PlanTargetOptions, row model.Dependenc
 	return discover.PlanTarget(ctx, opts, row, target)
 }
 
+// PlanUpgrades plans the repository's upgrades: discovery's rows, the
+// registry's publish times and advisories, and the checks given, triaged
+// (discover.PlanUpgrades).
+func PlanUpgrades(ctx context.Context, opts PlanOptions) (*model.UpgradePlanReport, error) {
+	return discover.PlanUpgrades(ctx, opts)
+}
+
+// Releases are the published versions of a package, from the registry
+// the repository's .npmrc names for it (discover.Releases).
+func Releases(ctx context.Context, cwd string, env []string, name string) ([]string, error) {
+	return discover.Releases(ctx, cwd, env, name)
+}
+
 // NextCommands are the `uptide check` and `uptide fix` commands of a move
 // (discover.NextCommands).
 func NextCommands(cwdArg, name, target string, members []model.Companion, conflict bool) []string {
@@ -102,3 +117,17 @@ func ResolveTargets(ctx context.Context, client *registry.Client, r *model.Repos
 func SyntaxOf(ctx context.Context, a *typescript.Adapter) packs.Syntax {
 	return check.SyntaxOf(ctx, a)
 }
+
+// Judge is one check of a ceiling's bisection (triage.Judge).
+type Judge = triage.Judge
+
+// Ceiling bisects a package's releases above installed for the newest one
+// judge finds ✓ no impact (triage.Ceiling): what `plan --ceiling` runs,
+// and what the planner's target picker asks of the checks already made.
+func Ceiling(pkg, installed string, versions []string, judge Judge) (model.Ceiling, error) {
+	return triage.Ceiling(pkg, installed, versions, judge)
+}
+
+// VerdictOf is a check report's verdict in the plan's words
+// (triage.VerdictOf).
+func VerdictOf(rep *model.PackageReport) model.Verdict { return triage.VerdictOf(rep) }

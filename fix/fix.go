@@ -20,6 +20,7 @@ import (
 	"github.com/uptide/uptide/fix/isolate"
 	"github.com/uptide/uptide/fix/managers"
 	"github.com/uptide/uptide/fix/verify"
+	"github.com/uptide/uptide/internal/lists"
 	"github.com/uptide/uptide/internal/redact"
 )
 
@@ -354,7 +355,7 @@ func (r *runner) baselineClone(ctx context.Context) bool    { return r.compileBe
 // compileBefore is the baseline: the compile of the workspaces before the
 // upgrade, in root.
 func (r *runner) compileBefore(ctx context.Context, root string) bool {
-	r.progress(model.PhaseCompile, "type-checking %s before the upgrade", engine.Where(r.workspaces))
+	r.progress(model.PhaseCompile, "type-checking %s before the upgrade", model.Where(r.workspaces))
 	r.base, r.baseErr = compileWorkspaces(ctx, root, r.workspaces, r.fetch, r.drivers)
 	r.trace(model.PhaseCompile, "compiled before the upgrade")
 	return true
@@ -598,7 +599,7 @@ func (r *runner) typesAfter(ctx context.Context) bool {
 			Untyped: after.Untyped}
 		if len(after.Projects) == 0 {
 			r.rep.Types.Status = model.StatusSkipped
-			r.rep.Types.Reason = "no tsconfig.json in " + engine.Where(workspaces) + ": nothing to type-check"
+			r.rep.Types.Reason = "no tsconfig.json in " + model.Where(workspaces) + ": nothing to type-check"
 		}
 	}
 	return true
@@ -696,7 +697,7 @@ func (r *runner) confirmServices(repository *model.Repository, workspaces []stri
 	}
 	r.rep.Services = &sv
 	if sv.Empty() {
-		r.progress(model.PhaseTests, "nothing in %s needs a service: --with-services changes nothing", engine.Where(workspaces))
+		r.progress(model.PhaseTests, "nothing in %s needs a service: --with-services changes nothing", model.Where(workspaces))
 		return true
 	}
 	if !r.o.Yes {
@@ -987,14 +988,8 @@ func orEmpty(s []string) []string {
 	return s
 }
 
-func appendUnique(s []string, v string) []string {
-	for _, x := range s {
-		if x == v {
-			return s
-		}
-	}
-	return append(s, v)
-}
+// appendUnique adds v to s unless it holds it (lists.AppendUnique).
+var appendUnique = lists.AppendUnique[string]
 
 func plural(n int, one, many string) string {
 	if n == 1 {

@@ -8,7 +8,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/uptide/uptide/engine"
 	"github.com/uptide/uptide/engine/lockfile"
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/engine/repo"
@@ -346,7 +345,7 @@ func (r *runner) baselineAtBase(ctx context.Context) bool {
 		r.baseErr = fmt.Errorf("installing the base's lockfile: %w", err)
 		return true
 	}
-	r.progress(model.PhaseCompile, "type-checking %s at the base", engine.Where(r.workspaces))
+	r.progress(model.PhaseCompile, "type-checking %s at the base", model.Where(r.workspaces))
 	r.base, r.baseErr = compileWorkspaces(ctx, r.croot, r.workspaces, r.fetch, r.drivers)
 	r.style = verify.DetectStyle(r.croot)
 	var atBase []string

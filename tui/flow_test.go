@@ -18,6 +18,7 @@ import (
 
 func breaking(n int) *tui.CheckResult {
 	return &tui.CheckResult{Verdict: model.VerdictBreaking, Breaking: n, Possible: 1, Compiler: "the repo's TypeScript 5.4.5",
+		Summary: fmt.Sprintf("✗ %d breaking · 1 possible", n), Coverage: "compiled 3 of 3 files with the repo's TypeScript 5.4.5 · 0 pre-existing errors",
 		Files: 3, FilesTotal: 3, NextCommand: "uptide check react --target react@19.1.0 --details",
 		Rules: []tui.PlanRule{
 			{ID: "react/useRef-arg", Title: "useRef needs an argument", Severity: model.Breaking, Sites: 2, ByRule: 2,
@@ -212,7 +213,7 @@ func TestDetailsPlanExpandsSites(t *testing.T) {
 	h.until("the result", func() bool { return h.contains("✗ 2 breaking") })
 	h.press("enter")
 	wantIn(t, h.view(), "✗ 2 breaking · 1 possible")
-	wantIn(t, h.view(), "Compiled against 19.1.0 with the repo's TypeScript 5.4.5 · 3 of 3 files · 0 pre-existing errors")
+	wantIn(t, h.view(), "compiled 3 of 3 files with the repo's TypeScript 5.4.5 · 0 pre-existing errors")
 	wantIn(t, h.cursorLine(), "✗ useRef needs an argument")
 	wantIn(t, h.view(), "Next  uptide check react --target react@19.1.0 --details")
 	wantNot(t, h.view(), "packages/web/src/App.tsx:12")
@@ -272,7 +273,7 @@ func TestDetailsShowUndeclaredImporters(t *testing.T) {
 	summary, first, second := -1, -1, -1
 	for i, l := range lines {
 		switch {
-		case strings.Contains(l, "Compiled against"):
+		case strings.Contains(l, "compiled 3 of 3 files"):
 			summary = i
 		case strings.Contains(l, "  packages/ui · imports react without declaring it (resolved via @acme/web)"):
 			first = i

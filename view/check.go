@@ -2,11 +2,9 @@ package view
 
 import (
 	"fmt"
+	"github.com/uptide/uptide/engine/model"
 	"strconv"
 	"strings"
-
-	"github.com/uptide/uptide/engine"
-	"github.com/uptide/uptide/engine/model"
 )
 
 // CheckPackage is one package of a check report as it is shown, by
@@ -30,10 +28,22 @@ type CheckPackage struct {
 	// Plan is the per-rule table under PlanHeader: the breaking rules,
 	// then each further section under its heading.
 	Plan []PlanRow
+	// Rules are the plan's rules in the table's order: a row's Rule is
+	// its place here.
+	Rules []PlanEntry
 	// RuleNotes are the packs' notes and review notes on the rules.
 	RuleNotes []Line
 	// Hidden says how many findings the report hides (--all shows them).
 	Hidden []Line
+	// Sites are every finding, in the report's order, as the details list
+	// them (`check --details`, the page); a hidden one only with --all.
+	Sites []Site
+	// PreExisting are the errors the repository already has in the files
+	// compiled, under their heading: subtracted, never counted.
+	PreExisting []Line
+	// Runtime says which Node loaded the copies, or why the probe could
+	// not tell.
+	Runtime []Line
 	// Tail closes the package: coverage, what was not analyzed, warnings,
 	// notes and the Next commands.
 	Tail []Line
@@ -85,11 +95,11 @@ func Entries(p model.Plan) []PlanEntry {
 
 // Check turns one package of a check report into what is shown.
 func Check(pr *model.PackageReport) CheckPackage {
-	v := CheckPackage{Title: pr.Title, Where: engine.Where(pr.Workspaces), Verdict: VerdictSpan(pr)}
+	v := CheckPackage{Title: pr.Title, Where: model.Where(pr.Workspaces), Verdict: VerdictSpan(pr)}
 	if pr.Installed != "" {
 		v.Title += " " + Arrow(pr.Installed, pr.Target)
 	}
-	for _, l := range engine.ImporterLines(pr) {
+	for _, l := range ImporterLines(pr) {
 		v.Head = append(v.Head, Line{{"  ", Plain}, {l, Warn}})
 	}
 	if pr.Status == model.StatusNotAnalyzed {
@@ -104,14 +114,26 @@ func Check(pr *model.PackageReport) CheckPackage {
 		if len(pr.Members) == 1 && m.TypesVia == nil && m.Status == model.StatusAnalyzed {
 			break
 		}
-		v.Head = append(v.Head, plain("  "+memberLine(m)))
+		v.Head = append(v.Head, plain("  "+MemberLine(m)))
 	}
 	v.Companions = CompanionRows(pr.Companions)
 	es := Entries(pr.Plan)
-	v.Plan = PlanRows(es)
+	v.Plan, v.Rules = PlanRows(es), es
 	v.RuleNotes = RuleNotes(es)
 	if pr.Counts.Hidden > 0 {
 		v.Hidden = []Line{{{"  ", Plain}, {Count(pr.Counts.Hidden, "finding") + " hidden (info, additive or low confidence; --all shows them)", Dim}}}
+	}
+	for _, f := range pr.Findings {
+		v.Sites = append(v.Sites, site(f))
+	}
+	if n := len(pr.Compile.PreExistingErrors); n > 0 {
+		v.PreExisting = []Line{{{"  ", Plain}, {fmt.Sprintf("Pre-existing (%s before the upgrade, not counted)", Count(n, "error")), Strong}}}
+		for _, d := range pr.Compile.PreExistingErrors {
+			v.PreExisting = append(v.PreExisting, Line{{"    ", Plain}, {DiagLine(d), Dim}})
+		}
+	}
+	for _, rt := range pr.Runtime {
+		v.Runtime = append(v.Runtime, Line{{"  ", Plain}, {rt.Coverage(), Dim}})
 	}
 	if pr.Status == model.StatusSkipped {
 		return v
@@ -144,6 +166,133 @@ func Check(pr *model.PackageReport) CheckPackage {
 		v.Tail = append(v.Tail, Line{{"  ", Plain}, {label, Strong}, {" " + cmd, Plain}})
 	}
 	return v
+}
+
+// Site is one finding as the details list it: a line that says where and
+// what, and the evidence under it. Further evidence of a site (the
+// runtime probe's, say) joins Evidence, so every renderer draws it.
+type Site struct {
+	ID       string
+	Severity model.Severity
+	Hidden   bool
+	// Marker is the severity's sign in its tone: ✗ ? ! ·.
+	Marker Span
+	// At is "file:line", the file alone when the finding has no line.
+	At     string
+	Reason string
+	// Evidence are the lines under the site, in order: the compiler's
+	// errors at it, those traced to it elsewhere, the runtime probe's
+	// word. A page lists every one; a terminal folds those inside
+	// dependencies (Under).
+	Evidence []Evidence
+	// Also are the other places the site stands.
+	Also []string
+}
+
+// Evidence is a line under a site.
+type Evidence struct {
+	Text string
+	// InDependency: a compiler error inside a dependency at the site;
+	// after the first few they repeat what the compiler cannot read.
+	InDependency bool
+}
+
+// ShownDependencyErrors is how many errors inside dependencies a site
+// shows in a terminal: the first say what the compiler cannot read, the
+// rest repeat it (331 for zod 4 on TypeScript 4.4).
+const ShownDependencyErrors = 5
+
+// Line is the site's own line: "    ✗ src/a.ts:3  breaking · id  reason".
+func (s Site) Line() Line {
+	return Line{{"    ", Plain}, s.Marker, {" " + s.At + "  ", Plain}, {string(s.Severity) + " · " + s.ID, Dim}, {"  " + s.Reason, Plain}}
+}
+
+// Under are the lines a terminal shows under the site: its evidence,
+// the errors inside dependencies after the first few folded into one
+// line, then the other places it stands.
+func (s Site) Under() []Line {
+	var ls []Line
+	under := func(text string) { ls = append(ls, Line{{"        ", Plain}, {text, Dim}}) }
+	last := -1
+	for i, e := range s.Evidence {
+		if e.InDependency {
+			last = i
+		}
+	}
+	inDeps := 0
+	for i, e := range s.Evidence {
+		if e.InDependency {
+			inDeps++
+		}
+		if !e.InDependency || inDeps <= ShownDependencyErrors {
+			under(e.Text)
+		}
+		if more := inDeps - ShownDependencyErrors; i == last && more > 0 {
+			under(fmt.Sprintf("… %d more inside dependencies (--json lists every one)", more))
+		}
+	}
+	for _, a := range s.Also {
+		under("also " + a)
+	}
+	return ls
+}
+
+// SiteLines are the details' "Sites" block: the heading, then each site
+// shown (the hidden ones with all) with the lines under it; none when no
+// site is shown.
+func SiteLines(sites []Site, all bool) []Line {
+	var ls []Line
+	for _, s := range sites {
+		if s.Hidden && !all {
+			continue
+		}
+		if ls == nil {
+			ls = []Line{{{"  ", Plain}, {"Sites", Strong}}}
+		}
+		ls = append(append(ls, s.Line()), s.Under()...)
+	}
+	return ls
+}
+
+func site(f model.Finding) Site {
+	s := Site{ID: f.ID, Severity: f.Severity, Hidden: f.Hidden, Marker: SeverityMarker(f.Severity), At: At(f.File, f.Line), Reason: f.Reason}
+	for _, d := range f.Evidence {
+		s.Evidence = append(s.Evidence, Evidence{Text: DiagLine(d), InDependency: model.InDependency(d.File)})
+	}
+	for _, d := range f.Downstream {
+		s.Evidence = append(s.Evidence, Evidence{Text: DiagLine(d)})
+	}
+	for _, c := range f.Runtime {
+		s.Evidence = append(s.Evidence, Evidence{Text: "runtime: " + c.Detail})
+	}
+	for _, u := range f.Sites {
+		if u.Line != f.Line || u.File != f.File {
+			s.Also = append(s.Also, At(u.File, u.Line))
+		}
+	}
+	return s
+}
+
+// SeverityMarker is a finding's sign in its tone, as the plan's rows and
+// the sites show it.
+func SeverityMarker(sev model.Severity) Span {
+	switch sev {
+	case model.Breaking:
+		return Span{"✗", Bad}
+	case model.Unverified:
+		return Span{"?", Warn}
+	case model.Deprecated:
+		return Span{"!", Warn}
+	}
+	return Span{"·", Dim}
+}
+
+// At is a place: "file:line", the file alone without a line.
+func At(file string, line int) string {
+	if line > 0 {
+		return file + ":" + strconv.Itoa(line)
+	}
+	return file
 }
 
 func warnings(ws []string) []Line {
@@ -184,7 +333,9 @@ func Arrow(installed, target string) string {
 	return installed + " → " + target
 }
 
-func memberLine(m model.MemberReport) string {
+// MemberLine is a release group's member as check shows it: "react-dom
+// 18.3.1 → 19.1.0 · types via @types/react-dom 18.3.5 → its own".
+func MemberLine(m model.MemberReport) string {
 	line := fmt.Sprintf("%s %s", m.Name, Arrow(m.Installed, m.Target))
 	switch tv := m.TypesVia; {
 	case tv == nil:
@@ -267,6 +418,20 @@ func RuleNotes(es []PlanEntry) []Line {
 		}
 	}
 	return ls
+}
+
+// FixWord says who makes a site's edit ("rule", "agent", "manual" in a
+// plan's Fix) in the plan's column words; nothing when no one is named.
+func FixWord(by string) string {
+	switch by {
+	case "":
+		return ""
+	case "rule":
+		return "by rule"
+	case "agent":
+		return "by agent"
+	}
+	return "manual"
 }
 
 // RuleSites reads "3", or "1 fix, 12 errors" when edits stand for more

@@ -104,6 +104,17 @@ func drawCheck(v view.CheckPackage) string {
 	}
 	lines("rule notes", v.RuleNotes)
 	lines("hidden", v.Hidden)
+	if len(v.Sites) > 0 {
+		b.WriteString("== sites\n")
+	}
+	for _, s := range v.Sites {
+		fmt.Fprintf(&b, "%s (hidden %v; evidence %d, also %q)\n", marked(s.Line()), s.Hidden, len(s.Evidence), s.Also)
+		for _, l := range s.Under() {
+			b.WriteString(marked(l) + "\n")
+		}
+	}
+	lines("pre-existing", v.PreExisting)
+	lines("runtime", v.Runtime)
 	lines("tail", v.Tail)
 	return b.String()
 }

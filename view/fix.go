@@ -2,11 +2,10 @@ package view
 
 import (
 	"fmt"
+	"github.com/uptide/uptide/engine/model"
 	"sort"
 	"strings"
 
-	"github.com/uptide/uptide/engine"
-	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/fix"
 )
 
@@ -51,13 +50,7 @@ func Fix(r *fix.Report) FixReport {
 	if len(r.Moves) > 0 {
 		s := Section{Title: "Moves"}
 		for _, m := range r.Moves {
-			from, to := m.From, m.To
-			if from == "" {
-				from = "(new)"
-			}
-			if to == "" {
-				to = "(removed)"
-			}
+			from, to := MoveEnds(m)
 			s.Lines = append(s.Lines, Line{{Text: fmt.Sprintf("  %-28s %s → %s  ", m.Name, from, to)}, {m.Why, Dim}})
 		}
 		v.Sections = append(v.Sections, s)
@@ -261,7 +254,7 @@ func testsSection(r *fix.Report) Section {
 		s.Lines = append(s.Lines, Line{{"  ", Plain}, mark, {fmt.Sprintf(" %s  %s · %s%s%s", res.Status, CommandLine(res.Run.Command), res.Run.Scope, counts, rerun), Plain}})
 	}
 	for _, ws := range t.NoTests {
-		s.Lines = append(s.Lines, plain("  – no tests cover "+engine.Where([]string{ws})))
+		s.Lines = append(s.Lines, plain("  – no tests cover "+model.Where([]string{ws})))
 	}
 	if len(t.Skipped) > 0 {
 		verb := "need services and were"
@@ -445,4 +438,17 @@ func batchSteps(r *fix.Report) Section {
 		}
 	}
 	return s
+}
+
+// MoveEnds are a move's versions in words: "(new)" for a package the
+// upgrade adds, "(removed)" for one it takes out.
+func MoveEnds(m fix.Move) (from, to string) {
+	from, to = m.From, m.To
+	if from == "" {
+		from = "(new)"
+	}
+	if to == "" {
+		to = "(removed)"
+	}
+	return from, to
 }

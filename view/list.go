@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/uptide/uptide/engine"
 	"github.com/uptide/uptide/engine/lockfile"
 	"github.com/uptide/uptide/engine/model"
 )
@@ -186,12 +185,12 @@ func NewList(rep *model.DiscoverReport, all bool) List {
 		}
 	}
 	for _, s := range rep.Skipped {
-		v.Skipped = append(v.Skipped, SkippedLine{Name: s.Name, Where: engine.Where([]string{s.Workspace}) + " " + s.Spec, Reason: s.Reason})
+		v.Skipped = append(v.Skipped, SkippedLine{Name: s.Name, Where: model.Where([]string{s.Workspace}) + " " + s.Spec, Reason: s.Reason})
 	}
 	v.NotChecked = NotCheckedByHost(rep.NotChecked)
 	for _, r := range rep.Rows {
 		if r.Status == model.RowOK && r.Installed == "" && r.Reason != "" {
-			v.Unknown = append(v.Unknown, Line{{"!", Warn}, {fmt.Sprintf(" %s (%s): unknown installed version, %s", r.Name, engine.Where(r.Workspaces), r.Reason), Plain}})
+			v.Unknown = append(v.Unknown, Line{{"!", Warn}, {fmt.Sprintf(" %s (%s): unknown installed version, %s", r.Name, model.Where(r.Workspaces), r.Reason), Plain}})
 		}
 	}
 	for _, p := range rep.Problems {
@@ -211,7 +210,7 @@ func Urgent(k model.UpdateKind, installed string) bool {
 // Row is a dependency as both tables show it, moving to the row's Target
 // with its Update (the planner passes the target picked there).
 func Row(r model.DependencyRow) ListRow {
-	v := ListRow{Name: r.Name, Where: engine.Where(r.Workspaces), Versions: Versions(r.Installed, r.Target), Kind: UpdateSpan(r.Update)}
+	v := ListRow{Name: r.Name, Where: model.Where(r.Workspaces), Versions: Versions(r.Installed, r.Target), Kind: UpdateSpan(r.Update)}
 	switch {
 	case r.Catalog != "":
 		v.Where = "catalog:" + strings.TrimPrefix(r.Catalog, "default") + " " + v.Where

@@ -686,17 +686,24 @@ func dedupeUnanalyzed(us []model.Unanalyzed) []model.Unanalyzed {
 			out = append(out, u)
 		}
 	}
-	sort.Slice(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		if a.File != b.File {
-			return a.File < b.File
-		}
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		return a.Kind < b.Kind
-	})
+	sortByPlace(out, func(u model.Unanalyzed) (string, int, string) { return u.File, u.Line, u.Kind })
 	return out
+}
+
+// sortByPlace orders a report's list by file, line, then kind, as every
+// list of places reads.
+func sortByPlace[T any](list []T, place func(T) (file string, line int, kind string)) {
+	sort.Slice(list, func(i, j int) bool {
+		af, al, ak := place(list[i])
+		bf, bl, bk := place(list[j])
+		if af != bf {
+			return af < bf
+		}
+		if al != bl {
+			return al < bl
+		}
+		return ak < bk
+	})
 }
 
 // sortStrings makes the report's free-text lists deterministic.

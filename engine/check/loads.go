@@ -1,8 +1,6 @@
 package check
 
 import (
-	"sort"
-
 	"github.com/uptide/uptide/engine/model"
 )
 
@@ -39,15 +37,6 @@ func computedLoads(found []model.ComputedLoad, reports []model.PackageReport) []
 	for _, l := range byKey {
 		out = append(out, l)
 	}
-	sort.Slice(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		if a.File != b.File {
-			return a.File < b.File
-		}
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		return a.Kind < b.Kind
-	})
+	sortByPlace(out, func(l model.ComputedLoad) (string, int, string) { return l.File, l.Line, l.Kind })
 	return out
 }

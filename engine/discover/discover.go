@@ -20,6 +20,7 @@ import (
 	"github.com/uptide/uptide/engine/repo"
 	"github.com/uptide/uptide/engine/semver"
 	"github.com/uptide/uptide/internal/cache"
+	"github.com/uptide/uptide/internal/lists"
 )
 
 // Options configures Discover.
@@ -394,7 +395,7 @@ func notChecked(decls []decl, failures map[string]error) []model.NotChecked {
 			}
 			byName[d.d.Package] = nc
 		}
-		nc.Workspaces = appendUnique(nc.Workspaces, d.ws)
+		nc.Workspaces = lists.AppendUnique(nc.Workspaces, d.ws)
 	}
 	out := make([]model.NotChecked, 0, len(byName))
 	for _, nc := range byName {
@@ -408,15 +409,6 @@ func notChecked(decls []decl, failures map[string]error) []model.NotChecked {
 		return out[i].Name < out[j].Name
 	})
 	return out
-}
-
-func appendUnique(list []string, s string) []string {
-	for _, x := range list {
-		if x == s {
-			return list
-		}
-	}
-	return append(list, s)
 }
 
 // normalize makes every list non-nil and sorted so JSON is deterministic.

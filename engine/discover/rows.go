@@ -8,6 +8,7 @@ import (
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/engine/repo"
 	"github.com/uptide/uptide/engine/semver"
+	"github.com/uptide/uptide/internal/lists"
 )
 
 // buildRows merges declarations into dependency decisions: the same package
@@ -36,9 +37,9 @@ func buildRows(decls []decl, packs groups.Packuments, failures map[string]error)
 			rows[key] = r
 			order = append(order, key)
 		}
-		r.Workspaces = appendUnique(r.Workspaces, d.ws)
-		r.Types = appendUniqueType(r.Types, d.d.Type)
-		r.Specs = appendUnique(r.Specs, d.d.Spec)
+		r.Workspaces = lists.AppendUnique(r.Workspaces, d.ws)
+		r.Types = lists.AppendUnique(r.Types, d.d.Type)
+		r.Specs = lists.AppendUnique(r.Specs, d.d.Spec)
 	}
 	out := make([]model.DependencyRow, 0, len(order))
 	for _, k := range order {
@@ -77,15 +78,6 @@ func fillAvailable(row *model.DependencyRow, d decl, p *model.Packument) {
 	if rel, ok := p.Versions[row.Target]; ok && row.Target != row.Installed {
 		row.TargetDeprecated = rel.Deprecated
 	}
-}
-
-func appendUniqueType(list []model.DepType, t model.DepType) []model.DepType {
-	for _, x := range list {
-		if x == t {
-			return list
-		}
-	}
-	return append(list, t)
 }
 
 // groupDeps is the input of the group and companion rules: every registry

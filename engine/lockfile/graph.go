@@ -442,19 +442,9 @@ func (g *Graph) readYarnV1(data []byte) error {
 	var entries []*entry
 	var cur *entry
 	var inDeps bool
-	line := 0
-	for off := 0; off < len(data); {
-		end := bytes.IndexByte(data[off:], '\n')
-		next := len(data)
-		if end >= 0 {
-			next = off + end + 1
-		}
-		raw := bytes.TrimRight(data[off:next], "\r\n")
-		off = next
-		line++
-		text := bytes.TrimLeft(raw, " ")
-		indent := len(raw) - len(text)
-		if len(bytes.TrimSpace(text)) == 0 || text[0] == '#' {
+	for l := range yarnLines(data) {
+		line, text, indent := l.n, l.text, l.indent
+		if text[0] == '#' {
 			continue
 		}
 		switch {

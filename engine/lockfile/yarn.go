@@ -126,21 +126,8 @@ func parseYarnV1(file string, data []byte) (Lockfile, error) {
 		cur = nil
 		return nil
 	}
-	line := 0
-	for off := 0; off < len(data); {
-		end := bytes.IndexByte(data[off:], '\n')
-		next := len(data)
-		if end >= 0 {
-			next = off + end + 1
-		}
-		raw := bytes.TrimRight(data[off:next], "\r\n")
-		off = next
-		line++
-		text := bytes.TrimLeft(raw, " ")
-		indent := len(raw) - len(text)
-		if len(bytes.TrimSpace(text)) == 0 {
-			continue
-		}
+	for l := range yarnLines(data) {
+		line, text, indent := l.n, l.text, l.indent
 		if text[0] == '#' {
 			if indent == 0 && line <= 3 {
 				if err := yarnHeader(file, line, text); err != nil {

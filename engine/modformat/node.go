@@ -152,6 +152,24 @@ func (r *resolver) read(p string) ([]byte, bool, error) {
 	}
 }
 
+// readParsed reads the file at p, when there is one, with parse (which
+// names the file by its path from the root in its errors): a file that
+// does not parse is noted and skipped, one that cannot be read is the
+// error.
+func readParsed[T any](r *resolver, p string, parse func(rel string, data []byte) (T, error)) (T, bool, error) {
+	var v T
+	data, ok, err := r.read(p)
+	if err != nil || !ok {
+		return v, false, err
+	}
+	v, err = parse(r.rel(p), data)
+	if err != nil {
+		r.note("%v; skipped", err)
+		return v, false, nil
+	}
+	return v, true, nil
+}
+
 func isDirErr(p string) bool {
 	st, err := os.Stat(p)
 	return err == nil && st.IsDir()
@@ -161,7 +179,7 @@ func (r *resolver) fromDockerfile(dirs []string) (NodeInfo, bool, error) {
 	for _, d := range dirs {
 		for _, name := range []string{"Dockerfile", "Containerfile"} {
 			p := filepath.Join(d, name)
-			data, ok, err := r.read(p)
+			df, ok, err := readParsed(r, p, parseDockerfile)
 			if err != nil {
 				return NodeInfo{}, false, err
 			}
@@ -169,11 +187,6 @@ func (r *resolver) fromDockerfile(dirs []string) (NodeInfo, bool, error) {
 				continue
 			}
 			rel := r.rel(p)
-			df, err := parseDockerfile(rel, data)
-			if err != nil {
-				r.note("%v; skipped", err)
-				continue
-			}
 			if df.version != "" {
 				return NodeInfo{Version: df.version, Source: fmt.Sprintf("%s FROM %s", rel, df.image)}, true, nil
 			}
@@ -190,33 +203,25 @@ func (r *resolver) fromVersionFiles(dirs []string) (NodeInfo, bool, error) {
 	for _, d := range dirs {
 		for _, name := range []string{".nvmrc", ".node-version"} {
 			p := filepath.Join(d, name)
-			data, ok, err := r.read(p)
+			v, ok, err := readParsed(r, p, parseNvmrc)
 			if err != nil {
 				return NodeInfo{}, false, err
 			}
-			if !ok {
-				continue
+			if ok {
+				return NodeInfo{Version: v.version, Source: r.rel(p)}, true, nil
 			}
-			v, err := parseNvmrc(r.rel(p), data)
-			if err != nil {
-				r.note("%v; skipped", err)
-				continue
-			}
-			return NodeInfo{Version: v.version, Source: r.rel(p)}, true, nil
 		}
 		p := filepath.Join(d, ".tool-versions")
-		data, ok, err := r.read(p)
+		// A file without a Node line leaves the version empty.
+		v, ok, err := readParsed(r, p, func(rel string, data []byte) (versionLine, error) {
+			v, _, err := parseToolVersions(rel, data)
+			return v, err
+		})
 		if err != nil {
 			return NodeInfo{}, false, err
 		}
-		if ok {
-			v, found, err := parseToolVersions(r.rel(p), data)
-			switch {
-			case err != nil:
-				r.note("%v; skipped", err)
-			case found:
-				return NodeInfo{Version: v.version, Source: r.rel(p)}, true, nil
-			}
+		if ok && v.version != "" {
+			return NodeInfo{Version: v.version, Source: r.rel(p)}, true, nil
 		}
 		if info, ok, err := r.fromManifestField(d, "volta"); err != nil || ok {
 			return info, ok, err
@@ -246,7 +251,7 @@ func (r *resolver) fromWorkflows(_ []string) (NodeInfo, bool, error) {
 			continue
 		}
 		p := filepath.Join(dir, name)
-		data, ok, err := r.read(p)
+		wf, ok, err := readParsed(r, p, parseWorkflow)
 		if err != nil {
 			return NodeInfo{}, false, err
 		}
@@ -254,11 +259,6 @@ func (r *resolver) fromWorkflows(_ []string) (NodeInfo, bool, error) {
 			continue
 		}
 		rel := r.rel(p)
-		wf, err := parseWorkflow(rel, data)
-		if err != nil {
-			r.note("%v; skipped", err)
-			continue
-		}
 		for _, v := range wf.versions {
 			all = append(all, found{v, rel})
 		}

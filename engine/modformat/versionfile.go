@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"iter"
 	"strings"
 )
 
@@ -14,20 +15,32 @@ type versionLine struct {
 	line    int
 }
 
+// settingLines are a version file's lines, numbered from 1, without their
+// comments (from #) and a leading byte-order mark; scanErr says why
+// reading stopped early (a line over 1 MiB).
+func settingLines(data []byte) (lines iter.Seq2[int, string], scanErr func() error) {
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 0, 4096), 1<<20)
+	return func(yield func(int, string) bool) {
+		for n := 1; sc.Scan(); n++ {
+			line := sc.Text()
+			if i := strings.Index(line, "#"); i >= 0 {
+				line = line[:i]
+			}
+			if !yield(n, strings.TrimPrefix(line, "\ufeff")) {
+				return
+			}
+		}
+	}, sc.Err
+}
+
 // parseNvmrc reads .nvmrc or .node-version: the first line that is not
 // blank or a comment names the version ("22", "v22.11.0", "lts/iron",
 // "node"). name is used in errors only.
 func parseNvmrc(name string, data []byte) (versionLine, error) {
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 4096), 1<<20)
-	n := 0
-	for sc.Scan() {
-		n++
-		line := sc.Text()
-		if i := strings.Index(line, "#"); i >= 0 {
-			line = line[:i]
-		}
-		line = strings.TrimSpace(strings.TrimPrefix(line, "\ufeff"))
+	lines, scanErr := settingLines(data)
+	for n, line := range lines {
+		line = strings.TrimSpace(line)
 		if line == "" {
 			continue
 		}
@@ -38,7 +51,7 @@ func parseNvmrc(name string, data []byte) (versionLine, error) {
 		}
 		return versionLine{version: v, written: written, line: n}, nil
 	}
-	if err := sc.Err(); err != nil {
+	if err := scanErr(); err != nil {
 		return versionLine{}, fmt.Errorf("%s: %v", name, err)
 	}
 	return versionLine{}, fmt.Errorf("%s: names no Node version: write one like 22 or 22.12.0", name)
@@ -48,16 +61,9 @@ func parseNvmrc(name string, data []byte) (versionLine, error) {
 // line's first version is the one the directory uses; later ones are
 // fallbacks. found is false when the file has no Node line.
 func parseToolVersions(name string, data []byte) (v versionLine, found bool, err error) {
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 4096), 1<<20)
-	n := 0
-	for sc.Scan() {
-		n++
-		line := sc.Text()
-		if i := strings.Index(line, "#"); i >= 0 {
-			line = line[:i]
-		}
-		fields := strings.Fields(strings.TrimPrefix(line, "\ufeff"))
+	lines, scanErr := settingLines(data)
+	for n, line := range lines {
+		fields := strings.Fields(line)
 		if len(fields) == 0 || (fields[0] != "nodejs" && fields[0] != "node") {
 			continue
 		}
@@ -71,7 +77,7 @@ func parseToolVersions(name string, data []byte) (v versionLine, found bool, err
 		}
 		return versionLine{version: v, written: written, line: n}, true, nil
 	}
-	if err := sc.Err(); err != nil {
+	if err := scanErr(); err != nil {
 		return versionLine{}, false, fmt.Errorf("%s: %v", name, err)
 	}
 	return versionLine{}, false, nil

@@ -9,6 +9,7 @@ import (
 
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/engine/plan"
+	"github.com/uptide/uptide/internal/lists"
 )
 
 // Planner is a pack bound to a repository's files: the plan's dry run and
@@ -118,7 +119,7 @@ func (pl *Planner) Edits(findings []model.Finding) ([]FileEdit, error) {
 				fe.Edits = append(fe.Edits, e)
 			}
 		}
-		fe.Rules = appendOnce(fe.Rules, r.ID)
+		fe.Rules = lists.AppendUnique(fe.Rules, r.ID)
 	}
 	out := make([]FileEdit, 0, len(byFile))
 	for _, fe := range byFile {
@@ -131,15 +132,6 @@ func (pl *Planner) Edits(findings []model.Finding) ([]FileEdit, error) {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].File < out[j].File })
 	return out, nil
-}
-
-func appendOnce(s []string, v string) []string {
-	for _, x := range s {
-		if x == v {
-			return s
-		}
-	}
-	return append(s, v)
 }
 
 var _ plan.Previewer = (*Planner)(nil)

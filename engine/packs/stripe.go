@@ -11,6 +11,7 @@ import (
 
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/engine/packs/stripe"
+	"github.com/uptide/uptide/internal/lists"
 )
 
 // stripePack: stripe's SDK majors. Two concerns: the SDK surface (params
@@ -94,7 +95,7 @@ func stripePin(dir string) (string, error) {
 			return nil
 		}
 		for _, m := range latestAPIVersionRE.FindAllStringSubmatch(string(b), -1) {
-			pins = appendOnce(pins, m[1])
+			pins = lists.AppendUnique(pins, m[1])
 		}
 		return nil
 	})

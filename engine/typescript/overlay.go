@@ -361,25 +361,9 @@ func (o *Overlay) installed(name string) (dir, version string, ok bool) {
 	if o.req.Workspace == "" {
 		return "", "", false
 	}
-	rel := filepath.FromSlash(name)
-	for d := o.req.Workspace; ; {
-		for _, cand := range []string{
-			filepath.Join(d, "node_modules", rel),
-			filepath.Join(d, "node_modules", ".pnpm", "node_modules", rel),
-		} {
-			if v, err := manifestVersion(cand, name); err == nil {
-				if real, err := filepath.EvalSymlinks(cand); err == nil {
-					cand = real
-				}
-				return cand, v, true
-			}
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			return "", "", false
-		}
-		d = parent
-	}
+	return findUp(o.req.Workspace, name, func(d, rel string) []string {
+		return []string{filepath.Join(d, "node_modules", rel), filepath.Join(d, "node_modules", ".pnpm", "node_modules", rel)}
+	})
 }
 
 // Resolve links what a compile found missing inside the linked packages:

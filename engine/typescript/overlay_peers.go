@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/uptide/uptide/engine/semver"
+	"github.com/uptide/uptide/internal/lists"
 )
 
 // peerDecl is a peer a package declares and does not also depend on.
@@ -237,7 +238,7 @@ func (o *Overlay) noteLocked(l OverlayLink, locked []dependent) {
 	for _, d := range locked {
 		_, version, _ := resolveFrom(d.Dir, l.Name)
 		key := version + "\x00" + d.Range
-		byVersion[key] = appendOnce(byVersion[key], d.Name)
+		byVersion[key] = lists.AppendUnique(byVersion[key], d.Name)
 	}
 	keys := make([]string, 0, len(byVersion))
 	for k := range byVersion {
@@ -257,22 +258,24 @@ func (o *Overlay) noteLocked(l OverlayLink, locked []dependent) {
 	}
 }
 
-func appendOnce(list []string, s string) []string {
-	for _, x := range list {
-		if x == s {
-			return list
-		}
-	}
-	return append(list, s)
-}
-
 // resolveFrom finds name the way Node does from inside the package in dir
 // (its own node_modules, then each ancestor's), symlinks followed.
 func resolveFrom(dir, name string) (string, string, bool) {
+	return findUp(dir, name, func(d, rel string) []string {
+		if filepath.Base(d) == "node_modules" {
+			return nil
+		}
+		return []string{filepath.Join(d, "node_modules", rel)}
+	})
+}
+
+// findUp looks for name from dir up to the root, in the places under
+// each directory that at names, and answers the first that holds its
+// package.json, symlinks followed.
+func findUp(dir, name string, at func(d, rel string) []string) (string, string, bool) {
 	rel := filepath.FromSlash(name)
 	for d := dir; ; {
-		if filepath.Base(d) != "node_modules" {
-			cand := filepath.Join(d, "node_modules", rel)
+		for _, cand := range at(d, rel) {
 			if v, err := manifestVersion(cand, name); err == nil {
 				if real, err := filepath.EvalSymlinks(cand); err == nil {
 					cand = real

@@ -3,11 +3,9 @@ package cli
 import (
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"time"
 
-	"github.com/uptide/uptide/engine"
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/view"
 )
@@ -35,7 +33,7 @@ func renderCheck(w io.Writer, rep *model.CheckReport, v checkView, p palette, wi
 		keep:     3,
 	}
 	for _, pr := range rep.Packages {
-		t.add(pr.Title, engine.Where(pr.Workspaces), arrow(pr.Installed, pr.Target), pr.Update.String(), view.VerdictSpan(&pr).Text)
+		t.add(pr.Title, model.Where(pr.Workspaces), arrow(pr.Installed, pr.Target), pr.Update.String(), view.VerdictSpan(&pr).Text)
 	}
 	fmt.Fprint(w, t.render(width, "  ", func(row, col int, s string) string {
 		switch {
@@ -85,8 +83,8 @@ func computedLine(loads []model.ComputedLoad) string {
 
 func arrow(installed, target string) string { return view.Arrow(installed, target) }
 
-// renderPackage prints one package as view.Check words it; the sites
-// of --details and --all are the CLI's own.
+// renderPackage prints one package as view.Check words it, the sites
+// with --details or --all.
 func renderPackage(w io.Writer, pr model.PackageReport, v checkView, p palette, width int) {
 	pv := view.Check(&pr)
 	fmt.Fprintf(w, "\n%s · %s   %s\n", p.bold(pv.Title), pv.Where, p.tone(pv.Verdict))
@@ -97,17 +95,14 @@ func renderPackage(w io.Writer, pr model.PackageReport, v checkView, p palette, 
 	renderCompanions(w, pv.Companions, p, width)
 	renderPlan(w, pv, p, width)
 	if v.details || v.all {
-		renderDetails(w, pr, v.all, p)
-		renderPreExisting(w, pr.Compile.PreExistingErrors, p)
+		p.lines(w, view.SiteLines(pv.Sites, v.all))
+		p.lines(w, pv.PreExisting)
 	}
 	if !v.all {
 		p.lines(w, pv.Hidden)
 	}
 	if v.details || v.all {
-		// Which Node loaded the copies, or why the probe could not tell.
-		for _, rt := range pr.Runtime {
-			fmt.Fprintf(w, "  %s\n", p.dim(rt.Coverage()))
-		}
+		p.lines(w, pv.Runtime)
 	}
 	p.lines(w, pv.Tail)
 }
@@ -174,78 +169,4 @@ func renderPlan(w io.Writer, pv view.CheckPackage, p palette, width int) {
 	p.lines(w, pv.RuleNotes)
 }
 
-// shownDependencyErrors is how many errors inside dependencies a cause
-// shows: the first say what the compiler cannot read, the rest repeat it
-// (331 for zod 4 on TypeScript 4.4).
-const shownDependencyErrors = 5
-
-// renderDetails lists every site: file:line, severity, reason and the
-// compiler's messages.
-func renderDetails(w io.Writer, pr model.PackageReport, all bool, p palette) {
-	var shown []model.Finding
-	for _, f := range pr.Findings {
-		if !f.Hidden || all {
-			shown = append(shown, f)
-		}
-	}
-	if len(shown) == 0 {
-		return
-	}
-	fmt.Fprintf(w, "  %s\n", p.bold("Sites"))
-	for _, f := range shown {
-		loc := f.File
-		if f.Line > 0 {
-			loc += ":" + strconv.Itoa(f.Line)
-		}
-		fmt.Fprintf(w, "    %s %s  %s  %s\n", siteMarker(f.Severity, p), loc, p.dim(string(f.Severity)+" · "+f.ID), f.Reason)
-		inDeps := 0
-		for _, d := range f.Evidence {
-			if model.InDependency(d.File) {
-				if inDeps++; inDeps > shownDependencyErrors {
-					continue
-				}
-			}
-			fmt.Fprintf(w, "        %s\n", p.dim(diagLine(d)))
-		}
-		if more := inDeps - shownDependencyErrors; more > 0 {
-			fmt.Fprintf(w, "        %s\n", p.dim(fmt.Sprintf("… %d more inside dependencies (--json lists every one)", more)))
-		}
-		for _, d := range f.Downstream {
-			fmt.Fprintf(w, "        %s\n", p.dim(diagLine(d)))
-		}
-		for _, c := range f.Runtime {
-			fmt.Fprintf(w, "        %s\n", p.dim("runtime: "+c.Detail))
-		}
-		for _, s := range f.Sites {
-			if s.Line != f.Line || s.File != f.File {
-				fmt.Fprintf(w, "        %s\n", p.dim(fmt.Sprintf("also %s:%d", s.File, s.Line)))
-			}
-		}
-	}
-}
-
-// renderPreExisting lists the errors the repository already has in the
-// files compiled: subtracted from the upgrade's, never counted.
-func renderPreExisting(w io.Writer, ds []model.Diagnostic, p palette) {
-	if len(ds) == 0 {
-		return
-	}
-	fmt.Fprintf(w, "  %s\n", p.bold(fmt.Sprintf("Pre-existing (%s before the upgrade, not counted)", plural(len(ds), "error"))))
-	for _, d := range ds {
-		fmt.Fprintf(w, "    %s\n", p.dim(diagLine(d)))
-	}
-}
-
 func diagLine(d model.Diagnostic) string { return view.DiagLine(d) }
-
-func siteMarker(s model.Severity, p palette) string {
-	switch s {
-	case model.Breaking:
-		return p.red("✗")
-	case model.Unverified:
-		return p.yellow("?")
-	case model.Deprecated:
-		return p.yellow("!")
-	}
-	return p.dim("·")
-}

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"github.com/uptide/uptide/engine"
 	"maps"
 	"slices"
 	"strings"
@@ -168,12 +167,12 @@ func TestImporterLines(t *testing.T) {
 		"(root) · imports stripe without declaring it: skipped, its import of stripe does not resolve",
 		"apps/api · imports stripe: not analyzed, it declares stripe at a version this check did not cover",
 	}
-	if got := engine.ImporterLines(&pr); !slices.Equal(got, want) {
+	if got := view.ImporterLines(&pr); !slices.Equal(got, want) {
 		t.Errorf("ImporterLines:\n got %q\nwant %q", got, want)
 	}
 	// A report not analyzed at all says why once, not once per importer.
 	pr.Status, pr.Reason = model.StatusNotAnalyzed, "it declares stripe at a version this check did not cover"
-	if got := engine.ImporterLines(&pr); len(got) != 2 {
+	if got := view.ImporterLines(&pr); len(got) != 2 {
 		t.Errorf("ImporterLines of an unanalyzed report: %q", got)
 	}
 	var b bytes.Buffer

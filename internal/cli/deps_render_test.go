@@ -8,6 +8,7 @@ import (
 
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/fix"
+	"github.com/uptide/uptide/view"
 )
 
 // zodParseErrors are n parse errors inside zod 4's declarations, as
@@ -43,12 +44,12 @@ func TestRenderDependencyErrorsFolded(t *testing.T) {
 	pr := model.PackageReport{Findings: []model.Finding{{ID: "c1", Severity: model.Breaking, Change: "newer-typescript", File: "package.json",
 		Reason: "zod 4.6.7's declarations need TypeScript ≥ 5.0", Evidence: zodParseErrors(331)}}}
 	b.Reset()
-	renderDetails(&b, pr, false, palette{})
+	palette{}.lines(&b, view.SiteLines(view.Check(&pr).Sites, false))
 	out = b.String()
-	if n := strings.Count(out, "node_modules/zod/"); n != shownDependencyErrors {
-		t.Errorf("%d evidence lines shown, want %d:\n%s", n, shownDependencyErrors, out)
+	if n := strings.Count(out, "node_modules/zod/"); n != view.ShownDependencyErrors {
+		t.Errorf("%d evidence lines shown, want %d:\n%s", n, view.ShownDependencyErrors, out)
 	}
-	if want := fmt.Sprintf("… %d more inside dependencies (--json lists every one)", 331-shownDependencyErrors); !strings.Contains(out, want) {
+	if want := fmt.Sprintf("… %d more inside dependencies (--json lists every one)", 331-view.ShownDependencyErrors); !strings.Contains(out, want) {
 		t.Errorf("details:\n%s\nwant %q", out, want)
 	}
 }

@@ -1,7 +1,7 @@
 package cli
 
 import (
-	"github.com/uptide/uptide/engine"
+	"github.com/uptide/uptide/engine/model"
 	"strings"
 	"testing"
 
@@ -43,7 +43,7 @@ func TestTableFitsWidth(t *testing.T) {
 }
 
 func TestVersionsAndWhere(t *testing.T) {
-	if got := engine.Where([]string{".", "packages/web"}); got != "(root), packages/web" {
+	if got := model.Where([]string{".", "packages/web"}); got != "(root), packages/web" {
 		t.Errorf("where = %q", got)
 	}
 	for _, tc := range []struct{ installed, target, want string }{

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/uptide/uptide/internal/testkit/regread"
 )
 
 func file(s string) *fstest.MapFile { return &fstest.MapFile{Data: []byte(s)} }
@@ -153,18 +155,18 @@ func TestLoadLayout(t *testing.T) {
 		{"pre", "1.0.0-rc.2"}, // all prereleases: the highest
 	}
 	for _, tt := range tests {
-		doc := decode(t, get(t, srv.URL+"/"+tt.pkg, abbreviated).body)
-		if got := at(doc, "dist-tags", "latest"); got != tt.latest {
+		doc := regread.Decode(t, regread.Get(t, srv.URL+"/"+tt.pkg, regread.Abbreviated).Body)
+		if got := regread.At(doc, "dist-tags", "latest"); got != tt.latest {
 			t.Errorf("%s latest = %v, want %s", tt.pkg, got, tt.latest)
 		}
 	}
 	// Mounted on someone else's server, tarball URLs follow the request host.
-	doc := decode(t, get(t, srv.URL+"/@s%2fpkg", abbreviated).body)
-	tgz := at(doc, "versions", "1.0.0", "dist", "tarball").(string)
+	doc := regread.Decode(t, regread.Get(t, srv.URL+"/@s%2fpkg", regread.Abbreviated).Body)
+	tgz := regread.At(doc, "versions", "1.0.0", "dist", "tarball").(string)
 	if tgz != srv.URL+"/@s/pkg/-/pkg-1.0.0.tgz" {
 		t.Errorf("tarball = %s", tgz)
 	}
-	if _, ok := untar(t, get(t, tgz, nil).body)["package/lib/deep/index.js"]; !ok {
+	if _, ok := regread.Untar(t, regread.Get(t, tgz, nil).Body)["package/lib/deep/index.js"]; !ok {
 		t.Error("nested file not packed")
 	}
 }
@@ -191,13 +193,13 @@ func TestAdd(t *testing.T) {
 	if reg.URL() != url || !strings.HasSuffix(url, "/") {
 		t.Errorf("URL() = %q, Start = %q", reg.URL(), url)
 	}
-	doc := decode(t, get(t, url+"@bench%2fpkg-1", abbreviated).body)
-	v := at(doc, "versions", "1.2.3").(map[string]any)
-	if v["hasInstallScript"] != true || at(v, "dependencies", "left-pad") != "^1.3.0" || v["description"] != nil {
+	doc := regread.Decode(t, regread.Get(t, url+"@bench%2fpkg-1", regread.Abbreviated).Body)
+	v := regread.At(doc, "versions", "1.2.3").(map[string]any)
+	if v["hasInstallScript"] != true || regread.At(v, "dependencies", "left-pad") != "^1.3.0" || v["description"] != nil {
 		t.Errorf("abbreviated version = %v", v)
 	}
-	entries := untar(t, get(t, url+"@bench/pkg-1/-/pkg-1-1.2.3.tgz", nil).body)
-	if pj := string(entries["package/package.json"].body); !strings.Contains(pj, `"version": "1.2.3"`) {
+	entries := regread.Untar(t, regread.Get(t, url+"@bench/pkg-1/-/pkg-1-1.2.3.tgz", nil).Body)
+	if pj := string(entries["package/package.json"].Body); !strings.Contains(pj, `"version": "1.2.3"`) {
 		t.Errorf("packed package.json = %s", pj)
 	}
 
@@ -236,10 +238,10 @@ func TestSetDistTag(t *testing.T) {
 	if err := reg.SetDistTag("nope", "x", "1.0.0"); err == nil {
 		t.Error("tag on a missing package accepted")
 	}
-	if got := at(decode(t, get(t, url+"react/canary", nil).body), "version"); got != "19.1.0" {
+	if got := regread.At(regread.Decode(t, regread.Get(t, url+"react/canary", nil).Body), "version"); got != "19.1.0" {
 		t.Errorf("react/canary = %v", got)
 	}
-	tags := at(decode(t, get(t, url+"react", abbreviated).body), "dist-tags")
+	tags := regread.At(regread.Decode(t, regread.Get(t, url+"react", regread.Abbreviated).Body), "dist-tags")
 	if want := map[string]any{"latest": "19.1.0", "canary": "19.1.0"}; !reflect.DeepEqual(tags, want) {
 		t.Errorf("dist-tags = %v", tags)
 	}

@@ -7,7 +7,6 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/uptide/uptide/engine"
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/tui/state"
 	"github.com/uptide/uptide/view"
@@ -30,7 +29,7 @@ func (m Model) content() (string, []int) {
 	if d.Row.Latest != "" && d.Row.Latest != d.Target {
 		b.field(st.Muted, "Latest", d.Row.Latest)
 	}
-	b.field(st.Muted, "Where", engine.Where(d.Row.Workspaces)+specs(d.Row))
+	b.field(st.Muted, "Where", model.Where(d.Row.Workspaces)+specs(d.Row))
 	if d.Row.Deprecated != "" {
 		b.field(st.Muted, "Deprecated", st.Warn.Render(d.Row.Deprecated))
 	}
@@ -165,17 +164,15 @@ func (m Model) check(b *lines, d state.Dep) {
 		b.wrapped("  ", c.Label(), st.Warn)
 	case state.Done:
 		r := c.Result
-		summary := fmt.Sprintf("%s · %d possible · %d deprecated", r.Label(), r.Possible, r.Deprecated)
-		if r.Verdict != model.VerdictBreaking {
-			summary = r.Label()
-			if r.Verdict == model.VerdictPossible || r.Verdict == model.VerdictSafe {
-				summary += fmt.Sprintf(" · %d deprecated", r.Deprecated)
-			}
+		// The verdict and the compile in check's words (view.Check), in
+		// the planner's tone: a clean verdict over partial coverage is
+		// partial, and says why.
+		b.wrapped("  ", r.Summary, verdictStyle(m.s, r.Verdict))
+		if r.Verdict == model.VerdictPartial && r.Reason != "" && r.Reason != r.Summary {
+			b.wrapped("  ", "partial: "+r.Reason, st.Warn)
 		}
-		b.wrapped("  ", summary, verdictStyle(m.s, r.Verdict))
-		if r.Compiler != "" {
-			b.wrapped("  ", fmt.Sprintf("Compiled against %s with %s · %d of %d files · %s",
-				c.Target, r.Compiler, r.Files, r.FilesTotal, plural(r.PreExisting, "pre-existing error")), st.Muted)
+		if r.Coverage != "" {
+			b.wrapped("  ", r.Coverage, st.Muted)
 		}
 		// Workspaces that import the package without declaring it (or
 		// that the check left out): what the summary covers, and what not.
@@ -236,7 +233,7 @@ func (m Model) plan(b *lines, d state.Dep) []int {
 			for _, f := range rule.Findings {
 				site := fmt.Sprintf("%s:%d", f.File, f.Line)
 				if by := rule.Fix[f.ID]; by != "" {
-					site += "  [" + byWord(by) + "]"
+					site += "  [" + view.FixWord(by) + "]"
 				}
 				b.wrapped("      ", site+"  "+f.Reason, lipgloss.Style{})
 				// What the rule's transform will do here (check's dry run).
@@ -274,17 +271,6 @@ func (m Model) preview(b *lines, diff string) {
 			b.add("        " + st.Good.Render(l))
 		}
 	}
-}
-
-// byWord is a site's fix tag in the plan's column words.
-func byWord(by string) string {
-	switch by {
-	case "rule":
-		return "by rule"
-	case "agent":
-		return "by agent"
-	}
-	return "manual"
 }
 
 func verdictStyle(s *state.Shared, v model.Verdict) lipgloss.Style {

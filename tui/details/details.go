@@ -6,7 +6,6 @@ package details
 
 import (
 	"fmt"
-	"github.com/uptide/uptide/engine"
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/viewport"
@@ -50,7 +49,7 @@ func (m *Model) SetSize(width, height int) {
 // Title is the screen's title line.
 func (m Model) Title() string {
 	d := m.s.Deps[m.id]
-	t := d.Row.Name + " " + versionsOf(d) + " · " + engine.Where(d.Row.Workspaces)
+	t := d.Row.Name + " " + versionsOf(d) + " · " + model.Where(d.Row.Workspaces)
 	if d.Target != "" && d.Target == d.Row.Latest {
 		t += " · latest"
 	}

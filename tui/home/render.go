@@ -8,7 +8,6 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/uptide/uptide/engine"
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/tui/state"
 	"github.com/uptide/uptide/view"
@@ -60,7 +59,7 @@ func lineCells(s *state.Shared, it item) cells {
 	case it.parent:
 		g := s.Groups[it.group]
 		c[colPackage] = "▾ " + g.Title
-		c[colWhere] = engine.Where(g.Workspaces)
+		c[colWhere] = model.Where(g.Workspaces)
 		c[colFiles] = strconv.Itoa(groupFiles(s.Store, g.Members))
 	case it.member:
 		c[colPackage] = "    " + r.Name

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/uptide/uptide/engine"
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/view"
 )
@@ -38,7 +37,8 @@ type CheckResult struct {
 	Breaking   int
 	Possible   int
 	Deprecated int
-	// Summary is the engine's verdict in words ("✗ 2 breaking · 1 possible").
+	// Summary is the verdict in check's words (view.VerdictSpan): "✗ 2
+	// breaking · 1 possible".
 	Summary string
 	// Compiler names who judged: "the repo's TypeScript 5.4.5".
 	Compiler string
@@ -169,7 +169,7 @@ func orDefault(s, d string) string {
 // partial, not safe.
 func ResultOf(p *model.PackageReport) *CheckResult {
 	r := &CheckResult{
-		Summary:     p.Summary,
+		Summary:     view.VerdictSpan(p).Text,
 		Breaking:    p.Counts.Breaking,
 		Possible:    p.Counts.Possible,
 		Deprecated:  p.Counts.Deprecated,
@@ -196,7 +196,7 @@ func ResultOf(p *model.PackageReport) *CheckResult {
 		}
 		r.Rules = append(r.Rules, rule)
 	}
-	r.Importers = engine.ImporterLines(p)
+	r.Importers = view.ImporterLines(p)
 	r.Notes = append(r.Notes, p.Notes...)
 	for _, w := range p.Warnings {
 		r.Notes = append(r.Notes, "⚠ "+w)

@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/uptide/uptide/engine"
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/view"
 )
@@ -27,7 +26,8 @@ type checkRow struct {
 	Tone                                        view.Tone
 }
 
-// packageView is one package's section.
+// packageView is one package's section: view.Check's model, with what
+// only a page has room for (every finding, every error, the previews).
 type packageView struct {
 	checkRow
 	// NotAnalyzed: the package was not analyzed; Reason says why.
@@ -37,10 +37,11 @@ type packageView struct {
 	Importers   []string
 	Group       string
 	Members     []string
-	Companions  []companionView
-	// Plans are the plan's rules by kind: breaking, possible, deprecated,
-	// noted; only the kinds that have a rule.
-	Plans  []ruleKind
+	Companions  []view.CompanionRow
+	// Plan are view.Check's plan rows; Rules its rules, in that order,
+	// each with its findings.
+	Plan   []view.PlanRow
+	Rules  []ruleView
 	Totals string
 	// Others are the findings no rule lists (the hidden ones).
 	Others      []findingView
@@ -54,42 +55,22 @@ type packageView struct {
 	Next        []string
 }
 
-// companionView is one companion or conflict line.
-type companionView struct {
-	Name, Versions, Why string
-	Conflict            bool
-}
-
-// ruleKind is one block of the plan: the breaking rules, the possible
-// impact, the deprecations or the noted rules.
-type ruleKind struct {
-	Heading string
-	Marker  string
-	Tone    view.Tone
-	// Counted: the rules' sites count toward the plan's totals and are
-	// split by who edits them.
-	Counted bool
-	Rules   []ruleView
-}
-
 // ruleView is one rule with its findings.
 type ruleView struct {
-	ID, Title, Sites        string
-	ByRule, ByAgent, Manual string
-	Note                    string
-	Review                  []string
-	Findings                []findingView
+	// Head is the rule's first cell in the plan: its sign, its title.
+	Head     view.Span
+	ID       string
+	Note     string
+	Review   []string
+	Findings []findingView
 }
 
-// findingView is one finding: where, what, the compiler's word and the
-// edit the rule will make.
+// findingView is one finding: view.Check's site, who makes its edit and
+// the edit the rule will make.
 type findingView struct {
-	At, Severity, ID, Reason, Fix string
-	Marker                        string
-	Tone                          view.Tone
-	Evidence                      []string
-	Also                          []string
-	Preview                       []diffLine
+	view.Site
+	Fix     string
+	Preview []diffLine
 }
 
 // diffLine is one line of a preview: a hunk header, a removed or an added
@@ -111,14 +92,13 @@ func checkView(rep *model.CheckReport) checkPage {
 	}
 	page := checkPage{head: head{Command: "check", Title: "uptide check · " + name,
 		Sub: []string{fmt.Sprintf("%s (%s, %s)", name, r.PackageManager, plural(len(r.Workspaces), "workspace"))}}}
-	for i, pr := range rep.Packages {
-		row := checkRow{Anchor: "p" + strconv.Itoa(i+1), Title: pr.Title, Where: engine.Where(pr.Workspaces),
-			Move: view.Arrow(pr.Installed, pr.Target), Update: pr.Update.String(), Verdict: pr.Summary, Tone: verdictTone(pr)}
-		if row.Verdict == "" {
-			row.Verdict = string(pr.Status)
-		}
+	for i := range rep.Packages {
+		pr := &rep.Packages[i]
+		pv := view.Check(pr)
+		row := checkRow{Anchor: "p" + strconv.Itoa(i+1), Title: pr.Title, Where: pv.Where,
+			Move: view.Arrow(pr.Installed, pr.Target), Update: pr.Update.String(), Verdict: pv.Verdict.Text, Tone: pv.Verdict.Tone}
 		page.Rows = append(page.Rows, row)
-		page.Packages = append(page.Packages, packageSection(row, pr))
+		page.Packages = append(page.Packages, packageSection(row, pr, pv))
 	}
 	for _, l := range rep.ComputedLoads {
 		page.Computed = append(page.Computed, fmt.Sprintf("%s:%d %s(%s) %s", l.File, l.Line, l.Kind, l.Specifier, l.Reason))
@@ -130,9 +110,9 @@ func checkView(rep *model.CheckReport) checkPage {
 	return page
 }
 
-func packageSection(row checkRow, pr model.PackageReport) packageView {
+func packageSection(row checkRow, pr *model.PackageReport, pv view.CheckPackage) packageView {
 	v := packageView{checkRow: row, Status: string(pr.Status), Reason: pr.Reason,
-		NotAnalyzed: pr.Status == model.StatusNotAnalyzed, Importers: engine.ImporterLines(&pr),
+		NotAnalyzed: !pv.Analyzed, Importers: view.ImporterLines(pr),
 		Warnings: pr.Warnings, Notes: pr.Notes, Next: pr.Plan.Next, Hidden: pr.Counts.Hidden}
 	if v.NotAnalyzed {
 		return v
@@ -141,73 +121,30 @@ func packageSection(row checkRow, pr model.PackageReport) packageView {
 		v.Group = pr.Group.Why
 	}
 	for _, m := range pr.Members {
-		line := m.Name + " " + view.Arrow(m.Installed, m.Target)
-		switch tv := m.TypesVia; {
-		case tv == nil:
-		case tv.To == "" && m.Target != "" && m.Target != m.Installed:
-			// The target types itself: its own declarations replace them.
-			line += fmt.Sprintf(" · types via %s %s → its own", tv.Package, tv.From)
-		default:
-			line += fmt.Sprintf(" · types via %s %s", tv.Package, view.Arrow(tv.From, tv.To))
-		}
-		if m.Status != model.StatusAnalyzed {
-			line += " · " + joinNonEmpty(": ", string(m.Status), m.Reason)
-		}
-		line += fmt.Sprintf(" · %s in %s", plural(m.Sites, "site"), plural(m.Files, "file"))
-		v.Members = append(v.Members, line)
+		v.Members = append(v.Members, view.MemberLine(m)+fmt.Sprintf(" · %s in %s", plural(m.Sites, "site"), plural(m.Files, "file")))
 	}
-	for _, c := range pr.Companions.Companions {
-		cv := companionView{Name: c.Name, Versions: view.Arrow(c.From, c.To), Why: c.Why}
-		switch {
-		case c.Remove:
-			cv.Name, cv.Versions = "remove "+c.Name, c.From
-		case c.From == "":
-			cv.Versions = "new → " + c.To
-		}
-		v.Companions = append(v.Companions, cv)
-	}
-	for _, c := range pr.Companions.Conflicts {
-		v.Companions = append(v.Companions, companionView{Name: "✗ " + c.Name, Versions: c.From, Why: "conflict: " + c.Why, Conflict: true})
-	}
-	byID := map[string]model.Finding{}
-	for _, f := range pr.Findings {
-		byID[f.ID] = f
+	v.Companions = pv.Companions
+	sites := map[string]view.Site{}
+	for _, s := range pv.Sites {
+		sites[s.ID] = s
 	}
 	listed := map[string]bool{}
-	kinds := []struct {
-		rules   []model.PlanRule
-		heading string
-		marker  string
-		tone    view.Tone
-		counted bool
-	}{
-		{pr.Plan.Rules, "Breaking", "✗", view.Bad, true},
-		{pr.Plan.Unverified, view.HeadingPossible, "?", view.Warn, false},
-		{pr.Plan.Deprecations, view.HeadingDeprecated, "!", view.Warn, false},
-		{pr.Plan.Noted, view.HeadingNoted, "·", view.Dim, false},
-	}
-	for _, k := range kinds {
-		if len(k.rules) == 0 {
+	v.Plan = pv.Plan
+	for _, row := range pv.Plan {
+		if row.Rule < 0 {
 			continue
 		}
-		rk := ruleKind{Heading: k.heading, Marker: k.marker, Tone: k.tone, Counted: k.counted}
-		for _, r := range k.rules {
-			rv := ruleView{ID: r.ID, Title: r.Title, Sites: view.RuleSites(r), ByRule: dash(r.ByRule), ByAgent: dash(r.ByAgent),
-				Manual: dash(r.Manual), Note: r.Note, Review: r.Review}
-			for _, id := range r.Findings {
-				f, ok := byID[id]
-				if !ok {
-					continue
-				}
-				listed[id] = true
-				fv := findingSection(f)
-				fv.Fix = fixWords[r.Fix[id]]
-				fv.Preview = previewLines(r.Previews[id])
-				rv.Findings = append(rv.Findings, fv)
+		r := pv.Rules[row.Rule].Rule
+		rv := ruleView{Head: row.Cells[0], ID: r.ID, Note: r.Note, Review: r.Review}
+		for _, id := range r.Findings {
+			s, ok := sites[id]
+			if !ok {
+				continue
 			}
-			rk.Rules = append(rk.Rules, rv)
+			listed[id] = true
+			rv.Findings = append(rv.Findings, findingView{Site: s, Fix: view.FixWord(r.Fix[id]), Preview: previewLines(r.Previews[id])})
 		}
-		v.Plans = append(v.Plans, rk)
+		v.Rules = append(v.Rules, rv)
 	}
 	if t := pr.Plan.Totals; t.Sites > 0 {
 		v.Totals = fmt.Sprintf("%s: %d by rule, %d by agent, %d manual", plural(t.Sites, "site"), t.ByRule, t.ByAgent, t.Manual)
@@ -215,9 +152,9 @@ func packageSection(row checkRow, pr model.PackageReport) packageView {
 			v.Totals += " · " + plural(t.Errors, "error")
 		}
 	}
-	for _, f := range pr.Findings {
-		if !listed[f.ID] {
-			v.Others = append(v.Others, findingSection(f))
+	for _, s := range pv.Sites {
+		if !listed[s.ID] {
+			v.Others = append(v.Others, findingView{Site: s})
 		}
 	}
 	if pr.Status != model.StatusSkipped {
@@ -242,31 +179,6 @@ func packageSection(row checkRow, pr model.PackageReport) packageView {
 	return v
 }
 
-// fixWords say who makes a finding's edit, as the plan's columns do.
-var fixWords = map[string]string{"rule": "by rule", "agent": "by agent", "manual": "manual"}
-
-func findingSection(f model.Finding) findingView {
-	fv := findingView{At: at(f.File, f.Line), Severity: string(f.Severity), ID: f.ID, Reason: f.Reason}
-	fv.Marker, fv.Tone = severityMark(f.Severity)
-	if f.Hidden {
-		fv.Severity += " · hidden"
-	}
-	// Every error is listed, those inside dependencies too: a page has
-	// room the terminal has not.
-	for _, d := range f.Evidence {
-		fv.Evidence = append(fv.Evidence, view.DiagLine(d))
-	}
-	for _, d := range f.Downstream {
-		fv.Evidence = append(fv.Evidence, view.DiagLine(d))
-	}
-	for _, s := range f.Sites {
-		if s.Line != f.Line || s.File != f.File {
-			fv.Also = append(fv.Also, at(s.File, s.Line))
-		}
-	}
-	return fv
-}
-
 // previewLines splits a rule's dry run into classed lines.
 func previewLines(p string) []diffLine {
 	if p == "" {
@@ -286,42 +198,4 @@ func previewLines(p string) []diffLine {
 		out = append(out, diffLine{Text: l, Class: class})
 	}
 	return out
-}
-
-func severityMark(s model.Severity) (string, view.Tone) {
-	switch s {
-	case model.Breaking:
-		return "✗", view.Bad
-	case model.Unverified:
-		return "?", view.Warn
-	case model.Deprecated:
-		return "!", view.Warn
-	}
-	return "·", view.Dim
-}
-
-func verdictTone(pr model.PackageReport) view.Tone {
-	switch {
-	case pr.Status == model.StatusNotAnalyzed || pr.Verdict == model.VerdictUnknown:
-		return view.Warn
-	case pr.Verdict == model.VerdictBreaking:
-		return view.Bad
-	case pr.Verdict == model.VerdictPossible || pr.Verdict == model.VerdictPartial:
-		return view.Warn
-	}
-	return view.Good
-}
-
-func at(file string, line int) string {
-	if line > 0 {
-		return file + ":" + strconv.Itoa(line)
-	}
-	return file
-}
-
-func dash(n int) string {
-	if n == 0 {
-		return "–"
-	}
-	return strconv.Itoa(n)
 }

@@ -111,13 +111,7 @@ func lastCommit(r *fix.Report) string {
 
 func moves(b *strings.Builder, r *fix.Report) {
 	for _, m := range r.Moves {
-		from, to := m.From, m.To
-		if from == "" {
-			from = "(new)"
-		}
-		if to == "" {
-			to = "(removed)"
-		}
+		from, to := view.MoveEnds(m)
 		fmt.Fprintf(b, "- %s %s → %s", Code(m.Name), Escape(from), Escape(to))
 		if m.Why != "" {
 			fmt.Fprintf(b, ": %s", Escape(m.Why))

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/uptide/uptide/internal/testkit/regread"
 )
 
 func isTimeout(err error) bool {
@@ -22,20 +24,20 @@ func TestFail(t *testing.T) {
 		reg, url := startFixtures(t)
 		reg.Fail("react", status)
 		for _, p := range paths {
-			res := get(t, url+p, abbreviated)
-			if res.status != status {
-				t.Errorf("Fail(%d): GET %s = %d", status, p, res.status)
+			res := regread.Get(t, url+p, regread.Abbreviated)
+			if res.Status != status {
+				t.Errorf("Fail(%d): GET %s = %d", status, p, res.Status)
 			}
-			if doc := decode(t, res.body); doc["error"] != http.StatusText(status) {
+			if doc := regread.Decode(t, res.Body); doc["error"] != http.StatusText(status) {
 				t.Errorf("Fail(%d): body %v", status, doc)
 			}
 		}
-		if res := get(t, url+"react-dom", abbreviated); res.status != 200 {
-			t.Errorf("Fail(react) also failed react-dom: %d", res.status)
+		if res := regread.Get(t, url+"react-dom", regread.Abbreviated); res.Status != 200 {
+			t.Errorf("Fail(react) also failed react-dom: %d", res.Status)
 		}
 		reg.Heal("react")
-		if res := get(t, url+"react", abbreviated); res.status != 200 {
-			t.Errorf("after Heal: %d", res.status)
+		if res := regread.Get(t, url+"react", regread.Abbreviated); res.Status != 200 {
+			t.Errorf("after Heal: %d", res.Status)
 		}
 	}
 }
@@ -44,8 +46,8 @@ func TestFailScopedAcrossEncodings(t *testing.T) {
 	reg, url := startFixtures(t)
 	reg.Fail("@aws-sdk/core", 500)
 	for _, p := range []string{"@aws-sdk%2fcore", "@aws-sdk/core", "@aws-sdk/core/-/core-3.500.0.tgz"} {
-		if res := get(t, url+p, nil); res.status != 500 {
-			t.Errorf("GET %s = %d, want 500", p, res.status)
+		if res := regread.Get(t, url+p, nil); res.Status != 500 {
+			t.Errorf("GET %s = %d, want 500", p, res.Status)
 		}
 	}
 }
@@ -55,7 +57,7 @@ func TestFailTimesThenRecovers(t *testing.T) {
 	reg.FailTimes("zod", 503, 2)
 	var got []int
 	for range 4 {
-		got = append(got, get(t, url+"zod", abbreviated).status)
+		got = append(got, regread.Get(t, url+"zod", regread.Abbreviated).Status)
 	}
 	want := []int{503, 503, 200, 200}
 	for i := range want {
@@ -69,12 +71,12 @@ func TestHang(t *testing.T) {
 	reg, url := startFixtures(t)
 	reg.Hang("zod")
 	client := &http.Client{Timeout: 100 * time.Millisecond}
-	_, err := do(t, client, http.MethodGet, url+"zod", abbreviated)
+	_, err := regread.Do(t, client, http.MethodGet, url+"zod", regread.Abbreviated)
 	if !isTimeout(err) {
 		t.Fatalf("hanging request: err = %v, want a timeout", err)
 	}
-	if res, err := do(t, client, http.MethodGet, url+"react", abbreviated); err != nil || res.status != 200 {
-		t.Fatalf("other package while zod hangs: %v %d", err, res.status)
+	if res, err := regread.Do(t, client, http.MethodGet, url+"react", regread.Abbreviated); err != nil || res.Status != 200 {
+		t.Fatalf("other package while zod hangs: %v %d", err, res.Status)
 	}
 	if n := reg.RequestsFor("zod"); n != 1 {
 		t.Errorf("RequestsFor(zod) = %d, want 1", n)
@@ -85,12 +87,12 @@ func TestHangTimesThenAnswers(t *testing.T) {
 	reg, url := startFixtures(t)
 	reg.HangTimes("zod", 1)
 	client := &http.Client{Timeout: 100 * time.Millisecond}
-	if _, err := do(t, client, http.MethodGet, url+"zod", abbreviated); !isTimeout(err) {
+	if _, err := regread.Do(t, client, http.MethodGet, url+"zod", regread.Abbreviated); !isTimeout(err) {
 		t.Fatalf("first attempt: err = %v, want a timeout", err)
 	}
-	res, err := do(t, client, http.MethodGet, url+"zod", abbreviated)
-	if err != nil || res.status != 200 {
-		t.Fatalf("retry: %v %d", err, res.status)
+	res, err := regread.Do(t, client, http.MethodGet, url+"zod", regread.Abbreviated)
+	if err != nil || res.Status != 200 {
+		t.Fatalf("retry: %v %d", err, res.Status)
 	}
 }
 
@@ -146,11 +148,11 @@ func TestLatency(t *testing.T) {
 	reg, url := startFixtures(t)
 	reg.SetLatency(time.Hour)
 	client := &http.Client{Timeout: 100 * time.Millisecond}
-	if _, err := do(t, client, http.MethodGet, url+"react", nil); !isTimeout(err) {
+	if _, err := regread.Do(t, client, http.MethodGet, url+"react", nil); !isTimeout(err) {
 		t.Fatalf("err = %v, want a timeout behind an hour of latency", err)
 	}
 	reg.SetLatency(time.Millisecond)
-	if res, err := do(t, client, http.MethodGet, url+"react", nil); err != nil || res.status != 200 {
+	if res, err := regread.Do(t, client, http.MethodGet, url+"react", nil); err != nil || res.Status != 200 {
 		t.Fatalf("small latency: %v", err)
 	}
 }
@@ -158,21 +160,21 @@ func TestLatency(t *testing.T) {
 func TestCorruptTarball(t *testing.T) {
 	reg, url := startFixtures(t)
 	reg.CorruptTarball("react", "19.1.0")
-	doc := decode(t, get(t, url+"react", abbreviated).body)
+	doc := regread.Decode(t, regread.Get(t, url+"react", regread.Abbreviated).Body)
 	for _, v := range []string{"19.1.0", "19.0.0"} {
-		want := at(doc, "versions", v, "dist", "integrity")
-		body := get(t, url+"react/-/react-"+v+".tgz", nil).body
+		want := regread.At(doc, "versions", v, "dist", "integrity")
+		body := regread.Get(t, url+"react/-/react-"+v+".tgz", nil).Body
 		sum := sha512.Sum512(body)
 		got := "sha512-" + base64.StdEncoding.EncodeToString(sum[:])
 		if corrupt := v == "19.1.0"; (got != want) != corrupt {
 			t.Errorf("%s: served %s, advertised %s (corrupt=%v)", v, got, want, corrupt)
 		}
 		// Still a well-formed tarball: only an integrity check can tell.
-		if _, ok := untar(t, body)["package/package.json"]; !ok {
+		if _, ok := regread.Untar(t, body)["package/package.json"]; !ok {
 			t.Errorf("%s: tarball lacks package.json", v)
 		}
 	}
-	if adv, _ := reg.Integrity("react", "19.1.0"); adv != at(doc, "versions", "19.1.0", "dist", "integrity") {
+	if adv, _ := reg.Integrity("react", "19.1.0"); adv != regread.At(doc, "versions", "19.1.0", "dist", "integrity") {
 		t.Error("CorruptTarball changed the advertised integrity")
 	}
 }
@@ -199,8 +201,8 @@ func TestRequireToken(t *testing.T) {
 			if tt.auth != "" {
 				h["Authorization"] = tt.auth
 			}
-			if res := get(t, url+tt.path, h); res.status != tt.status {
-				t.Errorf("status = %d, want %d", res.status, tt.status)
+			if res := regread.Get(t, url+tt.path, h); res.Status != tt.status {
+				t.Errorf("status = %d, want %d", res.Status, tt.status)
 			}
 		})
 	}
@@ -213,20 +215,20 @@ func TestRequireToken(t *testing.T) {
 func TestDisableVersionEndpoint(t *testing.T) {
 	reg, url := startFixtures(t)
 	reg.DisableVersionEndpoint(true)
-	if res := get(t, url+"react/19.1.0", nil); res.status != 404 {
-		t.Errorf("version endpoint = %d, want 404", res.status)
+	if res := regread.Get(t, url+"react/19.1.0", nil); res.Status != 404 {
+		t.Errorf("version endpoint = %d, want 404", res.Status)
 	}
-	if res := get(t, url+"react", abbreviated); res.status != 200 {
-		t.Errorf("packument = %d", res.status)
+	if res := regread.Get(t, url+"react", regread.Abbreviated); res.Status != 200 {
+		t.Errorf("packument = %d", res.Status)
 	}
 }
 
 func TestRequestCounts(t *testing.T) {
 	reg, url := startFixtures(t)
-	get(t, url+"@types%2freact", abbreviated)
-	get(t, url+"@types/react", abbreviated)
-	get(t, url+"@types/react/-/react-19.1.2.tgz", nil)
-	get(t, url+"react", abbreviated)
+	regread.Get(t, url+"@types%2freact", regread.Abbreviated)
+	regread.Get(t, url+"@types/react", regread.Abbreviated)
+	regread.Get(t, url+"@types/react/-/react-19.1.2.tgz", nil)
+	regread.Get(t, url+"react", regread.Abbreviated)
 	if n := reg.Requests(); n != 4 {
 		t.Errorf("Requests = %d, want 4", n)
 	}
@@ -240,7 +242,7 @@ func TestRequestCounts(t *testing.T) {
 	if log[0].RawPath != "/@types%2freact" || log[0].Path != "/@types/react" || log[0].Status != 200 {
 		t.Errorf("log[0] = %+v", log[0])
 	}
-	if log[0].Accept != abbreviated["Accept"] {
+	if log[0].Accept != regread.Abbreviated["Accept"] {
 		t.Errorf("log[0].Accept = %q", log[0].Accept)
 	}
 	reg.ResetRequests()

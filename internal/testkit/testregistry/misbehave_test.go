@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/uptide/uptide/internal/testkit/regread"
 )
 
 // rawGet sends a GET on a fresh connection and returns the status line,
@@ -67,8 +69,8 @@ func TestMisbehaveDrip(t *testing.T) {
 		}
 	}
 	reg.Heal("zod")
-	if res := get(t, url+"zod", abbreviated); res.status != 200 {
-		t.Errorf("after Heal: %d", res.status)
+	if res := regread.Get(t, url+"zod", regread.Abbreviated); res.Status != 200 {
+		t.Errorf("after Heal: %d", res.Status)
 	}
 }
 
@@ -113,9 +115,9 @@ func TestMisbehaveHTMLError(t *testing.T) {
 		reg, url := startFixtures(t)
 		reg.Misbehave("zod", Fault{Kind: HTMLError, Status: status})
 		for _, p := range []string{"zod", "zod/-/zod-4.1.12.tgz"} {
-			res := get(t, url+p, abbreviated)
-			if res.status != status || !strings.HasPrefix(res.header.Get("Content-Type"), "text/html") || !strings.Contains(string(res.body), "<html>") {
-				t.Errorf("%s: %d %s %q", p, res.status, res.header.Get("Content-Type"), res.body)
+			res := regread.Get(t, url+p, regread.Abbreviated)
+			if res.Status != status || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") || !strings.Contains(string(res.Body), "<html>") {
+				t.Errorf("%s: %d %s %q", p, res.Status, res.Header.Get("Content-Type"), res.Body)
 			}
 		}
 	}
@@ -124,11 +126,11 @@ func TestMisbehaveHTMLError(t *testing.T) {
 func TestMisbehaveWrongType(t *testing.T) {
 	reg, url := startFixtures(t)
 	reg.Misbehave("zod", Fault{Kind: WrongType})
-	res := get(t, url+"zod", abbreviated)
-	if res.status != 200 || !strings.HasPrefix(res.header.Get("Content-Type"), "text/html") {
-		t.Fatalf("%d %s", res.status, res.header.Get("Content-Type"))
+	res := regread.Get(t, url+"zod", regread.Abbreviated)
+	if res.Status != 200 || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") {
+		t.Fatalf("%d %s", res.Status, res.Header.Get("Content-Type"))
 	}
-	if json.Valid(res.body) {
+	if json.Valid(res.Body) {
 		t.Error("the body is JSON; it should be a page")
 	}
 }
@@ -149,33 +151,33 @@ func TestMisbehaveHuge(t *testing.T) {
 	reg, url := startFixtures(t)
 	const size = 3 << 20
 	reg.Misbehave("zod", Fault{Kind: Huge, Size: size})
-	res := get(t, url+"zod", abbreviated)
-	if res.status != 200 || res.header.Get("Content-Length") != "" {
-		t.Fatalf("status %d, Content-Length %q: want a streamed 200", res.status, res.header.Get("Content-Length"))
+	res := regread.Get(t, url+"zod", regread.Abbreviated)
+	if res.Status != 200 || res.Header.Get("Content-Length") != "" {
+		t.Fatalf("status %d, Content-Length %q: want a streamed 200", res.Status, res.Header.Get("Content-Length"))
 	}
-	if n := len(res.body); n < size || n > size+8<<10 {
+	if n := len(res.Body); n < size || n > size+8<<10 {
 		t.Errorf("document of %d bytes, want about %d", n, size)
 	}
-	doc := decode(t, res.body)
+	doc := regread.Decode(t, res.Body)
 	versions, _ := doc["versions"].(map[string]any)
 	if _, ok := versions["4.1.12"]; !ok || len(versions) < 1000 {
 		t.Errorf("%d versions, want the real ones and many generated", len(versions))
 	}
-	if at(doc, "dist-tags", "latest") != "4.1.12" {
+	if regread.At(doc, "dist-tags", "latest") != "4.1.12" {
 		t.Errorf("dist-tags: %v", doc["dist-tags"])
 	}
 	// Only the document is huge: the tarball is the real one.
-	if res := get(t, url+"zod/-/zod-4.1.12.tgz", nil); res.status != 200 || len(res.body) > 1<<20 {
-		t.Errorf("tarball: %d, %d bytes", res.status, len(res.body))
+	if res := regread.Get(t, url+"zod/-/zod-4.1.12.tgz", nil); res.Status != 200 || len(res.Body) > 1<<20 {
+		t.Errorf("tarball: %d, %d bytes", res.Status, len(res.Body))
 	}
 }
 
 func TestMisbehaveTarballLonger(t *testing.T) {
 	reg, url := startFixtures(t)
-	real := get(t, url+"zod/-/zod-4.1.12.tgz", nil).body
+	real := regread.Get(t, url+"zod/-/zod-4.1.12.tgz", nil).Body
 	reg.Misbehave("zod", Fault{Kind: TarballLonger})
-	if res := get(t, url+"zod", abbreviated); res.status != 200 || !json.Valid(res.body) {
-		t.Fatalf("the document should be served normally: %d", res.status)
+	if res := regread.Get(t, url+"zod", regread.Abbreviated); res.Status != 200 || !json.Valid(res.Body) {
+		t.Fatalf("the document should be served normally: %d", res.Status)
 	}
 	status, h, body := rawGet(t, url, "zod/-/zod-4.1.12.tgz")
 	declared, _ := strconv.Atoi(h.Get("Content-Length"))
@@ -206,10 +208,10 @@ func TestMisbehaveTarballEndless(t *testing.T) {
 func TestMisbehaveTarballOnly(t *testing.T) {
 	reg, url := startFixtures(t)
 	reg.Misbehave("zod", Fault{Kind: HTMLError, TarballOnly: true})
-	if res := get(t, url+"zod", abbreviated); res.status != 200 || !json.Valid(res.body) {
-		t.Errorf("document: %d", res.status)
+	if res := regread.Get(t, url+"zod", regread.Abbreviated); res.Status != 200 || !json.Valid(res.Body) {
+		t.Errorf("document: %d", res.Status)
 	}
-	if res := get(t, url+"zod/-/zod-4.1.12.tgz", nil); res.status != 503 {
-		t.Errorf("tarball: %d, want the fault", res.status)
+	if res := regread.Get(t, url+"zod/-/zod-4.1.12.tgz", nil); res.Status != 503 {
+		t.Errorf("tarball: %d, want the fault", res.Status)
 	}
 }

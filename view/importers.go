@@ -1,24 +1,10 @@
-package engine
+package view
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/uptide/uptide/engine/model"
 )
-
-// Where names workspaces the way every report prints them: the root
-// workspace "." as "(root)", the others by their path.
-func Where(ws []string) string {
-	names := make([]string, len(ws))
-	for i, w := range ws {
-		if w == "." {
-			w = "(root)"
-		}
-		names[i] = w
-	}
-	return strings.Join(names, ", ")
-}
 
 // ImporterLines are the lines a check report says about the workspaces
 // importing its package beyond the declared, analyzed ones, for `uptide
@@ -29,7 +15,7 @@ func Where(ws []string) string {
 func ImporterLines(pr *model.PackageReport) []string {
 	var out []string
 	for _, u := range pr.Undeclared {
-		line := fmt.Sprintf("%s · imports %s without declaring it", Where([]string{u.Workspace}), u.Package)
+		line := fmt.Sprintf("%s · imports %s without declaring it", model.Where([]string{u.Workspace}), u.Package)
 		switch {
 		case u.Status == model.StatusAnalyzed && u.Via != "":
 			line += fmt.Sprintf(" (resolved via %s)", u.Via)
@@ -45,7 +31,7 @@ func ImporterLines(pr *model.PackageReport) []string {
 		if !in.Declared || in.Status != model.StatusNotAnalyzed || in.Reason == pr.Reason {
 			continue
 		}
-		out = append(out, fmt.Sprintf("%s · imports %s: not analyzed, %s", Where([]string{in.Workspace}), in.Package, in.Reason))
+		out = append(out, fmt.Sprintf("%s · imports %s: not analyzed, %s", model.Where([]string{in.Workspace}), in.Package, in.Reason))
 	}
 	return out
 }

@@ -1,4 +1,4 @@
-package engine
+package discover
 
 import (
 	"context"
@@ -7,14 +7,14 @@ import (
 	"sync"
 	"time"
 
-	"github.com/uptide/uptide/engine/discover"
+	"github.com/uptide/uptide/engine/event"
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/engine/registry"
 	"github.com/uptide/uptide/engine/triage"
 )
 
-// PlanOptions configures PlanUpgrades.
-type PlanOptions struct {
+// UpgradePlanOptions configure PlanUpgrades.
+type UpgradePlanOptions struct {
 	Cwd string
 	Env []string
 	// Client overrides the registry client (tests, the demo).
@@ -28,24 +28,24 @@ type PlanOptions struct {
 	// Discovered is a discovery already made of the same repository.
 	Discovered *model.DiscoverReport
 	Now        time.Time
-	Events     Sink
+	Events     event.Sink
 }
 
 // PlanUpgrades plans the repository's upgrades: discovery's rows, each
 // planned package's full registry document (publish times), the
 // registry's advisories for the installed versions, and the checks given.
-func PlanUpgrades(ctx context.Context, opts PlanOptions) (*model.UpgradePlanReport, error) {
+func PlanUpgrades(ctx context.Context, opts UpgradePlanOptions) (*model.UpgradePlanReport, error) {
 	client := opts.Client
 	disc := opts.Discovered
 	if client == nil {
 		var err error
-		if client, err = discover.ClientFor(opts.Cwd, opts.Env); err != nil {
+		if client, err = ClientFor(opts.Cwd, opts.Env); err != nil {
 			return nil, err
 		}
 	}
 	if disc == nil {
 		var err error
-		if disc, _, err = discover.Discover(ctx, discover.Options{Cwd: opts.Cwd, Env: opts.Env, Client: client, Events: opts.Events}); err != nil {
+		if disc, _, err = Discover(ctx, Options{Cwd: opts.Cwd, Env: opts.Env, Client: client, Events: opts.Events}); err != nil {
 			return nil, err
 		}
 	}
@@ -114,7 +114,7 @@ func PlanUpgrades(ctx context.Context, opts PlanOptions) (*model.UpgradePlanRepo
 // Releases are the published versions of a package, from the registry
 // the repository's .npmrc names for it.
 func Releases(ctx context.Context, cwd string, env []string, name string) ([]string, error) {
-	client, err := discover.ClientFor(cwd, env)
+	client, err := ClientFor(cwd, env)
 	if err != nil {
 		return nil, err
 	}
@@ -129,17 +129,3 @@ func Releases(ctx context.Context, cwd string, env []string, name string) ([]str
 	sort.Strings(out)
 	return out, nil
 }
-
-// Judge is one check of a ceiling's bisection (triage.Judge).
-type Judge = triage.Judge
-
-// Ceiling bisects a package's releases above installed for the newest one
-// judge finds ✓ no impact (triage.Ceiling): what `plan --ceiling` runs,
-// and what the planner's target picker asks of the checks already made.
-func Ceiling(pkg, installed string, versions []string, judge Judge) (model.Ceiling, error) {
-	return triage.Ceiling(pkg, installed, versions, judge)
-}
-
-// VerdictOf is a check report's verdict in the plan's words
-// (triage.VerdictOf).
-func VerdictOf(rep *model.PackageReport) model.Verdict { return triage.VerdictOf(rep) }
