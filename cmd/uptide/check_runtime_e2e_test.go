@@ -1,6 +1,10 @@
 package main
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -60,5 +64,49 @@ func TestCheckRuntimeJavaScriptApp(t *testing.T) {
 	q := packageReport(t, off, "tintkit")
 	if len(q.Runtime) != 0 || q.Counts.Breaking != 0 || q.Counts.Possible == 0 {
 		t.Errorf("--no-runtime: runtime %+v, counts %+v: want no probe, the site possible impact", q.Runtime, q.Counts)
+	}
+}
+
+// TestFixRuntimeJavaScriptApp: fix's check runs the runtime probe as
+// uptide check does, so the site check calls breaking in a file the
+// repository never type-checks is a site fix leaves for you (the compile
+// after the upgrade cannot see it); --no-runtime skips the probe in fix as
+// in check, and the site is then possible impact, not a site left.
+func TestFixRuntimeJavaScriptApp(t *testing.T) {
+	fe := newFixEnv(t)
+	dir := copyFixture(t, "js-cjs-app")
+	npmManager().install(t, fe.env, dir)
+	if err := os.WriteFile(filepath.Join(dir, ".gitignore"), []byte("node_modules\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	commitAll(t, dir)
+
+	c := run(t, fe.env, dir, "check", "tintkit", "--target", "tintkit@5.3.0", "--json")
+	var crep model.CheckReport
+	decode(t, c, &crep)
+	var breaking []string
+	for _, f := range packageReport(t, crep, "tintkit").Findings {
+		if at := fmt.Sprintf("%s:%d", f.File, f.Line); f.Severity == model.Breaking && !slices.Contains(breaking, at) {
+			breaking = append(breaking, at)
+		}
+	}
+	if strings.Join(breaking, " ") != "index.js:3" {
+		t.Fatalf("check's breaking sites %q, want index.js:3\n%s", breaking, c.stdout)
+	}
+
+	rep, r := runFix(t, fe, dir, "tintkit", "--target", "tintkit@5.3.0")
+	var left []string
+	for _, s := range rep.Sites {
+		left = append(left, fmt.Sprintf("%s:%d", s.File, s.Line))
+	}
+	if r.code != 1 || rep.Status != "failed" || strings.Join(left, " ") != strings.Join(breaking, " ") {
+		t.Errorf("fix: exit %d, status %s, sites left %q: want 1, failed, and check's breaking sites %q\n%s\n%s", r.code, rep.Status, left, breaking, r.stdout, r.stderr)
+	}
+
+	off, r := runFix(t, fe, dir, "tintkit", "--target", "tintkit@5.3.0", "--no-runtime")
+	for _, s := range off.Sites {
+		if s.File == "index.js" {
+			t.Errorf("fix --no-runtime lists %s:%d as a site left: only the probe judges it\n%s", s.File, s.Line, r.stdout)
+		}
 	}
 }
