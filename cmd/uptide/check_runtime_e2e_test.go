@@ -110,3 +110,29 @@ func TestFixRuntimeJavaScriptApp(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckJavaScriptAppWithoutTsconfigSkipsLibCheck: the program check
+// makes for an app with no tsconfig is the one tsc gives plain JavaScript
+// by default, declaration files unchecked. ttykit 2.0.0's declarations
+// import node:tty, which the app (no @types/node) cannot resolve: that is
+// no error of an app that never runs tsc, so no "errors inside ttykit's
+// declarations" finding, and the upgrade (same runtime shape) breaks
+// nothing.
+func TestCheckJavaScriptAppWithoutTsconfigSkipsLibCheck(t *testing.T) {
+	e := checkEnv(t)
+	dir := copyFixture(t, "js-cjs-app")
+	npmInstall(t, e, dir)
+
+	r := run(t, e, dir, "check", "ttykit", "--target", "ttykit@2.0.0", "--json")
+	var rep model.CheckReport
+	decode(t, r, &rep)
+	p := packageReport(t, rep, "ttykit")
+	for _, f := range p.Findings {
+		if f.Change == "dependency-errors" || model.InDependency(f.File) || strings.Contains(f.Reason, "declarations") {
+			t.Errorf("finding %s at %s:%d: %s", f.Change, f.File, f.Line, f.Reason)
+		}
+	}
+	if r.code != 0 || p.Counts.Breaking != 0 || p.Verdict != model.VerdictSafe {
+		t.Errorf("exit %d, verdict %q, counts %+v: want 0, safe, nothing breaking\n%s", r.code, p.Verdict, p.Counts, r.stdout)
+	}
+}
