@@ -136,3 +136,45 @@ func TestCheckJavaScriptAppWithoutTsconfigSkipsLibCheck(t *testing.T) {
 		t.Errorf("exit %d, verdict %q, counts %+v: want 0, safe, nothing breaking\n%s", r.code, p.Verdict, p.Counts, r.stdout)
 	}
 }
+
+// TestCheckRuntimeCountsARequireSiteOnce: tint.red(...) under require()
+// of tintkit 5 is both the module format's (require() of an ES module)
+// and the declarations' (default.Tint#red removed, TS2339): one site, one
+// edit, counted once in the JSON counts, the plan and the text, with both
+// reasons and the probe's evidence on its Node shown under it.
+func TestCheckRuntimeCountsARequireSiteOnce(t *testing.T) {
+	e := checkEnv(t)
+	dir := copyFixture(t, "js-cjs-app")
+	npmInstall(t, e, dir)
+
+	r := run(t, e, dir, "check", "tintkit", "--target", "tintkit@5.3.0", "--json")
+	var rep model.CheckReport
+	decode(t, r, &rep)
+	p := packageReport(t, rep, "tintkit")
+	if p.Counts.Breaking != 1 || len(p.Findings) != 1 || p.Summary != "✗ 1 breaking" {
+		t.Fatalf("counts %+v, summary %q, %d findings: want the one require() site counted once\n%s", p.Counts, p.Summary, len(p.Findings), r.stdout)
+	}
+	f := p.Findings[0]
+	if f.Change != "module-format" || f.Line != 3 || len(f.Folded) != 1 || f.Folded[0].Change != "removed" || len(f.Folded[0].Evidence) != 1 || f.Folded[0].Evidence[0].Code != 2339 || len(f.Evidence) != 0 {
+		t.Fatalf("finding %+v: want the module format at index.js:3 with the removed member folded in with its TS2339 (the load's own finding has no compiler evidence: fix lists it as a site left)", f)
+	}
+	if n := len(p.Plan.Rules); n != 1 || p.Plan.Totals.Sites != 1 {
+		t.Errorf("plan %+v: want one rule, one site", p.Plan)
+	}
+
+	h := run(t, e, dir, "check", "tintkit", "--target", "tintkit@5.3.0", "--details")
+	node := p.Runtime[0].Node.Version
+	for _, want := range []string{
+		"✗ 1 breaking",
+		"also: " + f.Folded[0].Reason,
+		"index.js:3 TS2339",
+		"runtime: require() of 5.3.0 returns a module namespace: red is only on its default export (Node " + node + ")",
+	} {
+		if !strings.Contains(h.stdout, want) {
+			t.Errorf("--details does not say %q:\n%s", want, h.stdout)
+		}
+	}
+	if strings.Contains(h.stdout, "default.Tint removed") {
+		t.Errorf("--details plans the folded member as a rule of its own:\n%s", h.stdout)
+	}
+}

@@ -213,8 +213,8 @@ func renderDetails(w io.Writer, pr model.PackageReport, all bool, p palette) {
 		for _, d := range f.Downstream {
 			fmt.Fprintf(w, "        %s\n", p.dim(diagLine(d)))
 		}
-		for _, c := range f.Runtime {
-			fmt.Fprintf(w, "        %s\n", p.dim("runtime: "+c.Detail))
+		for _, l := range view.SiteEvidence(f, pr.Runtime) {
+			fmt.Fprintf(w, "        %s\n", p.dim(l))
 		}
 		for _, s := range f.Sites {
 			if s.Line != f.Line || s.File != f.File {
