@@ -178,3 +178,37 @@ func TestCheckRuntimeCountsARequireSiteOnce(t *testing.T) {
 		t.Errorf("--details plans the folded member as a rule of its own:\n%s", h.stdout)
 	}
 }
+
+// TestCheckRuntimeProbesTheSubpathsImported: the app reads
+// require('ttykit/color').hasBasic in JavaScript it never type-checks;
+// ttykit 2.0.0's ./color entry no longer has it, while the main entry
+// keeps its shape. The probe loads the ./color entry the repository
+// imports, so the site is breaking on what that entry gives (not possible
+// impact because the probe never loaded it), and color.level, which the
+// entry keeps, is not.
+func TestCheckRuntimeProbesTheSubpathsImported(t *testing.T) {
+	e := checkEnv(t)
+	dir := copyFixture(t, "js-cjs-subpath")
+	npmInstall(t, e, dir)
+
+	r := run(t, e, dir, "check", "ttykit", "--target", "ttykit@2.0.0", "--json")
+	var rep model.CheckReport
+	decode(t, r, &rep)
+	p := packageReport(t, rep, "ttykit")
+	if len(p.Runtime) != 1 || len(p.Runtime[0].Target.Subpaths) != 1 || p.Runtime[0].Target.Subpaths[0].Subpath != "./color" {
+		t.Fatalf("runtime %+v: want the ./color entry probed\n%s", p.Runtime, r.stdout)
+	}
+	var breaking []string
+	for _, f := range p.Findings {
+		if f.Severity != model.Breaking {
+			continue
+		}
+		breaking = append(breaking, fmt.Sprintf("%s:%d", f.File, f.Line))
+		if len(f.Runtime) == 0 || f.Runtime[0].Subpath != "./color" {
+			t.Errorf("breaking %s:%d without the ./color entry's change: %+v", f.File, f.Line, f.Runtime)
+		}
+	}
+	if strings.Join(breaking, " ") != "index.js:3" || r.code != 1 {
+		t.Errorf("exit %d, breaking sites %q: want 1 and index.js:3 (hasBasic), not index.js:4 (level)\n%s", r.code, breaking, r.stdout)
+	}
+}
