@@ -44,6 +44,11 @@ type Options struct {
 	// without one the package moves to its latest release.
 	Targets map[string]string
 	Group   bool
+	// NoRuntime skips check's runtime probe (--no-runtime), as check's own
+	// flag does: JavaScript the repository does not type-check is then
+	// unverified. By default fix's check runs it, so fix and check give the
+	// same verdicts on the same repository.
+	NoRuntime bool
 	// Patches is the accepted set (--patches), nil for none.
 	Patches *PatchFile
 	Keep    bool
@@ -401,7 +406,7 @@ func (r *runner) makeClone(ctx context.Context) bool {
 func (r *runner) check(ctx context.Context) bool {
 	r.progress(model.PhaseCheck, "checking %s", strings.Join(r.names(), ", "))
 	r.crep, r.checkErr = engine.Check(ctx, engine.CheckOptions{Cwd: r.o.Cwd, CwdArg: r.o.CwdArg, Env: r.o.Env, Client: r.o.Client, CompilerClient: r.o.CompilerClient,
-		Packages: r.names(), Targets: r.o.Targets, Group: r.o.Group, Compile: true, Events: r.o.CheckEvents,
+		Packages: r.names(), Targets: r.o.Targets, Group: r.o.Group, Compile: true, Runtime: !r.o.NoRuntime, Events: r.o.CheckEvents,
 		Repository: r.repository, Drivers: r.drivers, Planned: func(p model.PackageReport) {
 			if concerns(p, r.o.Package) {
 				r.trace(model.PhaseCheck, "planned %s", p.Title)

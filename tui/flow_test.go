@@ -472,3 +472,38 @@ func TestPlanTableHasTheCLIsWords(t *testing.T) {
 		t.Errorf("down from the first rule: cursor on %q, want the noted rule (the heading is skipped)", row)
 	}
 }
+
+// The details screen shows under a site what check --details prints there
+// (view.SiteEvidence): the finding counted with it, and what the runtime
+// probe saw the site meet, on which Node (issue 27 item 7).
+func TestDetailsShowTheProbesEvidence(t *testing.T) {
+	f := newFake(demoLive(t))
+	h := newHarness(t, f, 200, 40)
+	h.until("discovery", h.discovered)
+	h.press("c")
+	h.nextStarted(f)
+	res := state.ResultOf(&model.PackageReport{
+		Package: "react", Status: model.StatusAnalyzed, Verdict: model.VerdictBreaking, Summary: "✗ 1 breaking", Counts: model.FindingCounts{Breaking: 1},
+		Findings: []model.Finding{{ID: "m1", Package: "react", Change: "module-format", Severity: model.Breaking, File: "index.js", Line: 3,
+			Reason: "react ships \".\" as ESM only",
+			Runtime: []model.RuntimeChange{{Kind: model.RuntimeKeyRemoved, Loader: model.LoaderRequire, Key: "red", OnDefault: true,
+				Detail: "require() of 19.1.0 returns a module namespace: red is only on its default export"}},
+			Folded: []model.FoldedFinding{{ID: "r1", Change: "removed", Severity: model.Breaking, File: "index.js", Line: 3, Reason: "default.Tint#red was removed"}}}},
+		Runtime: []model.RuntimeResult{{Package: "react", Node: model.RuntimeNode{Version: "v20.20.2"}, Status: model.RuntimeCompared}},
+		Plan:    model.Plan{Rules: []model.PlanRule{{ID: "module-format", Title: "ESM only", Sites: 1, Manual: 1, Findings: []string{"m1"}}}},
+	})
+	f.reply("react") <- checkReply{res: res}
+	h.until("the result", func() bool { return h.contains("✗ 1 breaking") })
+	h.press("enter")
+	h.until("the details", func() bool { return h.contains("by agent") })
+	h.press("enter")
+	for _, want := range []string{
+		"index.js:3",
+		"also: default.Tint#red was removed",
+		"runtime: require() of 19.1.0 returns a module namespace: red is only on its default export (Node v20.20.2)",
+	} {
+		if !h.contains(want) {
+			t.Errorf("the expanded site lacks %q:\n%s", want, h.view())
+		}
+	}
+}

@@ -225,6 +225,10 @@ func checkOptions(req CheckRequest) engine.CheckOptions {
 		// checked as one decision.
 		Group:   req.Row.Group != "",
 		Compile: true,
+		// As uptide check does: the details screen shows the probe's
+		// evidence, and JavaScript the repository does not type-check is
+		// judged by it.
+		Runtime: true,
 	}
 }
 

@@ -29,6 +29,8 @@ func TestCheckOptionsOfARequest(t *testing.T) {
 		// Companions outside the group are fix's to resolve.
 		Targets: map[string]string{"react": "19.1.0", "react-dom": "19.1.0"},
 		Group:   true, Compile: true,
+		// The planner's check runs the runtime probe, as uptide check does.
+		Runtime: true,
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("checkOptions:\n got %+v\nwant %+v", got, want)

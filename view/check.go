@@ -124,7 +124,7 @@ func Check(pr *model.PackageReport) CheckPackage {
 		v.Hidden = []Line{{{"  ", Plain}, {Count(pr.Counts.Hidden, "finding") + " hidden (info, additive or low confidence; --all shows them)", Dim}}}
 	}
 	for _, f := range pr.Findings {
-		v.Sites = append(v.Sites, site(f))
+		v.Sites = append(v.Sites, site(f, pr.Runtime))
 	}
 	if n := len(pr.Compile.PreExistingErrors); n > 0 {
 		v.PreExisting = []Line{{{"  ", Plain}, {fmt.Sprintf("Pre-existing (%s before the upgrade, not counted)", Count(n, "error")), Strong}}}
@@ -254,7 +254,7 @@ func SiteLines(sites []Site, all bool) []Line {
 	return ls
 }
 
-func site(f model.Finding) Site {
+func site(f model.Finding, runtime []model.RuntimeResult) Site {
 	s := Site{ID: f.ID, Severity: f.Severity, Hidden: f.Hidden, Marker: SeverityMarker(f.Severity), At: At(f.File, f.Line), Reason: f.Reason}
 	for _, d := range f.Evidence {
 		s.Evidence = append(s.Evidence, Evidence{Text: DiagLine(d), InDependency: model.InDependency(d.File)})
@@ -262,8 +262,8 @@ func site(f model.Finding) Site {
 	for _, d := range f.Downstream {
 		s.Evidence = append(s.Evidence, Evidence{Text: DiagLine(d)})
 	}
-	for _, c := range f.Runtime {
-		s.Evidence = append(s.Evidence, Evidence{Text: "runtime: " + c.Detail})
+	for _, l := range SiteEvidence(f, runtime) {
+		s.Evidence = append(s.Evidence, Evidence{Text: l})
 	}
 	for _, u := range f.Sites {
 		if u.Line != f.Line || u.File != f.File {

@@ -168,9 +168,10 @@ func TestCheckEndToEnd(t *testing.T) {
 				// or nocheck.ts (@ts-nocheck): the runtime probe decides
 				// there. import() of 2.0.0 has no truncate: breaking; the
 				// require() in legacy.js throws, which says nothing of
-				// slugify's shape: possible impact.
+				// slugify's shape: possible impact. Its signature change
+				// (c1e8a0fdff26232f) stands on the module format's site
+				// and is counted with it (folded).
 				{"fcde714087cd2b5e", "unverified", "TS2345", "src/legacy.js", 4, "TS2345"},
-				{"c1e8a0fdff26232f", "unverified", "signature", "src/legacy.js", 4, ""},
 				{"44013c7cb072f65c", "breaking", "removed", "src/nocheck.ts", 2, ""},
 				{"44013c7cb072f65c-2", "breaking", "removed", "src/nocheck.ts", 4, ""},
 				{"db612ff4bb06b56a", "breaking", "removed", "src/slug.ts", 1, "TS2305"},
@@ -235,7 +236,9 @@ func TestCheckEndToEnd(t *testing.T) {
 		if !slug.ModuleFormat.StopsRequire || slug.ModuleFormat.RequireSites != 2 {
 			t.Errorf("slugkit module format %+v", slug.ModuleFormat)
 		}
-		if slug.Plan.Totals.Sites != 5 || len(slug.Plan.Unverified) != 2 {
+		// legacy.js:4's signature change is counted with its module format:
+		// one unverified rule (TS2345), not two.
+		if slug.Plan.Totals.Sites != 5 || len(slug.Plan.Unverified) != 1 {
 			t.Errorf("slugkit plan totals %+v, %d unverified rules", slug.Plan.Totals, len(slug.Plan.Unverified))
 		}
 		// Every finding of a rule says who edits it; without a pack, a

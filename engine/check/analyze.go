@@ -336,7 +336,7 @@ func (c *checker) judgeFindings(lead string, runs []*memberRun, compiles []*wsCo
 			}
 		}
 	}
-	return match.FoldSharedRoots(all)
+	return foldFormatSites(match.FoldSharedRoots(all))
 }
 
 // companionFindings says, for the new errors in files only a companion's

@@ -159,6 +159,75 @@ func formatFindings(pkg string, fr modformat.FormatReport, sites []model.Usage, 
 	return out
 }
 
+// foldFormatSites counts a require() site once when a module-format
+// finding and a member finding both stand on it: with chalk 5 ESM only,
+// chalk.red under require() is both "require() of an ES module" and
+// "default.Chalk#red removed" (the declarations' export = became a
+// default export), and one edit, the load, answers both. A member
+// finding on a line the module-format finding's sites cover, no more
+// severe than it, joins it: its runtime changes, and under Folded its
+// own id, reason and compiler evidence. The module-format finding keeps
+// no compiler evidence of its own: the compiler cannot see a load break,
+// so fix lists it as a site left whatever its compile says. A more severe one (a breaking member
+// under an unverified format) stays a finding of its own, as does a
+// hidden one (it was never counted).
+func foldFormatSites(findings []model.Finding) []model.Finding {
+	type at struct {
+		pkg, ws, file string
+		line          int
+	}
+	into := map[at]int{}
+	for i, f := range findings {
+		if f.Change != changeModuleFormat || f.Hidden {
+			continue
+		}
+		for _, u := range f.Sites {
+			k := at{f.Package, u.Workspace, u.File, u.Line}
+			if _, ok := into[k]; !ok {
+				into[k] = i
+			}
+		}
+	}
+	if len(into) == 0 {
+		return findings
+	}
+	folded := map[int]bool{}
+	for i, f := range findings {
+		if f.Change == changeModuleFormat || f.Hidden || f.AnchorOnly || f.Change == model.ChangeCause || model.CompilerCode(f.Change) != 0 {
+			continue
+		}
+		j, ok := into[at{f.Package, f.Workspace, f.File, f.Line}]
+		if !ok || severityRank(f.Severity) > severityRank(findings[j].Severity) {
+			continue
+		}
+		m := &findings[j]
+		m.Runtime = match.AppendRuntimeChanges(m.Runtime, f.Runtime)
+		m.Folded = append(m.Folded, model.FoldedFinding{ID: f.ID, Path: f.Path, SymbolPath: f.SymbolPath, Change: f.Change,
+			Severity: f.Severity, Reason: f.Reason, File: f.File, Line: f.Line, Column: f.Column,
+			Evidence: f.Evidence, Downstream: f.Downstream})
+		folded[i] = true
+	}
+	out := findings[:0:0]
+	for i, f := range findings {
+		if !folded[i] {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// severityRank orders what a finding claims: breaking above possible
+// impact above the rest.
+func severityRank(s model.Severity) int {
+	switch s {
+	case model.Breaking:
+		return 2
+	case model.Unverified:
+		return 1
+	}
+	return 0
+}
+
 // probedOn: the probe ran on the release line the repository names, so
 // what require() gave there is what the repository's require() gets.
 func probedOn(rt *model.RuntimeResult, node modformat.NodeInfo) bool {

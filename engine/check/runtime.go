@@ -3,6 +3,7 @@ package check
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/uptide/uptide/engine/model"
@@ -43,6 +44,7 @@ func (c *checker) startRuntime(ctx context.Context, run *memberRun) {
 			Installed: probe.Copy{Version: m.row.Installed, Dir: run.runtimeInst},
 			Target:    probe.Copy{Version: m.target, Dir: run.runtimeTgt},
 			Node:      &node, Fetch: c.fetchRange, Env: c.opts.Env,
+			Subpaths: usedSubpaths(run.usages),
 		})
 		if err != nil {
 			res.Status, res.Reason = model.RuntimeInconclusive, err.Error()
@@ -62,6 +64,11 @@ func (run *memberRun) judgedRuntime() *model.RuntimeResult {
 	}
 	out := *rt
 	out.Installed.Require.Value = nil
+	// The subpath entries' require() loads too.
+	out.Installed.Subpaths = slices.Clone(rt.Installed.Subpaths)
+	for i := range out.Installed.Subpaths {
+		out.Installed.Subpaths[i].Require.Value = nil
+	}
 	return &out
 }
 
@@ -72,4 +79,20 @@ func (run *memberRun) awaitRuntime() *model.RuntimeResult {
 	}
 	<-run.runtimeDone
 	return run.runtime
+}
+
+// usedSubpaths are the subpath entries the repository loads the package
+// by (pkg/v4), so the probe loads each of them too: a site of a subpath
+// is judged by what that entry gives, never by the main entry's shape.
+func usedSubpaths(usages map[string][]model.Usage) []string {
+	var out []string
+	for _, us := range usages {
+		for _, u := range us {
+			if u.Subpath != "" && u.Subpath != "." && !slices.Contains(out, u.Subpath) {
+				out = append(out, u.Subpath)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
 }

@@ -14,19 +14,18 @@ import (
 // (default.Tint#red: the interface typing the export) is not a member; an
 // instance member of a class lives on instances, which the probe never
 // builds, so the chain stops at the class and the site only reads it. ok
-// is false for a site the probe did not load (a subpath entry, a path it
-// cannot read).
+// is false for a path the probe cannot read; a subpath entry the probe did
+// not load is for probe.Hits to say.
 func RuntimeSite(u model.Usage, installed *model.Surface) (probe.Site, bool) {
-	s := probe.Site{Loader: u.Loader, Access: u.Access}
-	if u.Subpath != "" && u.Subpath != "." {
-		return s, false
-	}
+	s := probe.Site{Loader: u.Loader, Access: u.Access, Subpath: u.Subpath}
 	p := u.CanonicalPath
 	if p == "" {
 		p = u.SymbolPath
 	}
 	q, err := path.Parse(p)
-	if err != nil || q.Scope != "" {
+	// A subpath entry's surface is scoped by its specifier ("./v4"): the
+	// members below it are read from what that entry loads.
+	if err != nil || (q.Scope != "" && q.Scope != u.Subpath) {
 		return s, false
 	}
 	kinds := map[string]model.SymbolKind{}
@@ -39,7 +38,7 @@ func RuntimeSite(u model.Usage, installed *model.Surface) (probe.Site, bool) {
 			}
 		}
 	}
-	prefix := path.Path{}
+	prefix := path.Path{Scope: q.Scope}
 	typeView := false
 	for i, seg := range q.Segments {
 		if seg.Kind != path.Name {

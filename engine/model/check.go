@@ -218,6 +218,11 @@ type Finding struct {
 	Runtime []RuntimeChange `json:"runtime,omitempty"`
 	// Sites: every site a per-file finding stands for (module format).
 	Sites []Usage `json:"sites,omitempty"`
+	// Folded are the findings at this finding's sites that are counted
+	// with it, once: a member the target's declarations lost, read at a
+	// require() site of a target gone ESM-only, is the module format's
+	// doing at that same site. Each keeps its id and reason.
+	Folded []FoldedFinding `json:"folded,omitempty"`
 	// AnchorOnly marks a root cause (a tsconfig option, a repository
 	// parameter or augmentation): one edit, with the errors it causes as
 	// Downstream evidence.
@@ -236,6 +241,23 @@ type Finding struct {
 	// 0.5 without evidence, info, or additive); JSON keeps it. Decided once
 	// in engine/match so the CLI and the TUI hide the same findings.
 	Hidden bool `json:"hidden,omitempty"`
+}
+
+// FoldedFinding is a finding counted with the one it is folded into: what
+// it said on its own.
+type FoldedFinding struct {
+	ID         string   `json:"id"`
+	Path       string   `json:"path,omitempty"`
+	SymbolPath string   `json:"symbolPath,omitempty"`
+	Change     string   `json:"change"`
+	Severity   Severity `json:"severity"`
+	Reason     string   `json:"reason"`
+	File       string   `json:"file"`
+	Line       int      `json:"line"`
+	Column     int      `json:"column"`
+	// Evidence and Downstream are the compiler errors it carried.
+	Evidence   []Diagnostic `json:"evidence,omitempty"`
+	Downstream []Diagnostic `json:"downstream,omitempty"`
 }
 
 // CompilerCode reads the change of a finding that stands for a compiler

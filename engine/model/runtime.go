@@ -42,6 +42,9 @@ type RuntimeChange struct {
 	Key       string `json:"key,omitempty"`
 	Code      string `json:"code,omitempty"`
 	OnDefault bool   `json:"onDefault,omitempty"`
+	// Subpath is the entry point loaded ("./v4" for pkg/v4); "" is the
+	// package's main entry.
+	Subpath string `json:"subpath,omitempty"`
 	// Detail says it in words ("require() of 5.3.0 returns a module
 	// namespace; the function is its default export").
 	Detail string `json:"detail"`
@@ -99,6 +102,43 @@ type RuntimeCopy struct {
 	Inconclusive string `json:"inconclusive,omitempty"`
 	// Denied lists what the sandbox refused during the load.
 	Denied []string `json:"denied,omitempty"`
+	// Subpaths are the loads of the subpath entries the repository
+	// imports (pkg/v4), beside the main entry's above.
+	Subpaths []RuntimeEntry `json:"subpaths,omitempty"`
+}
+
+// RuntimeEntry is what each loader returned for one subpath entry of a
+// copy.
+type RuntimeEntry struct {
+	// Subpath is the entry as exports names it: "./v4".
+	Subpath string      `json:"subpath"`
+	Require RuntimeLoad `json:"require"`
+	Import  RuntimeLoad `json:"import"`
+	// Inconclusive is why this entry's loads decide nothing (a timeout, a
+	// refusal by the sandbox, a dependency missing); "" when they do.
+	Inconclusive string `json:"inconclusive,omitempty"`
+}
+
+// Load is the outcome for one loader.
+func (e RuntimeEntry) Load(l Loader) RuntimeLoad {
+	if l == LoaderRequire {
+		return e.Require
+	}
+	return e.Import
+}
+
+// Entry is the copy's loads of one entry point: the main entry for ""
+// or ".", else the subpath's, and whether the copy has it.
+func (c RuntimeCopy) Entry(subpath string) (RuntimeEntry, bool) {
+	if subpath == "" || subpath == "." {
+		return RuntimeEntry{Subpath: ".", Require: c.Require, Import: c.Import, Inconclusive: c.Inconclusive}, true
+	}
+	for _, e := range c.Subpaths {
+		if e.Subpath == subpath {
+			return e, true
+		}
+	}
+	return RuntimeEntry{}, false
 }
 
 // Load is the outcome for one loader.

@@ -42,7 +42,7 @@ var scriptsHash = sync.OnceValue(func() string {
 	return hex.EncodeToString(h.Sum(nil))[:16]
 })
 
-func (r resultCache) path(name string, c Copy, node nodeBinary) (string, error) {
+func (r resultCache) path(name string, c Copy, node nodeBinary, subpaths []string) (string, error) {
 	dir := r.dir
 	if dir == "" {
 		d, err := cache.Dir("runtime")
@@ -53,6 +53,10 @@ func (r resultCache) path(name string, c Copy, node nodeBinary) (string, error) 
 	}
 	h := sha256.New()
 	fmt.Fprintf(h, "%d\x00%s\x00%s\x00%s\x00%s\x00%s", cacheSchema, scriptsHash(), name, c.Version, c.Integrity, node.version)
+	// The subpath entries loaded are part of the answer.
+	if len(subpaths) > 0 {
+		fmt.Fprintf(h, "\x00%s", strings.Join(subpaths, "\x00"))
+	}
 	file := fmt.Sprintf("%s-node%d-%s.json", c.Version, node.major, hex.EncodeToString(h.Sum(nil))[:24])
 	return filepath.Join(dir, filepath.FromSlash(name), file), nil
 }
@@ -63,7 +67,7 @@ func (r resultCache) path(name string, c Copy, node nodeBinary) (string, error) 
 func (r resultCache) probe(ctx context.Context, req Request, c Copy, node nodeBinary, run func() (model.RuntimeCopy, bool, error)) (model.RuntimeCopy, error) {
 	var path string
 	if !r.off && c.Version != "" {
-		if p, err := r.path(req.Name, c, node); err == nil {
+		if p, err := r.path(req.Name, c, node, req.subpaths()); err == nil {
 			path = p
 			if b, err := os.ReadFile(p); err == nil {
 				var cached model.RuntimeCopy

@@ -15,10 +15,28 @@ import (
 func Diff(installed, target model.RuntimeCopy) []model.RuntimeChange {
 	var out []model.RuntimeChange
 	for _, l := range []model.Loader{model.LoaderRequire, model.LoaderImport} {
-		out = append(out, diffLoad(l, installed.Load(l), target.Load(l), target.Version)...)
+		out = append(out, diffLoad(l, string(l)+"()", installed.Load(l), target.Load(l), target.Version)...)
+	}
+	// Each subpath entry both copies loaded to an answer, the same way,
+	// its changes marked with the entry.
+	for _, ie := range installed.Subpaths {
+		te, ok := target.Entry(ie.Subpath)
+		if !ok || ie.Inconclusive != "" || te.Inconclusive != "" {
+			continue
+		}
+		for _, l := range []model.Loader{model.LoaderRequire, model.LoaderImport} {
+			call := fmt.Sprintf("%s() of the %s entry", l, ie.Subpath)
+			for _, c := range diffLoad(l, call, ie.Load(l), te.Load(l), target.Version) {
+				c.Subpath = ie.Subpath
+				out = append(out, c)
+			}
+		}
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]
+		if a.Subpath != b.Subpath {
+			return a.Subpath < b.Subpath
+		}
 		if a.Loader != b.Loader {
 			return a.Loader == model.LoaderRequire
 		}
@@ -30,11 +48,12 @@ func Diff(installed, target model.RuntimeCopy) []model.RuntimeChange {
 	return out
 }
 
-func diffLoad(l model.Loader, in, tg model.RuntimeLoad, version string) []model.RuntimeChange {
+// diffLoad compares one loader's outcomes; call names the load in the
+// details ("require()", "import() of the ./v4 entry").
+func diffLoad(l model.Loader, call string, in, tg model.RuntimeLoad, version string) []model.RuntimeChange {
 	if !in.Got() {
 		return nil
 	}
-	call := string(l) + "()"
 	if tg.Threw || !tg.Got() {
 		kind := model.RuntimeRequireThrows
 		if l == model.LoaderImport {
@@ -61,21 +80,21 @@ func diffLoad(l model.Loader, in, tg model.RuntimeLoad, version string) []model.
 		movedToDefault := tv.Namespace && !iv.Namespace && tv.Default != nil
 		switch {
 		case iv.Callable && !tv.Callable && movedToDefault && tv.Default.Callable:
-			add(model.RuntimeNamespaceInstead, "", fmt.Sprintf("require() of %s returns a module namespace; the function is its default export", version))
+			add(model.RuntimeNamespaceInstead, "", fmt.Sprintf("%s of %s returns a module namespace; the function is its default export", call, version))
 		case iv.Callable && !tv.Callable:
-			add(model.RuntimeCallableLost, "", fmt.Sprintf("require() of %s returns %s, not a function", version, describeType(tv)))
+			add(model.RuntimeCallableLost, "", fmt.Sprintf("%s of %s returns %s, not a function", call, version, describeType(tv)))
 		case iv.Constructable && !tv.Constructable:
-			add(model.RuntimeConstructableLost, "", fmt.Sprintf("require() of %s returns a value new cannot construct", version))
+			add(model.RuntimeConstructableLost, "", fmt.Sprintf("%s of %s returns a value new cannot construct", call, version))
 		}
-		out = append(out, diffKeys(l, "", iv, tv, version)...)
+		out = append(out, diffKeys(l, call, "", iv, tv, version)...)
 		return out
 	}
-	out = append(out, diffKeys(l, "", withoutDefault(iv), withoutDefault(tv), version)...)
+	out = append(out, diffKeys(l, call, "", withoutDefault(iv), withoutDefault(tv), version)...)
 	switch {
 	case iv.Default == nil:
 	case tv.Default == nil:
 		if _, had := iv.Keys["default"]; had {
-			add(model.RuntimeKeyRemoved, "default", fmt.Sprintf("import() of %s has no default export", version))
+			add(model.RuntimeKeyRemoved, "default", fmt.Sprintf("%s of %s has no default export", call, version))
 		}
 	default:
 		id, td := iv.Default, tv.Default
@@ -85,14 +104,14 @@ func diffLoad(l model.Loader, in, tg model.RuntimeLoad, version string) []model.
 		case id.Constructable && !td.Constructable:
 			add(model.RuntimeConstructableLost, "default", fmt.Sprintf("new cannot construct the default export of %s", version))
 		}
-		out = append(out, diffKeys(l, "default.", id, td, version)...)
+		out = append(out, diffKeys(l, call, "default.", id, td, version)...)
 	}
 	return out
 }
 
 // diffKeys lists the keys of in that tg lost, or whose value stopped
 // being callable or constructable.
-func diffKeys(l model.Loader, prefix string, in, tg *model.RuntimeValue, version string) []model.RuntimeChange {
+func diffKeys(l model.Loader, call, prefix string, in, tg *model.RuntimeValue, version string) []model.RuntimeChange {
 	var out []model.RuntimeChange
 	if in == nil || tg == nil || tg.KeysTruncated {
 		return nil
@@ -114,11 +133,11 @@ func diffKeys(l model.Loader, prefix string, in, tg *model.RuntimeValue, version
 		key := prefix + k
 		if !ok {
 			c := model.RuntimeChange{Kind: model.RuntimeKeyRemoved, Loader: l, Key: key,
-				Detail: fmt.Sprintf("%s of %s has no %s", string(l)+"()", version, key)}
+				Detail: fmt.Sprintf("%s of %s has no %s", call, version, key)}
 			if prefix == "" && tg.Namespace && tg.Default != nil {
 				if _, onDefault := tg.Default.Keys[k]; onDefault {
 					c.OnDefault = true
-					c.Detail = fmt.Sprintf("%s of %s returns a module namespace: %s is only on its default export", string(l)+"()", version, k)
+					c.Detail = fmt.Sprintf("%s of %s returns a module namespace: %s is only on its default export", call, version, k)
 				}
 			}
 			out = append(out, c)

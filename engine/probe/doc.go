@@ -16,6 +16,10 @@
 //		Available: overlayLinks, // copies Signal B already holds
 //	})
 //
+// Request.Subpaths names the subpath entries the repository imports
+// ("./v4" for pkg/v4): each copy loads each of them too, in a sandbox of
+// its own, and their changes carry the entry (RuntimeChange.Subpath).
+//
 // res is a model.RuntimeResult: the Node that ran and why that one, each
 // copy's loads (throws and their codes, keys with typeof, callable and
 // constructable, for the value and its default), Status compared with the
@@ -34,7 +38,8 @@
 // # The sandbox
 //
 // The child runs under Node's permission model (--experimental-permission
-// on Node 20 to 22.12, --permission after): reads only of its own
+// on Node 20 to 22.12 and 23.0 to 23.4, the stable --permission from
+// 22.13 and 23.5; both tested): reads only of its own
 // temporary directory and of the node_modules trees the copy resolves
 // from, no writes, no child processes, no workers, no addons (also
 // --no-addons), no WASI. Node does not govern the network, so a preload
@@ -80,7 +85,7 @@
 //
 // Each copy's probe is kept under the cache's runtime folder per
 // package@version (and integrity when known), per Node release that ran
-// (finer than its major: require(esm) arrived in minors) and per probe
-// script. Loads cut short (timeout, refusal, missing dependency) are not
+// (finer than its major: require(esm) arrived in minors), per probe
+// script and per set of subpath entries loaded. Loads cut short (timeout, refusal, missing dependency) are not
 // kept.
 package probe

@@ -18,6 +18,9 @@ type Site struct {
 	// Access is what the site does with the last member: call, construct,
 	// or anything else (a read).
 	Access model.Access
+	// Subpath is the entry the site loads ("./v4" for pkg/v4); "" or "."
+	// is the main entry.
+	Subpath string
 }
 
 // Hits lists the runtime changes a site meets, and whether the probe can
@@ -26,7 +29,18 @@ type Site struct {
 // to lose). A decided site with no hits loads the same shape on the
 // target.
 func Hits(res model.RuntimeResult, s Site) ([]model.RuntimeChange, bool) {
-	if res.Status != model.RuntimeCompared || !res.Installed.Load(s.Loader).Got() {
+	if res.Status != model.RuntimeCompared {
+		return nil, false
+	}
+	sub := s.Subpath
+	if sub == "." {
+		sub = ""
+	}
+	// A subpath entry decides only when both copies loaded it to an
+	// answer (the probe was asked for it, nothing cut it short).
+	ie, iok := res.Installed.Entry(sub)
+	te, tok := res.Target.Entry(sub)
+	if !iok || !tok || ie.Inconclusive != "" || te.Inconclusive != "" || !ie.Load(s.Loader).Got() {
 		return nil, false
 	}
 	path := s.Path
@@ -36,7 +50,7 @@ func Hits(res model.RuntimeResult, s Site) ([]model.RuntimeChange, bool) {
 	key := strings.Join(path, ".")
 	var out []model.RuntimeChange
 	for _, c := range res.Changes {
-		if c.Loader != s.Loader {
+		if c.Loader != s.Loader || c.Subpath != sub {
 			continue
 		}
 		switch c.Kind {

@@ -22,14 +22,14 @@ func TestHits(t *testing.T) {
 		site Site
 		want []model.RuntimeChangeKind
 	}{
-		{"require()(…)", Site{model.LoaderRequire, nil, model.AccessCall}, []model.RuntimeChangeKind{model.RuntimeNamespaceInstead}},
-		{"require().red(…)", Site{model.LoaderRequire, []string{"red"}, model.AccessCall}, []model.RuntimeChangeKind{model.RuntimeKeyRemoved}},
-		{"require().red.bold(…)", Site{model.LoaderRequire, []string{"red", "bold"}, model.AccessCall}, []model.RuntimeChangeKind{model.RuntimeKeyRemoved}},
-		{"const { supportsColor } = require()", Site{model.LoaderRequire, []string{"supportsColor"}, model.AccessRead}, nil},
-		{"const mod = require() (only read)", Site{model.LoaderRequire, nil, model.AccessRead}, nil},
-		{"import tint; tint(…)", Site{model.LoaderImport, []string{"default"}, model.AccessCall}, nil},
-		{"import tint; tint.red(…)", Site{model.LoaderImport, []string{"default", "red"}, model.AccessCall}, nil},
-		{"import tint; tint.stderr", Site{model.LoaderImport, []string{"default", "stderr"}, model.AccessRead}, []model.RuntimeChangeKind{model.RuntimeKeyRemoved}},
+		{"require()(…)", Site{model.LoaderRequire, nil, model.AccessCall, ""}, []model.RuntimeChangeKind{model.RuntimeNamespaceInstead}},
+		{"require().red(…)", Site{model.LoaderRequire, []string{"red"}, model.AccessCall, ""}, []model.RuntimeChangeKind{model.RuntimeKeyRemoved}},
+		{"require().red.bold(…)", Site{model.LoaderRequire, []string{"red", "bold"}, model.AccessCall, ""}, []model.RuntimeChangeKind{model.RuntimeKeyRemoved}},
+		{"const { supportsColor } = require()", Site{model.LoaderRequire, []string{"supportsColor"}, model.AccessRead, ""}, nil},
+		{"const mod = require() (only read)", Site{model.LoaderRequire, nil, model.AccessRead, ""}, nil},
+		{"import tint; tint(…)", Site{model.LoaderImport, []string{"default"}, model.AccessCall, ""}, nil},
+		{"import tint; tint.red(…)", Site{model.LoaderImport, []string{"default", "red"}, model.AccessCall, ""}, nil},
+		{"import tint; tint.stderr", Site{model.LoaderImport, []string{"default", "stderr"}, model.AccessRead, ""}, []model.RuntimeChangeKind{model.RuntimeKeyRemoved}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -50,7 +50,7 @@ func TestHits(t *testing.T) {
 	// A thrown target load breaks every site of that loader.
 	throws := model.RuntimeResult{Status: model.RuntimeCompared, Installed: installed, Target: copyOf(nil, target.Import.Value)}
 	throws.Changes = Diff(throws.Installed, throws.Target)
-	if hits, ok := Hits(throws, Site{model.LoaderRequire, []string{"supportsColor"}, model.AccessRead}); !ok || len(hits) != 1 || hits[0].Kind != model.RuntimeRequireThrows {
+	if hits, ok := Hits(throws, Site{model.LoaderRequire, []string{"supportsColor"}, model.AccessRead, ""}); !ok || len(hits) != 1 || hits[0].Kind != model.RuntimeRequireThrows {
 		t.Errorf("a require() site of a target whose require() throws: %v %v", hits, ok)
 	}
 	// Inconclusive, or a loader the installed copy never served: undecided.

@@ -128,7 +128,9 @@ func TestNoPermissionModelNoProbe(t *testing.T) {
 		{nodeBinary{version: "v22.12.0", major: 22, minor: 12}, "--experimental-permission"},
 		{nodeBinary{version: "v22.13.0", major: 22, minor: 13}, "--permission"},
 		{nodeBinary{version: "v23.4.0", major: 23, minor: 4}, "--experimental-permission"},
+		{nodeBinary{version: "v23.5.0", major: 23, minor: 5}, "--permission"},
 		{nodeBinary{version: "v24.1.0", major: 24, minor: 1}, "--permission"},
+		{nodeBinary{version: "v25.0.0", major: 25, minor: 0}, "--permission"},
 	} {
 		flag, ok := v.node.permissionFlag()
 		if flag != v.flag || ok != (v.flag != "") {

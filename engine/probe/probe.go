@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -54,6 +55,23 @@ type Request struct {
 	NoCache  bool
 	// TempDir is where the loads are laid out; "" is os.TempDir().
 	TempDir string
+	// Subpaths are the subpath entries the repository imports ("./v4"
+	// for pkg/v4): each copy loads each of them too, beside its main
+	// entry. "." and duplicates are ignored.
+	Subpaths []string
+}
+
+// subpaths are the request's subpath entries, sorted, without "." and
+// duplicates.
+func (req Request) subpaths() []string {
+	var out []string
+	for _, sp := range req.Subpaths {
+		if sp = strings.TrimSpace(sp); sp != "" && sp != "." && strings.HasPrefix(sp, "./") && !slices.Contains(out, sp) {
+			out = append(out, sp)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // Run probes the installed and the target copy of one package on the
@@ -194,7 +212,51 @@ func probeInstalled(ctx context.Context, req Request, node nodeBinary) (model.Ru
 			c.Inconclusive = fmt.Sprintf("%s is missing from your install (loaded by %s)", l.Missing, l.Importer)
 		}
 	}
-	return c, cacheable(c, out), nil
+	keep := cacheable(c, out)
+	if c.Inconclusive == "" {
+		if err := loadSubpaths(ctx, sb, req, &c, tmp, &keep); err != nil {
+			return c, false, err
+		}
+	}
+	return c, keep, nil
+}
+
+// loadSubpaths loads each subpath entry the request names from the same
+// layout as the main entry, in a sandbox of its own. An entry's load cut
+// short (a timeout, a refusal, a missing dependency) makes that entry
+// inconclusive, and the copy not cached; an entry the copy does not
+// export is an answer (both loaders throw).
+func loadSubpaths(ctx context.Context, sb sandbox, req Request, c *model.RuntimeCopy, tmp string, keep *bool) error {
+	c.Subpaths = nil
+	for _, sp := range req.subpaths() {
+		sb.name = req.Name + strings.TrimPrefix(sp, ".")
+		e := model.RuntimeEntry{Subpath: sp}
+		out, err := sb.run(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			e.Inconclusive = "the probe failed: " + err.Error()
+			*keep = false
+			c.Subpaths = append(c.Subpaths, e)
+			continue
+		}
+		var one model.RuntimeCopy
+		fill(&one, out)
+		relativize(&one, tmp, req.RepoRoot)
+		e.Require, e.Import = one.Require, one.Import
+		switch l := missingLoad(one); {
+		case out.timedOut || len(one.Denied) > 0:
+			e.Inconclusive = one.Inconclusive
+		case l != nil:
+			e.Inconclusive = fmt.Sprintf("%s is missing (loaded by %s)", l.Missing, l.Importer)
+		}
+		if !cacheable(one, out) {
+			*keep = false
+		}
+		c.Subpaths = append(c.Subpaths, e)
+	}
+	return nil
 }
 
 // probeTarget lays the target out in a temporary node_modules with the
@@ -266,7 +328,13 @@ func probeTarget(ctx context.Context, req Request, node nodeBinary) (model.Runti
 		l := missingLoad(c)
 		if c.Inconclusive != "" || l == nil {
 			relativize(&c, tmp, req.RepoRoot)
-			return c, cacheable(c, out), nil
+			keep := cacheable(c, out)
+			if c.Inconclusive == "" {
+				if err := loadSubpaths(ctx, sb, req, &c, tmp, &keep); err != nil {
+					return c, false, err
+				}
+			}
+			return c, keep, nil
 		}
 		why, retry := provideMissing(ctx, p, tmp, l, retried)
 		if !retry {

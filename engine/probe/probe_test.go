@@ -58,3 +58,48 @@ func TestChalkShapedESMOnlyTarget(t *testing.T) {
 		t.Errorf("the result does not say where the installed copy loaded from and which Node ran: %+v / %+v", res.Installed.Placement, res.Node)
 	}
 }
+
+// A subpath entry the repository imports is loaded too: ttykit/color
+// loses hasBasic from 1.0.0 to 2.0.0 while the main entry keeps its
+// shape. The change is the entry's, a site of the entry meets it, a site
+// of the main entry does not, and an entry the probe was not asked for
+// decides nothing.
+func TestSubpathEntryIsProbed(t *testing.T) {
+	e := newTestEnv(t)
+	repo := e.consumer(t, npmInstall(), "ttykit@1.0.0")
+	req := e.request(t, repo, "ttykit", "1.0.0", "2.0.0")
+	req.Subpaths = []string{"./color", ".", "./color"}
+	res, err := Run(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dump, _ := json.MarshalIndent(res, "", "  ")
+	if res.Status != model.RuntimeCompared || len(res.Installed.Subpaths) != 1 || len(res.Target.Subpaths) != 1 {
+		t.Fatalf("status %s (%s): want compared, the ./color entry loaded once per copy\n%s", res.Status, res.Reason, dump)
+	}
+	var sub []Change
+	for _, c := range res.Changes {
+		if c.Subpath != "./color" {
+			t.Errorf("a change of the main entry, whose shape is the same: %+v", c)
+			continue
+		}
+		sub = append(sub, c)
+	}
+	c, ok := findChange(sub, "key-removed", "require", "hasBasic")
+	if !ok || !strings.Contains(c.Detail, "./color") {
+		t.Fatalf("no require() key-removed hasBasic of ./color naming the entry:\n%s", dump)
+	}
+	hits, decided := Hits(res, Site{Loader: model.LoaderRequire, Path: []string{"hasBasic"}, Access: model.AccessRead, Subpath: "./color"})
+	if !decided || len(hits) == 0 {
+		t.Errorf("require('ttykit/color').hasBasic: hits %+v, decided %v; want the removal", hits, decided)
+	}
+	if hits, decided := Hits(res, Site{Loader: model.LoaderRequire, Path: []string{"level"}, Access: model.AccessRead, Subpath: "./color"}); !decided || len(hits) != 0 {
+		t.Errorf("require('ttykit/color').level: hits %+v, decided %v; want decided, nothing hit", hits, decided)
+	}
+	if hits, decided := Hits(res, Site{Loader: model.LoaderRequire, Path: []string{"hasBasic"}, Access: model.AccessRead}); !decided || len(hits) != 0 {
+		t.Errorf("require('ttykit').hasBasic: hits %+v, decided %v; the main entry's change set is its own", hits, decided)
+	}
+	if _, decided := Hits(res, Site{Loader: model.LoaderRequire, Path: []string{"x"}, Access: model.AccessRead, Subpath: "./other"}); decided {
+		t.Errorf("an entry the probe never loaded decided")
+	}
+}

@@ -25,6 +25,16 @@ const hostilePort = "127.0.0.1:47899"
 // nothing of the probe stays behind. The attempts the sandbox refused
 // make the copy inconclusive.
 func TestSandboxHoldsAgainstAHostilePackage(t *testing.T) {
+	res := assertWallsHold(t, nil)
+	if flag, _ := nodeOf(t, res).permissionFlag(); flag == "" {
+		t.Errorf("Node %s ran the probe without a permission flag", res.Node.Version)
+	}
+}
+
+// assertWallsHold loads hostilekit with the Node env's PATH finds (nil:
+// the process's) and checks every wall held.
+func assertWallsHold(t *testing.T, env []string) model.RuntimeResult {
+	t.Helper()
 	e := newTestEnv(t)
 	ln, err := net.Listen("tcp", hostilePort)
 	if err != nil {
@@ -50,6 +60,7 @@ func TestSandboxHoldsAgainstAHostilePackage(t *testing.T) {
 
 	repo := e.consumer(t, npmInstall(), "hostilekit@1.0.0")
 	req := e.request(t, repo, "hostilekit", "1.0.0", "1.0.0")
+	req.Env = env
 	res, err := Run(context.Background(), req)
 	if err != nil {
 		t.Fatal(err)
@@ -97,6 +108,17 @@ func TestSandboxHoldsAgainstAHostilePackage(t *testing.T) {
 	if entries, _ := os.ReadDir(req.CacheDir); len(entries) != 0 {
 		t.Errorf("a load the sandbox refused was cached: %v", entries)
 	}
+	return res
+}
+
+// nodeOf is the binary that ran a probe.
+func nodeOf(t *testing.T, res model.RuntimeResult) nodeBinary {
+	t.Helper()
+	n, err := inspectNode(context.Background(), res.Node.Path)
+	if err != nil {
+		t.Fatalf("the Node that ran the probe (%+v): %v", res.Node, err)
+	}
+	return n
 }
 
 // A load that never returns is killed at the timeout with its process

@@ -152,7 +152,10 @@ type nativeUnit struct {
 	TypeRoots []string            `json:"typeRoots"`
 	RootDirs  []string            `json:"rootDirs"`
 	AllowJs   bool                `json:"allowJs"`
-	Sides     map[string]struct {
+	// SkipLibCheck: the unit has no tsconfig, and the driver's defaults
+	// for such a program skip checking declaration files.
+	SkipLibCheck bool `json:"skipLibCheck"`
+	Sides        map[string]struct {
 		Paths map[string][]string `json:"paths"`
 	} `json:"sides"`
 }
@@ -248,6 +251,9 @@ func nativeTSConfig(u nativeUnit, side *nativeSide) ([]byte, error) {
 		// both sides.
 		opts["allowJs"] = true
 		opts["checkJs"] = true
+	}
+	if u.SkipLibCheck {
+		opts["skipLibCheck"] = true
 	}
 	roots := append([]string(nil), u.Roots...)
 	sort.Strings(roots)

@@ -248,6 +248,13 @@ func TestNativeTSConfig(t *testing.T) {
 				"typeRoots": []any{}, "allowJs": true, "checkJs": true,
 			},
 		},
+		{
+			name: "no tsconfig to extend: the driver's defaults for such a program skip lib checks",
+			unit: nativeUnit{Roots: []string{"/repo/a.js"}, AllowJs: true, SkipLibCheck: true},
+			options: map[string]any{
+				"typeRoots": []any{}, "allowJs": true, "checkJs": true, "skipLibCheck": true,
+			},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

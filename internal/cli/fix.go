@@ -30,6 +30,7 @@ type FixOptions struct {
 	// Batch takes the packages from the plan's cheap batch.
 	Batch        bool
 	Group        bool
+	NoRuntime    bool
 	PatchesFile  string
 	Keep         bool
 	WithServices bool
@@ -96,6 +97,7 @@ func newFixCmd(g *Globals) *cobra.Command {
 	f.StringArrayVar(&targets, "target", nil, "upgrade to `pkg@version` (or pkg@dist-tag) instead of latest; repeatable")
 	f.BoolVar(&o.Batch, "batch", false, "fix the cheap batch of uptide plan (every upgrade checked ✓ no impact) as one verified batch")
 	f.BoolVar(&o.Group, "group", false, "also move packages linked by peer ranges or shared pins")
+	f.BoolVar(&o.NoRuntime, "no-runtime", false, "skip the runtime probe in fix's check (loading each copy in a sandboxed Node), as check --no-runtime does; JavaScript the repository does not type-check stays unverified then")
 	f.StringVar(&o.PatchesFile, "patches", "", "apply the accepted patches in `FILE` (JSON: the planner's accepted set)")
 	f.BoolVar(&o.Keep, "keep", false, "keep the private clone even when the run verified")
 	f.BoolVar(&o.WithServices, "with-services", false, "also run the tests that need services (databases, queues); lists them and their connection targets, and runs them only with --yes")
@@ -115,7 +117,7 @@ func runFix(cmd *cobra.Command, o *FixOptions) error {
 		}
 		env = withoutTokens(env)
 	}
-	opts := fix.Options{Cwd: o.Cwd, Env: env, Package: o.Package, Packages: o.Packages, Targets: o.Targets, Group: o.Group,
+	opts := fix.Options{Cwd: o.Cwd, Env: env, Package: o.Package, Packages: o.Packages, Targets: o.Targets, Group: o.Group, NoRuntime: o.NoRuntime,
 		Keep: o.Keep, WithServices: o.WithServices, Yes: o.Yes, TestTimeout: o.TestTimeout, Secrets: redact.FromEnv(o.Env)}
 	if f := cmd.Flags().Lookup("cwd"); f != nil && f.Changed {
 		opts.CwdArg = f.Value.String()

@@ -248,6 +248,10 @@ func (m Model) plan(b *lines, d state.Dep) []int {
 				for _, d := range f.Downstream {
 					b.wrapped("        ", fmt.Sprintf("%s:%d TS%d %s", d.File, d.Line, d.Code, d.Message), st.Muted)
 				}
+				// The lines check --details prints under the site.
+				for _, l := range rule.Evidence[f.ID] {
+					b.wrapped("        ", l, st.Muted)
+				}
 			}
 		}
 	}

@@ -82,6 +82,10 @@ type PlanRule struct {
 	Note string
 	// Review are the pack's review notes on the rule.
 	Review []string
+	// Evidence are, per finding (by id), the lines check --details prints
+	// under its site (view.SiteEvidence): the findings counted with it and
+	// what the runtime probe saw there.
+	Evidence map[string][]string
 }
 
 // Entry is the rule as view.PlanRows lays it out: the plan table's words
@@ -192,6 +196,12 @@ func ResultOf(p *model.PackageReport) *CheckResult {
 		for _, id := range pr.Findings {
 			if f, ok := findings[id]; ok {
 				rule.Findings = append(rule.Findings, f)
+				if ev := view.SiteEvidence(f, p.Runtime); len(ev) > 0 {
+					if rule.Evidence == nil {
+						rule.Evidence = map[string][]string{}
+					}
+					rule.Evidence[f.ID] = ev
+				}
 			}
 		}
 		r.Rules = append(r.Rules, rule)

@@ -98,6 +98,9 @@ function nativePlan(ts, params) {
       // one's directory: what module resolution reads is given resolved.
       rootDirs: (options.rootDirs || []).map((d) => path.resolve(d)),
       allowJs: !!(options.allowJs || options.checkJs),
+      // Without a tsconfig to extend, the generated one carries the
+      // defaults tsconfig.js gives such a program itself.
+      skipLibCheck: !project.configFile && !!options.skipLibCheck,
       sides: sideOut,
     });
   }

@@ -44,6 +44,19 @@ function loadProjects(ts, workspace, explicit, wantJs) {
   const include = ['**/*.ts', '**/*.tsx', '**/*.mts', '**/*.cts'];
   /** @type {Record<string, any>} */
   const compilerOptions = {};
+  if (!above) {
+    // No tsconfig anywhere: nothing of the repository's configures a
+    // compile, so the program is the one tsc gives plain JavaScript (and
+    // stray TypeScript) by default, minus what only reports on code the
+    // repository does not own: declaration files are not checked (a
+    // dependency's .d.ts naming node:tty without @types/node is no error
+    // of an app that never runs tsc), the JavaScript itself is not
+    // type-checked (checkJs off: the overlay judges its sites on its own),
+    // and nothing is emitted.
+    compilerOptions.skipLibCheck = true;
+    compilerOptions.checkJs = false;
+    compilerOptions.noEmit = true;
+  }
   if (wantJs) {
     include.push('**/*.js', '**/*.jsx', '**/*.mjs', '**/*.cjs');
     compilerOptions.allowJs = true;
