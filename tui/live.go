@@ -149,9 +149,17 @@ func (l *Live) Check(ctx context.Context, req CheckRequest, events func(CheckEve
 			events(CheckEvent{Phase: phaseLabel(e.Phase), Done: e.Done, Total: e.Total})
 		}
 	}
+	secrets := redact.FromEnv(l.Env)
+	opts.Secrets = secrets
 	rep, err := engine.Check(ctx, opts)
 	if err != nil {
 		return nil, err
+	}
+	secrets.Walk(rep)
+	if cwd == l.Cwd {
+		// Kept as uptide check keeps it (same options, probe included),
+		// so plan and the next run read it instead of checking again.
+		l.keptChecks(rep.Repository.Root).Save(rep)
 	}
 	pr, err := reportFor(rep, req)
 	if err != nil {

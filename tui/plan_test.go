@@ -256,3 +256,52 @@ func TestGoldenPlanScreen(t *testing.T) {
 			{keys: []string{"space", "space", "p"}, waitFor: "Totals"},
 		}})
 }
+
+// A check the planner makes is kept as uptide check keeps it: plan, the
+// picker and the next run read it instead of checking again.
+func TestLiveKeepsItsChecks(t *testing.T) {
+	live := keptDemo(t)
+	ctx := context.Background()
+	d, err := live.Discover(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var row model.DependencyRow
+	for _, r := range d.Rows {
+		if r.Name == "legacy-lodash" {
+			row = r
+		}
+	}
+	if row.Name == "" || row.Target == "" {
+		t.Fatalf("the demo has no outdated legacy-lodash row: %+v", d.Rows)
+	}
+	// check reads what is installed: npm ci the demo from the test registry
+	// (node_modules ignored, as a repository ignores it: the state stays).
+	if err := os.WriteFile(filepath.Join(live.Cwd, ".git", "info", "exclude"), []byte("node_modules/\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	home := t.TempDir()
+	rc := filepath.Join(home, "npmrc")
+	if err := os.WriteFile(rc, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	install := exec.Command("npm", "ci", "--ignore-scripts", "--no-audit", "--no-fund")
+	install.Dir = live.Cwd
+	install.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "NPM_CONFIG_USERCONFIG=" + rc,
+		"npm_config_cache=" + filepath.Join(home, "npm-cache"), "npm_config_replace_registry_host=always", "npm_config_fetch_retries=0",
+		"npm_config_registry=" + live.Client.Config().RegistryFor(row.Package)}
+	if out, err := install.CombinedOutput(); err != nil {
+		t.Fatalf("npm ci: %v\n%s", err, out)
+	}
+	store := checkstore.Open(live.Env, d.Repository.Root)
+	if n := len(store.Load(map[string]string{row.Name: row.Target})); n != 0 {
+		t.Fatalf("a check of %s %s is kept before any was made", row.Name, row.Target)
+	}
+	if _, err := live.Check(ctx, tui.CheckRequest{Row: row, Target: row.Target}, nil); err != nil {
+		t.Fatal(err)
+	}
+	kept := store.Load(map[string]string{row.Name: row.Target})[row.Name]
+	if kept == nil || kept.Target != row.Target {
+		t.Fatalf("the planner's check of %s %s was not kept: %+v", row.Name, row.Target, kept)
+	}
+}
