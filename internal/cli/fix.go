@@ -56,9 +56,10 @@ func newFixCmd(g *Globals) *cobra.Command {
 			"patches exactly (one commit each), then verifies: the repository's own compiler against the pre-upgrade\n" +
 			"baseline, its tests, its formatter and linter on the edited files. Your checkout gains only the branch\n" +
 			"uptide/<package>-<version> and the stored run in .git/uptide/. Sites no patch fixed are listed for you.\n" +
-			"Several packages are one batch on the branch uptide/batch-<n>-packages: one commit per package in the order\n" +
-			"named, verified once at the end; when that fails, the steps' commits are re-verified in the clone to the\n" +
-			"first that breaks (bisection) and the branch ends at the step before it.\n" +
+			"Several packages are one batch on the branch uptide/batch-<n>-packages: one commit per package in the plan's\n" +
+			"order (what must move first, as uptide plan says, goes first; the rest as named), verified once at the end;\n" +
+			"when that fails, the steps' commits are re-verified in the clone to the first that breaks (bisection) and\n" +
+			"the branch ends at the step before it.\n" +
 			"Exit code: 0 verified, 1 verification failed or sites left, 2 could not run (or --pr opened no pull request).",
 		RunE: func(cmd *cobra.Command, args []string) (err error) {
 			if o.Batch {
@@ -81,6 +82,10 @@ func newFixCmd(g *Globals) *cobra.Command {
 			}
 			o.Package, o.Targets = args[0], parsed
 			if len(args) > 1 {
+				if !o.Batch {
+					// --batch's packages already come in the plan's order.
+					args = batchInPlanOrder(cmd.Context(), o.Globals, args)
+				}
 				o.Package, o.Packages = "", args
 			}
 			if !o.Assist {
