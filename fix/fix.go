@@ -567,7 +567,11 @@ func (r *runner) format(ctx context.Context) bool {
 		r.rep.NotRun = append(r.rep.NotRun, fmt.Sprintf("format (%s): %v", style.Formatter.Name, err))
 	case len(changed) > 0:
 		r.rep.Style.Formatted = changed
-		return r.commit(ctx, fmt.Sprintf("format the files the upgrade edited (%s)", style.Formatter.Name), changed...)
+		what := "the upgrade edited"
+		if r.v != nil {
+			what = "the branch changed"
+		}
+		return r.commit(ctx, fmt.Sprintf("format the files %s (%s)", what, style.Formatter.Name), changed...)
 	}
 	return true
 }
@@ -769,6 +773,8 @@ func (r *runner) finish(runCtx context.Context) {
 	switch {
 	case r.v != nil:
 		r.pushVerified(ctx)
+		// What verify added on top exists only in the clone until pushed.
+		committed = r.rep.Verified != nil && len(r.rep.Verified.Added) > 0 && (r.rep.Publish == nil || r.rep.Publish.Status != PublishPushed)
 	case !committed:
 	case runCtx.Err() != nil:
 		r.rep.Checkout.BranchWhy = "the run was interrupted: the branch stays in the clone"
@@ -819,7 +825,7 @@ func (r *runner) finish(runCtx context.Context) {
 	r.rep.Risk = risk(r.rep)
 	if committed || r.rep.Clone.Kept || r.v != nil {
 		r.o.Secrets.Walk(r.rep)
-		head := published || (r.v != nil && r.v.atCheckout)
+		head := published || (r.v != nil && r.v.atCheckout && len(r.rep.Verified.Added) == 0)
 		if data, err := marshalRun(r.rep); err == nil {
 			r.rep.runID = r.clone.ID
 			if file, err := isolate.StoreRun(ctx, r.top, r.clone.Branch, r.clone.ID, data, head); err == nil {

@@ -82,6 +82,9 @@ type VerifiedBranch struct {
 	// Changed are the files the branch changes against Base, slash
 	// paths relative to the repository root.
 	Changed []string `json:"changed"`
+	// Added are the commits verify made on top of the branch (the
+	// formatter's changes): Sha is the last of them, what was verified.
+	Added []Commit `json:"added,omitempty"`
 }
 
 // BatchStep is one upgrade of a batch and its commit.

@@ -89,6 +89,8 @@ func (r *runner) verifySteps() []step {
 		{name: "baseline", work: true, after: []string{"detect"}, run: r.baselineAtBase},
 		// the branch's lockfile installed → Install, Moves.
 		{name: "install", work: true, run: r.installBranch},
+		// edited → the formatter's changes, one commit on top (Added).
+		{name: "format", run: r.formatBranch},
 		// base → Types.
 		{name: "types", beside: true, phase: model.PhaseCompile, says: "type-checking the branch", run: r.typesAfter},
 		// changed → Style, Tests, NotRun.
@@ -402,6 +404,22 @@ func (r *runner) installBranch(ctx context.Context) bool {
 		if codeExts[filepath.Ext(f)] {
 			r.edited = append(r.edited, f)
 		}
+	}
+	return true
+}
+
+// formatBranch is fix's format step where the branch stands: what the
+// formatter changes becomes a commit on top of the branch (its history is
+// never rewritten), and that commit is what is verified and pushed.
+func (r *runner) formatBranch(ctx context.Context) bool {
+	n := len(r.rep.Commits)
+	if !r.format(ctx) {
+		return false
+	}
+	if added := r.rep.Commits[n:]; len(added) > 0 {
+		r.rep.Verified.Added = append(r.rep.Verified.Added, added...)
+		r.v.head = added[len(added)-1].Sha
+		r.rep.Verified.Sha = r.v.head
 	}
 	return true
 }

@@ -65,6 +65,17 @@ func Fix(r *fix.Report) FixReport {
 			changes.Lines = append(changes.Lines, plain(fmt.Sprintf("  %s %s", Short(c.Sha), c.Subject)))
 		}
 	}
+	if v := r.Verified; v != nil && len(v.Added) > 0 {
+		subjects := make([]string, len(v.Added))
+		for i, c := range v.Added {
+			subjects[i] = c.Subject
+		}
+		line := fmt.Sprintf("  %s added: %s", Count(len(v.Added), "commit"), strings.Join(subjects, "; "))
+		if r.Publish == nil || r.Publish.Status != fix.PublishPushed {
+			line += fmt.Sprintf(" (uptide verify %s --push --yes pushes it)", r.Package)
+		}
+		changes.Lines = append(changes.Lines, plain(line))
+	}
 	if in := r.Install; in != nil {
 		changes.Lines = append(changes.Lines, plain(fmt.Sprintf("  installed with %s %s (%s)", in.Manager, in.Version, in.Lockfile)))
 		if in.BinaryWhy != "" {

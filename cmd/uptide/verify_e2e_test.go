@@ -161,3 +161,110 @@ func TestVerifyABranchThatBreaksTheCompile(t *testing.T) {
 	}
 	assertNoTrap(t, fe, dir)
 }
+
+// withPrettier gives the checkout (on main) the real prettier as a
+// development dependency its lockfile links (file:vendor/prettier, so the
+// private clone's frozen install finds it too) and a .prettierrc, and
+// pushes that to the remote.
+func withPrettier(t *testing.T, fe fixEnv, dir string) {
+	t.Helper()
+	copyTree(t, pinnedTool(t, "prettier", "3.3.3"), filepath.Join(dir, "vendor", "prettier"))
+	manifest := filepath.Join(dir, "package.json")
+	data, err := os.ReadFile(manifest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	withDev := strings.Replace(string(data), `"devDependencies": {`, `"devDependencies": {`+"\n"+`    "prettier": "file:vendor/prettier",`, 1)
+	if withDev == string(data) {
+		t.Fatal("the fixture's package.json has no devDependencies to add prettier to")
+	}
+	if err := os.WriteFile(manifest, []byte(withDev), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".prettierrc"), []byte("{}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	npmManager().install(t, fe.env, dir)
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-q", "--no-verify", "-m", "format with prettier")
+	git(t, dir, "push", "-q", "origin", "main")
+}
+
+// A branch whose changed file the repository's formatter would change:
+// verify formats it where the branch stands and adds that as one commit
+// on top (the branch's own commits untouched), verifies that head, and
+// --push --yes pushes it. Without --push the commit stays in the kept
+// clone and the report says so. The checkout is byte-identical after.
+func TestVerifyFormatsTheBranchAndCommitsThatOnTop(t *testing.T) {
+	skipShort(t, "verify installs, formats, compiles and tests")
+	fe := newFixEnv(t)
+	dir := fixRepo(t, fe, "npm-app", "npm")
+	bare := withRemote(t, dir)
+	withPrettier(t, fe, dir)
+	const ugly = "export function pad(s:string):string{return s.padStart(8,' ')}\n"
+	const tidy = "export function pad(s: string): string {\n  return s.padStart(8, \" \");\n}\n"
+	git(t, dir, "checkout", "-q", "-b", "messy")
+	if err := os.WriteFile(filepath.Join(dir, "src", "pad.ts"), []byte(ugly), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	git(t, dir, "add", "src/pad.ts")
+	git(t, dir, "commit", "-q", "--no-verify", "-m", "a pad")
+	git(t, dir, "checkout", "-q", "main")
+	tip := git(t, dir, "rev-parse", "messy")
+	before := checkoutDigest(t, dir)
+
+	r := runBinary(t, stamplessBinary(t), fe.env, dir, "verify", "messy", "--push", "--yes", "--json")
+	var rep fix.Report
+	decode(t, r, &rep)
+	if r.code != 0 || rep.Status != fix.StatusVerified {
+		t.Fatalf("verify messy: exit %d, %s (%s)\n%s", r.code, rep.Status, rep.Reason, r.stderr)
+	}
+	v := rep.Verified
+	if v == nil || len(v.Added) != 1 || v.Added[0].Subject != "format the files the branch changed (prettier)" || v.Sha != v.Added[0].Sha || v.Sha == tip {
+		t.Fatalf("verified %+v, want one format commit on top of %s, verified", v, tip)
+	}
+	if n := len(rep.Commits); n != 2 || rep.Commits[0].Sha != tip || rep.Commits[1].Sha != v.Sha {
+		t.Errorf("commits %+v, want the branch's %s then the format commit", rep.Commits, tip)
+	}
+	if rep.Style.Formatter != "prettier" || strings.Join(rep.Style.Formatted, " ") != "src/pad.ts" {
+		t.Errorf("style %+v, want src/pad.ts formatted by prettier", rep.Style)
+	}
+	if rep.Publish == nil || rep.Publish.Status != fix.PublishPushed || rep.Publish.Sha != v.Sha {
+		t.Fatalf("publish %+v, want %s pushed", rep.Publish, v.Sha)
+	}
+	if got := remoteRef(t, bare, "messy"); got != v.Sha {
+		t.Fatalf("the remote's messy is at %q, want the formatted %s", got, v.Sha)
+	}
+	// On the remote: the branch's commit untouched, the formatting on top.
+	if parent := strings.TrimSpace(git(t, bare, "rev-parse", v.Sha+"^")); parent != tip {
+		t.Errorf("the format commit's parent is %s, want the branch's %s", parent, tip)
+	}
+	if files := strings.TrimSpace(git(t, bare, "diff", "--name-only", tip, v.Sha)); files != "src/pad.ts" {
+		t.Errorf("the format commit changes %q, want src/pad.ts", files)
+	}
+	if got := git(t, bare, "show", v.Sha+":src/pad.ts"); got != strings.TrimSuffix(tidy, "\n") && got != tidy {
+		t.Errorf("src/pad.ts at the pushed head is %q, want prettier's %q", got, tidy)
+	}
+	record, err := os.ReadFile(rep.Checkout.RunFile)
+	if err != nil || !strings.Contains(string(record), `"sha": "`+v.Sha+`"`) || !strings.Contains(string(record), `"added"`) {
+		t.Errorf("the stored run does not record the new head %s (%v):\n%s", v.Sha, err, record)
+	}
+	if rep.Clone.Kept {
+		t.Errorf("the clone of a pushed, verified run is kept: %s", rep.Clone.Why)
+	}
+
+	// Without --push the added commit exists only in the kept clone: the
+	// words say it, and how to push it.
+	r = run(t, fe.env, dir, "verify", "messy")
+	if r.code != 0 || !strings.Contains(r.stdout, "1 commit added: format the files the branch changed (prettier) (uptide verify messy --push --yes pushes it)") ||
+		!strings.Contains(r.stdout, "its commits exist nowhere else") {
+		t.Errorf("verify messy: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	if after := checkoutDigest(t, dir); after != before {
+		t.Errorf("the checkout changed:\n%s", diffLines(before, after))
+	}
+	if got := git(t, dir, "rev-parse", "messy"); got != tip {
+		t.Errorf("the checkout's messy moved to %s", got)
+	}
+	assertNoTrap(t, fe, dir)
+}

@@ -35,7 +35,9 @@ func newVerifyCmd(g *Globals) *cobra.Command {
 			"baseline there (the base is the merge-base with the default branch, or with --base), then checks the\n" +
 			"branch out, installs its own lockfile frozen with lifecycle scripts and hook installers off, and verifies\n" +
 			"it: the repository's own compiler against that baseline, its tests, its linter on the files the branch\n" +
-			"changes. Without a branch it verifies the one checked out. Your checkout gains only the stored run in\n" +
+			"changes. Before that the repository's formatter runs on the changed files: what it changes becomes one\n" +
+			"commit on top of the branch (never a rewrite), and that new head is what is verified, stored and pushed.\n" +
+			"Without a branch it verifies the one checked out. Your checkout gains only the stored run in\n" +
 			".git/uptide/<branch>/. When fix could not move a branch you have checked out, verify takes its commits\n" +
 			"from fix's kept clone, and --push --yes pushes them from the private clone to your checkout's remote\n" +
 			"(the remote the branch tracks, else origin), never forced: only a verified run is pushed.\n" +
