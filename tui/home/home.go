@@ -533,14 +533,7 @@ func (m Model) rows() int {
 }
 
 func (m *Model) scroll() {
-	n := m.rows()
-	if m.cursor < m.offset {
-		m.offset = m.cursor
-	}
-	if m.cursor >= m.offset+n {
-		m.offset = m.cursor - n + 1
-	}
-	m.offset = max(0, min(m.offset, len(m.items)-n))
+	m.offset = state.Scrolled(m.offset, m.cursor, m.rows(), len(m.items))
 }
 
 // View draws the table: the header, the visible lines, the filter input.

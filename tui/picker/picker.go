@@ -121,14 +121,7 @@ func (m *Model) move(n int) {
 func (m Model) rows() int { return max(1, m.height-3) }
 
 func (m *Model) scroll() {
-	n := m.rows()
-	if m.cursor < m.offset {
-		m.offset = m.cursor
-	}
-	if m.cursor >= m.offset+n {
-		m.offset = m.cursor - n + 1
-	}
-	m.offset = max(0, min(m.offset, len(m.options)-n))
+	m.offset = state.Scrolled(m.offset, m.cursor, m.rows(), len(m.options))
 }
 
 // View lists the options, the current target marked.
