@@ -446,7 +446,7 @@ func (b *bot) install(ctx context.Context, c *isolate.Clone) error {
 	cmd := exec.CommandContext(ctx, d.Argv[0], args...)
 	cmd.Dir, cmd.Env = c.Work, d.Manager.Env(env)
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("%s %s: %v\n%s", d.Manager.Command(), strings.Join(d.Manager.FrozenArgs(), " "), err, b.o.Secrets.String(tail(string(out), 20)))
+		return fmt.Errorf("%s %s: %v\n%s", d.Manager.Command(), strings.Join(d.Manager.FrozenArgs(), " "), err, b.o.Secrets.String(managers.TailLines(string(out), 20)))
 	}
 	return nil
 }
@@ -533,12 +533,4 @@ func orErr(errs ...error) error {
 		}
 	}
 	return nil
-}
-
-func tail(s string, n int) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return strings.Join(lines, "\n")
 }
