@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
@@ -18,6 +17,7 @@ import (
 	"github.com/uptide/uptide/fix/isolate"
 	"github.com/uptide/uptide/fix/managers"
 	"github.com/uptide/uptide/fix/publish"
+	"github.com/uptide/uptide/internal/lists"
 	"github.com/uptide/uptide/internal/redact"
 )
 
@@ -197,11 +197,7 @@ func (b *bot) run(ctx context.Context) {
 		b.stop(Unchanged, "the pull request moves no declared package in %s: nothing to migrate", lock)
 		return
 	}
-	names := make([]string, 0, len(targets))
-	for n := range targets {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+	names := lists.SortedKeys(targets)
 
 	// The migrations read the pull request's sources with the base's
 	// dependencies installed: check compares what is installed with the
