@@ -260,7 +260,7 @@ func (g *Graph) readPnpm(data []byte) error {
 			if err != nil {
 				return err
 			}
-			byKey[s.key] = value(mapGet(root, s.key))
+			byKey[s.key] = value(MapGet(root, s.key))
 		}
 	}
 	v9 := g.Format == PnpmV9
@@ -311,11 +311,11 @@ func (g *Graph) readPnpm(data []byte) error {
 				m = meta[base]
 			}
 			r := &Record{Key: key, Name: name, Version: ver, Dependencies: map[string]string{}}
-			if res := value(mapGet(m, "resolution")); res != nil {
+			if res := value(MapGet(m, "resolution")); res != nil {
 				r.Integrity = yamlText(res)
 			}
 			for _, field := range []string{"dependencies", "optionalDependencies"} {
-				d := value(mapGet(n, field))
+				d := value(MapGet(n, field))
 				if d == nil || d.Kind != yaml.MappingNode {
 					continue
 				}
@@ -337,7 +337,7 @@ func (g *Graph) readPnpm(data []byte) error {
 	addImporter := func(ws string, imp *yaml.Node) error {
 		decl, edges := map[string]string{}, map[string]string{}
 		for _, field := range depFields {
-			d := value(mapGet(imp, field))
+			d := value(MapGet(imp, field))
 			if d == nil || d.Kind != yaml.MappingNode {
 				continue
 			}
@@ -346,7 +346,7 @@ func (g *Graph) readPnpm(data []byte) error {
 				ver := ""
 				if dv != nil && dv.Kind == yaml.ScalarNode {
 					ver = dv.Value
-				} else if vv := value(mapGet(dv, "version")); vv != nil && vv.Kind == yaml.ScalarNode {
+				} else if vv := value(MapGet(dv, "version")); vv != nil && vv.Kind == yaml.ScalarNode {
 					ver = vv.Value
 				}
 				decl[dn] = field + " " + yamlText(dv)
@@ -535,7 +535,7 @@ func (g *Graph) readBerry(data []byte) error {
 			continue
 		}
 		res := ""
-		if r := value(mapGet(v, "resolution")); r != nil && r.Kind == yaml.ScalarNode {
+		if r := value(MapGet(v, "resolution")); r != nil && r.Kind == yaml.ScalarNode {
 			res = r.Value
 		}
 		if res == "" {
@@ -556,7 +556,7 @@ func (g *Graph) readBerry(data []byte) error {
 		deps := map[string]string{}
 		var edges []string
 		for _, field := range []string{"dependencies", "optionalDependencies"} {
-			d := value(mapGet(e.node, field))
+			d := value(MapGet(e.node, field))
 			if d == nil || d.Kind != yaml.MappingNode {
 				continue
 			}
@@ -584,10 +584,10 @@ func (g *Graph) readBerry(data []byte) error {
 			continue
 		}
 		r := &Record{Key: e.res, Name: name, Dependencies: deps, Edges: edges}
-		if v := value(mapGet(e.node, "version")); v != nil {
+		if v := value(MapGet(e.node, "version")); v != nil {
 			r.Version = v.Value
 		}
-		if c := value(mapGet(e.node, "checksum")); c != nil {
+		if c := value(MapGet(e.node, "checksum")); c != nil {
 			r.Integrity = c.Value
 		} else {
 			r.Integrity = e.res
