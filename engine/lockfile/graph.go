@@ -209,15 +209,8 @@ func (g *Graph) readNPM(data []byte) error {
 			if loc != "" {
 				ws = cleanWorkspace(loc)
 			}
-			decl, edges := map[string]string{}, map[string]string{}
-			for field, m := range map[string]map[string]string{"dependencies": p.Dependencies, "devDependencies": p.DevDependencies, "optionalDependencies": p.OptionalDependencies, "peerDependencies": p.PeerDependencies} {
-				for k, v := range m {
-					decl[k] = field + " " + v
-					if to, ok := resolve(loc, k); ok {
-						edges[k] = to
-					}
-				}
-			}
+			decl, edges := importerDecl(p.Dependencies, p.DevDependencies, p.OptionalDependencies, p.PeerDependencies,
+				func(k string) (string, bool) { return resolve(loc, k) })
 			g.Importers[ws], g.ImporterEdges[ws] = decl, edges
 			continue
 		}
@@ -677,19 +670,12 @@ func (g *Graph) readBun(data []byte) error {
 		if wsPath != "" {
 			ws = cleanWorkspace(wsPath)
 		}
-		decl, edges := map[string]string{}, map[string]string{}
 		var from []string
 		if ws != "." && w.Name != "" {
 			from = bunSegments(w.Name)
 		}
-		for field, m := range map[string]map[string]string{"dependencies": w.Dependencies, "devDependencies": w.DevDependencies, "optionalDependencies": w.OptionalDependencies, "peerDependencies": w.PeerDependencies} {
-			for k, v := range m {
-				decl[k] = field + " " + v
-				if to, ok := resolve(from, k); ok {
-					edges[k] = to
-				}
-			}
-		}
+		decl, edges := importerDecl(w.Dependencies, w.DevDependencies, w.OptionalDependencies, w.PeerDependencies,
+			func(k string) (string, bool) { return resolve(from, k) })
 		g.Importers[ws], g.ImporterEdges[ws] = decl, edges
 	}
 	if len(f.Catalog) > 0 {
@@ -715,4 +701,19 @@ func bunSegments(key string) []string {
 		out = append(out, parts[i])
 	}
 	return out
+}
+
+// importerDecl is what a workspace declares, by name ("<field> <spec>"),
+// and where each declared name resolves to in the lockfile.
+func importerDecl(deps, dev, optional, peer map[string]string, resolve func(name string) (string, bool)) (decl, edges map[string]string) {
+	decl, edges = map[string]string{}, map[string]string{}
+	for field, m := range map[string]map[string]string{"dependencies": deps, "devDependencies": dev, "optionalDependencies": optional, "peerDependencies": peer} {
+		for k, v := range m {
+			decl[k] = field + " " + v
+			if to, ok := resolve(k); ok {
+				edges[k] = to
+			}
+		}
+	}
+	return decl, edges
 }
