@@ -12,6 +12,7 @@ import (
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/engine/repo"
 	"github.com/uptide/uptide/fix/managers"
+	"github.com/uptide/uptide/internal/lists"
 	"github.com/uptide/uptide/internal/proc"
 )
 
@@ -177,12 +178,7 @@ func workspacesOf(r *model.Repository, name string) ([]string, error) {
 	if len(seen) == 0 {
 		return nil, fmt.Errorf("no workspace of %s declares or imports %s: uptide list shows the dependencies", r.Root, name)
 	}
-	out := make([]string, 0, len(seen))
-	for ws := range seen {
-		out = append(out, ws)
-	}
-	sort.Strings(out)
-	return out, nil
+	return lists.SortedKeys(seen), nil
 }
 
 // pendingBranch names the clone's branch until check says the target.
@@ -242,12 +238,7 @@ func affectedFiles(reports []model.PackageReport, edited []string) []string {
 			}
 		}
 	}
-	out := make([]string, 0, len(seen))
-	for f := range seen {
-		out = append(out, f)
-	}
-	sort.Strings(out)
-	return out
+	return lists.SortedKeys(seen)
 }
 
 // sitesLeft are the places a person still has to edit: every new error of
@@ -364,11 +355,7 @@ func sitesLeft(reports []model.PackageReport, newDiags []model.Diagnostic, patch
 	for _, key := range order {
 		out = append(out, *sites[key])
 	}
-	pkgs := make([]string, 0, len(unexplained))
-	for pkg := range unexplained {
-		pkgs = append(pkgs, pkg)
-	}
-	sort.Strings(pkgs)
+	pkgs := lists.SortedKeys(unexplained)
 	for _, pkg := range pkgs {
 		ds := unexplained[pkg]
 		name := pkg

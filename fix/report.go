@@ -2,6 +2,7 @@ package fix
 
 import (
 	"path/filepath"
+	"strings"
 
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/fix/isolate"
@@ -170,6 +171,17 @@ func (r *Report) StoreAgain() error {
 		}
 	}
 	return nil
+}
+
+// BesideRecord is a file stored beside the run record runFile: head
+// beside run.json (the run behind the branch), <run-id><ext> beside a
+// run's own record runs/<run-id>.json.
+func BesideRecord(runFile, head, ext string) string {
+	dir, base := filepath.Split(runFile)
+	if base == "run.json" {
+		return filepath.Join(dir, head)
+	}
+	return filepath.Join(dir, strings.TrimSuffix(base, ".json")+ext)
 }
 
 // Move is one package moved, and why it moves.

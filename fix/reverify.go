@@ -14,6 +14,7 @@ import (
 	"github.com/uptide/uptide/fix/isolate"
 	"github.com/uptide/uptide/fix/managers"
 	"github.com/uptide/uptide/fix/verify"
+	"github.com/uptide/uptide/internal/lists"
 )
 
 // uptide verify is fix's pipeline with its middle replaced: no check, no
@@ -313,12 +314,7 @@ func changedWorkspaces(repository *model.Repository, changed []string) []string 
 			seen[best] = true
 		}
 	}
-	out := make([]string, 0, len(seen))
-	for w := range seen {
-		out = append(out, w)
-	}
-	sort.Strings(out)
-	return out
+	return lists.SortedKeys(seen)
 }
 
 // baselineAtBase checks the base out in the clone, installs its lockfile

@@ -102,7 +102,7 @@ func New(o Options) *App {
 	if a.maxChecks <= 0 {
 		a.maxChecks = 2
 	}
-	a.home = &homeScreen{m: home.New(s)}
+	a.home = &homeScreen{screenFor(home.New(s))}
 	a.stack = []screen{a.home}
 	a.resize(a.width, a.height)
 	return a
@@ -184,12 +184,12 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	switch msg := msg.(type) {
 	case state.OpenDetailsMsg:
-		a.push(&detailsScreen{m: details.New(a.s, msg.ID)})
+		a.push(&detailsScreen{screenFor(details.New(a.s, msg.ID))})
 	case state.OpenPickerMsg:
-		a.push(&pickerScreen{m: picker.New(a.s, msg.ID)})
+		a.push(&pickerScreen{screenFor(picker.New(a.s, msg.ID))})
 		return a, tea.Batch(a.versions(msg.ID), a.tick())
 	case state.OpenHelpMsg:
-		a.push(&helpScreen{m: helpscreen.New(a.s)})
+		a.push(&helpScreen{screenFor(helpscreen.New(a.s))})
 	case state.BackMsg:
 		if len(a.stack) > 1 {
 			a.stack = a.stack[:len(a.stack)-1]
@@ -226,7 +226,7 @@ func (a *App) key(msg tea.KeyMsg) tea.Cmd {
 			return a.quit()
 		case key.Matches(msg, k.Help):
 			if _, open := top.(*helpScreen); !open {
-				a.push(&helpScreen{m: helpscreen.New(a.s)})
+				a.push(&helpScreen{screenFor(helpscreen.New(a.s))})
 				return nil
 			}
 		}

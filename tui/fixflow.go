@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/uptide/uptide/engine/model"
@@ -27,19 +26,11 @@ type fixSession struct {
 }
 
 type reviewScreen struct {
-	m       review.Model
+	screenOf[review.Model, *review.Model]
 	session *fixSession
 }
 
-func (s *reviewScreen) update(msg tea.Msg) tea.Cmd {
-	var cmd tea.Cmd
-	s.m, cmd = s.m.Update(msg)
-	return cmd
-}
-func (s *reviewScreen) view() string            { return s.m.View() }
-func (s *reviewScreen) setSize(w, h int)        { s.m.SetSize(w, h) }
 func (s *reviewScreen) title() (string, string) { return s.m.Title(), s.m.Right() }
-func (s *reviewScreen) bindings() []key.Binding { return s.m.Bindings() }
 func (s *reviewScreen) capturing() bool         { return s.m.Capturing() }
 func (s *reviewScreen) status() string          { return s.m.Status() }
 
@@ -72,7 +63,7 @@ func (a *App) openReview(id int) tea.Cmd {
 		}
 		companions = append(companions, w.Name+"@"+w.To)
 	}
-	a.push(&reviewScreen{m: review.New(a.s, d.Row.Name, d.Row.Installed, d.Target, companions), session: ses})
+	a.push(&reviewScreen{screenOf: screenFor(review.New(a.s, d.Row.Name, d.Row.Installed, d.Target, companions)), session: ses})
 	req := state.CheckRequest{ID: id, Row: d.Row, Target: d.Target, With: a.s.With(id)}
 	eng := a.eng
 	go func() {

@@ -127,11 +127,7 @@ func (l *Live) Plan(ctx context.Context, row model.DependencyRow, target string)
 // run's registry client, and maps its report into the planner's result.
 // An error is the row's, never the run's: the caller shows it in the row.
 func (l *Live) Check(ctx context.Context, req CheckRequest, events func(CheckEvent)) (*CheckResult, error) {
-	client, err := l.client()
-	if err != nil {
-		return nil, err
-	}
-	cwd, err := l.checkDir(ctx, events)
+	client, cwd, err := l.clientAndDir(ctx, events)
 	if err != nil {
 		return nil, err
 	}
@@ -186,6 +182,20 @@ func (l *Live) compilerClient() *engine.Client {
 		l.Compiler = nil
 	}
 	return l.CompilerClient
+}
+
+// clientAndDir is what every check and fix starts from: the run's registry
+// client and the directory the work happens in.
+func (l *Live) clientAndDir(ctx context.Context, events func(CheckEvent)) (*engine.Client, string, error) {
+	client, err := l.client()
+	if err != nil {
+		return nil, "", err
+	}
+	cwd, err := l.checkDir(ctx, events)
+	if err != nil {
+		return nil, "", err
+	}
+	return client, cwd, nil
 }
 
 // checkDir runs Prepare once it succeeds; concurrent checks wait for it.
@@ -304,11 +314,7 @@ func sharesWorkspace(a, b []string) bool {
 // Fix runs fix.Run on the upgrade of req with the review queue as its
 // Assist hook.
 func (l *Live) Fix(ctx context.Context, req CheckRequest, progress func(phase model.Phase, line string), rv Review) (*fix.Report, error) {
-	client, err := l.client()
-	if err != nil {
-		return nil, err
-	}
-	cwd, err := l.checkDir(ctx, nil)
+	client, cwd, err := l.clientAndDir(ctx, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -440,11 +446,7 @@ func (l *Live) Checked(ctx context.Context, row model.DependencyRow, versions []
 
 // FixBatch runs fix.Run on packages as one batch (fix a b c).
 func (l *Live) FixBatch(ctx context.Context, packages []string, targets map[string]string, progress func(phase model.Phase, line string)) (*fix.Report, error) {
-	client, err := l.client()
-	if err != nil {
-		return nil, err
-	}
-	cwd, err := l.checkDir(ctx, nil)
+	client, cwd, err := l.clientAndDir(ctx, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -42,7 +42,7 @@ func (a *App) openPlan(ids []int) tea.Cmd {
 		}
 	}
 	a.planSeq++
-	a.push(&planScreen{m: planview.New(a.s, only, a.planSeq)})
+	a.push(&planScreen{screenFor(planview.New(a.s, only, a.planSeq))})
 	return tea.Batch(a.upgrades(only, a.planSeq), a.tick())
 }
 
@@ -74,7 +74,7 @@ func (a *App) openBatch(msg state.FixBatchMsg) tea.Cmd {
 	for i, p := range msg.Packages {
 		moves[i] = p + "@" + msg.Targets[p]
 	}
-	a.push(&reviewScreen{m: review.NewBatch(a.s, moves), session: ses})
+	a.push(&reviewScreen{screenOf: screenFor(review.NewBatch(a.s, moves)), session: ses})
 	a.status.Set("fix "+strings.Join(msg.Packages, " ")+": one commit per package, verified once", false)
 	eng := a.eng
 	go func() {

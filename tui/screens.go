@@ -27,74 +27,75 @@ type screen interface {
 	status() string
 }
 
-type homeScreen struct{ m home.Model }
+// screenOf holds a screen's model and gives the screen what every model
+// offers alike; each screen adds its title, capturing and status.
+type screenOf[M screenModel[M], P sizable[M]] struct{ m M }
 
-func (s *homeScreen) update(msg tea.Msg) tea.Cmd {
+// sizable is a component's pointer: SetSize changes the model in place.
+type sizable[M any] interface {
+	*M
+	SetSize(w, h int)
+}
+
+// screenModel is a component in the Elm shape.
+type screenModel[M any] interface {
+	Update(tea.Msg) (M, tea.Cmd)
+	View() string
+	Bindings() []key.Binding
+}
+
+// screenFor wraps a component's model: screenFor(details.New(...)).
+func screenFor[M screenModel[M], P sizable[M]](m M) screenOf[M, P] {
+	return screenOf[M, P]{m: m}
+}
+
+func (s *screenOf[M, P]) update(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
 	s.m, cmd = s.m.Update(msg)
 	return cmd
 }
-func (s *homeScreen) view() string            { return s.m.View() }
-func (s *homeScreen) setSize(w, h int)        { s.m.SetSize(w, h) }
+func (s *screenOf[M, P]) view() string            { return s.m.View() }
+func (s *screenOf[M, P]) setSize(w, h int)        { P(&s.m).SetSize(w, h) }
+func (s *screenOf[M, P]) bindings() []key.Binding { return s.m.Bindings() }
+
+type homeScreen struct {
+	screenOf[home.Model, *home.Model]
+}
+
 func (s *homeScreen) title() (string, string) { return s.m.Title(), "" }
-func (s *homeScreen) bindings() []key.Binding { return s.m.Bindings() }
 func (s *homeScreen) capturing() bool         { return s.m.Capturing() }
 func (s *homeScreen) status() string          { return s.m.Status() }
 
-type detailsScreen struct{ m details.Model }
-
-func (s *detailsScreen) update(msg tea.Msg) tea.Cmd {
-	var cmd tea.Cmd
-	s.m, cmd = s.m.Update(msg)
-	return cmd
+type detailsScreen struct {
+	screenOf[details.Model, *details.Model]
 }
-func (s *detailsScreen) view() string            { return s.m.View() }
-func (s *detailsScreen) setSize(w, h int)        { s.m.SetSize(w, h) }
+
 func (s *detailsScreen) title() (string, string) { return s.m.Title(), s.m.Right() }
-func (s *detailsScreen) bindings() []key.Binding { return s.m.Bindings() }
 func (s *detailsScreen) capturing() bool         { return false }
 func (s *detailsScreen) status() string          { return "" }
 
-type pickerScreen struct{ m picker.Model }
-
-func (s *pickerScreen) update(msg tea.Msg) tea.Cmd {
-	var cmd tea.Cmd
-	s.m, cmd = s.m.Update(msg)
-	return cmd
+type pickerScreen struct {
+	screenOf[picker.Model, *picker.Model]
 }
-func (s *pickerScreen) view() string            { return s.m.View() }
-func (s *pickerScreen) setSize(w, h int)        { s.m.SetSize(w, h) }
+
 func (s *pickerScreen) title() (string, string) { return s.m.Title(), "" }
-func (s *pickerScreen) bindings() []key.Binding { return s.m.Bindings() }
 func (s *pickerScreen) capturing() bool         { return false }
 func (s *pickerScreen) status() string {
 	return "choosing a target re-plans its companions; c re-checks"
 }
 
-type helpScreen struct{ m helpscreen.Model }
-
-func (s *helpScreen) update(msg tea.Msg) tea.Cmd {
-	var cmd tea.Cmd
-	s.m, cmd = s.m.Update(msg)
-	return cmd
+type helpScreen struct {
+	screenOf[helpscreen.Model, *helpscreen.Model]
 }
-func (s *helpScreen) view() string            { return s.m.View() }
-func (s *helpScreen) setSize(w, h int)        { s.m.SetSize(w, h) }
+
 func (s *helpScreen) title() (string, string) { return s.m.Title(), "" }
-func (s *helpScreen) bindings() []key.Binding { return s.m.Bindings() }
 func (s *helpScreen) capturing() bool         { return false }
 func (s *helpScreen) status() string          { return "" }
 
-type planScreen struct{ m planview.Model }
-
-func (s *planScreen) update(msg tea.Msg) tea.Cmd {
-	var cmd tea.Cmd
-	s.m, cmd = s.m.Update(msg)
-	return cmd
+type planScreen struct {
+	screenOf[planview.Model, *planview.Model]
 }
-func (s *planScreen) view() string            { return s.m.View() }
-func (s *planScreen) setSize(w, h int)        { s.m.SetSize(w, h) }
+
 func (s *planScreen) title() (string, string) { return s.m.Title(), s.m.Right() }
-func (s *planScreen) bindings() []key.Binding { return s.m.Bindings() }
 func (s *planScreen) capturing() bool         { return false }
 func (s *planScreen) status() string          { return s.m.Status() }

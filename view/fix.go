@@ -3,10 +3,10 @@ package view
 import (
 	"fmt"
 	"github.com/uptide/uptide/engine/model"
-	"sort"
 	"strings"
 
 	"github.com/uptide/uptide/fix"
+	"github.com/uptide/uptide/internal/lists"
 )
 
 // FixReport is fix's report as it is shown, by `uptide fix` and by the
@@ -220,13 +220,13 @@ func typesSection(r *fix.Report) Section {
 		by[d.File] = append(by[d.File], fmt.Sprintf("%d:%d TS%d %s", d.Line, d.Column, d.Code, indentMore(d.Message, "      ")))
 	}
 	s.Lines = append(s.Lines, Line{{"  ", Plain}, {"✗ " + Count(len(t.New), "new error"), Bad}})
-	for _, f := range SortedKeys(by) {
+	for _, f := range lists.SortedKeys(by) {
 		s.Lines = append(s.Lines, plain("  "+f))
 		for _, l := range by[f] {
 			s.Lines = append(s.Lines, plain("    "+l))
 		}
 	}
-	for _, pkg := range SortedKeys(deps) {
+	for _, pkg := range lists.SortedKeys(deps) {
 		ds := deps[pkg]
 		name := "outside the repository"
 		if pkg != "" {
@@ -293,7 +293,7 @@ func styleSection(r *fix.Report) Section {
 		if len(st.NewFailures) == 0 {
 			s.Lines = append(s.Lines, plain(fmt.Sprintf("  %s: no new lint failure in the edited files", st.Linter)))
 		}
-		for _, f := range SortedKeys(st.NewFailures) {
+		for _, f := range lists.SortedKeys(st.NewFailures) {
 			for _, m := range st.NewFailures[f] {
 				s.Lines = append(s.Lines, Line{{"  ", Plain}, {"✗", Bad}, {" " + f + " " + m, Plain}})
 			}
@@ -387,16 +387,6 @@ func Short(sha string) string {
 		return sha[:10]
 	}
 	return sha
-}
-
-// SortedKeys are a map's keys in order.
-func SortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // CommandLine shows a test command as the user would type it: a script

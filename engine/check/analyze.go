@@ -17,6 +17,7 @@ import (
 	"github.com/uptide/uptide/engine/plan"
 	"github.com/uptide/uptide/engine/semver"
 	"github.com/uptide/uptide/engine/typescript"
+	"github.com/uptide/uptide/internal/lists"
 )
 
 // analyze checks one unit: Signal A and the diff per member, one overlay
@@ -328,7 +329,7 @@ func (c *checker) judgeFindings(lead string, runs []*memberRun, compiles []*wsCo
 				Package: lead, Workspace: wc.ws, Compile: match.Compile{Ran: wc.ran, NotCompiled: wc.notCompiled()},
 			})...)
 		}
-		for _, owner := range sortedKeys(byOwner) {
+		for _, owner := range lists.SortedKeys(byOwner) {
 			if owner != "" {
 				all = append(all, match.Arbitrate(nil, nil, byOwner[owner], match.ArbiterOptions{
 					Package: owner, Workspace: wc.ws, Compile: match.Compile{Ran: wc.ran, NotCompiled: wc.notCompiled()},
@@ -507,7 +508,7 @@ func noteUses(pack plan.Pack, runs []*memberRun) []model.Finding {
 		if r == nil || !r.ok {
 			continue
 		}
-		for _, ws := range sortedKeys(r.usages) {
+		for _, ws := range lists.SortedKeys(r.usages) {
 			out = append(out, match.NoteUses(r.m.name(), pack.Name(), r.usages[ws], pl.NotesUse)...)
 		}
 	}

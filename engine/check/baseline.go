@@ -5,6 +5,7 @@ import (
 	"path"
 
 	"github.com/uptide/uptide/engine/typescript"
+	"github.com/uptide/uptide/internal/lists"
 )
 
 // compiled sees each unit's compile (tests count the baselines shared).
@@ -41,20 +42,20 @@ func (c *checker) shareBaselines(ctx context.Context, units []unit) {
 		}
 	}
 	c.baselines = map[string]*typescript.SharedBaseline{}
-	for _, ws := range sortedKeys(byWS) {
+	for _, ws := range lists.SortedKeys(byWS) {
 		files := byWS[ws]
 		if len(files) == 0 {
 			continue
 		}
 		graph := scanImportGraph(c.root, ws, c.nestedWorkspaces(ws), false, loadAliases(c.root, path.Join(ws, "tsconfig.json")))
-		for _, f := range graph.dependents(sortedKeys(files)) {
+		for _, f := range graph.dependents(lists.SortedKeys(files)) {
 			files[f] = true
 		}
 		ad, err := c.judge(ctx, ws)
 		if err != nil {
 			continue
 		}
-		res, err := ad.Compile(ctx, typescript.CompileRequest{RepoRoot: c.root, Workspace: ws, Files: sortedKeys(files), ShareBaseline: true})
+		res, err := ad.Compile(ctx, typescript.CompileRequest{RepoRoot: c.root, Workspace: ws, Files: lists.SortedKeys(files), ShareBaseline: true})
 		if err == nil && res.Shared != nil {
 			c.baselines[ws] = res.Shared
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/uptide/uptide/engine/registry"
 	"github.com/uptide/uptide/engine/semver"
 	"github.com/uptide/uptide/engine/typescript"
+	"github.com/uptide/uptide/internal/lists"
 	"github.com/uptide/uptide/internal/redact"
 )
 
@@ -517,7 +518,7 @@ func unusedTargets(targets map[string]string, units []unit) []string {
 		}
 	}
 	notes := []string{}
-	for _, name := range sortedKeys(targets) {
+	for _, name := range lists.SortedKeys(targets) {
 		if !used[name] {
 			notes = append(notes, fmt.Sprintf("--target %s@%s was not used: %s is not among the packages checked", name, targets[name], name))
 		}

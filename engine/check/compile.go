@@ -12,6 +12,7 @@ import (
 
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/engine/typescript"
+	"github.com/uptide/uptide/internal/lists"
 )
 
 // wsCompile is Signal B for one workspace of a unit.
@@ -97,7 +98,7 @@ func (c *checker) compileWorkspace(ctx context.Context, ws string, runs []*membe
 	if len(files) > 0 || len(companions) > 0 {
 		graph = scanImportGraph(c.root, ws, c.nestedWorkspaces(ws), js, loadAliases(c.root, config))
 	}
-	for _, f := range graph.dependents(sortedKeys(files)) {
+	for _, f := range graph.dependents(lists.SortedKeys(files)) {
 		files[f] = true
 		wc.dependents[f] = true
 	}
@@ -121,7 +122,7 @@ func (c *checker) compileWorkspace(ctx context.Context, ws string, runs []*membe
 			}
 		}
 	}
-	wc.files = sortedKeys(files)
+	wc.files = lists.SortedKeys(files)
 	switch {
 	case !c.opts.Compile:
 		wc.status, wc.reason = model.StatusSkipped, "--no-compile: nothing is confirmed"

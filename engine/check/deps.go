@@ -15,6 +15,7 @@ import (
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/engine/semver"
 	"github.com/uptide/uptide/engine/typescript"
+	"github.com/uptide/uptide/internal/lists"
 )
 
 // Errors inside dependencies are evidence of a cause, never a site: nobody
@@ -91,7 +92,7 @@ func (c *checker) dependencyCauses(ctx context.Context, wc *wsCompile, linked []
 		}
 	}
 	var out []depCause
-	for _, pkg := range sortedKeys(byPkg) {
+	for _, pkg := range lists.SortedKeys(byPkg) {
 		dc := byPkg[pkg]
 		dir := dirs[pkg]
 		if dir == "" && pkg != "" {

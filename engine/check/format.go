@@ -10,6 +10,7 @@ import (
 	"github.com/uptide/uptide/engine/match"
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/engine/modformat"
+	"github.com/uptide/uptide/internal/lists"
 )
 
 // changeModuleFormat is the change of a module-format finding.
@@ -30,7 +31,7 @@ func (c *checker) moduleFormat(run *memberRun) formatOutcome {
 	out := formatOutcome{report: model.ModuleFormatReport{Status: model.StatusAnalyzed}}
 	var requires []model.Usage
 	subpaths := []string{}
-	for _, ws := range sortedKeys(run.usages) {
+	for _, ws := range lists.SortedKeys(run.usages) {
 		for _, u := range run.usages[ws] {
 			if u.Loader == model.LoaderRequire {
 				requires = append(requires, u)
@@ -76,7 +77,7 @@ func (c *checker) moduleFormat(run *memberRun) formatOutcome {
 		byWS[u.Workspace] = append(byWS[u.Workspace], u)
 	}
 	var nodes []string
-	for _, ws := range sortedKeys(byWS) {
+	for _, ws := range lists.SortedKeys(byWS) {
 		node, err := modformat.NodeVersion(c.root, filepath.Join(c.root, filepath.FromSlash(ws)))
 		if err != nil {
 			node = modformat.NodeInfo{Note: err.Error()}
@@ -237,13 +238,4 @@ func probedOn(rt *model.RuntimeResult, node modformat.NodeInfo) bool {
 	ran := strings.TrimPrefix(rt.Node.Version, "v")
 	want := node.Version
 	return ran == want || strings.HasPrefix(ran, want+".")
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/uptide/uptide/engine/groups"
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/engine/repo"
+	"github.com/uptide/uptide/internal/lists"
 )
 
 // A workspace may import a package it does not declare: a hoisted copy
@@ -206,7 +207,7 @@ func (c *checker) attachImporters(reps []model.PackageReport) {
 		for j := range p.Members {
 			p.Members[j].Workspaces = withoutUndeclared(p.Members[j].Workspaces, []string{p.Members[j].Name}, undeclaredHere)
 		}
-		for _, ws := range sortedKeys(imp.byWS) {
+		for _, ws := range lists.SortedKeys(imp.byWS) {
 			for _, name := range names {
 				files := imp.byWS[ws][name]
 				if len(files) == 0 {

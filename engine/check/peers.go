@@ -14,6 +14,7 @@ import (
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/engine/peers"
 	"github.com/uptide/uptide/engine/typescript"
+	"github.com/uptide/uptide/internal/lists"
 )
 
 // A peer the repository's manager does not install: the target moved a
@@ -225,7 +226,7 @@ func (c *checker) peerCompanions(compiles []*wsCompile) []model.Companion {
 		}
 	}
 	out := []model.Companion{}
-	for _, n := range sortedKeys(by) {
+	for _, n := range lists.SortedKeys(by) {
 		cp := *by[n]
 		cp.Why = "add " + n + "@" + rangeOf(compiles, n) + " (" + strings.Join(whys[n], "; ") + ")"
 		out = append(out, cp)

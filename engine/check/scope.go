@@ -2,6 +2,7 @@ package check
 
 import (
 	"github.com/uptide/uptide/engine/repo"
+	"github.com/uptide/uptide/internal/lists"
 	"io/fs"
 	"path"
 	"path/filepath"
@@ -104,11 +105,7 @@ func scanImportGraph(root, ws string, nested []string, js bool, aliases scopeAli
 		})
 		return nil
 	})
-	files := make([]string, 0, len(graph))
-	for f := range graph {
-		files = append(files, f)
-	}
-	sort.Strings(files)
+	files := lists.SortedKeys(graph)
 	return &importGraph{edges: graph, files: files}
 }
 

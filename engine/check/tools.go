@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"github.com/uptide/uptide/engine/event"
 	"path/filepath"
-	"sort"
 
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/engine/registry"
 	"github.com/uptide/uptide/engine/semver"
 	"github.com/uptide/uptide/engine/typescript"
+	"github.com/uptide/uptide/internal/lists"
 )
 
 // surfaces is the adapter surfaces are extracted with: the pinned
@@ -153,11 +153,7 @@ func (c *checker) pick(ctx context.Context, name, rng string) (string, *model.Re
 	if err != nil {
 		return "", nil, err
 	}
-	versions := make([]string, 0, len(p.Versions))
-	for v := range p.Versions {
-		versions = append(versions, v)
-	}
-	sort.Strings(versions)
+	versions := lists.SortedKeys(p.Versions)
 	version, ok := semver.MaxSatisfying(versions, rng)
 	if !ok {
 		return "", nil, fmt.Errorf("no published version of %s satisfies %s", name, rng)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/engine/typescript"
+	"github.com/uptide/uptide/internal/lists"
 )
 
 // Upgrading TypeScript itself. No source names the compiler, so the scoped
@@ -80,13 +81,13 @@ func (c *checker) judgeCompiler(ctx context.Context, m member) (out []*wsCompile
 	}
 	fail := func(reason string) []*wsCompile {
 		var failed []*wsCompile
-		for _, ws := range sortedKeys(projects) {
+		for _, ws := range lists.SortedKeys(projects) {
 			failed = append(failed, &wsCompile{ws: ws, status: model.StatusNotAnalyzed, reason: reason})
 		}
 		return failed
 	}
 	if !c.opts.Compile {
-		for _, ws := range sortedKeys(projects) {
+		for _, ws := range lists.SortedKeys(projects) {
 			out = append(out, &wsCompile{ws: ws, status: model.StatusSkipped, reason: "--no-compile: nothing is confirmed"})
 		}
 		return out, from, true
@@ -116,7 +117,7 @@ func (c *checker) judgeCompiler(ctx context.Context, m member) (out []*wsCompile
 		return fail(fmt.Sprintf("TypeScript %s: %v", m.target, err)), from, true
 	}
 	label := fmt.Sprintf("TypeScript %s → %s (tsc -p)", base.Version, target.Version)
-	for _, ws := range sortedKeys(projects) {
+	for _, ws := range lists.SortedKeys(projects) {
 		wc := &wsCompile{ws: ws, unresolvedFiles: map[string]map[string]bool{}}
 		res := &typescript.CompileResult{TypeScript: target.Version, Compiler: label, New: []model.Diagnostic{}, PreExistingErrors: []model.Diagnostic{}}
 		var failed []string

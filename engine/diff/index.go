@@ -6,6 +6,7 @@ import (
 
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/engine/model/path"
+	"github.com/uptide/uptide/internal/lists"
 )
 
 // surfaceIndex answers the questions hints and folding ask of a surface.
@@ -20,7 +21,7 @@ type surfaceIndex struct {
 
 func newSurfaceIndex(s *model.Surface) *surfaceIndex {
 	ix := &surfaceIndex{byPath: index(s)}
-	ix.sorted = sortedKeys(ix.byPath)
+	ix.sorted = lists.SortedKeys(ix.byPath)
 	seen := map[string]bool{}
 	for _, p := range ix.sorted {
 		if sym := ix.byPath[p]; sym.ExportEquals {

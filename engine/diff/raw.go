@@ -87,15 +87,6 @@ func index(s *model.Surface) map[string]*model.Symbol {
 	return m
 }
 
-func sortedKeys(m map[string]*model.Symbol) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
 // differs reports whether anything the classification looks at changed.
 func differs(a, b *model.Symbol, qualifiers []string) bool {
 	if a.Kind != b.Kind || a.Optional != b.Optional || (a.Deprecated == nil) != (b.Deprecated == nil) {

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"sort"
 	"strings"
+
+	"github.com/uptide/uptide/engine/model/path"
 )
 
 // This file reads the printer's type text just far enough to compare it:
@@ -38,7 +40,7 @@ func walkTop(s string, fn func(i int) bool) error {
 			stack = append(stack, c)
 			continue
 		case ')', ']', '}':
-			if len(stack) == 0 || stack[len(stack)-1] != openerOf(c) {
+			if len(stack) == 0 || stack[len(stack)-1] != path.Opener(c) {
 				return errUnbalanced
 			}
 			stack = stack[:len(stack)-1]
@@ -61,16 +63,6 @@ func walkTop(s string, fn func(i int) bool) error {
 		return errUnbalanced
 	}
 	return nil
-}
-
-func openerOf(c byte) byte {
-	switch c {
-	case ')':
-		return '('
-	case ']':
-		return '['
-	}
-	return '{'
 }
 
 // skipLiteral returns the offset just past the string or template literal
@@ -112,7 +104,7 @@ func closeScan(s string, i int) (int, error) {
 		case '(', '[', '{', '<':
 			stack = append(stack, c)
 		case ')', ']', '}':
-			if len(stack) == 0 || stack[len(stack)-1] != openerOf(c) {
+			if len(stack) == 0 || stack[len(stack)-1] != path.Opener(c) {
 				return 0, errUnbalanced
 			}
 			stack = stack[:len(stack)-1]

@@ -10,6 +10,7 @@ import (
 	"github.com/uptide/uptide/engine/registry"
 	"github.com/uptide/uptide/engine/repo"
 	"github.com/uptide/uptide/engine/semver"
+	"github.com/uptide/uptide/internal/lists"
 )
 
 // TargetError is a --target the registry has no release for.
@@ -92,11 +93,7 @@ func ClientFor(cwd string, env []string) (*registry.Client, error) {
 // release that does not exist stops the run before anything is written.
 // Names no workspace declares are left to check (its notes name them).
 func ResolveTargets(ctx context.Context, client *registry.Client, r *model.Repository, targets map[string]string) error {
-	names := make([]string, 0, len(targets))
-	for n := range targets {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+	names := lists.SortedKeys(targets)
 	for _, name := range names {
 		want := targets[name]
 		if want == "" {

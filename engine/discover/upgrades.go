@@ -3,7 +3,6 @@ package discover
 import (
 	"context"
 	"slices"
-	"sort"
 	"sync"
 	"time"
 
@@ -11,6 +10,7 @@ import (
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/engine/registry"
 	"github.com/uptide/uptide/engine/triage"
+	"github.com/uptide/uptide/internal/lists"
 )
 
 // UpgradePlanOptions configure PlanUpgrades.
@@ -122,10 +122,5 @@ func Releases(ctx context.Context, cwd string, env []string, name string) ([]str
 	if err != nil {
 		return nil, err
 	}
-	out := make([]string, 0, len(p.Versions))
-	for v := range p.Versions {
-		out = append(out, v)
-	}
-	sort.Strings(out)
-	return out, nil
+	return lists.SortedKeys(p.Versions), nil
 }

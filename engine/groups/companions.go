@@ -8,6 +8,7 @@ import (
 
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/engine/semver"
+	"github.com/uptide/uptide/internal/lists"
 )
 
 // candidate is one visible direct dependency the plan may move.
@@ -223,7 +224,7 @@ func visibleCandidates(target Dep, deps []Dep) []candidate {
 		}
 	}
 	out := make([]candidate, 0, len(byName))
-	for _, name := range sortedKeys(byName) {
+	for _, name := range lists.SortedKeys(byName) {
 		decls := byName[name]
 		b := decls[0]
 		for _, d := range decls[1:] {
@@ -411,7 +412,7 @@ func sharedPins(c *cache, f *mover, cand *candidate, inst model.Release, movers 
 	}
 	disagree := ""
 	have := pins(inst)
-	for _, dep := range sortedKeys(want) {
+	for _, dep := range lists.SortedKeys(want) {
 		if v, ok := have[dep]; ok && semver.Compare(v, want[dep]) != 0 {
 			disagree = dep
 			break
@@ -451,7 +452,7 @@ func sharedPins(c *cache, f *mover, cand *candidate, inst model.Release, movers 
 // stopped depending on them). on names the package r agrees on, one it
 // pins alike first, with its entry; "" when it names none.
 func (c *cache) pinsAgree(r model.Release, want map[string]string) (agree bool, on string, how link) {
-	for _, dep := range sortedKeys(want) {
+	for _, dep := range lists.SortedKeys(want) {
 		ls := linksTo(r, dep)
 		if len(ls) == 0 {
 			continue

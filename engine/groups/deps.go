@@ -3,11 +3,11 @@ package groups
 import (
 	"path"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/engine/semver"
+	"github.com/uptide/uptide/internal/lists"
 )
 
 // Dep is one direct dependency as installed in one workspace.
@@ -136,7 +136,7 @@ func names(r model.Release) []string {
 			seen[n] = true
 		}
 	}
-	return sortedKeys(seen)
+	return lists.SortedKeys(seen)
 }
 
 // pins maps each package r names with an exact version to that version.
@@ -278,13 +278,4 @@ func depth(w string) int {
 		return 0
 	}
 	return strings.Count(w, "/") + 1
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

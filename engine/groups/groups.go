@@ -8,6 +8,7 @@ import (
 
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/engine/semver"
+	"github.com/uptide/uptide/internal/lists"
 )
 
 // node is one dependency at one installed version, whatever the number of
@@ -318,7 +319,7 @@ func peerEdges(c *cache, vis sight) []edge {
 		if !n.hasTgt {
 			continue
 		}
-		for _, dep := range sortedKeys(n.tgt.PeerDependencies) {
+		for _, dep := range lists.SortedKeys(n.tgt.PeerDependencies) {
 			spec := n.tgt.PeerDependencies[dep]
 			r := c.rng(spec)
 			if len(byName[dep]) == 0 || r == nil || sameScope(n.name, dep) || dep == n.name || !c.anchoredAt(r, dep, n.target) {
@@ -372,7 +373,7 @@ func pinEdges(vis sight) []edge {
 		}
 	}
 	var out []edge
-	for _, pin := range sortedKeys(byPin) {
+	for _, pin := range lists.SortedKeys(byPin) {
 		idx := byPin[pin]
 		dep, v := splitPin(pin)
 		for x := 0; x < len(idx); x++ {
@@ -460,7 +461,7 @@ func describe(nodes []node, members []int, edges []edge) (model.Group, bool) {
 			ws[w] = true
 		}
 	}
-	g.Workspaces = sortedKeys(ws)
+	g.Workspaces = lists.SortedKeys(ws)
 	g.Why = why(g.Kind, nodes, members, edges)
 	return g, true
 }
@@ -475,7 +476,7 @@ func leadOf(nodes []node, members []int, edges []edge) string {
 	for _, i := range members {
 		inGroup[nodes[i].name] = true
 	}
-	names := sortedKeys(inGroup)
+	names := lists.SortedKeys(inGroup)
 	linkedTo := map[string]map[string]bool{}
 	mark := func(m map[string]map[string]bool, a, b string) {
 		if m[a] == nil {
@@ -567,7 +568,7 @@ func why(kind model.GroupKind, nodes []node, members []int, edges []edge) string
 		c.edges = append(c.edges, e)
 	}
 	var clauses []*clause
-	for _, k := range sortedKeys(byKey) {
+	for _, k := range lists.SortedKeys(byKey) {
 		clauses = append(clauses, byKey[k])
 	}
 	uf := newUnionFind(len(nodes))

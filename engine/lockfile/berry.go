@@ -216,7 +216,7 @@ func checkBerryVersion(file string, root *yaml.Node) error {
 		if root.Content[i].Value == "__metadata" {
 			metaLine = root.Content[i].Line
 			meta := value(root.Content[i+1])
-			v := value(mapGet(meta, "version"))
+			v := value(MapGet(meta, "version"))
 			if v == nil || v.Kind != yaml.ScalarNode {
 				return &Error{File: file, Line: metaLine, Msg: "__metadata has no version", Hint: yarnHint}
 			}

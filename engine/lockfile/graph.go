@@ -209,15 +209,8 @@ func (g *Graph) readNPM(data []byte) error {
 			if loc != "" {
 				ws = cleanWorkspace(loc)
 			}
-			decl, edges := map[string]string{}, map[string]string{}
-			for field, m := range map[string]map[string]string{"dependencies": p.Dependencies, "devDependencies": p.DevDependencies, "optionalDependencies": p.OptionalDependencies, "peerDependencies": p.PeerDependencies} {
-				for k, v := range m {
-					decl[k] = field + " " + v
-					if to, ok := resolve(loc, k); ok {
-						edges[k] = to
-					}
-				}
-			}
+			decl, edges := importerDecl(p.Dependencies, p.DevDependencies, p.OptionalDependencies, p.PeerDependencies,
+				func(k string) (string, bool) { return resolve(loc, k) })
 			g.Importers[ws], g.ImporterEdges[ws] = decl, edges
 			continue
 		}
@@ -260,7 +253,7 @@ func (g *Graph) readPnpm(data []byte) error {
 			if err != nil {
 				return err
 			}
-			byKey[s.key] = value(mapGet(root, s.key))
+			byKey[s.key] = value(MapGet(root, s.key))
 		}
 	}
 	v9 := g.Format == PnpmV9
@@ -311,11 +304,11 @@ func (g *Graph) readPnpm(data []byte) error {
 				m = meta[base]
 			}
 			r := &Record{Key: key, Name: name, Version: ver, Dependencies: map[string]string{}}
-			if res := value(mapGet(m, "resolution")); res != nil {
+			if res := value(MapGet(m, "resolution")); res != nil {
 				r.Integrity = yamlText(res)
 			}
 			for _, field := range []string{"dependencies", "optionalDependencies"} {
-				d := value(mapGet(n, field))
+				d := value(MapGet(n, field))
 				if d == nil || d.Kind != yaml.MappingNode {
 					continue
 				}
@@ -337,7 +330,7 @@ func (g *Graph) readPnpm(data []byte) error {
 	addImporter := func(ws string, imp *yaml.Node) error {
 		decl, edges := map[string]string{}, map[string]string{}
 		for _, field := range depFields {
-			d := value(mapGet(imp, field))
+			d := value(MapGet(imp, field))
 			if d == nil || d.Kind != yaml.MappingNode {
 				continue
 			}
@@ -346,7 +339,7 @@ func (g *Graph) readPnpm(data []byte) error {
 				ver := ""
 				if dv != nil && dv.Kind == yaml.ScalarNode {
 					ver = dv.Value
-				} else if vv := value(mapGet(dv, "version")); vv != nil && vv.Kind == yaml.ScalarNode {
+				} else if vv := value(MapGet(dv, "version")); vv != nil && vv.Kind == yaml.ScalarNode {
 					ver = vv.Value
 				}
 				decl[dn] = field + " " + yamlText(dv)
@@ -535,7 +528,7 @@ func (g *Graph) readBerry(data []byte) error {
 			continue
 		}
 		res := ""
-		if r := value(mapGet(v, "resolution")); r != nil && r.Kind == yaml.ScalarNode {
+		if r := value(MapGet(v, "resolution")); r != nil && r.Kind == yaml.ScalarNode {
 			res = r.Value
 		}
 		if res == "" {
@@ -556,7 +549,7 @@ func (g *Graph) readBerry(data []byte) error {
 		deps := map[string]string{}
 		var edges []string
 		for _, field := range []string{"dependencies", "optionalDependencies"} {
-			d := value(mapGet(e.node, field))
+			d := value(MapGet(e.node, field))
 			if d == nil || d.Kind != yaml.MappingNode {
 				continue
 			}
@@ -584,10 +577,10 @@ func (g *Graph) readBerry(data []byte) error {
 			continue
 		}
 		r := &Record{Key: e.res, Name: name, Dependencies: deps, Edges: edges}
-		if v := value(mapGet(e.node, "version")); v != nil {
+		if v := value(MapGet(e.node, "version")); v != nil {
 			r.Version = v.Value
 		}
-		if c := value(mapGet(e.node, "checksum")); c != nil {
+		if c := value(MapGet(e.node, "checksum")); c != nil {
 			r.Integrity = c.Value
 		} else {
 			r.Integrity = e.res
@@ -677,19 +670,12 @@ func (g *Graph) readBun(data []byte) error {
 		if wsPath != "" {
 			ws = cleanWorkspace(wsPath)
 		}
-		decl, edges := map[string]string{}, map[string]string{}
 		var from []string
 		if ws != "." && w.Name != "" {
 			from = bunSegments(w.Name)
 		}
-		for field, m := range map[string]map[string]string{"dependencies": w.Dependencies, "devDependencies": w.DevDependencies, "optionalDependencies": w.OptionalDependencies, "peerDependencies": w.PeerDependencies} {
-			for k, v := range m {
-				decl[k] = field + " " + v
-				if to, ok := resolve(from, k); ok {
-					edges[k] = to
-				}
-			}
-		}
+		decl, edges := importerDecl(w.Dependencies, w.DevDependencies, w.OptionalDependencies, w.PeerDependencies,
+			func(k string) (string, bool) { return resolve(from, k) })
 		g.Importers[ws], g.ImporterEdges[ws] = decl, edges
 	}
 	if len(f.Catalog) > 0 {
@@ -715,4 +701,19 @@ func bunSegments(key string) []string {
 		out = append(out, parts[i])
 	}
 	return out
+}
+
+// importerDecl is what a workspace declares, by name ("<field> <spec>"),
+// and where each declared name resolves to in the lockfile.
+func importerDecl(deps, dev, optional, peer map[string]string, resolve func(name string) (string, bool)) (decl, edges map[string]string) {
+	decl, edges = map[string]string{}, map[string]string{}
+	for field, m := range map[string]map[string]string{"dependencies": deps, "devDependencies": dev, "optionalDependencies": optional, "peerDependencies": peer} {
+		for k, v := range m {
+			decl[k] = field + " " + v
+			if to, ok := resolve(k); ok {
+				edges[k] = to
+			}
+		}
+	}
+	return decl, edges
 }

@@ -124,7 +124,7 @@ func parsePnpm(file string, data []byte) (Lockfile, error) {
 		if err != nil {
 			return nil, err
 		}
-		imps := value(mapGet(root, "importers"))
+		imps := value(MapGet(root, "importers"))
 		if imps != nil && imps.Kind != yaml.MappingNode && !isNull(imps) {
 			return nil, &Error{File: file, Line: imps.Line, Msg: "importers is not a mapping of workspace paths", Hint: pnpmHint}
 		}
@@ -151,7 +151,7 @@ func parsePnpm(file string, data []byte) (Lockfile, error) {
 			if err != nil {
 				return nil, err
 			}
-			if err := l.readDeps(value(mapGet(root, field)), ".", field, deps, &registryDeps); err != nil {
+			if err := l.readDeps(value(MapGet(root, field)), ".", field, deps, &registryDeps); err != nil {
 				return nil, err
 			}
 		}
@@ -315,7 +315,7 @@ func (l *pnpmLockfile) readVersion(byKey map[string]section) error {
 	if err != nil {
 		return err
 	}
-	v := value(mapGet(root, "lockfileVersion"))
+	v := value(MapGet(root, "lockfileVersion"))
 	raw := ""
 	if v != nil && v.Kind == yaml.ScalarNode {
 		raw = v.Value
@@ -344,7 +344,7 @@ func (l *pnpmLockfile) readImporter(imp *yaml.Node, ws string, deps map[string]s
 		return &Error{File: l.file, Line: imp.Line, Msg: fmt.Sprintf("importer %q is not a mapping", ws), Hint: pnpmHint}
 	}
 	for _, field := range depFields {
-		if err := l.readDeps(value(mapGet(imp, field)), ws, field, deps, registryDeps); err != nil {
+		if err := l.readDeps(value(MapGet(imp, field)), ws, field, deps, registryDeps); err != nil {
 			return err
 		}
 	}
@@ -368,7 +368,7 @@ func (l *pnpmLockfile) readDeps(m *yaml.Node, ws, field string, deps map[string]
 			raw = v.Value
 		case v.Kind == yaml.MappingNode:
 			// v6, v9: name: {specifier, version}
-			if ver := value(mapGet(v, "version")); ver != nil && ver.Kind == yaml.ScalarNode {
+			if ver := value(MapGet(v, "version")); ver != nil && ver.Kind == yaml.ScalarNode {
 				raw = ver.Value
 			}
 		}

@@ -222,8 +222,9 @@ func shiftLines(n *yaml.Node, by, last int) {
 	}
 }
 
-// mapGet returns the value of key in a mapping node.
-func mapGet(m *yaml.Node, key string) *yaml.Node {
+// MapGet returns the value of key in a YAML mapping node (nil when m is no
+// mapping or has no such key).
+func MapGet(m *yaml.Node, key string) *yaml.Node {
 	if m == nil || m.Kind != yaml.MappingNode {
 		return nil
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/internal/lists"
 )
 
 // Diff compares what each loader got from the installed copy with what it
@@ -116,11 +117,7 @@ func diffKeys(l model.Loader, call, prefix string, in, tg *model.RuntimeValue, v
 	if in == nil || tg == nil || tg.KeysTruncated {
 		return nil
 	}
-	keys := make([]string, 0, len(in.Keys))
-	for k := range in.Keys {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := lists.SortedKeys(in.Keys)
 	for _, k := range keys {
 		was := in.Keys[k]
 		// A key whose getter throws (express 4's removed middlewares

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/uptide/uptide/engine/semver"
+	"github.com/uptide/uptide/internal/lists"
 )
 
 // FetchFunc provides name at the highest version inside rng (an exact
@@ -115,12 +116,7 @@ func readRoots(realDir string) []string {
 			}
 		}
 	}
-	out := make([]string, 0, len(set))
-	for d := range set {
-		out = append(out, d)
-	}
-	sort.Strings(out)
-	return out
+	return lists.SortedKeys(set)
 }
 
 // linkedOut lists where the links directly in a node_modules (and in its

@@ -10,9 +10,9 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"sort"
 
 	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/internal/lists"
 )
 
 // advisoriesPath is the registry's bulk advisory endpoint, the one `npm
@@ -42,11 +42,7 @@ func (c *Client) Advisories(ctx context.Context, versions map[string][]string) (
 	if err != nil {
 		return nil, &Error{Host: hostOf(reg), Reason: "bad registry URL"}
 	}
-	names := make([]string, 0, len(versions))
-	for n := range versions {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+	names := lists.SortedKeys(versions)
 	for len(names) > 0 {
 		batch := names[:min(len(names), maxAdvisoryPackages)]
 		names = names[len(batch):]

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/uptide/uptide/internal/lists"
 )
 
 // Config is the resolved npm configuration Uptide needs: which registry
@@ -211,11 +213,7 @@ func (c *Config) RegistryFor(name string) string {
 func (c *Config) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "registry %s", c.DefaultRegistry)
-	scopes := make([]string, 0, len(c.Scoped))
-	for s := range c.Scoped {
-		scopes = append(scopes, s)
-	}
-	sort.Strings(scopes)
+	scopes := lists.SortedKeys(c.Scoped)
 	for _, s := range scopes {
 		fmt.Fprintf(&b, "; %s %s", s, c.Scoped[s])
 	}

@@ -16,12 +16,12 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/internal/lists"
 )
 
 // packCall deduplicates concurrent requests for one document and keeps the
@@ -264,11 +264,7 @@ func writePackumentCache(w io.Writer, etag string, freshUntil time.Time, p *mode
 	}
 	bw.Write(head[:len(head)-1]) // without its closing brace
 	bw.WriteString(`,"versions":{`)
-	versions := make([]string, 0, len(p.Versions))
-	for v := range p.Versions {
-		versions = append(versions, v)
-	}
-	sort.Strings(versions)
+	versions := lists.SortedKeys(p.Versions)
 	for i, v := range versions {
 		if i > 0 {
 			bw.WriteByte(',')

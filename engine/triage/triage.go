@@ -17,6 +17,7 @@ import (
 
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/engine/semver"
+	"github.com/uptide/uptide/internal/lists"
 )
 
 // Input is what a plan is made from.
@@ -176,7 +177,7 @@ func buildSteps(in Input, rows map[string]model.DependencyRow) []*step {
 			parent[rb] = ra
 		}
 	}
-	names := sortedNames(rows)
+	names := lists.SortedKeys(rows)
 	groups := map[string]string{}
 	for _, n := range names {
 		find(n)
@@ -208,7 +209,7 @@ func buildSteps(in Input, rows map[string]model.DependencyRow) []*step {
 		sets[r] = append(sets[r], n)
 	}
 	var out []*step
-	for _, root := range sortedNames(sets) {
+	for _, root := range lists.SortedKeys(sets) {
 		members := sets[root]
 		s := &step{PlanStep: model.PlanStep{ID: lead(members, reports), Moves: []model.StepMove{}, After: []model.StepAfter{}, Priorities: []model.Priority{}},
 			after: map[string]string{}}
@@ -377,7 +378,7 @@ func constrain(in Input, s *step, byName map[string]*step) {
 		if rel == nil {
 			continue
 		}
-		for _, peer := range sortedNames(rel.PeerDependencies) {
+		for _, peer := range lists.SortedKeys(rel.PeerDependencies) {
 			rng := rel.PeerDependencies[peer]
 			other := byName[peer]
 			if other == nil || other == s || rel.PeerDependenciesMeta[peer].Optional {
@@ -664,7 +665,7 @@ func findCycles(steps []*step, placed map[string]bool) [][]string {
 		n++
 		stack = append(stack, id)
 		onStack[id] = true
-		for _, next := range sortedNames(byID[id].after) {
+		for _, next := range lists.SortedKeys(byID[id].after) {
 			if placed[next] || byID[next] == nil {
 				continue
 			}
@@ -711,7 +712,7 @@ func cycleOrder(scc []string, byID map[string]*step) []string {
 	seen := map[string]bool{scc[0]: true}
 	for cur := scc[0]; ; {
 		next := ""
-		for _, id := range sortedNames(byID[cur].after) {
+		for _, id := range lists.SortedKeys(byID[cur].after) {
 			if in[id] && !seen[id] {
 				next = id
 				break
@@ -802,13 +803,4 @@ func plural(n int, w string) string {
 		return "1 " + w
 	}
 	return strconv.Itoa(n) + " " + w + "s"
-}
-
-func sortedNames[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/uptide/uptide/engine/semver"
+	"github.com/uptide/uptide/internal/lists"
 )
 
 // LinkedPackage is a package directory linked into an overlay under its name.
@@ -306,11 +307,7 @@ func (o *Overlay) linkInstalledDeps(ctx context.Context, l OverlayLink) {
 		return
 	}
 	peers, _ := peerOnly(l.Dir)
-	names := make([]string, 0, len(deps))
-	for n := range deps {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+	names := lists.SortedKeys(deps)
 	for _, n := range names {
 		if _, done := o.byName[n]; done || o.members[n] {
 			continue

@@ -240,11 +240,7 @@ func (o *Overlay) noteLocked(l OverlayLink, locked []dependent) {
 		key := version + "\x00" + d.Range
 		byVersion[key] = lists.AppendUnique(byVersion[key], d.Name)
 	}
-	keys := make([]string, 0, len(byVersion))
-	for k := range byVersion {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := lists.SortedKeys(byVersion)
 	for _, k := range keys {
 		version, rng, _ := strings.Cut(k, "\x00")
 		names := byVersion[k]

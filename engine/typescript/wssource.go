@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/uptide/uptide/engine/jsonc"
+	"github.com/uptide/uptide/internal/lists"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -79,11 +80,7 @@ func FindWorkspaceSources(repoRoot, wsDir string) WorkspaceSources {
 			deps[k] = v
 		}
 	}
-	names := make([]string, 0, len(deps))
-	for n := range deps {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+	names := lists.SortedKeys(deps)
 	for _, name := range names {
 		dir := workspaceDepDir(root, ws, name, deps[name])
 		if dir == "" || dir == ws {

@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
@@ -18,6 +17,7 @@ import (
 	"github.com/uptide/uptide/fix/isolate"
 	"github.com/uptide/uptide/fix/managers"
 	"github.com/uptide/uptide/fix/publish"
+	"github.com/uptide/uptide/internal/lists"
 	"github.com/uptide/uptide/internal/redact"
 )
 
@@ -197,11 +197,7 @@ func (b *bot) run(ctx context.Context) {
 		b.stop(Unchanged, "the pull request moves no declared package in %s: nothing to migrate", lock)
 		return
 	}
-	names := make([]string, 0, len(targets))
-	for n := range targets {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+	names := lists.SortedKeys(targets)
 
 	// The migrations read the pull request's sources with the base's
 	// dependencies installed: check compares what is installed with the
@@ -446,7 +442,7 @@ func (b *bot) install(ctx context.Context, c *isolate.Clone) error {
 	cmd := exec.CommandContext(ctx, d.Argv[0], args...)
 	cmd.Dir, cmd.Env = c.Work, d.Manager.Env(env)
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("%s %s: %v\n%s", d.Manager.Command(), strings.Join(d.Manager.FrozenArgs(), " "), err, b.o.Secrets.String(tail(string(out), 20)))
+		return fmt.Errorf("%s %s: %v\n%s", d.Manager.Command(), strings.Join(d.Manager.FrozenArgs(), " "), err, b.o.Secrets.String(managers.TailLines(string(out), 20)))
 	}
 	return nil
 }
@@ -533,12 +529,4 @@ func orErr(errs ...error) error {
 		}
 	}
 	return nil
-}
-
-func tail(s string, n int) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return strings.Join(lines, "\n")
 }

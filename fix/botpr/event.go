@@ -19,6 +19,8 @@ import (
 	"fmt"
 	"os"
 	"strings"
+
+	"github.com/uptide/uptide/fix/publish"
 )
 
 // Event is what uptide reads of a pull_request event (GITHUB_EVENT_PATH).
@@ -40,19 +42,7 @@ func ReadEvent(path string) (Event, error) {
 		return Event{}, fmt.Errorf("reading the event: %w (GITHUB_EVENT_PATH names the event file of a workflow run)", err)
 	}
 	var raw struct {
-		PullRequest *struct {
-			Number int `json:"number"`
-			User   struct {
-				Login string `json:"login"`
-			} `json:"user"`
-			Head, Base struct {
-				Ref  string `json:"ref"`
-				Sha  string `json:"sha"`
-				Repo *struct {
-					FullName string `json:"full_name"`
-				} `json:"repo"`
-			}
-		} `json:"pull_request"`
+		PullRequest *publish.Pull `json:"pull_request"`
 	}
 	if err := json.Unmarshal(data, &raw); err != nil {
 		return Event{}, fmt.Errorf("%s is not a GitHub event (JSON): %v", path, err)
@@ -62,12 +52,7 @@ func ReadEvent(path string) (Event, error) {
 		return Event{}, fmt.Errorf("%s is not a pull_request event (no pull_request with its number, head and base): run uptide bot-pr on pull_request events", path)
 	}
 	e := Event{Number: p.Number, HeadRef: p.Head.Ref, HeadSha: p.Head.Sha, BaseRef: p.Base.Ref, BaseSha: p.Base.Sha, User: p.User.Login}
-	if p.Head.Repo != nil {
-		e.HeadRepo = p.Head.Repo.FullName
-	}
-	if p.Base.Repo != nil {
-		e.BaseRepo = p.Base.Repo.FullName
-	}
+	e.HeadRepo, e.BaseRepo = p.HeadRepo(), p.BaseRepo()
 	return e, nil
 }
 

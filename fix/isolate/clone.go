@@ -56,12 +56,11 @@ func New(ctx context.Context, opts Options) (*Clone, error) {
 	if base == nil {
 		base = os.Environ()
 	}
-	scratch, done, err := emptyDir()
+	env, done, err := quietGitEnv(base)
 	if err != nil {
 		return nil, err
 	}
 	defer done()
-	env := quietEnv(base, scratch)
 	repo, err := locate(ctx, env, opts.Checkout)
 	if err != nil {
 		return nil, fmt.Errorf("uptide fix needs a git checkout: %w", err)

@@ -133,6 +133,19 @@ func emptyDir() (string, func(), error) {
 	return dir, func() { os.RemoveAll(dir) }, nil
 }
 
+// quietGitEnv is quietEnv of base (the process's environment when nil)
+// with a fresh empty hooks directory; the caller calls done to remove it.
+func quietGitEnv(base []string) (env []string, done func(), err error) {
+	hooks, done, err := emptyDir()
+	if err != nil {
+		return nil, nil, err
+	}
+	if base == nil {
+		base = os.Environ()
+	}
+	return quietEnv(base, hooks), done, nil
+}
+
 // clipLines is s cut to its first n lines.
 func clipLines(s string, n int) string {
 	lines := strings.SplitN(s, "\n", n+1)

@@ -120,16 +120,11 @@ func Publish(ctx context.Context, c *Clone) (Published, error) {
 // checkout has none of it, else the first of <branch>-2, -3, … it lacks.
 // It is what a run whose branch could not be moved tells the user.
 func FetchCommand(ctx context.Context, c *Clone) (string, error) {
-	hooks, done, err := emptyDir()
+	env, done, err := quietGitEnv(c.env)
 	if err != nil {
 		return "", err
 	}
 	defer done()
-	base := c.env
-	if base == nil {
-		base = os.Environ()
-	}
-	env := quietEnv(base, hooks)
 	name := c.Branch
 	for n := 2; ; n++ {
 		res, err := runGit(ctx, env, c.Checkout, "rev-parse", "-q", "--verify", "refs/heads/"+name)
@@ -177,12 +172,11 @@ func StoreRun(ctx context.Context, checkout, branch, runID string, data []byte, 
 	if runID == "" || strings.ContainsAny(runID, `/\`) || strings.HasPrefix(runID, ".") {
 		return "", fmt.Errorf("storing the run: %q is not a run id", runID)
 	}
-	hooks, done, err := emptyDir()
+	env, done, err := quietGitEnv(nil)
 	if err != nil {
 		return "", err
 	}
 	defer done()
-	env := quietEnv(os.Environ(), hooks)
 	repo, err := locate(ctx, env, checkout)
 	if err != nil {
 		return "", fmt.Errorf("storing the run: %w", err)

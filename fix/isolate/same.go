@@ -3,7 +3,6 @@ package isolate
 import (
 	"context"
 	"fmt"
-	"os"
 	"path"
 	"strings"
 )
@@ -18,12 +17,11 @@ import (
 // read). What reads the checkout then
 // reads what the clone had before anything ran in it.
 func SameFiles(ctx context.Context, checkout string) (string, error) {
-	hooks, done, err := emptyDir()
+	env, done, err := quietGitEnv(nil)
 	if err != nil {
 		return "", err
 	}
 	defer done()
-	env := quietEnv(os.Environ(), hooks)
 	staged, err := git(ctx, env, checkout, "ls-files", "-z", "--stage")
 	if err != nil {
 		return "", err

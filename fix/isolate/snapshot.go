@@ -64,12 +64,12 @@ var (
 // it writes nothing into the checkout, not even the index refresh git
 // status would otherwise do.
 func Take(ctx context.Context, checkout string) (Snapshot, error) {
-	hooks, done, err := emptyDir()
+	env, done, err := quietGitEnv(nil)
 	if err != nil {
 		return Snapshot{}, err
 	}
 	defer done()
-	return take(ctx, quietEnv(os.Environ(), hooks), checkout)
+	return take(ctx, env, checkout)
 }
 
 func take(ctx context.Context, env []string, checkout string) (Snapshot, error) {
@@ -413,12 +413,11 @@ var inProgress = []struct{ file, what, how string }{
 // repository; no commit yet; a merge, rebase, cherry-pick, revert or bisect
 // in progress. The error is for git failing to answer.
 func Dirty(ctx context.Context, checkout string) (string, error) {
-	hooks, done, err := emptyDir()
+	env, done, err := quietGitEnv(nil)
 	if err != nil {
 		return "", err
 	}
 	defer done()
-	env := quietEnv(os.Environ(), hooks)
 	repo, err := locate(ctx, env, checkout)
 	switch {
 	case errors.Is(err, errNoDir):

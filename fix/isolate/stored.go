@@ -22,12 +22,12 @@ type StoredRun struct {
 // StoredRuns are the runs stored in the checkout around dir, oldest
 // first (a run id starts with its time).
 func StoredRuns(ctx context.Context, dir string) ([]StoredRun, error) {
-	hooks, done, err := emptyDir()
+	env, done, err := quietGitEnv(nil)
 	if err != nil {
 		return nil, err
 	}
 	defer done()
-	repo, err := locate(ctx, quietEnv(os.Environ(), hooks), dir)
+	repo, err := locate(ctx, env, dir)
 	if err != nil {
 		return nil, fmt.Errorf("finding the stored runs: %w", err)
 	}

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/uptide/uptide/engine/lockfile"
 )
 
 // styledRange is the specifier that moves spec to version keeping its
@@ -342,12 +344,12 @@ func setCatalogEntry(data []byte, catalog, name, value string) ([]byte, error) {
 	root := doc.Content[0]
 	var entries *yaml.Node
 	if catalog == "default" {
-		entries = yamlGet(root, "catalog")
+		entries = lockfile.MapGet(root, "catalog")
 	}
 	if entries == nil {
-		entries = yamlGet(yamlGet(root, "catalogs"), catalog)
+		entries = lockfile.MapGet(lockfile.MapGet(root, "catalogs"), catalog)
 	}
-	n := yamlGet(entries, name)
+	n := lockfile.MapGet(entries, name)
 	if n == nil || n.Kind != yaml.ScalarNode {
 		return nil, errNotFound
 	}
@@ -412,12 +414,12 @@ func setCatalogEntry(data []byte, catalog, name, value string) ([]byte, error) {
 	root = check.Content[0]
 	entries = nil
 	if catalog == "default" {
-		entries = yamlGet(root, "catalog")
+		entries = lockfile.MapGet(root, "catalog")
 	}
 	if entries == nil {
-		entries = yamlGet(yamlGet(root, "catalogs"), catalog)
+		entries = lockfile.MapGet(lockfile.MapGet(root, "catalogs"), catalog)
 	}
-	if got := yamlGet(entries, name); got == nil || got.Value != value {
+	if got := lockfile.MapGet(entries, name); got == nil || got.Value != value {
 		return nil, fmt.Errorf("the edit does not read back as %q", value)
 	}
 	return out, nil
@@ -425,16 +427,4 @@ func setCatalogEntry(data []byte, catalog, name, value string) ([]byte, error) {
 
 func needsQuote(v string) bool {
 	return strings.ContainsAny(v, ":#{}[],&*!|>'\"%@`") || strings.HasPrefix(v, "-") || strings.HasPrefix(v, "?")
-}
-
-func yamlGet(m *yaml.Node, key string) *yaml.Node {
-	if m == nil || m.Kind != yaml.MappingNode {
-		return nil
-	}
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == key {
-			return m.Content[i+1]
-		}
-	}
-	return nil
 }

@@ -52,7 +52,7 @@ type InstallError struct {
 
 func (e *InstallError) Error() string {
 	return fmt.Sprintf("%s failed; the original manifests and lockfile were restored: read its output below, fix the cause, and run again\n%s",
-		e.Command, tailLines(e.Output, 30))
+		e.Command, TailLines(e.Output, 30))
 }
 
 // RangeError is a declaration whose specifier cannot be moved keeping its
@@ -87,7 +87,9 @@ func plural(n int, one, many string) string {
 	return many
 }
 
-func tailLines(s string, n int) string {
+// TailLines is the last n lines of a manager's output, what an error
+// quotes of it.
+func TailLines(s string, n int) string {
 	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
 	if len(lines) > n {
 		lines = lines[len(lines)-n:]

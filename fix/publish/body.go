@@ -13,8 +13,9 @@ import (
 // Updated is the status of a description replaced by UpdateBody.
 const Updated = "updated"
 
-// pull is what uptide reads of a pull request.
-type pull struct {
+// Pull is what uptide reads of a pull request, from GitHub's API or from a
+// workflow's pull_request event (botpr).
+type Pull struct {
 	Number  int    `json:"number"`
 	HTMLURL string `json:"html_url"`
 	Body    string `json:"body"`
@@ -30,11 +31,21 @@ type pull struct {
 	}
 }
 
-func (p pull) headRepo() string {
+// HeadRepo is the full name of the repository the head branch is in; ""
+// when its fork was deleted.
+func (p Pull) HeadRepo() string {
 	if p.Head.Repo == nil {
-		return "" // its fork was deleted
+		return ""
 	}
 	return p.Head.Repo.FullName
+}
+
+// BaseRepo is the full name of the repository the pull request goes to.
+func (p Pull) BaseRepo() string {
+	if p.Base.Repo == nil {
+		return ""
+	}
+	return p.Base.Repo.FullName
 }
 
 // UpdateBody replaces the description of the run's pull request with
@@ -56,15 +67,15 @@ func UpdateBody(ctx context.Context, r *fix.Report, body string, o Options) *fix
 		return &fix.Publish{Status: fix.PublishFailed, Reason: o.Secrets.String(err.Error())}
 	}
 	branch, sha := r.Checkout.Branch, r.Checkout.Sha
-	var pulls []pull
+	var pulls []Pull
 	q := "/pulls?state=open&per_page=100&head=" + url.QueryEscape(c.repo.Owner+":"+branch)
 	if err := c.do(ctx, http.MethodGet, q, nil, http.StatusOK, &pulls); err != nil {
 		return &fix.Publish{Status: fix.PublishFailed, Reason: o.Secrets.String("finding the pull request: " + err.Error())}
 	}
 	full := c.repo.Owner + "/" + c.repo.Name
-	var p *pull
+	var p *Pull
 	for i := range pulls {
-		if pulls[i].Head.Ref == branch && pulls[i].headRepo() == full {
+		if pulls[i].Head.Ref == branch && pulls[i].HeadRepo() == full {
 			p = &pulls[i]
 		}
 	}
@@ -75,7 +86,7 @@ func UpdateBody(ctx context.Context, r *fix.Report, body string, o Options) *fix
 		return &fix.Publish{Status: fix.PublishBlocked, URL: p.HTMLURL, Reason: fmt.Sprintf("the pull request's head is %s, the run verified %s: its description stays until a run of that head verified",
 			short(p.Head.Sha), short(sha))}
 	}
-	var done pull
+	var done Pull
 	if err := c.do(ctx, http.MethodPatch, fmt.Sprintf("/pulls/%d", p.Number), map[string]string{"body": body}, http.StatusOK, &done); err != nil {
 		return &fix.Publish{Status: fix.PublishFailed, URL: p.HTMLURL, Reason: o.Secrets.String("updating the description: " + err.Error())}
 	}

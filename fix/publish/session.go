@@ -38,7 +38,7 @@ func (s *Session) Repo() Repo { return s.c.repo }
 
 // PullHead is the sha GitHub says pull request n's head is at now.
 func (s *Session) PullHead(ctx context.Context, n int) (string, error) {
-	var p pull
+	var p Pull
 	if err := s.c.do(ctx, http.MethodGet, fmt.Sprintf("/pulls/%d", n), nil, http.StatusOK, &p); err != nil {
 		return "", fmt.Errorf("reading pull request #%d: %s", n, s.o.Secrets.String(err.Error()))
 	}

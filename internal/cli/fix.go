@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/uptide/uptide/engine"
 	"github.com/uptide/uptide/engine/model"
@@ -104,14 +105,20 @@ func newFixCmd(g *Globals) *cobra.Command {
 	f.BoolVar(&o.Group, "group", false, "also move packages linked by peer ranges or shared pins")
 	f.BoolVar(&o.NoRuntime, "no-runtime", false, "skip the runtime probe in fix's check (loading each copy in a sandboxed Node), as check --no-runtime does; JavaScript the repository does not type-check stays unverified then")
 	f.StringVar(&o.PatchesFile, "patches", "", "apply the accepted patches in `FILE` (JSON: the planner's accepted set)")
-	f.BoolVar(&o.Keep, "keep", false, "keep the private clone even when the run verified")
-	f.BoolVar(&o.WithServices, "with-services", false, "also run the tests that need services (databases, queues); lists them and their connection targets, and runs them only with --yes")
+	addCloneFlags(f, &o.Keep, &o.WithServices)
 	f.BoolVar(&o.Yes, "yes", false, "confirm what --with-services listed")
 	f.DurationVar(&o.TestTimeout, "test-timeout", 10*time.Minute, "time limit of each test run")
 	f.BoolVar(&o.Assist, "assist", false, "ask a model for a patch of each site the plan gives the assisted fixer (by agent: a migration pack covers the upgrade, no rule takes the site) and apply the ones that validate (the provider: --llm-cmd, else --llm-url, else ANTHROPIC_API_KEY; none: every site manual, no call)")
 	f.BoolVar(&o.PR, "pr", false, "after a verified run, push the branch to your checkout's remote and open a GitHub pull request with the run's report as its description (token: GH_TOKEN, GITHUB_TOKEN, else gh auth token; API: GITHUB_API_URL); never for a run that did not verify, a checkout that changed, or an uptide built from a dirty tree")
 	o.LLM.add(f)
 	return cmd
+}
+
+// addCloneFlags adds what fix and verify both ask of the private clone
+// they verify in.
+func addCloneFlags(f *pflag.FlagSet, keep, withServices *bool) {
+	f.BoolVar(keep, "keep", false, "keep the private clone even when the run verified")
+	f.BoolVar(withServices, "with-services", false, "also run the tests that need services (databases, queues); lists them and their connection targets, and runs them only with --yes")
 }
 
 func runFix(cmd *cobra.Command, o *FixOptions) error {

@@ -12,6 +12,7 @@ import (
 	"github.com/uptide/uptide/engine"
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/engine/triage"
+	"github.com/uptide/uptide/internal/lists"
 	"github.com/uptide/uptide/internal/redact"
 	"github.com/uptide/uptide/internal/term"
 	"github.com/uptide/uptide/view"
@@ -251,12 +252,7 @@ func unionSorted(a, b []string) []string {
 	for _, s := range append(append([]string{}, a...), b...) {
 		set[s] = true
 	}
-	out := make([]string, 0, len(set))
-	for s := range set {
-		out = append(out, s)
-	}
-	sort.Strings(out)
-	return out
+	return lists.SortedKeys(set)
 }
 
 // planStepTitle is a step's one-line name: its lead's move and what moves

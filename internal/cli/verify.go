@@ -55,8 +55,7 @@ func newVerifyCmd(g *Globals) *cobra.Command {
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.Base, "base", "", "compare with `REF` (its merge-base with the branch) instead of the default branch")
-	f.BoolVar(&o.Keep, "keep", false, "keep the private clone even when the run verified")
-	f.BoolVar(&o.WithServices, "with-services", false, "also run the tests that need services (databases, queues); lists them and their connection targets, and runs them only with --yes")
+	addCloneFlags(f, &o.Keep, &o.WithServices)
 	f.BoolVar(&o.Yes, "yes", false, "confirm --push and what --with-services listed")
 	f.DurationVar(&o.TestTimeout, "test-timeout", 10*time.Minute, "time limit of each install and test run")
 	f.BoolVar(&o.Push, "push", false, "after a verified run, push the verified commit to your checkout's remote (fast-forward only; with --yes); never for a run that did not verify, a checkout that changed, or an uptide built from a dirty tree")

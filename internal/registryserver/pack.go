@@ -10,8 +10,9 @@ import (
 	"encoding/hex"
 	"fmt"
 	"hash/crc32"
-	"sort"
 	"time"
+
+	"github.com/uptide/uptide/internal/lists"
 )
 
 // packMTime is the timestamp npm itself stamps on every entry it packs, so
@@ -39,11 +40,7 @@ func (v *version) tarball() (*tarball, error) {
 // pack builds the gzip'd tar npm publishes: entries under "package/", sorted,
 // mode 0644, npm's fixed mtime, no owner names, wrapped by storedGzip.
 func pack(files map[string][]byte, exec map[string]bool) (*tarball, error) {
-	names := make([]string, 0, len(files))
-	for n := range files {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+	names := lists.SortedKeys(files)
 
 	var buf bytes.Buffer
 	tw := tar.NewWriter(&buf)

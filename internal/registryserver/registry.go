@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/Masterminds/semver/v3"
+
+	"github.com/uptide/uptide/internal/lists"
 )
 
 // Registry serves a set of packages over the npm registry protocol. It is an
@@ -263,11 +265,7 @@ func (r *Registry) SetDistTag(name, tag, ver string) error {
 func (r *Registry) Packages() []string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	names := make([]string, 0, len(r.pkgs))
-	for n := range r.pkgs {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+	names := lists.SortedKeys(r.pkgs)
 	return names
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/tui/state"
+	"github.com/uptide/uptide/tui/theme"
 	"github.com/uptide/uptide/view"
 )
 
@@ -20,11 +21,11 @@ func (m Model) content() (string, []int) {
 	var b lines
 	b.width = m.width
 
-	b.field(st.Muted, "Installed", orQ(d.Row.Installed)+installedFrom(d.Row))
+	b.field(st.Muted, "Installed", theme.OrUnknown(d.Row.Installed)+installedFrom(d.Row))
 	if d.Target != "" && d.Target != d.Row.Installed {
 		b.field(st.Muted, "Target", fmt.Sprintf("%s  %s (%s)", d.Target, st.Update(d.Update).Render(d.Update.String()), d.TargetWhy))
 	} else {
-		b.field(st.Muted, "Target", "stays at "+orQ(d.Row.Installed)+" ("+d.TargetWhy+")")
+		b.field(st.Muted, "Target", "stays at "+theme.OrUnknown(d.Row.Installed)+" ("+d.TargetWhy+")")
 	}
 	if d.Row.Latest != "" && d.Row.Latest != d.Target {
 		b.field(st.Muted, "Latest", d.Row.Latest)
@@ -223,9 +224,9 @@ func (m Model) plan(b *lines, d state.Dep) []int {
 			mark = "❯ "
 		}
 		name := ansi.Truncate(c[0].Text, title, "…")
-		line := fmt.Sprintf("%s%-*s  %*s  %7s  %8s  %6s", mark, title+2, pad(name, title+2), sites, c[1].Text, c[2].Text, c[3].Text, c[4].Text)
+		line := fmt.Sprintf("%s%-*s  %*s  %7s  %8s  %6s", mark, title+2, theme.Pad(name, title+2), sites, c[1].Text, c[2].Text, c[3].Text, c[4].Text)
 		if i == m.rule {
-			b.add(st.Cursor.Render(pad(ansi.Truncate(line, m.width, "…"), m.width)))
+			b.add(st.Cursor.Render(theme.Pad(ansi.Truncate(line, m.width, "…"), m.width)))
 		} else {
 			b.add(st.Tone(c[0].Tone).Render(line))
 		}
@@ -319,7 +320,7 @@ func (b *lines) table(indent string, rows [][3]string, style func(i int) lipglos
 	w0 = min(w0, max(12, b.width/3))
 	left := ansi.StringWidth(indent) + w0 + 2 + w1 + 2
 	for i, r := range rows {
-		head := indent + pad(ansi.Truncate(r[0], w0, "…"), w0) + "  " + pad(r[1], w1) + "  "
+		head := indent + theme.Pad(ansi.Truncate(r[0], w0, "…"), w0) + "  " + theme.Pad(r[1], w1) + "  "
 		whyW := b.width - left
 		if whyW < 16 {
 			b.out = append(b.out, style(i).Render(ansi.Truncate(head+r[2], b.width, "…")))
@@ -350,20 +351,6 @@ func specs(r model.DependencyRow) string {
 		return ""
 	}
 	return " · declared " + strings.Join(r.Specs, ", ")
-}
-
-func pad(s string, w int) string {
-	if n := w - ansi.StringWidth(s); n > 0 {
-		return s + strings.Repeat(" ", n)
-	}
-	return s
-}
-
-func orQ(s string) string {
-	if s == "" {
-		return "?"
-	}
-	return s
 }
 
 func plural(n int, what string) string { return view.Count(n, what) }

@@ -112,22 +112,28 @@ func (m *Model) Refresh() {
 	// below, and the others are never read.
 	m.top = resize(m.top, len(s.Deps))
 	m.member = resize(m.member, len(s.Deps))
+	m.parents = make([]line, len(s.Groups))
+	deriveLines(s, m.top, m.member, m.parents)
+	m.relistFrom(at)
+}
+
+// deriveLines writes the line of every dependency outside a group into
+// top, of every group member into member and of every group into parent.
+func deriveLines(s *state.Shared, top, member, parent []line) {
 	for i := range s.Deps {
 		if s.GroupOf(i) == nil {
-			m.top[i] = newLine(s, item{id: i, group: -1})
+			top[i] = newLine(s, item{id: i, group: -1})
 		}
 	}
-	m.parents = make([]line, len(s.Groups))
 	for gi, g := range s.Groups {
 		if len(g.Members) == 0 {
 			continue
 		}
-		m.parents[gi] = newLine(s, item{id: g.Members[0], group: gi, parent: true})
+		parent[gi] = newLine(s, item{id: g.Members[0], group: gi, parent: true})
 		for _, id := range g.Members {
-			m.member[id] = newLine(s, item{id: id, group: gi, member: true})
+			member[id] = newLine(s, item{id: id, group: gi, member: true})
 		}
 	}
-	m.relistFrom(at)
 }
 
 // refreshRows re-derives the lines of dependencies whose rows (or check
@@ -176,20 +182,7 @@ type Table struct {
 // Model that Reloads it.
 func Prepare(s *state.Shared) *Table {
 	t := &Table{ix: newIndex(s.Store), top: make([]line, len(s.Deps)), member: make([]line, len(s.Deps)), parent: make([]line, len(s.Groups))}
-	for i := range s.Deps {
-		if s.GroupOf(i) == nil {
-			t.top[i] = newLine(s, item{id: i, group: -1})
-		}
-	}
-	for gi, g := range s.Groups {
-		if len(g.Members) == 0 {
-			continue
-		}
-		t.parent[gi] = newLine(s, item{id: g.Members[0], group: gi, parent: true})
-		for _, id := range g.Members {
-			t.member[id] = newLine(s, item{id: id, group: gi, member: true})
-		}
-	}
+	deriveLines(s, t.top, t.member, t.parent)
 	// Every order is sorted now, so no sort key (s) waits for the UI.
 	for mode := SortMode(0); mode < sortModes; mode++ {
 		for _, e := range t.ix.sorted(s.Store, mode) {
@@ -533,14 +526,7 @@ func (m Model) rows() int {
 }
 
 func (m *Model) scroll() {
-	n := m.rows()
-	if m.cursor < m.offset {
-		m.offset = m.cursor
-	}
-	if m.cursor >= m.offset+n {
-		m.offset = m.cursor - n + 1
-	}
-	m.offset = max(0, min(m.offset, len(m.items)-n))
+	m.offset = state.Scrolled(m.offset, m.cursor, m.rows(), len(m.items))
 }
 
 // View draws the table: the header, the visible lines, the filter input.

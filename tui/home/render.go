@@ -222,10 +222,9 @@ func renderHeader(s *state.Shared, w [numCols]int) string {
 	return s.Styles.Header.Render(joinCells(c, w, "  "))
 }
 
-// joinCells lays plain cells out in their widths.
-func joinCells(c cells, w [numCols]int, prefix string) string {
-	var b strings.Builder
-	b.WriteString(prefix)
+// writeCols writes the shown columns (a zero width hides one) gap apart,
+// each drawn by cell.
+func writeCols(b *strings.Builder, w [numCols]int, cell func(col int) string) {
 	first := true
 	for col := 0; col < numCols; col++ {
 		if w[col] == 0 {
@@ -235,8 +234,15 @@ func joinCells(c cells, w [numCols]int, prefix string) string {
 			b.WriteString(strings.Repeat(" ", gap))
 		}
 		first = false
-		b.WriteString(fit(c[col], w[col], col == colFiles))
+		b.WriteString(cell(col))
 	}
+}
+
+// joinCells lays plain cells out in their widths.
+func joinCells(c cells, w [numCols]int, prefix string) string {
+	var b strings.Builder
+	b.WriteString(prefix)
+	writeCols(&b, w, func(col int) string { return fit(c[col], w[col], col == colFiles) })
 	return b.String()
 }
 
@@ -285,17 +291,7 @@ func renderLine(s *state.Shared, it item, c cells, ms []view.Span, w [numCols]in
 	var b strings.Builder
 	b.WriteString(st.Accent.Render(mark))
 	b.WriteString(st.Selected.Render(sel))
-	first := true
-	for col := 0; col < numCols; col++ {
-		if w[col] == 0 {
-			continue
-		}
-		if !first {
-			b.WriteString(strings.Repeat(" ", gap))
-		}
-		first = false
-		b.WriteString(styleCell(s, d, it, col, c[col], ms, w[col]))
-	}
+	writeCols(&b, w, func(col int) string { return styleCell(s, d, it, col, c[col], ms, w[col]) })
 	return ansi.Truncate(b.String(), width, "")
 }
 

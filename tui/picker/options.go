@@ -8,6 +8,7 @@ import (
 
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/engine/semver"
+	"github.com/uptide/uptide/internal/lists"
 )
 
 // Option is one version the picker offers, with why it is offered.
@@ -79,11 +80,7 @@ func Options(p *model.Packument, installed, current string) []Option {
 			add(v, "")
 		}
 	}
-	tags := make([]string, 0, len(p.DistTags))
-	for t := range p.DistTags {
-		tags = append(tags, t)
-	}
-	sort.Strings(tags)
+	tags := lists.SortedKeys(p.DistTags)
 	for _, t := range tags {
 		add(p.DistTags[t], t)
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/tui/state"
+	"github.com/uptide/uptide/tui/theme"
 	"github.com/uptide/uptide/view"
 )
 
@@ -50,7 +51,7 @@ func (m *Model) SetSize(width, height int) {
 // Title is the screen's title line.
 func (m Model) Title() string {
 	d := m.s.Deps[m.id]
-	return fmt.Sprintf("Target for %s · installed %s · now %s", d.Row.Name, orQ(d.Row.Installed), orQ(d.Target))
+	return fmt.Sprintf("Target for %s · installed %s · now %s", d.Row.Name, theme.OrUnknown(d.Row.Installed), theme.OrUnknown(d.Target))
 }
 
 // Bindings is the help line.
@@ -121,14 +122,7 @@ func (m *Model) move(n int) {
 func (m Model) rows() int { return max(1, m.height-3) }
 
 func (m *Model) scroll() {
-	n := m.rows()
-	if m.cursor < m.offset {
-		m.offset = m.cursor
-	}
-	if m.cursor >= m.offset+n {
-		m.offset = m.cursor - n + 1
-	}
-	m.offset = max(0, min(m.offset, len(m.options)-n))
+	m.offset = state.Scrolled(m.offset, m.cursor, m.rows(), len(m.options))
 }
 
 // View lists the options, the current target marked.
@@ -197,38 +191,24 @@ func (m Model) line(o Option, cursor bool) string {
 		if v, ok := m.checked[o.Version]; ok {
 			verdict = view.PlanVerdict(v)
 		}
-		check = pad(verdict.Text, verdictWidth) + "  "
+		check = theme.Pad(verdict.Text, verdictWidth) + "  "
 	}
-	text := fmt.Sprintf("%s%s%-*s  %s%s  %s", mark, cur, versionWidth, ansi.Truncate(o.Version, versionWidth, "…"), check, pad(ansi.Truncate(labels, lw, "…"), lw), age)
+	text := fmt.Sprintf("%s%s%-*s  %s%s  %s", mark, cur, versionWidth, ansi.Truncate(o.Version, versionWidth, "…"), check, theme.Pad(ansi.Truncate(labels, lw, "…"), lw), age)
 	text = ansi.Truncate(text, m.width, "…")
 	switch {
 	case cursor:
-		return st.Cursor.Render(pad(text, m.width))
+		return st.Cursor.Render(theme.Pad(text, m.width))
 	case verdict.Text != "":
 		// The verdict in its tone; the rest as the line would be.
 		head := fmt.Sprintf("%s%s%-*s  ", mark, cur, versionWidth, ansi.Truncate(o.Version, versionWidth, "…"))
 		rest := strings.TrimPrefix(text, head+check)
-		return head + st.Tone(verdict.Tone).Render(pad(verdict.Text, verdictWidth)) + "  " + rest
+		return head + st.Tone(verdict.Tone).Render(theme.Pad(verdict.Text, verdictWidth)) + "  " + rest
 	case o.Deprecated != "":
 		return st.Warn.Render(text)
 	case o.Installed:
 		return st.Muted.Render(text)
 	}
 	return text
-}
-
-func pad(s string, w int) string {
-	if n := w - ansi.StringWidth(s); n > 0 {
-		return s + strings.Repeat(" ", n)
-	}
-	return s
-}
-
-func orQ(s string) string {
-	if s == "" {
-		return "?"
-	}
-	return s
 }
 
 func send(msg tea.Msg) tea.Cmd { return func() tea.Msg { return msg } }

@@ -8,6 +8,7 @@ import (
 	"github.com/uptide/uptide/engine"
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/engine/semver"
+	"github.com/uptide/uptide/internal/lists"
 )
 
 // Why a dependency's target is what it is.
@@ -150,11 +151,7 @@ func (s *Store) ApplyRows(b Rows) (changed []int, reshaped bool) {
 	if s.Report == nil {
 		return nil, false // package rows before the first set: nothing to place them in
 	}
-	pkgs := make([]string, 0, len(b.ByPackage))
-	for p := range b.ByPackage {
-		pkgs = append(pkgs, p)
-	}
-	slices.Sort(pkgs)
+	pkgs := lists.SortedKeys(b.ByPackage)
 	rows := s.Report.Rows
 	for _, p := range pkgs {
 		with := b.ByPackage[p]
@@ -200,11 +197,7 @@ func (m *Mirror) Apply(b Rows) (reshaped bool) {
 	if m.repo == nil {
 		return false
 	}
-	pkgs := make([]string, 0, len(b.ByPackage))
-	for p := range b.ByPackage {
-		pkgs = append(pkgs, p)
-	}
-	slices.Sort(pkgs)
+	pkgs := lists.SortedKeys(b.ByPackage)
 	for _, p := range pkgs {
 		with := b.ByPackage[p]
 		if !reshaped && m.inPlace(p, with) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/view"
@@ -134,4 +135,20 @@ func (s Styles) RuleLine(width int) string {
 		return ""
 	}
 	return s.Rule.Render(strings.Repeat("─", width))
+}
+
+// Pad widens s with spaces to w display cells; a wider s stays as it is.
+func Pad(s string, w int) string {
+	if n := w - ansi.StringWidth(s); n > 0 {
+		return s + strings.Repeat(" ", n)
+	}
+	return s
+}
+
+// OrUnknown is s, or "?" where it is not known.
+func OrUnknown(s string) string {
+	if s == "" {
+		return "?"
+	}
+	return s
 }

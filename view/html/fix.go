@@ -3,7 +3,6 @@ package html
 import (
 	"io"
 	"path/filepath"
-	"strings"
 
 	"github.com/uptide/uptide/fix"
 	"github.com/uptide/uptide/view"
@@ -24,13 +23,7 @@ func Fix(w io.Writer, r *fix.Report) error {
 // PageName is the stored page of a run record: report.html beside
 // run.json (the run behind the branch), runs/<run-id>.html beside a
 // run's own record.
-func PageName(runFile string) string {
-	dir, base := filepath.Split(runFile)
-	if base == "run.json" {
-		return filepath.Join(dir, "report.html")
-	}
-	return filepath.Join(dir, strings.TrimSuffix(base, ".json")+".html")
-}
+func PageName(runFile string) string { return fix.BesideRecord(runFile, "report.html", ".html") }
 
 // StoreFixPage writes the page of a stored run beside its record (see
 // PageName); a run that stored no record has none. A page that cannot be

@@ -252,13 +252,7 @@ func blockStart(s string) int {
 // FileName is the stored body of a run record: pr-body.md beside
 // run.json (the run behind the branch), runs/<run-id>.pr-body.md beside a
 // run's own record.
-func FileName(runFile string) string {
-	dir, base := filepath.Split(runFile)
-	if base == "run.json" {
-		return filepath.Join(dir, "pr-body.md")
-	}
-	return filepath.Join(dir, strings.TrimSuffix(base, ".json")+".pr-body.md")
-}
+func FileName(runFile string) string { return fix.BesideRecord(runFile, "pr-body.md", ".pr-body.md") }
 
 // Store writes the body of a stored run beside its record (see FileName);
 // a run that stored no record has none. A body that cannot be written is

@@ -166,7 +166,7 @@ func skipBalanced(s string, i int) (int, bool) {
 		case '(', '[', '{':
 			stack = append(stack, c)
 		case ')', ']', '}':
-			if len(stack) == 0 || stack[len(stack)-1] != opener(c) {
+			if len(stack) == 0 || stack[len(stack)-1] != Opener(c) {
 				return 0, false
 			}
 			stack = stack[:len(stack)-1]
@@ -186,7 +186,8 @@ func skipBalanced(s string, i int) (int, bool) {
 	return 0, false
 }
 
-func opener(c byte) byte {
+// Opener is the bracket that a closing ), ] or } closes.
+func Opener(c byte) byte {
 	switch c {
 	case ')':
 		return '('
