@@ -707,9 +707,15 @@ func bunSegments(key string) []string {
 // and where each declared name resolves to in the lockfile.
 func importerDecl(deps, dev, optional, peer map[string]string, resolve func(name string) (string, bool)) (decl, edges map[string]string) {
 	decl, edges = map[string]string{}, map[string]string{}
-	for field, m := range map[string]map[string]string{"dependencies": deps, "devDependencies": dev, "optionalDependencies": optional, "peerDependencies": peer} {
-		for k, v := range m {
-			decl[k] = field + " " + v
+	// A name declared in two fields is the field that installs it: the
+	// later fields below win (dependencies last), the same every run.
+	fields := []struct {
+		name string
+		m    map[string]string
+	}{{"peerDependencies", peer}, {"devDependencies", dev}, {"optionalDependencies", optional}, {"dependencies", deps}}
+	for _, f := range fields {
+		for k, v := range f.m {
+			decl[k] = f.name + " " + v
 			if to, ok := resolve(k); ok {
 				edges[k] = to
 			}

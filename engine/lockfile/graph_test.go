@@ -197,3 +197,16 @@ func FuzzGraphBun(f *testing.F) {
 	seed(f, "bun/*/bun.lock")
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzGraph(t, "bun.lock", data) })
 }
+
+// A name in two fields of one workspace reads the same every time: the
+// field that installs it (dependencies over a peer or dev declaration).
+func TestImporterDeclOfANameInTwoFields(t *testing.T) {
+	resolve := func(string) (string, bool) { return "", false }
+	for i := 0; i < 50; i++ {
+		decl, _ := importerDecl(map[string]string{"react": "^19.0.0"}, map[string]string{"react": "19.1.0", "zod": "^4"}, nil,
+			map[string]string{"react": ">=18", "zod": "*"}, resolve)
+		if decl["react"] != "dependencies ^19.0.0" || decl["zod"] != "devDependencies ^4" {
+			t.Fatalf("run %d: %v", i, decl)
+		}
+	}
+}
