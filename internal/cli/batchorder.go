@@ -44,7 +44,8 @@ func planOrder(plan model.UpgradePlan, names []string) []string {
 	return out
 }
 
-// ready: no package still to place moves in a step n's step comes after.
+// ready: no other package still to place moves in a step that n's step
+// must come after.
 func ready(n string, rest []string, stepOf map[string]string, after map[string][]string) bool {
 	for _, first := range after[stepOf[n]] {
 		for _, m := range rest {
@@ -56,22 +57,30 @@ func ready(n string, rest []string, stepOf map[string]string, after map[string][
 	return true
 }
 
-// batchInPlanOrder plans the named packages as uptide plan does (kept
-// checks, no advisories: only the order is read) and returns them in its
-// order; when the plan cannot be made the order named stands.
+// batchInPlanOrder returns the named packages in the order of their plan
+// (only the order is read: no advisories are asked for); when the plan
+// cannot be made, the order named stands and fix reports what stops it.
 func batchInPlanOrder(ctx context.Context, g *Globals, names []string) []string {
-	disc, _, err := engine.Discover(ctx, engine.DiscoverOptions{Cwd: g.Cwd, Env: g.Env})
-	if err != nil {
-		return names
-	}
-	targets := map[string]string{}
-	for _, r := range disc.Rows {
-		targets[r.Name] = r.Target
-	}
-	rep, err := engine.PlanUpgrades(ctx, engine.PlanOptions{Cwd: g.Cwd, Env: g.Env, Discovered: disc, Only: names, NoAdvisories: true,
-		Now: time.Now(), Checks: openCheckStore(g.Env, disc.Repository.Root).load(targets)})
+	_, rep, err := keptPlan(ctx, g, names, true)
 	if err != nil {
 		return names
 	}
 	return planOrder(rep.Plan, names)
+}
+
+// keptPlan is the plan uptide plan makes without --check (of only, or of
+// every outdated dependency): discovery's rows with the checks kept for
+// their targets. targets are the rows' by declared name.
+func keptPlan(ctx context.Context, g *Globals, only []string, noAdvisories bool) (targets map[string]string, rep *model.UpgradePlanReport, err error) {
+	disc, _, err := engine.Discover(ctx, engine.DiscoverOptions{Cwd: g.Cwd, Env: g.Env})
+	if err != nil {
+		return nil, nil, err
+	}
+	targets = map[string]string{}
+	for _, r := range disc.Rows {
+		targets[r.Name] = r.Target
+	}
+	rep, err = engine.PlanUpgrades(ctx, engine.PlanOptions{Cwd: g.Cwd, Env: g.Env, Discovered: disc, Only: only, NoAdvisories: noAdvisories,
+		Now: time.Now(), Checks: openCheckStore(g.Env, disc.Repository.Root).load(targets)})
+	return targets, rep, err
 }

@@ -252,16 +252,7 @@ func clipLine(s string, width int) string {
 // plan of the stored checks, as plan without --check makes it), each at
 // the version its check was of (appended to targets as pkg@version).
 func cheapBatch(ctx context.Context, g *Globals, targets *[]string) ([]string, error) {
-	disc, _, err := engine.Discover(ctx, engine.DiscoverOptions{Cwd: g.Cwd, Env: g.Env})
-	if err != nil {
-		return nil, err
-	}
-	direct, latest := map[string]bool{}, map[string]string{}
-	for _, r := range disc.Rows {
-		direct[r.Name], latest[r.Name] = true, r.Target
-	}
-	rep, err := engine.PlanUpgrades(ctx, engine.PlanOptions{Cwd: g.Cwd, Env: g.Env, Discovered: disc, Now: time.Now(),
-		Checks: openCheckStore(g.Env, disc.Repository.Root).load(latest)})
+	direct, rep, err := keptPlan(ctx, g, nil, false)
 	if err != nil {
 		return nil, err
 	}
@@ -271,7 +262,7 @@ func cheapBatch(ctx context.Context, g *Globals, targets *[]string) ([]string, e
 			continue
 		}
 		for _, m := range s.Moves {
-			if direct[m.Name] && !slices.Contains(names, m.Name) {
+			if _, ok := direct[m.Name]; ok && !slices.Contains(names, m.Name) {
 				names = append(names, m.Name)
 				*targets = append(*targets, m.Name+"@"+m.To)
 			}
