@@ -691,8 +691,15 @@ func (r *runner) planTests(affected []string) (*verify.TestPlan, error) {
 	return verify.PlanTests(r.croot, afterRepo, r.workspaces, affected, r.o.WithServices)
 }
 
+// runTests runs the plan in the manager's own environment: a script that runs the
+// manager meets only settings that manager reads (Yarn 4.5 stops on Yarn
+// 1's YARN_IGNORE_SCRIPTS), scripts still off.
 func (r *runner) runTests(ctx context.Context, tp *verify.TestPlan, affected []string) []verify.TestResult {
-	return verify.RunTests(ctx, r.croot, r.env, tp, affected, r.o.TestTimeout,
+	env := r.env
+	if r.manager != nil {
+		env = r.manager.Manager.Env(env)
+	}
+	return verify.RunTests(ctx, r.croot, env, tp, affected, r.o.TestTimeout,
 		func(line string) { r.progress(model.PhaseTests, "%s", line) })
 }
 
