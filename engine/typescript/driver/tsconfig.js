@@ -52,7 +52,10 @@ function loadProjects(ts, workspace, explicit, wantJs) {
     // dependency's .d.ts naming node:tty without @types/node is no error
     // of an app that never runs tsc), the JavaScript itself is not
     // type-checked (checkJs off: the overlay judges its sites on its own),
-    // and nothing is emitted.
+    // and nothing is emitted. Its modules resolve as Node loads them
+    // (compat.nodeModuleOptions, set once the options are parsed): tsc's
+    // own default (node10 before TypeScript 6) ignores exports maps and a
+    // package's "type".
     compilerOptions.skipLibCheck = true;
     compilerOptions.checkJs = false;
     compilerOptions.noEmit = true;
@@ -67,6 +70,7 @@ function loadProjects(ts, workspace, explicit, wantJs) {
   const parsed = ts.parseJsonConfigFileContent(json, parseHost(ts), workspace, undefined, path.join(workspace, 'tsconfig.json'));
   const invalid = fatalConfigError(ts, parsed.errors, above) || compat.rejectedOption(ts, parsed.errors, above);
   warnings.push(...parsed.errors.filter((d) => !isFatalConfig(d)));
+  if (!above) Object.assign(parsed.options, compat.nodeModuleOptions(ts));
   projects.push({ configFile: above, options: parsed.options, fileNames: parsed.fileNames, invalid: '' });
   return { configFile: above, kind: above ? 'above' : 'none', invalid, projects, warnings };
 }

@@ -207,11 +207,13 @@ function parseConfig(ts, file) {
 function defaultOptions(ts) {
   // JavaScript too (never type-checked: checkJs stays off): a repository
   // without a tsconfig is often plain JavaScript, and what it loads is used.
+  // Its modules resolve as Node loads them, as the compile's default
+  // program does (tsconfig.js).
   return {
     allowJs: true,
+    checkJs: false,
     target: ts.ScriptTarget.ESNext,
-    module: ts.ModuleKind.ESNext,
-    moduleResolution: compat.bundlerResolution(ts),
+    ...compat.nodeModuleOptions(ts),
     jsx: ts.JsxEmit.Preserve,
     esModuleInterop: true,
     allowSyntheticDefaultImports: true,
