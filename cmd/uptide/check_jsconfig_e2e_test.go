@@ -58,7 +58,7 @@ func TestCheckReadsJsconfig(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	unchecked := `{"compilerOptions": {"baseUrl": ".", "paths": {"@lib/*": ["lib/*"]}}, "include": ["src", "lib"]}` + "\n"
+	unchecked := `{"compilerOptions": {"paths": {"@lib/*": ["./lib/*"]}}, "include": ["src", "lib"]}` + "\n"
 	write("jsconfig.json", unchecked)
 	r = run(t, e, dir, "check", "sizekit", "--target", "sizekit@2.0.0", "--json")
 	if p, sites = breakingSites(r); r.code != 0 || len(sites) != 0 || p.Verdict == model.VerdictBreaking {
@@ -67,10 +67,42 @@ func TestCheckReadsJsconfig(t *testing.T) {
 
 	// A tsconfig.json beside a checkJs jsconfig.json wins: it does not
 	// check JavaScript, so nothing breaks.
-	write("jsconfig.json", strings.Replace(unchecked, `{"baseUrl"`, `{"checkJs": true, "baseUrl"`, 1))
-	write("tsconfig.json", `{"compilerOptions": {"allowJs": true, "baseUrl": ".", "paths": {"@lib/*": ["lib/*"]}}, "include": ["src", "lib"]}`+"\n")
+	write("jsconfig.json", strings.Replace(unchecked, `{"paths"`, `{"checkJs": true, "paths"`, 1))
+	write("tsconfig.json", `{"compilerOptions": {"allowJs": true, "paths": {"@lib/*": ["./lib/*"]}}, "include": ["src", "lib"]}`+"\n")
 	r = run(t, e, dir, "check", "sizekit", "--target", "sizekit@2.0.0", "--json")
 	if _, sites = breakingSites(r); r.code != 0 || len(sites) != 0 {
 		t.Errorf("tsconfig beside jsconfig: exit %d, breaking sites %q: want 0, none (the tsconfig wins)\n%s", r.code, sites, r.stdout)
+	}
+}
+
+// TestFixVerifiesJsconfigProject: fix's verify type-checks the workspace's
+// jsconfig.json project as tsc -p jsconfig.json does (it found "no
+// tsconfig.json" and checked nothing): sizekit 2.0.0's two new errors are
+// its new errors, and the branch fails verification.
+func TestFixVerifiesJsconfigProject(t *testing.T) {
+	fe := newFixEnv(t)
+	dir := copyFixture(t, "js-jsconfig-app")
+	npmManager().install(t, fe.env, dir)
+	if err := os.WriteFile(filepath.Join(dir, ".gitignore"), []byte("node_modules\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	commitAll(t, dir)
+
+	_, r := runFix(t, fe, dir, "sizekit", "--target", "sizekit@2.0.0")
+	var rep struct {
+		Types struct {
+			Status   string             `json:"status"`
+			Projects []string           `json:"projects"`
+			New      []model.Diagnostic `json:"new"`
+		} `json:"types"`
+	}
+	decode(t, r, &rep)
+	var at []string
+	for _, d := range rep.Types.New {
+		at = append(at, fmt.Sprintf("%s:%d", d.File, d.Line))
+	}
+	slices.Sort(at)
+	if r.code != 1 || rep.Types.Status != "analyzed" || strings.Join(rep.Types.Projects, " ") != "jsconfig.json" || strings.Join(at, " ") != "src/app.js:3 src/direct.js:3" {
+		t.Errorf("fix: exit %d, types %s %q, new errors at %q: want 1, analyzed jsconfig.json, src/app.js:3 src/direct.js:3\n%s\n%s", r.code, rep.Types.Status, rep.Types.Projects, at, r.stdout, r.stderr)
 	}
 }
