@@ -16,11 +16,11 @@ import (
 type compileRun struct {
 	// Compiler is "TypeScript 5.8.3" (several when workspaces differ).
 	Compiler    string
-	Projects    []string // tsconfig files, slash, relative to the root
+	Projects    []string // tsconfig (or jsconfig) files, slash, relative to the root
 	Files       int
 	Diagnostics []model.Diagnostic
-	// Untyped are affected workspaces with no tsconfig.json: nothing to
-	// type-check there.
+	// Untyped are affected workspaces with no tsconfig.json or
+	// jsconfig.json: nothing to type-check there.
 	Untyped []string
 }
 
@@ -39,8 +39,8 @@ func compileWorkspaces(ctx context.Context, root string, workspaces []string, fe
 	labels := map[string]bool{}
 	for _, ws := range workspaces {
 		dir := filepath.Join(root, filepath.FromSlash(ws))
-		config := filepath.Join(dir, "tsconfig.json")
-		if _, err := os.Stat(config); err != nil {
+		config := typescript.ProgramConfig(dir)
+		if config == "" {
 			run.Untyped = append(run.Untyped, ws)
 			continue
 		}

@@ -608,7 +608,7 @@ func (r *runner) typesAfter(ctx context.Context) bool {
 			Untyped: after.Untyped}
 		if len(after.Projects) == 0 {
 			r.rep.Types.Status = model.StatusSkipped
-			r.rep.Types.Reason = "no tsconfig.json in " + model.Where(workspaces) + ": nothing to type-check"
+			r.rep.Types.Reason = "no tsconfig.json or jsconfig.json in " + model.Where(workspaces) + ": nothing to type-check"
 		}
 	}
 	return true

@@ -233,7 +233,7 @@ func affectedFiles(reports []model.PackageReport, edited []string) []string {
 			}
 		}
 		for _, f := range p.Findings {
-			if f.File != "" && !strings.HasSuffix(f.File, "package.json") && !strings.HasSuffix(f.File, "tsconfig.json") {
+			if f.File != "" && !strings.HasSuffix(f.File, "package.json") && !strings.HasSuffix(f.File, "tsconfig.json") && !strings.HasSuffix(f.File, "jsconfig.json") {
 				seen[f.File] = true
 			}
 		}

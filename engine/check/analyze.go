@@ -294,6 +294,7 @@ func (c *checker) judgeFindings(lead string, runs []*memberRun, compiles []*wsCo
 					Ran:                   wc.ran && r.noCompile == "" && r.compileGap == "",
 					UnresolvedTargetFiles: wc.unresolvedFiles[r.linkName],
 					NotCompiled:           wc.notCompiled(),
+					Unchecked:             wc.unchecked(),
 				},
 				Runtime: r.judgedRuntime(),
 			})
@@ -326,13 +327,13 @@ func (c *checker) judgeFindings(lead string, runs []*memberRun, compiles []*wsCo
 		}
 		if len(byOwner[""]) > 0 || len(extra) > 0 {
 			all = append(all, match.Arbitrate(extra, usages, byOwner[""], match.ArbiterOptions{
-				Package: lead, Workspace: wc.ws, Compile: match.Compile{Ran: wc.ran, NotCompiled: wc.notCompiled()},
+				Package: lead, Workspace: wc.ws, Compile: match.Compile{Ran: wc.ran, NotCompiled: wc.notCompiled(), Unchecked: wc.unchecked()},
 			})...)
 		}
 		for _, owner := range lists.SortedKeys(byOwner) {
 			if owner != "" {
 				all = append(all, match.Arbitrate(nil, nil, byOwner[owner], match.ArbiterOptions{
-					Package: owner, Workspace: wc.ws, Compile: match.Compile{Ran: wc.ran, NotCompiled: wc.notCompiled()},
+					Package: owner, Workspace: wc.ws, Compile: match.Compile{Ran: wc.ran, NotCompiled: wc.notCompiled(), Unchecked: wc.unchecked()},
 				})...)
 			}
 		}

@@ -2,7 +2,6 @@ package check
 
 import (
 	"context"
-	"path"
 
 	"github.com/uptide/uptide/engine/typescript"
 	"github.com/uptide/uptide/internal/lists"
@@ -47,7 +46,7 @@ func (c *checker) shareBaselines(ctx context.Context, units []unit) {
 		if len(files) == 0 {
 			continue
 		}
-		graph := scanImportGraph(c.root, ws, c.nestedWorkspaces(ws), false, loadAliases(c.root, path.Join(ws, "tsconfig.json")))
+		graph := scanImportGraph(c.root, ws, c.nestedWorkspaces(ws), false, loadAliases(c.root, c.programConfig(ws)))
 		for _, f := range graph.dependents(lists.SortedKeys(files)) {
 			files[f] = true
 		}

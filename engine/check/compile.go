@@ -309,6 +309,17 @@ func (wc *wsCompile) notCompiled() map[string]bool {
 	return out
 }
 
+// unchecked are the files in scope the repository does not type-check.
+func (wc *wsCompile) unchecked() map[string]bool {
+	out := map[string]bool{}
+	if wc.res != nil {
+		for _, f := range wc.res.Unchecked {
+			out[f] = true
+		}
+	}
+	return out
+}
+
 // sortedCompanions are the linked companions' names, sorted.
 func sortedCompanions(companions []typescript.LinkedPackage) []string {
 	var out []string

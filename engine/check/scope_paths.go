@@ -3,6 +3,7 @@ package check
 import (
 	"encoding/json"
 	"github.com/uptide/uptide/engine/jsonc"
+	"github.com/uptide/uptide/engine/typescript"
 	"path"
 	"path/filepath"
 	"strings"
@@ -17,6 +18,16 @@ type scopeAliases struct {
 	// paths maps a pattern (one * at most) to its substitutions, already
 	// joined to the directory they are relative to.
 	paths map[string][]string
+}
+
+// programConfig is the workspace's tsconfig.json, else its jsconfig.json,
+// repository-relative ("" when it has neither).
+func (c *checker) programConfig(ws string) string {
+	cfg := typescript.ProgramConfig(filepath.Join(c.root, filepath.FromSlash(ws)))
+	if cfg == "" {
+		return ""
+	}
+	return relSlash(c.root, cfg)
 }
 
 // loadAliases reads compilerOptions.baseUrl and paths from the tsconfig at

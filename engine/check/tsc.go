@@ -39,7 +39,7 @@ func movesCompiler(u unit) (member, bool) {
 }
 
 // compilerProjects are the tsconfig projects the installed copies of m
-// compile: the tsconfig.json of every workspace whose typescript resolves to
+// compile: the tsconfig.json (else jsconfig.json) of every workspace whose typescript resolves to
 // one of them, a solution-style one (no files of its own, references) read
 // through its references. By workspace, sorted.
 func (c *checker) compilerProjects(m member) map[string][]string {
@@ -55,7 +55,10 @@ func (c *checker) compilerProjects(m member) map[string][]string {
 		if dir, _ := installedCopy(c.root, ws, compilerName); !copies[dir] {
 			continue
 		}
-		config := filepath.Join(c.root, filepath.FromSlash(ws), "tsconfig.json")
+		config := typescript.ProgramConfig(filepath.Join(c.root, filepath.FromSlash(ws)))
+		if config == "" {
+			continue
+		}
 		for _, p := range typescript.Projects(config) {
 			if !seen[p] {
 				seen[p] = true

@@ -85,6 +85,11 @@ type Compile struct {
 	// NotCompiled are the repository files (repository-relative) the
 	// compile was asked about but did not type-check.
 	NotCompiled map[string]bool
+	// Unchecked are the repository files the compile checked although
+	// the repository does not type-check them (JavaScript without checkJs,
+	// @ts-nocheck): the files without a usage, whose own usages cannot
+	// say so (a file reaching the package through another).
+	Unchecked map[string]bool
 }
 
 // ArbiterOptions are what the arbiter needs besides findings, usages and
@@ -222,6 +227,9 @@ func cloneFindings(fs []model.Finding) []model.Finding {
 
 // link ties each finding of a surface change to its usages.
 func (a *arbiter) link() {
+	for f := range a.opts.Compile.Unchecked {
+		a.unchecked[f] = true
+	}
 	index := map[usageKey]int{}
 	for i, u := range a.usages {
 		index[keyOf(u)] = i

@@ -61,8 +61,9 @@
 // consumer's copy when it satisfies the declared range (linked), a copy
 // the caller offers (Available), else one fetched (Request.Fetch).
 // Optional dependencies and optional peers that cannot be provided are
-// left out; a load that then misses a package gets it at the range its
-// importer declares and runs again, once per package.
+// left out; a load that then misses a package, of the main entry or of a
+// subpath entry alike, gets it at the range its importer declares and runs
+// again, once per package.
 //
 // # Which Node
 //

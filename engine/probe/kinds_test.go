@@ -140,3 +140,46 @@ func TestAvailableCopiesServeBeforeTheRegistry(t *testing.T) {
 		t.Error("is-number was asked of the registry although a copy was at hand")
 	}
 }
+
+// A subpath entry's load retries as the main entry's does: tonekit 2's
+// ./paint loads kleur, an optional peer the placement leaves out, while
+// its main entry does not. The probe provides kleur at tonekit's range and
+// loads ./paint again, which then tells reset was removed there; with no
+// registry serving kleur, the entry is inconclusive and says why.
+func TestSubpathLoadRetriesAMissingDependency(t *testing.T) {
+	e := newTestEnv(t)
+	repo := e.consumer(t, npmInstall(), "tonekit@1.0.0")
+	req := e.request(t, repo, "tonekit", "1.0.0", "2.0.0")
+	req.Subpaths = []string{"./paint"}
+	res, err := Run(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Target.Subpaths) != 1 || res.Target.Subpaths[0].Inconclusive != "" || !res.Target.Subpaths[0].Require.Got() {
+		t.Fatalf("target's ./paint not loaded: %+v", res.Target.Subpaths)
+	}
+	if e.reg.RequestsFor("kleur") == 0 {
+		t.Error("kleur was never asked of the registry")
+	}
+	var removed bool
+	for _, c := range res.Changes {
+		removed = removed || c.Subpath == "./paint" && string(c.Kind) == "key-removed" && c.Key == "reset"
+	}
+	if !removed {
+		t.Errorf("changes %+v: want ./paint's reset removed", res.Changes)
+	}
+
+	// A fresh fetcher, whose cache does not hold the kleur just fetched.
+	e = newTestEnv(t)
+	repo = e.consumer(t, npmInstall(), "tonekit@1.0.0")
+	e.reg.Fail("kleur", 404)
+	req = e.request(t, repo, "tonekit", "1.0.0", "2.0.0")
+	req.Subpaths = []string{"./paint"}
+	res, err = Run(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sp := res.Target.Subpaths; len(sp) != 1 || !strings.Contains(sp[0].Inconclusive, "a dependency could not be provided: kleur ^4.1.5 (required by tonekit) could not be fetched") {
+		t.Errorf("target's ./paint %+v: want it inconclusive naming kleur", sp)
+	}
+}

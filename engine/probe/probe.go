@@ -214,45 +214,67 @@ func probeInstalled(ctx context.Context, req Request, node nodeBinary) (model.Ru
 	}
 	keep := cacheable(c, out)
 	if c.Inconclusive == "" {
-		if err := loadSubpaths(ctx, sb, req, &c, tmp, &keep); err != nil {
+		if err := loadSubpaths(ctx, sb, req, &c, tmp, &keep, nil); err != nil {
 			return c, false, err
 		}
 	}
 	return c, keep, nil
 }
 
+// provideFunc provides the package a load missed and says what the
+// sandbox may read then; ok false carries why it could not.
+type provideFunc func(ctx context.Context, l *model.RuntimeLoad) (reads []string, why string, ok bool)
+
 // loadSubpaths loads each subpath entry the request names from the same
-// layout as the main entry, in a sandbox of its own. An entry's load cut
-// short (a timeout, a refusal, a missing dependency) makes that entry
-// inconclusive, and the copy not cached; an entry the copy does not
-// export is an answer (both loaders throw).
-func loadSubpaths(ctx context.Context, sb sandbox, req Request, c *model.RuntimeCopy, tmp string, keep *bool) error {
+// layout as the main entry, in a sandbox of its own. A load that misses a
+// package is loaded again once provide (the target's placer; nil for the
+// installed copy, whose tree is the install's) has provided it, as the
+// main entry is. An entry's load cut short (a timeout, a refusal, a
+// missing dependency) makes that entry inconclusive, and the copy not
+// cached; an entry the copy does not export is an answer (both loaders
+// throw).
+func loadSubpaths(ctx context.Context, sb sandbox, req Request, c *model.RuntimeCopy, tmp string, keep *bool, provide provideFunc) error {
 	c.Subpaths = nil
 	for _, sp := range req.subpaths() {
 		sb.name = req.Name + strings.TrimPrefix(sp, ".")
 		e := model.RuntimeEntry{Subpath: sp}
-		out, err := sb.run(ctx)
-		if err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
+		for {
+			out, err := sb.run(ctx)
+			if err != nil {
+				if ctx.Err() != nil {
+					return ctx.Err()
+				}
+				e.Inconclusive = "the probe failed: " + err.Error()
+				*keep = false
+				break
 			}
-			e.Inconclusive = "the probe failed: " + err.Error()
-			*keep = false
-			c.Subpaths = append(c.Subpaths, e)
-			continue
-		}
-		var one model.RuntimeCopy
-		fill(&one, out)
-		relativize(&one, tmp, req.RepoRoot)
-		e.Require, e.Import = one.Require, one.Import
-		switch l := missingLoad(one); {
-		case out.timedOut || len(one.Denied) > 0:
-			e.Inconclusive = one.Inconclusive
-		case l != nil:
-			e.Inconclusive = fmt.Sprintf("%s is missing (loaded by %s)", l.Missing, l.Importer)
-		}
-		if !cacheable(one, out) {
-			*keep = false
+			var one model.RuntimeCopy
+			fill(&one, out)
+			l := missingLoad(one)
+			if l != nil && !out.timedOut && len(one.Denied) == 0 && provide != nil {
+				reads, why, ok := provide(ctx, l)
+				if ok {
+					sb.reads = reads
+					continue
+				}
+				relativize(&one, tmp, req.RepoRoot)
+				e.Require, e.Import = one.Require, one.Import
+				e.Inconclusive = "a dependency could not be provided: " + why
+				*keep = false
+				break
+			}
+			relativize(&one, tmp, req.RepoRoot)
+			e.Require, e.Import = one.Require, one.Import
+			switch l := missingLoad(one); {
+			case out.timedOut || len(one.Denied) > 0:
+				e.Inconclusive = one.Inconclusive
+			case l != nil:
+				e.Inconclusive = fmt.Sprintf("%s is missing (loaded by %s)", l.Missing, l.Importer)
+			}
+			if !cacheable(one, out) {
+				*keep = false
+			}
+			break
 		}
 		c.Subpaths = append(c.Subpaths, e)
 	}
@@ -309,13 +331,23 @@ func probeTarget(ctx context.Context, req Request, node nodeBinary) (model.Runti
 		return c, false, nil
 	}
 	retried := map[string]bool{}
+	reads := func() []string {
+		var out []string
+		for r := range p.reads {
+			out = append(out, r)
+		}
+		return out
+	}
+	// A subpath's load retries as the main entry's does, each missing
+	// package provided once across the entries.
+	provide := func(ctx context.Context, l *model.RuntimeLoad) ([]string, string, bool) {
+		why, ok := provideMissing(ctx, p, tmp, l, retried)
+		c.Placement = p.placement()
+		return reads(), why, ok
+	}
 	for {
 		c.Placement = p.placement()
-		var reads []string
-		for r := range p.reads {
-			reads = append(reads, r)
-		}
-		sb := sandbox{node: node, dir: tmp, name: req.Name, reads: reads, timeout: req.Timeout}
+		sb := sandbox{node: node, dir: tmp, name: req.Name, reads: reads(), timeout: req.Timeout}
 		out, err := sb.run(ctx)
 		if err != nil {
 			if ctx.Err() != nil {
@@ -330,7 +362,7 @@ func probeTarget(ctx context.Context, req Request, node nodeBinary) (model.Runti
 			relativize(&c, tmp, req.RepoRoot)
 			keep := cacheable(c, out)
 			if c.Inconclusive == "" {
-				if err := loadSubpaths(ctx, sb, req, &c, tmp, &keep); err != nil {
+				if err := loadSubpaths(ctx, sb, req, &c, tmp, &keep, provide); err != nil {
 					return c, false, err
 				}
 			}

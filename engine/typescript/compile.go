@@ -94,6 +94,11 @@ type CompileResult struct {
 	// compiler reports no suggestion there, and the key's declaration
 	// differs between the versions, so only the overlay program sees it.
 	DeprecatedKeys []DeprecatedKey
+	// Unchecked are the files in scope (repository-relative) the
+	// repository does not type-check: JavaScript without checkJs or
+	// // @ts-check, and files under @ts-nocheck. The compile checks them
+	// anyway; what it says there is the arbiter's to weigh.
+	Unchecked []string
 	// Rounds counts the overlay's dependency rounds.
 	Rounds   int
 	Baseline time.Duration
@@ -178,6 +183,7 @@ type compileAnswer struct {
 	Coverage       CompileCoverage    `json:"coverage"`
 	Unresolved     []UnresolvedImport `json:"unresolvedInTarget"`
 	DeprecatedKeys []DeprecatedKey    `json:"deprecatedKeys"`
+	Unchecked      []string           `json:"unchecked"`
 	SkipLibCheck   bool               `json:"skipLibCheck"`
 	NewerTS        *struct {
 		Diagnostics []model.Diagnostic `json:"diagnostics"`
@@ -325,6 +331,7 @@ func (a *Adapter) Compile(ctx context.Context, req CompileRequest) (*CompileResu
 		Coverage:           ans.Coverage,
 		UnresolvedInTarget: ans.Unresolved,
 		DeprecatedKeys:     ans.DeprecatedKeys,
+		Unchecked:          ans.Unchecked,
 		SkipLibCheck:       ans.SkipLibCheck,
 		Rounds:             rounds,
 		Baseline:           time.Duration(baselineMs+ans.Timing.BaselineMs) * time.Millisecond,

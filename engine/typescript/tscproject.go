@@ -241,6 +241,25 @@ func relOr(root, p string) string {
 	return filepath.ToSlash(p)
 }
 
+// programConfigNames are the names of a directory's program config, in
+// the order tsserver (the editor's compiler) looks for them: a
+// tsconfig.json wins over a jsconfig.json beside it. A jsconfig.json is a
+// tsconfig the compiler gives JavaScript defaults (allowJs, skipLibCheck,
+// noEmit, maxNodeModuleJsDepth 2) because of its name.
+var programConfigNames = []string{"tsconfig.json", "jsconfig.json"}
+
+// ProgramConfig is the config dir's program is read with: its
+// tsconfig.json, else its jsconfig.json; "" when it has neither.
+func ProgramConfig(dir string) string {
+	for _, name := range programConfigNames {
+		p := filepath.Join(dir, name)
+		if st, err := os.Stat(p); err == nil && !st.IsDir() {
+			return p
+		}
+	}
+	return ""
+}
+
 // Projects is config itself, or, for a solution-style tsconfig, the
 // projects it references (nested solutions followed a few levels down).
 func Projects(config string) []string { return projectsOf(config, 0) }

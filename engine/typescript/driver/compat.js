@@ -89,6 +89,23 @@ function bundlerResolution(ts) {
 }
 
 /**
+ * The module settings of a program no config configures, as Node loads
+ * the files: nodenext (4.7+) reads exports maps, a package's "type" and
+ * .mjs/.cjs as Node does; before 4.7 (where node12/nodenext were nightly
+ * only) CommonJS with node (node10) resolution, the closest it has.
+ * @param {typeof import('typescript')} ts
+ * @returns {{module: number, moduleResolution: number}}
+ */
+function nodeModuleOptions(ts) {
+  const kinds = /** @type {any} */ (ts.ModuleKind);
+  const res = /** @type {any} */ (ts.ModuleResolutionKind);
+  if (atLeast(ts, 4, 7) && kinds.NodeNext !== undefined && res.NodeNext !== undefined) {
+    return { module: kinds.NodeNext, moduleResolution: res.NodeNext };
+  }
+  return { module: kinds.CommonJS, moduleResolution: res.NodeJs };
+}
+
+/**
  * Whether the compiler has the resolveModuleNameLiterals host hooks (5.0+).
  * @param {typeof import('typescript')} ts
  */
@@ -206,6 +223,7 @@ module.exports = {
   tscJSDocMode,
   sourceFileOptions,
   bundlerResolution,
+  nodeModuleOptions,
   hasLiteralHooks,
   modeForUsage,
   modeAtIndex,

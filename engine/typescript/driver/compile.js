@@ -32,6 +32,7 @@ const compat = require('./compat');
 const { sourcePathsOf, withSourcePaths } = require('./wssource');
 const { deprecatedKeys } = require('./deprecated');
 const { loadProjects } = require('./tsconfig');
+const { isChecked } = require('./references');
 
 /**
  * @typedef {import('typescript').Program} Program
@@ -170,6 +171,10 @@ function compile(ts, params) {
     // declarations need only to type-check does not matter here.
     skipLibCheck: loaded.projects.length > 0 && loaded.projects.every((p) => !!p.options.skipLibCheck),
     deprecatedKeys: /** @type {import('./deprecated').DeprecatedKey[]} */ ([]),
+    // The files in scope the repository does not type-check (JavaScript
+    // without checkJs or // @ts-check, @ts-nocheck): the compile checks
+    // them all, so that the arbiter, not the compile, decides there.
+    unchecked: /** @type {string[]} */ ([]),
     timing: { baselineMs: 0, overlayMs: 0, baselineShared: 0 },
     // shareBaseline only: the baseline per file in scope and per project,
     // for later compiles of the same workspace (knownBaseline).
@@ -218,6 +223,13 @@ function compile(ts, params) {
     list.push(/** @type {string} */ (listed.get(f)));
     byProject.set(p, list);
   }
+
+  for (const [project, files] of byProject) {
+    for (const f of files) {
+      if (!typeChecked(ts, f, project.options)) result.unchecked.push(rel(f));
+    }
+  }
+  result.unchecked.sort();
 
   /** @type {Unit[]} */
   const units = [];
@@ -515,6 +527,25 @@ function installedName(f) {
   const i = f.lastIndexOf('node_modules/');
   if (i <= 0 || !f.startsWith('node_modules/')) return f;
   return f.slice(i);
+}
+
+/**
+ * Whether the repository type-checks file under options (references.js's
+ * isChecked), parsing it only when a directive could say otherwise.
+ * @param {typeof import('typescript')} ts
+ * @param {string} file
+ * @param {CompilerOptions} options
+ */
+function typeChecked(ts, file, options) {
+  const js = /\.(js|jsx|mjs|cjs)$/.test(file);
+  let text = '';
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    return !js || !!options.checkJs;
+  }
+  if (!text.includes('@ts-')) return !js || !!options.checkJs;
+  return isChecked(ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false), options);
 }
 
 /**

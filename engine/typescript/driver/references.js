@@ -873,4 +873,4 @@ function cmp(a, b) {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-module.exports = { FileScan, rel, realOr, cmp, isSignature };
+module.exports = { FileScan, rel, realOr, cmp, isSignature, isChecked };

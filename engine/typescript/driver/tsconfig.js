@@ -29,7 +29,7 @@ function loadProjects(ts, workspace, explicit, wantJs) {
   const warnings = [];
   /** @type {Project[]} */
   const projects = [];
-  const own = explicit || (ts.sys.fileExists(path.join(workspace, 'tsconfig.json')) ? path.join(workspace, 'tsconfig.json') : '');
+  const own = explicit || configIn(ts, workspace);
   if (own) {
     const root = parseConfig(ts, own, warnings);
     if (root.invalid) return { configFile: own, kind: 'own', invalid: root.invalid, projects, warnings };
@@ -40,7 +40,7 @@ function loadProjects(ts, workspace, explicit, wantJs) {
     }
     return { configFile: own, kind: 'own', invalid: '', projects, warnings };
   }
-  const above = ts.findConfigFile(path.dirname(workspace), ts.sys.fileExists) || '';
+  const above = configAbove(ts, workspace, '');
   const include = ['**/*.ts', '**/*.tsx', '**/*.mts', '**/*.cts'];
   /** @type {Record<string, any>} */
   const compilerOptions = {};
@@ -52,7 +52,10 @@ function loadProjects(ts, workspace, explicit, wantJs) {
     // dependency's .d.ts naming node:tty without @types/node is no error
     // of an app that never runs tsc), the JavaScript itself is not
     // type-checked (checkJs off: the overlay judges its sites on its own),
-    // and nothing is emitted.
+    // and nothing is emitted. Its modules resolve as Node loads them
+    // (compat.nodeModuleOptions, set once the options are parsed): tsc's
+    // own default (node10 before TypeScript 6) ignores exports maps and a
+    // package's "type".
     compilerOptions.skipLibCheck = true;
     compilerOptions.checkJs = false;
     compilerOptions.noEmit = true;
@@ -67,8 +70,49 @@ function loadProjects(ts, workspace, explicit, wantJs) {
   const parsed = ts.parseJsonConfigFileContent(json, parseHost(ts), workspace, undefined, path.join(workspace, 'tsconfig.json'));
   const invalid = fatalConfigError(ts, parsed.errors, above) || compat.rejectedOption(ts, parsed.errors, above);
   warnings.push(...parsed.errors.filter((d) => !isFatalConfig(d)));
+  if (!above) Object.assign(parsed.options, compat.nodeModuleOptions(ts));
   projects.push({ configFile: above, options: parsed.options, fileNames: parsed.fileNames, invalid: '' });
   return { configFile: above, kind: above ? 'above' : 'none', invalid, projects, warnings };
+}
+
+// The names a directory's program config goes by, in the order tsserver
+// (the editor's compiler) looks for them: a tsconfig.json wins over a
+// jsconfig.json beside it. A jsconfig.json is a tsconfig whose defaults
+// are allowJs, maxNodeModuleJsDepth 2, allowSyntheticDefaultImports,
+// skipLibCheck and noEmit: the compiler applies them itself to a config
+// file of that name (getDefaultCompilerOptions), extended ones included.
+const CONFIG_NAMES = ['tsconfig.json', 'jsconfig.json'];
+
+/**
+ * The program config of dir itself, '' when it has none.
+ * @param {typeof import('typescript')} ts
+ * @param {string} dir
+ */
+function configIn(ts, dir) {
+  for (const name of CONFIG_NAMES) {
+    const f = path.join(dir, name);
+    if (ts.sys.fileExists(f)) return f;
+  }
+  return '';
+}
+
+/**
+ * The nearest program config above dir, up to stop (inclusive; '' is the
+ * file system's root), '' when there is none.
+ * @param {typeof import('typescript')} ts
+ * @param {string} dir
+ * @param {string} stop
+ */
+function configAbove(ts, dir, stop) {
+  let d = dir;
+  while (d !== stop && path.dirname(d) !== d) {
+    d = path.dirname(d);
+    const rel = stop ? path.relative(stop, d) : '';
+    if (rel.startsWith('..') || path.isAbsolute(rel)) break;
+    const f = configIn(ts, d);
+    if (f) return f;
+  }
+  return '';
 }
 
 /** @param {typeof import('typescript')} ts */
@@ -155,4 +199,4 @@ function invalidConfig(ts, file, d) {
   return `invalid tsconfig ${where}: ${String(what).replace(/\.$/, '')}: fix it and run again`;
 }
 
-module.exports = { loadProjects };
+module.exports = { loadProjects, configIn, configAbove };

@@ -18,6 +18,7 @@ const { DriverError } = require('./protocol');
 const { shareSources, current } = require('./sources');
 const compat = require('./compat');
 const { sourcePathsOf, withSourcePaths } = require('./wssource');
+const { configIn, configAbove } = require('./tsconfig');
 
 const TS_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts'];
 const JS_EXTENSIONS = ['.js', '.jsx', '.mjs', '.cjs'];
@@ -152,8 +153,8 @@ function openWorkspace(ts, planned, keep) {
 }
 
 /**
- * The workspace's own tsconfig (or the one the caller names), else the
- * nearest above it inside the repository, for options only.
+ * The workspace's own tsconfig or jsconfig (or the one the caller names),
+ * else the nearest above it inside the repository, for options only.
  * @param {typeof import('typescript')} ts
  * @param {string} wsDir
  * @param {string} repoRoot
@@ -166,15 +167,10 @@ function findConfigs(ts, wsDir, repoRoot, explicit) {
     if (!isFile(file)) throw new DriverError('BAD_REQUEST', `${file} does not exist: pass an existing tsconfig or none`);
     return { file, role: 'own' };
   }
-  const own = path.join(wsDir, 'tsconfig.json');
-  if (isFile(own)) return { file: own, role: 'own' };
-  let dir = wsDir;
-  while (dir !== repoRoot && inside(repoRoot, path.dirname(dir))) {
-    dir = path.dirname(dir);
-    const f = path.join(dir, 'tsconfig.json');
-    if (isFile(f)) return { file: f, role: 'above' };
-  }
-  return { file: '', role: 'none' };
+  const own = configIn(ts, wsDir);
+  if (own) return { file: own, role: 'own' };
+  const above = wsDir === repoRoot ? '' : configAbove(ts, wsDir, repoRoot);
+  return above ? { file: above, role: 'above' } : { file: '', role: 'none' };
 }
 
 /**
@@ -211,11 +207,13 @@ function parseConfig(ts, file) {
 function defaultOptions(ts) {
   // JavaScript too (never type-checked: checkJs stays off): a repository
   // without a tsconfig is often plain JavaScript, and what it loads is used.
+  // Its modules resolve as Node loads them, as the compile's default
+  // program does (tsconfig.js).
   return {
     allowJs: true,
+    checkJs: false,
     target: ts.ScriptTarget.ESNext,
-    module: ts.ModuleKind.ESNext,
-    moduleResolution: compat.bundlerResolution(ts),
+    ...compat.nodeModuleOptions(ts),
     jsx: ts.JsxEmit.Preserve,
     esModuleInterop: true,
     allowSyntheticDefaultImports: true,
