@@ -29,12 +29,21 @@ func RuntimeSite(u model.Usage, installed *model.Surface) (probe.Site, bool) {
 		return s, false
 	}
 	kinds := map[string]model.SymbolKind{}
-	exportEquals := false
+	// roots are the top-level names the entry's `export =` is read as:
+	// "default", or the declaration's own name (`export = fetch`).
+	roots := map[string]bool{}
+	entry := u.Subpath
+	if entry == "" {
+		entry = "."
+	}
 	if installed != nil {
 		for _, sym := range installed.Symbols {
 			kinds[sym.Path] = sym.Kind
-			if sym.ExportEquals && sym.Path == "default" {
-				exportEquals = true
+			if !sym.ExportEquals || (len(sym.ExportedFrom) > 0 && !slices.Contains(sym.ExportedFrom, entry)) {
+				continue
+			}
+			if r, err := path.Parse(sym.Path); err == nil && len(r.Segments) == 1 {
+				roots[r.Segments[0].Name] = true
 			}
 		}
 	}
@@ -64,9 +73,15 @@ func RuntimeSite(u model.Usage, installed *model.Surface) (probe.Site, bool) {
 		typeView = false
 		s.Path = append(s.Path, seg.Name)
 	}
-	// export = is module.exports: what require() returns, not its default.
-	if u.Loader == model.LoaderRequire && exportEquals && len(s.Path) > 0 && s.Path[0] == "default" {
-		s.Path = s.Path[1:]
+	// export = is module.exports: what require() returns itself, and what
+	// import() gives as the default export.
+	if len(s.Path) > 0 && roots[s.Path[0]] {
+		switch u.Loader {
+		case model.LoaderRequire:
+			s.Path = s.Path[1:]
+		case model.LoaderImport:
+			s.Path = append([]string{"default"}, s.Path[1:]...)
+		}
 	}
 	return s, true
 }
