@@ -410,9 +410,11 @@ func risk(r *Report) Risk {
 	if r.From != "" && r.To != "" && major(r.From) != major(r.To) {
 		medium = append(medium, fmt.Sprintf("a major upgrade (%s → %s): behaviour the compiler cannot see may change", r.From, r.To))
 	}
+	// A run whose tests failed ran against the upgrade too (the failure is
+	// the high risk above): only a run that executed no test did not.
 	ran := 0
 	for _, t := range r.Tests.Results {
-		if t.Status == model.TestPassed {
+		if t.Status == model.TestPassed || t.Passed > 0 || t.Failed > 0 {
 			ran++
 		}
 	}

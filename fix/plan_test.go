@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/fix/verify"
 )
 
 func repoDeclaring(names ...string) *model.Repository {
@@ -192,5 +193,29 @@ func TestPlanOfRemovesOnlyDeclaredTypes(t *testing.T) {
 		model.Declaration{Name: "@types/bcryptjs", Package: "@types/bcryptjs", Type: model.Peer})
 	if got, want := moves(peer), []string{"bcryptjs@3.0.3 remove=false"}; !cmp.Equal(got, want) {
 		t.Errorf("a peer entry only: moves %q, want %q", got, want)
+	}
+}
+
+// A test run that failed ran against the upgrade: the risk says the
+// verification failed, never also "no test ran" (antfu/pnpm-workspace-utils,
+// jsonc-eslint-parser 3: vitest 14 passed, 62 failed). A run that executed
+// no test (every suite failed to load) did not.
+func TestRiskCountsFailedTestRunsAsRun(t *testing.T) {
+	const none = "no test ran against the upgrade"
+	for _, tc := range []struct {
+		name   string
+		result verify.TestResult
+		none   bool
+	}{
+		{"passed", verify.TestResult{Status: model.TestPassed, Passed: 3}, false},
+		{"some failed", verify.TestResult{Status: model.TestFailed, Passed: 14, Failed: 62}, false},
+		{"no test executed", verify.TestResult{Status: model.TestFailed}, true},
+	} {
+		r := &Report{Status: StatusFailed, Reason: "tests failing", From: "2.4.2", To: "3.3.0"}
+		r.Tests.Results = []verify.TestResult{tc.result}
+		got := risk(r)
+		if has := strings.Contains(strings.Join(got.Why, "\n"), none); has != tc.none {
+			t.Errorf("%s: risk %q says %q: %v, want %v", tc.name, got.Why, none, has, tc.none)
+		}
 	}
 }
