@@ -219,3 +219,26 @@ func TestRiskCountsFailedTestRunsAsRun(t *testing.T) {
 		}
 	}
 }
+
+// A site the runtime probe judged breaking in a file the repository does
+// not type-check (plain JavaScript, no tsconfig: fix's compile is skipped)
+// is a site left, although check's own compile gave it evidence: before,
+// hagopj13/node-express-boilerplate's http-status 2 fix listed none of
+// check's 133 breaking sites. Once fix's compile reports its error, it is
+// listed there, once.
+func TestSitesLeftKeepsWhatOnlyTheProbeSaw(t *testing.T) {
+	ev := model.Diagnostic{File: "src/app.js", Line: 58, Code: 2339, Message: "Property 'NOT_FOUND' does not exist"}
+	rep := model.PackageReport{Findings: []model.Finding{{
+		ID: "f1", Severity: model.Breaking, Change: "removed", File: "src/app.js", Line: 58, Evidence: []model.Diagnostic{ev},
+		Runtime: []model.RuntimeChange{{Kind: model.RuntimeKeyRemoved, Loader: model.LoaderRequire, Key: "NOT_FOUND"}},
+	}}}
+	for _, tc := range []struct {
+		name string
+		diag []model.Diagnostic
+	}{{"not compiled", nil}, {"compiled", []model.Diagnostic{ev}}} {
+		got := sitesLeft([]model.PackageReport{rep}, tc.diag, nil, nil, nil)
+		if len(got) != 1 || got[0].File != "src/app.js" || got[0].Line != 58 || got[0].Finding != "f1" {
+			t.Errorf("%s: sites %+v, want src/app.js:58 once", tc.name, got)
+		}
+	}
+}
