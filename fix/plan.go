@@ -247,7 +247,8 @@ func affectedFiles(reports []model.PackageReport, edited []string) []string {
 // errors a root cause explains folded under its anchor, and a finding's
 // downstream errors under the site of the finding (one edit fixes them);
 // and every breaking finding no compiler can see (a module format, a Node
-// engine) that no applied patch addressed. What a rule or a patch fixed is
+// engine, what the runtime probe saw in a file the repository does not
+// type-check) that no applied patch addressed. What a rule or a patch fixed is
 // no new error any more. A missing peer is not a site when the upgrade
 // added it.
 func sitesLeft(reports []model.PackageReport, newDiags []model.Diagnostic, patches []PatchResult, added map[string]bool, ruled map[string]bool) []Site {
@@ -271,7 +272,10 @@ func sitesLeft(reports []model.PackageReport, newDiags []model.Diagnostic, patch
 			for _, d := range f.Downstream {
 				downstreamOf[dkey{d.File, d.Message, d.Code}] = f
 			}
-			if f.Severity == model.Breaking && len(f.Evidence) == 0 && len(f.Downstream) == 0 {
+			// What only the runtime probe judged breaking sits in a file the
+			// repository does not type-check: its compile after the upgrade
+			// never reports it, whatever check's own compile said there.
+			if f.Severity == model.Breaking && (len(f.Evidence) == 0 && len(f.Downstream) == 0 || len(f.Runtime) > 0) {
 				blind = append(blind, f)
 			}
 		}
@@ -367,7 +371,7 @@ func sitesLeft(reports []model.PackageReport, newDiags []model.Diagnostic, patch
 				plural(len(ds), "new error", "new errors"), name, ds[0].File, ds[0].Line, ds[0].Code, ds[0].Message)})
 	}
 	for _, f := range blind {
-		if patched[f.ID] || ruled[f.ID] || (f.Change == "missing-peer" && added[f.Replacement]) {
+		if patched[f.ID] || ruled[f.ID] || siteOf[f.ID] != "" || (f.Change == "missing-peer" && added[f.Replacement]) {
 			continue
 		}
 		rule := ruleOf[f.ID]
@@ -410,9 +414,11 @@ func risk(r *Report) Risk {
 	if r.From != "" && r.To != "" && major(r.From) != major(r.To) {
 		medium = append(medium, fmt.Sprintf("a major upgrade (%s → %s): behaviour the compiler cannot see may change", r.From, r.To))
 	}
+	// A run whose tests failed ran against the upgrade too (the failure is
+	// the high risk above): only a run that executed no test did not.
 	ran := 0
 	for _, t := range r.Tests.Results {
-		if t.Status == model.TestPassed {
+		if t.Status == model.TestPassed || t.Passed > 0 || t.Failed > 0 {
 			ran++
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/fix/verify"
 )
 
 func repoDeclaring(names ...string) *model.Repository {
@@ -192,5 +193,52 @@ func TestPlanOfRemovesOnlyDeclaredTypes(t *testing.T) {
 		model.Declaration{Name: "@types/bcryptjs", Package: "@types/bcryptjs", Type: model.Peer})
 	if got, want := moves(peer), []string{"bcryptjs@3.0.3 remove=false"}; !cmp.Equal(got, want) {
 		t.Errorf("a peer entry only: moves %q, want %q", got, want)
+	}
+}
+
+// A test run that failed ran against the upgrade: the risk says the
+// verification failed, never also "no test ran" (antfu/pnpm-workspace-utils,
+// jsonc-eslint-parser 3: vitest 14 passed, 62 failed). A run that executed
+// no test (every suite failed to load) did not.
+func TestRiskCountsFailedTestRunsAsRun(t *testing.T) {
+	const none = "no test ran against the upgrade"
+	for _, tc := range []struct {
+		name   string
+		result verify.TestResult
+		none   bool
+	}{
+		{"passed", verify.TestResult{Status: model.TestPassed, Passed: 3}, false},
+		{"some failed", verify.TestResult{Status: model.TestFailed, Passed: 14, Failed: 62}, false},
+		{"no test executed", verify.TestResult{Status: model.TestFailed}, true},
+	} {
+		r := &Report{Status: StatusFailed, Reason: "tests failing", From: "2.4.2", To: "3.3.0"}
+		r.Tests.Results = []verify.TestResult{tc.result}
+		got := risk(r)
+		if has := strings.Contains(strings.Join(got.Why, "\n"), none); has != tc.none {
+			t.Errorf("%s: risk %q says %q: %v, want %v", tc.name, got.Why, none, has, tc.none)
+		}
+	}
+}
+
+// A site the runtime probe judged breaking in a file the repository does
+// not type-check (plain JavaScript, no tsconfig: fix's compile is skipped)
+// is a site left, although check's own compile gave it evidence: before,
+// hagopj13/node-express-boilerplate's http-status 2 fix listed none of
+// check's 133 breaking sites. Once fix's compile reports its error, it is
+// listed there, once.
+func TestSitesLeftKeepsWhatOnlyTheProbeSaw(t *testing.T) {
+	ev := model.Diagnostic{File: "src/app.js", Line: 58, Code: 2339, Message: "Property 'NOT_FOUND' does not exist"}
+	rep := model.PackageReport{Findings: []model.Finding{{
+		ID: "f1", Severity: model.Breaking, Change: "removed", File: "src/app.js", Line: 58, Evidence: []model.Diagnostic{ev},
+		Runtime: []model.RuntimeChange{{Kind: model.RuntimeKeyRemoved, Loader: model.LoaderRequire, Key: "NOT_FOUND"}},
+	}}}
+	for _, tc := range []struct {
+		name string
+		diag []model.Diagnostic
+	}{{"not compiled", nil}, {"compiled", []model.Diagnostic{ev}}} {
+		got := sitesLeft([]model.PackageReport{rep}, tc.diag, nil, nil, nil)
+		if len(got) != 1 || got[0].File != "src/app.js" || got[0].Line != 58 || got[0].Finding != "f1" {
+			t.Errorf("%s: sites %+v, want src/app.js:58 once", tc.name, got)
+		}
 	}
 }

@@ -67,6 +67,42 @@ func TestCheckRuntimeJavaScriptApp(t *testing.T) {
 	}
 }
 
+// TestCheckRuntimeOnAMovingNodeTag: the same app deployed FROM node:alpine
+// (Node "latest", no release line; hagopj13/node-express-boilerplate).
+// Every line that tag can name has require(esm), as the Node the probe ran
+// on does, so what require() gave decides the site: before, the probe's
+// require() loads were set aside as another Node's, and 133 of
+// http-status 2's sites there stayed "possible impact" although require()
+// of 2.1.0 has none of the keys they read.
+func TestCheckRuntimeOnAMovingNodeTag(t *testing.T) {
+	e := checkEnv(t)
+	dir := copyFixture(t, "js-cjs-app")
+	if err := os.Remove(filepath.Join(dir, ".nvmrc")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "Dockerfile"), []byte("FROM node:alpine\nCOPY . .\nCMD [\"node\", \"index.js\"]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	npmInstall(t, e, dir)
+
+	r := run(t, e, dir, "check", "tintkit", "--target", "tintkit@5.3.0", "--json")
+	var rep model.CheckReport
+	decode(t, r, &rep)
+	p := packageReport(t, rep, "tintkit")
+	if len(p.Runtime) != 1 || p.Runtime[0].Node.Wanted != "latest" {
+		t.Fatalf("runtime %+v: want tintkit's probe, the repository asking for Node latest", p.Runtime)
+	}
+	var hit *model.Finding
+	for i, f := range p.Findings {
+		if f.File == "index.js" && f.Severity == model.Breaking && len(f.Runtime) > 0 {
+			hit = &p.Findings[i]
+		}
+	}
+	if r.code != 1 || hit == nil || hit.Line != 3 {
+		t.Fatalf("exit %d, findings %+v: want a breaking finding at index.js:3 with the probe's changes\n%s", r.code, p.Findings, r.stdout)
+	}
+}
+
 // TestFixRuntimeJavaScriptApp: fix's check runs the runtime probe as
 // uptide check does, so the site check calls breaking in a file the
 // repository never type-checks is a site fix leaves for you (the compile

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -215,4 +216,43 @@ func TestCheckTargetTheRepositoryTypeScriptCannotRead(t *testing.T) {
 	if tp := packageReport(t, tsRep, "typescript"); tp.Status == model.StatusNotAnalyzed {
 		t.Errorf("check typescript --target typescript@5.8.3: not analyzed: %s", tp.Reason)
 	}
+}
+
+// express typed by @types/express on TypeScript 4.4 (issue 23; seen on
+// microsoft/TypeScript-Node-Starter, TypeScript 4.1.3): a judging tsc
+// older than 4.7 gets the overlay's packages as whole directories, and an
+// import of express must reach the upgrade's @types/express, not fall back
+// from express's own directory (no declarations) to the repository's
+// installed @types/express 4. Before, the sources were judged against the
+// installed types: no breaking site, where tsc after the real upgrade
+// reports both removed members.
+func TestCheckTypesCompanionOnOldTypeScript(t *testing.T) {
+	e := ts44Env(t)
+	dir := copyFixture(t, "ts44-types-app")
+	npmInstall(t, e, dir)
+	r := run(t, e, dir, "check", "express", "--group", "--target", "express@5.1.0", "--json")
+	var rep model.CheckReport
+	decode(t, r, &rep)
+	if r.code != 1 {
+		t.Fatalf("exit %d, want 1 (breaking)\nstderr: %s\n%s", r.code, r.stderr, r.stdout)
+	}
+	p := packageReport(t, rep, "express")
+	if want := "the repo's TypeScript 4.4.4"; p.Compile.Compiler != want {
+		t.Errorf("judged by %q, want %q", p.Compile.Compiler, want)
+	}
+	sites := map[string]bool{}
+	for _, f := range p.Findings {
+		if f.Severity == model.Breaking {
+			sites[fmt.Sprintf("%s:%d", f.File, f.Line)] = true
+		}
+	}
+	for _, want := range []string{"src/server.ts:7", "src/server.ts:9"} {
+		if !sites[want] {
+			t.Errorf("no breaking finding at %s: %+v", want, listed(p))
+		}
+	}
+	after := installedCopy(t, dir)
+	npmManager().upgrade(t, e, after, false, "express@5.1.0")
+	npmManager().upgrade(t, e, after, true, "@types/express@5.0.0")
+	assertTruthWith(t, filepath.Join(dir, "node_modules", "typescript", "lib", "typescript.js"), p, dir, after)
 }

@@ -230,12 +230,18 @@ func severityRank(s model.Severity) int {
 }
 
 // probedOn: the probe ran on the release line the repository names, so
-// what require() gave there is what the repository's require() gets.
+// what require() gave there is what the repository's require() gets. A
+// moving tag ("FROM node:alpine", lts/*) names no line, but every line it
+// can name has require(esm): a probe on a Node with it got the same.
 func probedOn(rt *model.RuntimeResult, node modformat.NodeInfo) bool {
 	if rt == nil || node.Version == "" {
 		return false
 	}
 	ran := strings.TrimPrefix(rt.Node.Version, "v")
 	want := node.Version
+	if modformat.MovingLine(want) {
+		has, known := modformat.HasRequireESM(ran)
+		return has && known
+	}
 	return ran == want || strings.HasPrefix(ran, want+".")
 }

@@ -20,6 +20,11 @@ var ltsCodenames = map[string]string{
 	"jod": "22", "krypton": "24",
 }
 
+// MovingLine reports whether a normalized version is "latest" or "lts":
+// a tag that names no release line, though every line it can name today
+// has require(esm).
+func MovingLine(version string) bool { return version == versionLatest || version == versionLTS }
+
 // HasRequireESM reports whether a Node version can require() an ES module
 // (unflagged in 22.12 and 20.19, and in every release from 23 on). A bare
 // major means the newest release of that major, so "20" and "22" have it;

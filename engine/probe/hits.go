@@ -49,6 +49,11 @@ func Hits(res model.RuntimeResult, s Site) ([]model.RuntimeChange, bool) {
 	}
 	key := strings.Join(path, ".")
 	var out []model.RuntimeChange
+	// A site reading the loaded value itself (passing it on, indexing it
+	// with a computed key: httpStatus[code]) reaches members the probe
+	// cannot name: when the value lost keys, it neither hits nor is ruled
+	// out.
+	valueRead := len(path) == 0 && s.Access != model.AccessCall && s.Access != model.AccessConstruct
 	for _, c := range res.Changes {
 		if c.Loader != s.Loader || c.Subpath != sub {
 			continue
@@ -65,6 +70,9 @@ func Hits(res model.RuntimeResult, s Site) ([]model.RuntimeChange, bool) {
 			// A removed member breaks every site reading it or below it.
 			if key != "" && (c.Key == key || strings.HasPrefix(key, c.Key+".")) {
 				out = append(out, c)
+			}
+			if valueRead && !strings.Contains(c.Key, ".") {
+				return nil, false
 			}
 		case model.RuntimeCallableLost:
 			if c.Key == key && s.Access == model.AccessCall {

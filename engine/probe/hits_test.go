@@ -26,7 +26,6 @@ func TestHits(t *testing.T) {
 		{"require().red(…)", Site{model.LoaderRequire, []string{"red"}, model.AccessCall, ""}, []model.RuntimeChangeKind{model.RuntimeKeyRemoved}},
 		{"require().red.bold(…)", Site{model.LoaderRequire, []string{"red", "bold"}, model.AccessCall, ""}, []model.RuntimeChangeKind{model.RuntimeKeyRemoved}},
 		{"const { supportsColor } = require()", Site{model.LoaderRequire, []string{"supportsColor"}, model.AccessRead, ""}, nil},
-		{"const mod = require() (only read)", Site{model.LoaderRequire, nil, model.AccessRead, ""}, nil},
 		{"import tint; tint(…)", Site{model.LoaderImport, []string{"default"}, model.AccessCall, ""}, nil},
 		{"import tint; tint.red(…)", Site{model.LoaderImport, []string{"default", "red"}, model.AccessCall, ""}, nil},
 		{"import tint; tint.stderr", Site{model.LoaderImport, []string{"default", "stderr"}, model.AccessRead, ""}, []model.RuntimeChangeKind{model.RuntimeKeyRemoved}},
@@ -45,6 +44,18 @@ func TestHits(t *testing.T) {
 				t.Errorf("hits %v, want %v", got, tc.want)
 			}
 		})
+	}
+
+	// The value itself read (passed on, or indexed with a computed key:
+	// httpStatus[code], whose numeric keys http-status 2's require() lost)
+	// reaches members the probe cannot name: undecided, never "the same
+	// shape"; with no key lost it is decided.
+	if hits, ok := Hits(res, Site{model.LoaderRequire, nil, model.AccessRead, ""}); ok {
+		t.Errorf("a read of a require() value that lost keys was decided: %v", hits)
+	}
+	same := model.RuntimeResult{Status: model.RuntimeCompared, Installed: installed, Target: installed, Changes: Diff(installed, installed)}
+	if hits, ok := Hits(same, Site{model.LoaderRequire, nil, model.AccessRead, ""}); !ok || len(hits) != 0 {
+		t.Errorf("a read of a require() value of the same shape: %v %v, want decided, no hit", hits, ok)
 	}
 
 	// A thrown target load breaks every site of that loader.

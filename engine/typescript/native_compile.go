@@ -241,11 +241,15 @@ func (s *judged) add(o judged) {
 // judged is what counts, as the driver counts: errors in the files in
 // scope, global ones, errors in declaration files (skipLibCheck off), and
 // (on the overlay) a tsconfig's, which stand for everything tsc then
-// leaves unchecked.
+// leaves unchecked. Syntax-coded errors inside the copies count too: when
+// tsc prints anything else beside them it parsed every file, and they are
+// its checker's grammar errors in declaration files (TypeScript 4.1's
+// TS1337 on a union index signature), which the real upgrade prints.
 func (s *judged) judged() []model.Diagnostic {
-	out := make([]model.Diagnostic, 0, len(s.inScope)+len(s.global)+len(s.config)+len(s.lib))
+	out := make([]model.Diagnostic, 0, len(s.inScope)+len(s.global)+len(s.config)+len(s.lib)+len(s.sideSyntax))
 	out = append(out, s.inScope...)
 	out = append(out, s.lib...)
+	out = append(out, s.sideSyntax...)
 	out = append(out, s.global...)
 	out = append(out, s.config...)
 	sortDiagnostics(out)

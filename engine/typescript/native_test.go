@@ -447,6 +447,24 @@ func TestNativeClassify(t *testing.T) {
 	}
 }
 
+// A syntax-coded error inside a copy beside other errors is the checker's
+// grammar error in a declaration file (TypeScript 4.1.3's TS1337 on
+// @types/express-serve-static-core 5's union index signature, with
+// skipLibCheck off): tsc after the real upgrade prints it, so it counts.
+func TestNativeJudgedCountsGrammarErrorsInCopies(t *testing.T) {
+	grammar := model.Diagnostic{File: "node_modules/@types/express-serve-static-core/index.d.ts", Line: 49, Code: 1337, Message: "An index signature parameter type cannot be a union type."}
+	site := model.Diagnostic{File: "src/controllers/user.ts", Line: 215, Code: 2538, Message: "Type 'string[]' cannot be used as an index type."}
+	s := judged{inScope: []model.Diagnostic{site}, sideSyntax: []model.Diagnostic{grammar}, all: 2, syntax: 1}
+	if s.onlySyntax() {
+		t.Fatal("a run with a semantic error reads as syntax only")
+	}
+	got := s.judged()
+	want := []model.Diagnostic{grammar, site}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("judged (-want +got)\n%s", diff)
+	}
+}
+
 func TestNativePlatformPackage(t *testing.T) {
 	tests := []struct {
 		pkg, goos, goarch string

@@ -152,10 +152,43 @@ func RegistryFetch(client *registry.Client) Fetch {
 			}
 		}
 		if len(digests) == 0 {
-			return nil, fmt.Errorf("%s holds no record of the tarball it came from: remove that folder and run again", dir)
+			// A folder an earlier uptide filled (it kept the digests in the
+			// cache's completion marker): the tarball is fetched once more
+			// for the record, which is kept beside the files from then on.
+			if digests, err = recordDigests(ctx, client, name, version, dir); err != nil {
+				return nil, fmt.Errorf("%s holds no record of the tarball it came from, and fetching it again failed: %w", dir, err)
+			}
 		}
 		return &Tool{Dir: dir, Digests: digests}, nil
 	}
+}
+
+// recordDigests fetches name@version's tarball again and writes its
+// digests into dir's record (renamed into place whole: another run may be
+// reading the folder).
+func recordDigests(ctx context.Context, client *registry.Client, name, version, dir string) (map[string]string, error) {
+	p, err := client.Fetch(ctx, name, version)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = p.Remove() }()
+	if p.Version != version {
+		return nil, fmt.Errorf("the registry gave %s@%s for %s", name, p.Version, version)
+	}
+	digests, err := fileDigests(p.Tarball)
+	if err != nil {
+		return nil, err
+	}
+	data, _ := json.Marshal(digests)
+	tmp, err := os.CreateTemp(dir, digestsFile+".tmp-")
+	if err != nil {
+		return digests, nil // a read-only cache: the record serves this run
+	}
+	_, werr := tmp.Write(data)
+	if cerr := tmp.Close(); werr != nil || cerr != nil || os.Rename(tmp.Name(), filepath.Join(dir, digestsFile)) != nil {
+		_ = os.Remove(tmp.Name())
+	}
+	return digests, nil
 }
 
 // digestsFile records, in a fetched manager's folder, the digests of the

@@ -163,3 +163,48 @@ func TestBerryHashIsSaidUnchecked(t *testing.T) {
 		}
 	}
 }
+
+// A manager folder an earlier uptide filled has no record beside its files
+// (that release kept the digests in the cache's completion marker): fix
+// fetched nothing and stopped with "remove that folder and run again" on
+// every yarn repository without yarn on PATH. The tarball is fetched once
+// more for the record, which later runs read without the registry.
+func TestRegistryFetchRecordsAnEarlierReleasesFolder(t *testing.T) {
+	cacheDir := t.TempDir()
+	t.Setenv("UPTIDE_CACHE_DIR", cacheDir)
+	reg, err := testregistry.New(fstest.MapFS{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := reg.Add(map[string]any{"name": "yarn", "version": "1.22.22", "bin": map[string]string{"yarn": "bin/yarn.js"}},
+		map[string]string{"bin/yarn.js": "console.log('1.22.22')\n"}); err != nil {
+		t.Fatal(err)
+	}
+	folder := filepath.Join(cacheDir, "managers", "yarn@1.22.22")
+	for name, body := range map[string]string{"bin/yarn.js": "console.log('1.22.22')\n", "package.json": `{"name":"yarn","version":"1.22.22"}`, ".complete": `{"sha512":"the earlier release's"}`} {
+		p := filepath.Join(folder, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	srv := httptest.NewServer(reg)
+	cfg, err := registry.LoadConfig(t.TempDir(), []string{"npm_config_registry=" + srv.URL, "HOME=" + t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tool, err := RegistryFetch(registry.New(registry.Options{Config: cfg}))(context.Background(), "yarn", "1.22.22")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tool.Dir != folder || len(tool.Digests["sha512"]) != 128 {
+		t.Fatalf("tool %+v: want %s with the tarball's digests", tool, folder)
+	}
+	srv.Close()
+	again, err := RegistryFetch(registry.New(registry.Options{Config: cfg}))(context.Background(), "yarn", "1.22.22")
+	if err != nil || again.Digests["sha512"] != tool.Digests["sha512"] {
+		t.Errorf("the next run, registry down: %+v, %v: want the recorded digests", again, err)
+	}
+}

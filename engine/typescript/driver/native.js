@@ -19,7 +19,7 @@
 
 const fs = require('fs');
 const path = require('path');
-const { real, inside, isBare, packageOf, requireAbs, uniq, rootsOf, typesName } = require('./paths');
+const { real, inside, isBare, packageOf, requireAbs, uniq, rootsOf, typesName, typedModule } = require('./paths');
 const { DriverError } = require('./protocol');
 const { sourcePathsOf } = require('./wssource');
 const { loadProjects } = require('./tsconfig');
@@ -193,18 +193,32 @@ function legacyJudge(judge) {
  * The paths entries sending a side's mapped packages into it as whole
  * directories, which the judging tsc resolves itself (its package.json
  * reading, its extensions), as it does the real install's node_modules.
+ * A module typed by a DefinitelyTyped package in the side (express by
+ * @types/express) is sent to that package after its own directory: tsc
+ * tries the substitutions in order, and one that finds no declarations
+ * falls back to the repository's node_modules, whose @types copy is the
+ * installed one, not the upgrade's.
  * @param {Side} side
  */
 function directoryPaths(side) {
   const nm = path.join(side.root, 'node_modules');
-  /** @type {Record<string, string[]>} */
-  const paths = {};
+  /** @type {Map<string, {own: string[], types: string[]}>} module -> its directories in the side */
+  const dirs = new Map();
   for (const name of [...side.packages].sort(cmp)) {
-    if (name.startsWith('@types/')) continue;
     const dir = path.join(nm, name);
     if (!fs.existsSync(dir)) continue;
-    paths[name] = [dir];
-    paths[name + '/*'] = [path.join(dir, '*')];
+    const typed = typedModule(name);
+    const mod = typed || name;
+    const d = dirs.get(mod) || { own: [], types: [] };
+    (typed ? d.types : d.own).push(dir);
+    dirs.set(mod, d);
+  }
+  /** @type {Record<string, string[]>} */
+  const paths = {};
+  for (const [mod, d] of [...dirs].sort((a, b) => cmp(a[0], b[0]))) {
+    const ds = [...d.own, ...d.types];
+    paths[mod] = ds;
+    paths[mod + '/*'] = ds.map((dir) => path.join(dir, '*'));
   }
   return { paths };
 }
