@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/uptide/uptide/engine/lockfile"
 	"github.com/uptide/uptide/engine/model"
 )
 
@@ -312,16 +313,6 @@ func resolveCatalog(decl model.Declaration, catalogs map[string]map[string]strin
 	return decl, problem
 }
 
-// lockfiles in the order a repository carrying several is attributed.
-var lockfiles = []struct{ file, manager string }{
-	{"pnpm-lock.yaml", "pnpm"},
-	{"yarn.lock", "yarn"},
-	{"bun.lock", "bun"},
-	{"bun.lockb", "bun"},
-	{"package-lock.json", "npm"},
-	{"npm-shrinkwrap.json", "npm"},
-}
-
 // detectPackageManager reads the packageManager field ("pnpm@9.12.0+sha512…"),
 // else the lockfile present in root, else npm.
 func detectPackageManager(root, field string) (string, string) {
@@ -334,10 +325,8 @@ func detectPackageManager(root, field string) (string, string) {
 		}
 		problem = fmt.Sprintf("packageManager %q names no package manager Uptide knows (npm, pnpm, yarn, bun): the lockfile decides instead", field)
 	}
-	for _, l := range lockfiles {
-		if isFile(filepath.Join(root, l.file)) {
-			return l.manager, problem
-		}
+	if m := lockfile.WriterIn(root); m != "" {
+		return m, problem
 	}
 	return "npm", problem
 }

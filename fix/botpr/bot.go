@@ -367,7 +367,7 @@ func (b *bot) lockfile(ctx context.Context) (string, error) {
 	}
 	var found []string
 	for _, f := range strings.Fields(out) {
-		if lockfile.IsName(f) || f == "bun.lockb" {
+		if lockfile.Writer(f) != "" {
 			found = append(found, f)
 		}
 	}
