@@ -28,6 +28,22 @@ const (
 	Bun       Format = "bun"
 )
 
+// Writer is the manager family that writes the format (pnpm for every
+// pnpm-vN), "" for a format this version does not know.
+func (f Format) Writer() string {
+	switch f {
+	case NPMv1, NPMv2, NPMv3:
+		return "npm"
+	case PnpmV5, PnpmV6, PnpmV9:
+		return "pnpm"
+	case YarnV1, YarnBerry:
+		return "yarn"
+	case Bun:
+		return "bun"
+	}
+	return ""
+}
+
 // Entry is what a lockfile records for one dependency of one workspace.
 type Entry struct {
 	// Package is the real package name: the target of an npm: alias, else

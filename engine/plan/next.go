@@ -34,8 +34,21 @@ type Target struct {
 // Group members move with the lead, each at its own target, sorted by name.
 // Arguments are shell-quoted where a shell would split or expand them.
 func Next(repo Repo, pkg, target string, members []Target) []string {
-	if pkg == "" || target == "" {
+	check, fix := commands(repo, pkg, target, members)
+	switch {
+	case check == "":
 		return []string{}
+	case fix == "":
+		return []string{check}
+	}
+	return []string{check, fix}
+}
+
+// commands are Next's two commands apart: the detailed check, and the fix
+// ("" under a conflict, which fix refuses); both "" without a target.
+func commands(repo Repo, pkg, target string, members []Target) (check, fix string) {
+	if pkg == "" || target == "" {
+		return "", ""
 	}
 	targets := []string{"--target", proc.ShellQuote(pkg + "@" + target)}
 	ms := append([]Target(nil), members...)
@@ -67,10 +80,11 @@ func Next(repo Repo, pkg, target string, members []Target) []string {
 	if repo.Group {
 		group = []string{"--group"}
 	}
+	check = cmd("check", append(group, "--details")...)
 	if repo.Conflict {
-		return []string{cmd("check", append(group, "--details")...)}
+		return check, ""
 	}
-	return []string{cmd("check", append(group, "--details")...), cmd("fix", group...)}
+	return check, cmd("fix", group...)
 }
 
 // CheckTypeScript is the command checking the repository's upgrade of
