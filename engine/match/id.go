@@ -82,21 +82,8 @@ func compareFindings(a, b model.Finding) int {
 		cmp.Compare(b.Confidence, a.Confidence),
 		cmp.Compare(a.Reason, b.Reason),
 		cmp.Compare(a.Rule, b.Rule),
-		slices.CompareFunc(a.Evidence, b.Evidence, compareDiagnostics),
-		slices.CompareFunc(a.Downstream, b.Downstream, compareDiagnostics),
-	)
-}
-
-func compareDiagnostics(a, b model.Diagnostic) int {
-	return cmp.Or(
-		cmp.Compare(a.File, b.File),
-		cmp.Compare(a.Start, b.Start),
-		cmp.Compare(a.Line, b.Line),
-		cmp.Compare(a.Column, b.Column),
-		cmp.Compare(a.Code, b.Code),
-		cmp.Compare(a.Message, b.Message),
-		cmp.Compare(a.Length, b.Length),
-		cmp.Compare(a.Workspace, b.Workspace),
+		slices.CompareFunc(a.Evidence, b.Evidence, model.CompareDiagnostics),
+		slices.CompareFunc(a.Downstream, b.Downstream, model.CompareDiagnostics),
 	)
 }
 
