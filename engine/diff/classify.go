@@ -168,7 +168,7 @@ func withFindings(c model.Change, findings []finding) model.Change {
 	best := 0
 	for i := 1; i < len(findings); i++ {
 		r, b := rule(findings[i].rule), rule(findings[best].rule)
-		ri, bi := severityRank(r.Severity), severityRank(b.Severity)
+		ri, bi := r.Severity.Rank(), b.Severity.Rank()
 		switch {
 		case ri > bi:
 			best = i

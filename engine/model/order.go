@@ -36,3 +36,21 @@ func CompareUsages(a, b Usage) int {
 		cmp.Compare(a.Via, b.Via),
 	)
 }
+
+// Rank orders severities from least to most serious: additive, info,
+// deprecated, unverified (possible impact), breaking; 0 for none.
+func (s Severity) Rank() int {
+	switch s {
+	case Breaking:
+		return 5
+	case Unverified:
+		return 4
+	case Deprecated:
+		return 3
+	case Info:
+		return 2
+	case Additive:
+		return 1
+	}
+	return 0
+}
