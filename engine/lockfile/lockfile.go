@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/uptide/uptide/engine/model"
 )
 
 // Format names a lockfile format and version.
@@ -101,62 +103,15 @@ func (e *Error) Error() string {
 	return b.String()
 }
 
-// files are every lockfile name there is, most authoritative first (npm
-// itself prefers npm-shrinkwrap.json over package-lock.json), with the
-// manager family that writes each: the one table of them that the
-// repository loader, discovery and fix read. bun.lockb is bun's binary
-// lockfile: known, but Find never returns it.
-var files = []struct {
-	name, writer string
-	binary       bool
-}{
-	{"pnpm-lock.yaml", "pnpm", false},
-	{"npm-shrinkwrap.json", "npm", false},
-	{"package-lock.json", "npm", false},
-	{"yarn.lock", "yarn", false},
-	{"bun.lock", "bun", false},
-	{"bun.lockb", "bun", true},
-}
-
 // IsName says whether a file's base name is one of the lockfiles Find
 // looks for.
 func IsName(base string) bool {
-	for _, f := range files {
-		if f.name == base {
-			return !f.binary
+	for _, l := range model.Lockfiles() {
+		if l.Name == base {
+			return !l.Binary
 		}
 	}
 	return false
-}
-
-// Writer is the manager family (npm, pnpm, yarn or bun: the command users
-// type) that writes a lockfile of this base name, bun.lockb included; ""
-// for a file that is no lockfile.
-func Writer(base string) string {
-	for _, f := range files {
-		if f.name == base {
-			return f.writer
-		}
-	}
-	return ""
-}
-
-// WriterIn is the manager family the lockfiles in root attribute the
-// repository to, "" when it holds none. Another manager's lockfile wins
-// over npm's: a package-lock.json left beside one is the commonest stray.
-func WriterIn(root string) string {
-	npm := ""
-	for _, f := range files {
-		st, err := os.Stat(filepath.Join(root, f.name))
-		switch {
-		case err != nil || !st.Mode().IsRegular():
-		case f.writer != "npm":
-			return f.writer
-		default:
-			npm = f.writer
-		}
-	}
-	return npm
 }
 
 // Find locates the lockfile of a repository root. It returns "" and a nil
@@ -175,11 +130,11 @@ func Find(root string) (string, error) {
 // field) can pick its own, or warn about a stale second lockfile.
 func FindAll(root string) ([]string, error) {
 	var found []string
-	for _, f := range files {
-		if f.binary {
+	for _, l := range model.Lockfiles() {
+		if l.Binary {
 			continue
 		}
-		p := filepath.Join(root, f.name)
+		p := filepath.Join(root, l.Name)
 		st, err := os.Stat(p)
 		if err == nil && st.Mode().IsRegular() {
 			found = append(found, p)
@@ -321,6 +276,19 @@ func hasProtocol(spec string) bool {
 		}
 	}
 	return false
+}
+
+// entryAt is the entry of pkg recorded as v: local when v points into the
+// repository, a version when it is one, else a resolution (a tarball, a
+// git commit).
+func entryAt(pkg, v string) Entry {
+	switch {
+	case isLocalProtocol(v):
+		return Entry{Package: pkg, Resolution: v, Local: true}
+	case isVersion(v):
+		return Entry{Package: pkg, Version: v}
+	}
+	return Entry{Package: pkg, Resolution: v}
 }
 
 // isLocalProtocol reports whether a specifier or resolution points into

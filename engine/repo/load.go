@@ -9,7 +9,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/uptide/uptide/engine/lockfile"
 	"github.com/uptide/uptide/engine/model"
 )
 
@@ -325,8 +324,12 @@ func detectPackageManager(root, field string) (string, string) {
 		}
 		problem = fmt.Sprintf("packageManager %q names no package manager Uptide knows (npm, pnpm, yarn, bun): the lockfile decides instead", field)
 	}
-	if m := lockfile.WriterIn(root); m != "" {
-		return m, problem
+	// Another manager's lockfile wins over npm's: a package-lock.json left
+	// beside one is the commonest stray.
+	for _, l := range model.Lockfiles() {
+		if l.Writer != "npm" && isFile(filepath.Join(root, l.Name)) {
+			return l.Writer, problem
+		}
 	}
 	return "npm", problem
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/uptide/uptide/engine/lockfile"
+	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/engine/peers"
 )
 
@@ -30,7 +31,7 @@ type Manager interface {
 	// lockfile's format (data), "" for none (npm ships with Node).
 	Pinned(f lockfile.Format, data []byte) string
 	// Formats are the lockfile formats it writes: with the lockfile's
-	// writer (lockfile.Writer, which is Command), the format tells the two
+	// writer (model.LockfileWriter, which is Command), the format tells the two
 	// Yarns apart.
 	Formats() []lockfile.Format
 	// Usable refuses a repository the manager cannot install for fix,
@@ -98,7 +99,7 @@ func ByName(name string) (Manager, bool) {
 // the format, nil for none.
 func lockfileManager(name string, f lockfile.Format) Manager {
 	for _, m := range managers {
-		if lockfile.Writer(name) == m.Command() && slices.Contains(m.Formats(), f) {
+		if model.LockfileWriter(name) == m.Command() && slices.Contains(m.Formats(), f) {
 			return m
 		}
 	}
