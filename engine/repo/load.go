@@ -86,6 +86,19 @@ func readManifest(file string) ([]byte, error) {
 	return data, nil
 }
 
+// manifestOrProblem parses the manifest at relFile; one that does not
+// parse is a problem on r saying that what ("this workspace") is left out
+// until it does, and nil.
+func manifestOrProblem(r *model.Repository, relFile string, data []byte, what string) *manifest {
+	m, perr := parseManifest(data)
+	if perr != nil {
+		r.Problems = append(r.Problems, model.Problem{File: relFile, Line: perr.Line,
+			Message: perr.Msg + "; " + what + " is left out until then"})
+		return nil
+	}
+	return m
+}
+
 func isFile(p string) bool {
 	fi, err := os.Stat(p)
 	return err == nil && fi.Mode().IsRegular()
@@ -238,10 +251,8 @@ func loadRoot(root string) (*model.Repository, error) {
 			r.Problems = append(r.Problems, model.Problem{File: relFile, Message: "unreadable workspace: " + err.Error() + "; this workspace is left out until then"})
 			continue
 		}
-		m, perr := parseManifest(data)
-		if perr != nil {
-			r.Problems = append(r.Problems, model.Problem{File: relFile, Line: perr.Line,
-				Message: perr.Msg + "; this workspace is left out until then"})
+		m := manifestOrProblem(r, relFile, data, "this workspace")
+		if m == nil {
 			continue
 		}
 		r.Workspaces = append(r.Workspaces, buildWorkspace(r, dir, file, m, catalogHome))
