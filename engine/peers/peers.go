@@ -17,9 +17,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/uptide/uptide/engine/lockfile"
-
 	"gopkg.in/yaml.v3"
+
+	"github.com/uptide/uptide/engine/lockfile"
 )
 
 // Policy is the manager's behaviour for missing peers.

@@ -34,14 +34,18 @@ type Target struct {
 // Group members move with the lead, each at its own target, sorted by name.
 // Arguments are shell-quoted where a shell would split or expand them.
 func Next(repo Repo, pkg, target string, members []Target) []string {
-	check, fix := commands(repo, pkg, target, members)
-	switch {
-	case check == "":
-		return []string{}
-	case fix == "":
-		return []string{check}
+	return steps(commands(repo, pkg, target, members))
+}
+
+// steps are the commands given, in order, but for the empty ones.
+func steps(check, fix string) []string {
+	out := []string{}
+	for _, c := range []string{check, fix} {
+		if c != "" {
+			out = append(out, c)
+		}
 	}
-	return []string{check, fix}
+	return out
 }
 
 // commands are Next's two commands apart: the detailed check, and the fix

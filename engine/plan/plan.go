@@ -144,8 +144,9 @@ func Build(findings []model.Finding, opts Options) model.Plan {
 	if opts.Target != "" {
 		repo := opts.Repo
 		repo.Conflict = repo.Conflict || len(opts.Companions.Conflicts) > 0
-		p.Next = Next(repo, opts.Package, opts.Target, opts.Members)
-		_, p.Fix = commands(repo, opts.Package, opts.Target, opts.Members)
+		var check string
+		check, p.Fix = commands(repo, opts.Package, opts.Target, opts.Members)
+		p.Next = steps(check, p.Fix)
 		if needsNode(breaking) || needsTypeScript(breaking) {
 			// Moving the repository to another Node is beyond any command
 			// Uptide has: only the detailed check stays. The upgrade a
