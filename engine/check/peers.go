@@ -49,7 +49,7 @@ func (c *checker) peerRule() typescript.PeerRule {
 			setting = c.client.Config().Setting
 		}
 		p := peers.For(r.PackageManager).Of(peers.Input{Root: c.root, ManagerField: r.PackageManagerField,
-			Lockfile: lock, LockfileFormat: r.LockfileFormat, Setting: setting})
+			Lockfile: lock, LockfileFormat: lockfile.Format(r.LockfileFormat), Setting: setting})
 		c.peers = &p
 	}
 	return typescript.PeerRule{LeftOut: !c.peers.Installs, Why: c.peers.Why, Release: c.releaseFor}

@@ -1,7 +1,9 @@
 package diff
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -166,7 +168,7 @@ func withFindings(c model.Change, findings []finding) model.Change {
 	best := 0
 	for i := 1; i < len(findings); i++ {
 		r, b := rule(findings[i].rule), rule(findings[best].rule)
-		ri, bi := severityRank(r.Severity), severityRank(b.Severity)
+		ri, bi := r.Severity.Rank(), b.Severity.Rank()
 		switch {
 		case ri > bi:
 			best = i
@@ -271,23 +273,14 @@ func disjoint(a, b []string) bool {
 // fields, so that equal inputs give identical output whatever the order
 // they were produced in.
 func Sort(changes []model.Change) {
-	sort.SliceStable(changes, func(i, j int) bool {
-		a, b := &changes[i], &changes[j]
-		if a.Path != b.Path {
-			return a.Path < b.Path
-		}
-		if a.Kind != b.Kind {
-			return a.Kind < b.Kind
-		}
-		if a.Rule != b.Rule {
-			return a.Rule < b.Rule
-		}
-		if a.Before != b.Before {
-			return a.Before < b.Before
-		}
-		if a.After != b.After {
-			return a.After < b.After
-		}
-		return a.Replacement < b.Replacement
+	slices.SortStableFunc(changes, func(a, b model.Change) int {
+		return cmp.Or(
+			cmp.Compare(a.Path, b.Path),
+			cmp.Compare(a.Kind, b.Kind),
+			cmp.Compare(a.Rule, b.Rule),
+			cmp.Compare(a.Before, b.Before),
+			cmp.Compare(a.After, b.After),
+			cmp.Compare(a.Replacement, b.Replacement),
+		)
 	})
 }

@@ -167,16 +167,3 @@ func directionRule(role string, d direction) string {
 	}
 	return "checker/incompatible"
 }
-
-// severityRank orders severities from least to most serious.
-func severityRank(s model.Severity) int {
-	switch s {
-	case model.Breaking:
-		return 3
-	case model.Deprecated:
-		return 2
-	case model.Additive:
-		return 1
-	}
-	return 0
-}

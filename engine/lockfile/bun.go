@@ -55,13 +55,10 @@ func bunEntry(name, id string) Entry {
 	if pkg == "" {
 		pkg = name
 	}
-	switch {
-	case isLocalProtocol(rest), strings.HasPrefix(rest, "root:"):
+	if strings.HasPrefix(rest, "root:") {
 		return Entry{Package: pkg, Resolution: rest, Local: true}
-	case isVersion(rest):
-		return Entry{Package: pkg, Version: rest}
 	}
-	return Entry{Package: pkg, Resolution: rest}
+	return entryAt(pkg, rest)
 }
 
 type bunFile struct {

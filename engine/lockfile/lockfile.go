@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/uptide/uptide/engine/model"
 )
 
 // Format names a lockfile format and version.
@@ -27,6 +29,22 @@ const (
 	YarnBerry Format = "yarn-berry"
 	Bun       Format = "bun"
 )
+
+// Writer is the manager family that writes the format (pnpm for every
+// pnpm-vN), "" for a format this version does not know.
+func (f Format) Writer() string {
+	switch f {
+	case NPMv1, NPMv2, NPMv3:
+		return "npm"
+	case PnpmV5, PnpmV6, PnpmV9:
+		return "pnpm"
+	case YarnV1, YarnBerry:
+		return "yarn"
+	case Bun:
+		return "bun"
+	}
+	return ""
+}
 
 // Entry is what a lockfile records for one dependency of one workspace.
 type Entry struct {
@@ -85,16 +103,12 @@ func (e *Error) Error() string {
 	return b.String()
 }
 
-// names are the lockfiles Find looks for, most authoritative first: npm
-// itself prefers npm-shrinkwrap.json over package-lock.json.
-var names = []string{"pnpm-lock.yaml", "npm-shrinkwrap.json", "package-lock.json", "yarn.lock", "bun.lock"}
-
 // IsName says whether a file's base name is one of the lockfiles Find
 // looks for.
 func IsName(base string) bool {
-	for _, n := range names {
-		if n == base {
-			return true
+	for _, l := range model.Lockfiles() {
+		if l.Name == base {
+			return !l.Binary
 		}
 	}
 	return false
@@ -116,8 +130,11 @@ func Find(root string) (string, error) {
 // field) can pick its own, or warn about a stale second lockfile.
 func FindAll(root string) ([]string, error) {
 	var found []string
-	for _, n := range names {
-		p := filepath.Join(root, n)
+	for _, l := range model.Lockfiles() {
+		if l.Binary {
+			continue
+		}
+		p := filepath.Join(root, l.Name)
 		st, err := os.Stat(p)
 		if err == nil && st.Mode().IsRegular() {
 			found = append(found, p)
@@ -259,6 +276,19 @@ func hasProtocol(spec string) bool {
 		}
 	}
 	return false
+}
+
+// entryAt is the entry of pkg recorded as v: local when v points into the
+// repository, a version when it is one, else a resolution (a tarball, a
+// git commit).
+func entryAt(pkg, v string) Entry {
+	switch {
+	case isLocalProtocol(v):
+		return Entry{Package: pkg, Resolution: v, Local: true}
+	case isVersion(v):
+		return Entry{Package: pkg, Version: v}
+	}
+	return Entry{Package: pkg, Resolution: v}
 }
 
 // isLocalProtocol reports whether a specifier or resolution points into

@@ -105,19 +105,14 @@ func (l *npmLockfile) lookupV1(ws, name string) (Entry, bool) {
 
 func (d *npmV1Dep) entry(name string) Entry {
 	v := d.Version
-	switch {
-	case strings.HasPrefix(v, "npm:"):
-		real, ver, _ := splitAt(strings.TrimPrefix(v, "npm:"))
+	if alias, ok := strings.CutPrefix(v, "npm:"); ok {
+		real, ver, _ := splitAt(alias)
 		if isVersion(ver) {
 			return Entry{Package: real, Version: ver}
 		}
 		return Entry{Package: real, Resolution: v}
-	case isLocalProtocol(v):
-		return Entry{Package: name, Resolution: v, Local: true}
-	case isVersion(v):
-		return Entry{Package: name, Version: v}
 	}
-	return Entry{Package: name, Resolution: v}
+	return entryAt(name, v)
 }
 
 type npmHeader struct {

@@ -188,7 +188,7 @@ func Arbitrate(findings []model.Finding, usages []model.Usage, diagnostics []mod
 		return finalize(a.fs)
 	}
 	diags := slices.Clone(diagnostics)
-	slices.SortStableFunc(diags, compareDiagnostics)
+	slices.SortStableFunc(diags, model.CompareDiagnostics)
 	anchors, rest, anchored := anchorRoots(diags, opts.Package)
 	for _, d := range anchored {
 		if u := a.innermost(d); u >= 0 {

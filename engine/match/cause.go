@@ -133,8 +133,8 @@ func anchorFinding(pkg string, r model.Root, row *CauseRow, ds []model.Diagnosti
 		d.Root = nil // the anchor is the root; repeating it on each error says nothing
 		down[i] = d
 	}
-	slices.SortStableFunc(down, compareDiagnostics)
-	down = slices.CompactFunc(down, func(a, b model.Diagnostic) bool { return compareDiagnostics(a, b) == 0 })
+	slices.SortStableFunc(down, model.CompareDiagnostics)
+	down = slices.CompactFunc(down, func(a, b model.Diagnostic) bool { return model.CompareDiagnostics(a, b) == 0 })
 	workspaces := ""
 	if n := distinctWorkspaces(down); n > 1 {
 		workspaces = fmt.Sprintf(" in %d workspaces", n)

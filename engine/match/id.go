@@ -78,41 +78,11 @@ func compareFindings(a, b model.Finding) int {
 		cmp.Compare(a.Change, b.Change),
 		cmp.Compare(a.Path, b.Path),
 		cmp.Compare(a.SymbolPath, b.SymbolPath),
-		cmp.Compare(severityRank(b.Severity), severityRank(a.Severity)),
+		cmp.Compare(b.Severity.Rank(), a.Severity.Rank()),
 		cmp.Compare(b.Confidence, a.Confidence),
 		cmp.Compare(a.Reason, b.Reason),
 		cmp.Compare(a.Rule, b.Rule),
-		slices.CompareFunc(a.Evidence, b.Evidence, compareDiagnostics),
-		slices.CompareFunc(a.Downstream, b.Downstream, compareDiagnostics),
+		slices.CompareFunc(a.Evidence, b.Evidence, model.CompareDiagnostics),
+		slices.CompareFunc(a.Downstream, b.Downstream, model.CompareDiagnostics),
 	)
-}
-
-func compareDiagnostics(a, b model.Diagnostic) int {
-	return cmp.Or(
-		cmp.Compare(a.File, b.File),
-		cmp.Compare(a.Start, b.Start),
-		cmp.Compare(a.Line, b.Line),
-		cmp.Compare(a.Column, b.Column),
-		cmp.Compare(a.Code, b.Code),
-		cmp.Compare(a.Message, b.Message),
-		cmp.Compare(a.Length, b.Length),
-		cmp.Compare(a.Workspace, b.Workspace),
-	)
-}
-
-// severityRank orders severities from least to most serious.
-func severityRank(s model.Severity) int {
-	switch s {
-	case model.Breaking:
-		return 5
-	case model.Unverified:
-		return 4
-	case model.Deprecated:
-		return 3
-	case model.Info:
-		return 2
-	case model.Additive:
-		return 1
-	}
-	return 0
 }

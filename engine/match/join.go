@@ -3,6 +3,7 @@ package match
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -121,7 +122,7 @@ func findingKey(f model.Finding) usageKey {
 // dedupeUsages sorts usages by position and keeps one per key.
 func dedupeUsages(usages []model.Usage) []model.Usage {
 	us := append([]model.Usage(nil), usages...)
-	sort.SliceStable(us, func(a, b int) bool { return usageLess(us[a], us[b]) })
+	slices.SortStableFunc(us, model.CompareUsages)
 	out := us[:0]
 	seen := map[usageKey]bool{}
 	for _, u := range us {
@@ -131,28 +132,6 @@ func dedupeUsages(usages []model.Usage) []model.Usage {
 		}
 	}
 	return out
-}
-
-func usageLess(a, b model.Usage) bool {
-	switch {
-	case a.File != b.File:
-		return a.File < b.File
-	case a.Start != b.Start:
-		return a.Start < b.Start
-	case a.Line != b.Line:
-		return a.Line < b.Line
-	case a.Column != b.Column:
-		return a.Column < b.Column
-	case a.End != b.End:
-		return a.End < b.End
-	case a.SymbolPath != b.SymbolPath:
-		return a.SymbolPath < b.SymbolPath
-	case a.CanonicalPath != b.CanonicalPath:
-		return a.CanonicalPath < b.CanonicalPath
-	case a.Access != b.Access:
-		return a.Access < b.Access
-	}
-	return a.Via < b.Via
 }
 
 // usagePaths is the name written, then its canonical target when it differs.
@@ -456,7 +435,7 @@ func groupRemovedAtSite(js []joined) []model.Finding {
 // keep each usage, so the arbiter can confirm the finding through any of
 // them.
 func mergeRemoved(ms []joined) model.Finding {
-	sort.SliceStable(ms, func(a, b int) bool { return usageLess(ms[a].u, ms[b].u) })
+	slices.SortStableFunc(ms, func(a, b joined) int { return model.CompareUsages(a.u, b.u) })
 	base := 0
 	for i, m := range ms {
 		if m.f.Change == string(model.ChangeRemoved) {

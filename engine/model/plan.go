@@ -30,6 +30,11 @@ type Plan struct {
 	Totals PlanTotals `json:"totals"`
 	// Next holds the exact commands for this repository, in order.
 	Next []string `json:"next"`
+	// Fix is the command of Next that fixes the upgrade, "" when the plan
+	// offers none (a conflict, a Node or TypeScript to move first): code
+	// picks the fix by this field, never by a command's words. The
+	// envelope has it in next already.
+	Fix string `json:"-"`
 }
 
 // PlanTotals sums the counted rules.

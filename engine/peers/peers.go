@@ -18,6 +18,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/uptide/uptide/engine/lockfile"
 )
 
 // Policy is the manager's behaviour for missing peers.
@@ -45,7 +47,8 @@ type Input struct {
 	ManagerField string
 	// Lockfile is its path ("" without one) and LockfileFormat the parsed
 	// format ("npm-v1", "pnpm-v9", "yarn-berry", …).
-	Lockfile, LockfileFormat string
+	Lockfile       string
+	LockfileFormat lockfile.Format
 	// Setting reads .npmrc keys; nil reads none.
 	Setting Setting
 }
@@ -106,14 +109,14 @@ func (r Rules) Of(in Input) Policy {
 }
 
 func yarnPolicy(in Input) Policy {
-	if in.LockfileFormat == "yarn-berry" || majorOf(in.ManagerField) >= 2 {
+	if in.LockfileFormat == lockfile.YarnBerry || majorOf(in.ManagerField) >= 2 {
 		return Policy{Why: "yarn does not install peers", Source: "yarn 2 and later never install peers"}
 	}
 	return Policy{Why: "yarn does not install peers", Source: "yarn 1 never installs peers"}
 }
 
 func npmPolicy(in Input) Policy {
-	if in.LockfileFormat == "npm-v1" || (majorOf(in.ManagerField) > 0 && majorOf(in.ManagerField) < 7) {
+	if in.LockfileFormat == lockfile.NPMv1 || (majorOf(in.ManagerField) > 0 && majorOf(in.ManagerField) < 7) {
 		return Policy{Why: "npm 6 does not install peers", Source: "npm 6 and earlier never install peers"}
 	}
 	if v, src, ok := lookup(in.Setting, "legacy-peer-deps"); ok && truthy(v) {
@@ -130,7 +133,7 @@ func pnpmPolicy(in Input) Policy {
 		return Policy{Why: "pnpm does not install peers (auto-install-peers is off)", Source: src}
 	}
 	// What the install that wrote the lockfile did.
-	if in.Lockfile != "" && strings.HasPrefix(in.LockfileFormat, "pnpm") {
+	if in.Lockfile != "" && in.LockfileFormat.Writer() == "pnpm" {
 		if data, err := os.ReadFile(in.Lockfile); err == nil {
 			if on, ok := pnpmLockSetting(data); ok {
 				return decided(on, filepath.Base(in.Lockfile)+" settings.autoInstallPeers")
@@ -144,7 +147,7 @@ func pnpmPolicy(in Input) Policy {
 		return decided(truthy(v), src+" auto-install-peers")
 	}
 	major := majorOf(in.ManagerField)
-	if major == 0 && in.LockfileFormat == "pnpm-v5" {
+	if major == 0 && in.LockfileFormat == lockfile.PnpmV5 {
 		major = 7
 	}
 	if major > 0 && major < 8 {

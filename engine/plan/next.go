@@ -34,8 +34,25 @@ type Target struct {
 // Group members move with the lead, each at its own target, sorted by name.
 // Arguments are shell-quoted where a shell would split or expand them.
 func Next(repo Repo, pkg, target string, members []Target) []string {
+	return steps(commands(repo, pkg, target, members))
+}
+
+// steps are the commands given, in order, but for the empty ones.
+func steps(check, fix string) []string {
+	out := []string{}
+	for _, c := range []string{check, fix} {
+		if c != "" {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// commands are Next's two commands apart: the detailed check, and the fix
+// ("" under a conflict, which fix refuses); both "" without a target.
+func commands(repo Repo, pkg, target string, members []Target) (check, fix string) {
 	if pkg == "" || target == "" {
-		return []string{}
+		return "", ""
 	}
 	targets := []string{"--target", proc.ShellQuote(pkg + "@" + target)}
 	ms := append([]Target(nil), members...)
@@ -67,10 +84,11 @@ func Next(repo Repo, pkg, target string, members []Target) []string {
 	if repo.Group {
 		group = []string{"--group"}
 	}
+	check = cmd("check", append(group, "--details")...)
 	if repo.Conflict {
-		return []string{cmd("check", append(group, "--details")...)}
+		return check, ""
 	}
-	return []string{cmd("check", append(group, "--details")...), cmd("fix", group...)}
+	return check, cmd("fix", group...)
 }
 
 // CheckTypeScript is the command checking the repository's upgrade of

@@ -144,12 +144,14 @@ func Build(findings []model.Finding, opts Options) model.Plan {
 	if opts.Target != "" {
 		repo := opts.Repo
 		repo.Conflict = repo.Conflict || len(opts.Companions.Conflicts) > 0
-		p.Next = Next(repo, opts.Package, opts.Target, opts.Members)
+		var check string
+		check, p.Fix = commands(repo, opts.Package, opts.Target, opts.Members)
+		p.Next = steps(check, p.Fix)
 		if needsNode(breaking) || needsTypeScript(breaking) {
 			// Moving the repository to another Node is beyond any command
 			// Uptide has: only the detailed check stays. The upgrade a
 			// newer TypeScript must come first for is not fixed before it.
-			p.Next = p.Next[:min(len(p.Next), 1)]
+			p.Next, p.Fix = p.Next[:min(len(p.Next), 1)], ""
 		}
 		if needsTypeScript(breaking) && opts.TypeScriptRelease != "" {
 			p.Next = append([]string{CheckTypeScript(repo, opts.TypeScriptRelease)}, p.Next...)

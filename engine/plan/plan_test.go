@@ -162,6 +162,7 @@ func TestBuildWithPack(t *testing.T) {
 			"uptide check zod --target zod@4.1.12 --details",
 			"uptide fix zod --target zod@4.1.12",
 		},
+		Fix: "uptide fix zod --target zod@4.1.12",
 	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("(-want +got):\n%s", d)
@@ -240,6 +241,13 @@ func TestBuildEnginesNodeKeepsOnlyCheck(t *testing.T) {
 	got := Build([]model.Finding{f}, Options{Package: "jotai", Target: "3.0.0"})
 	if want := []string{"uptide check jotai --target jotai@3.0.0 --details"}; !slices.Equal(got.Next, want) {
 		t.Errorf("next %q, want %q: no command Uptide has moves the repository's Node", got.Next, want)
+	}
+	if got.Fix != "" {
+		t.Errorf("fix %q, want none: the plan offers no fix", got.Fix)
+	}
+	conflict := Build([]model.Finding{fnd("r1", "removed", model.Breaking, "src/a.ts")}, Options{Package: "jotai", Target: "3.0.0", Repo: Repo{Conflict: true}})
+	if conflict.Fix != "" || len(conflict.Next) != 1 {
+		t.Errorf("under a conflict: next %q, fix %q; want the check alone and no fix", conflict.Next, conflict.Fix)
 	}
 	if len(got.Rules) != 1 || got.Rules[0].ID != "engines-node" || got.Rules[0].Manual != 1 ||
 		got.Rules[0].Title != "needs a newer Node: the target's engines.node excludes the repository's" {

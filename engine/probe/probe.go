@@ -183,13 +183,9 @@ func probeInstalled(ctx context.Context, req Request, node nodeBinary) (model.Ru
 	if c.Version == "" {
 		c.Version = m.Version
 	}
-	if why := looksNative(real, m); why != "" {
-		c.Inconclusive = why
-		return c, true, nil
-	}
-	tmp, cleanup, err := layout(req.TempDir)
-	if err != nil {
-		return c, false, err
+	tmp, cleanup, native, err := prepare(req, real, m, &c)
+	if tmp == "" {
+		return c, native, err
 	}
 	defer cleanup()
 	if err := link(real, modulesDir(filepath.Join(tmp, "node_modules"), req.Name)); err != nil {
@@ -308,13 +304,9 @@ func probeTarget(ctx context.Context, req Request, node nodeBinary) (model.Runti
 		c.Inconclusive = fmt.Sprintf("the target's package.json cannot be read: %v", err)
 		return c, false, nil
 	}
-	if why := looksNative(src, m); why != "" {
-		c.Inconclusive = why
-		return c, true, nil
-	}
-	tmp, cleanup, err := layout(req.TempDir)
-	if err != nil {
-		return c, false, err
+	tmp, cleanup, native, err := prepare(req, src, m, &c)
+	if tmp == "" {
+		return c, native, err
 	}
 	defer cleanup()
 	top := filepath.Join(tmp, "node_modules")
@@ -496,6 +488,18 @@ func dedupe(list []string) []string {
 		}
 	}
 	return out
+}
+
+// prepare refuses a copy that looks native, its why on c (native: that
+// decides and may be kept), else lays out the temporary directory its load
+// runs in: tmp is "" when nothing is to load.
+func prepare(req Request, dir string, m manifest, c *model.RuntimeCopy) (tmp string, cleanup func(), native bool, err error) {
+	if why := looksNative(dir, m); why != "" {
+		c.Inconclusive = why
+		return "", nil, true, nil
+	}
+	tmp, cleanup, err = layout(req.TempDir)
+	return tmp, cleanup, false, err
 }
 
 // layout makes the temporary directory a load runs in, with the probe's

@@ -54,10 +54,8 @@ func addLinkedPackages(r *model.Repository, catalogHome string) {
 					Message: fmt.Sprintf("cannot read the manifest of this file: dependency of %s (%v): check its permissions", from.Manifest, err)})
 				continue
 			}
-			m, perr := parseManifest(data)
-			if perr != nil {
-				r.Problems = append(r.Problems, model.Problem{File: relFile, Line: perr.Line,
-					Message: perr.Msg + "; this linked package is left out until then"})
+			m := manifestOrProblem(r, relFile, data, "this linked package")
+			if m == nil {
 				continue
 			}
 			ws := buildWorkspace(r, dir, file, m, catalogHome)

@@ -86,6 +86,19 @@ func readManifest(file string) ([]byte, error) {
 	return data, nil
 }
 
+// manifestOrProblem parses the manifest at relFile; one that does not
+// parse is a problem on r saying that what ("this workspace") is left out
+// until it does, and nil.
+func manifestOrProblem(r *model.Repository, relFile string, data []byte, what string) *manifest {
+	m, perr := parseManifest(data)
+	if perr != nil {
+		r.Problems = append(r.Problems, model.Problem{File: relFile, Line: perr.Line,
+			Message: perr.Msg + "; " + what + " is left out until then"})
+		return nil
+	}
+	return m
+}
+
 func isFile(p string) bool {
 	fi, err := os.Stat(p)
 	return err == nil && fi.Mode().IsRegular()
@@ -238,10 +251,8 @@ func loadRoot(root string) (*model.Repository, error) {
 			r.Problems = append(r.Problems, model.Problem{File: relFile, Message: "unreadable workspace: " + err.Error() + "; this workspace is left out until then"})
 			continue
 		}
-		m, perr := parseManifest(data)
-		if perr != nil {
-			r.Problems = append(r.Problems, model.Problem{File: relFile, Line: perr.Line,
-				Message: perr.Msg + "; this workspace is left out until then"})
+		m := manifestOrProblem(r, relFile, data, "this workspace")
+		if m == nil {
 			continue
 		}
 		r.Workspaces = append(r.Workspaces, buildWorkspace(r, dir, file, m, catalogHome))
@@ -312,16 +323,6 @@ func resolveCatalog(decl model.Declaration, catalogs map[string]map[string]strin
 	return decl, problem
 }
 
-// lockfiles in the order a repository carrying several is attributed.
-var lockfiles = []struct{ file, manager string }{
-	{"pnpm-lock.yaml", "pnpm"},
-	{"yarn.lock", "yarn"},
-	{"bun.lock", "bun"},
-	{"bun.lockb", "bun"},
-	{"package-lock.json", "npm"},
-	{"npm-shrinkwrap.json", "npm"},
-}
-
 // detectPackageManager reads the packageManager field ("pnpm@9.12.0+sha512…"),
 // else the lockfile present in root, else npm.
 func detectPackageManager(root, field string) (string, string) {
@@ -334,9 +335,11 @@ func detectPackageManager(root, field string) (string, string) {
 		}
 		problem = fmt.Sprintf("packageManager %q names no package manager Uptide knows (npm, pnpm, yarn, bun): the lockfile decides instead", field)
 	}
-	for _, l := range lockfiles {
-		if isFile(filepath.Join(root, l.file)) {
-			return l.manager, problem
+	// Another manager's lockfile wins over npm's: a package-lock.json left
+	// beside one is the commonest stray.
+	for _, l := range model.Lockfiles() {
+		if l.Writer != "npm" && isFile(filepath.Join(root, l.Name)) {
+			return l.Writer, problem
 		}
 	}
 	return "npm", problem

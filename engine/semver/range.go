@@ -390,10 +390,9 @@ func tilde(p partial) []comparator {
 // ^0.2.3 stops before 0.3.0 and ^0.0.3 admits 0.0.3 only.
 func caret(p partial) []comparator {
 	switch {
-	case p.xMajor:
-		return []comparator{anyComparator}
-	case p.xMinor:
-		return between(ver(p.major, 0, 0, ""), ver(p.major+1, 0, 0, "0"))
+	case p.xMajor, p.xMinor:
+		// ^1 and ~1 are the same range: the major's line.
+		return tilde(p)
 	case p.xPatch:
 		if p.major == 0 {
 			return between(ver(0, p.minor, 0, ""), ver(0, p.minor+1, 0, "0"))

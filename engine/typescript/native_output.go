@@ -5,7 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -174,19 +174,6 @@ func newOnlyDiags(base, over []model.Diagnostic) []model.Diagnostic {
 	return out
 }
 
-// sortDiagnostics orders as the driver does: file, offset, code, message.
-func sortDiagnostics(ds []model.Diagnostic) {
-	sort.SliceStable(ds, func(i, j int) bool {
-		a, b := ds[i], ds[j]
-		switch {
-		case a.File != b.File:
-			return a.File < b.File
-		case a.Start != b.Start:
-			return a.Start < b.Start
-		case a.Code != b.Code:
-			return a.Code < b.Code
-		default:
-			return a.Message < b.Message
-		}
-	})
-}
+// sortDiagnostics orders as the driver does: file, offset, code, message
+// (model.CompareDiagnostics).
+func sortDiagnostics(ds []model.Diagnostic) { slices.SortStableFunc(ds, model.CompareDiagnostics) }

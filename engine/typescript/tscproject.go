@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -160,19 +161,7 @@ func (t TSC) RunProject(ctx context.Context, root, config string, timeout time.D
 		}
 		run.Diagnostics = append(run.Diagnostics, model.Diagnostic{File: file, Line: d.Line, Column: d.Column, Code: d.Code, Message: relMessage(roots, d.Message)})
 	}
-	sort.SliceStable(run.Diagnostics, func(i, j int) bool {
-		a, b := run.Diagnostics[i], run.Diagnostics[j]
-		if a.File != b.File {
-			return a.File < b.File
-		}
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		if a.Column != b.Column {
-			return a.Column < b.Column
-		}
-		return a.Code < b.Code
-	})
+	slices.SortStableFunc(run.Diagnostics, model.CompareDiagnostics)
 	return run, nil
 }
 

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/uptide/uptide/engine/model"
@@ -200,7 +200,7 @@ func (a *Adapter) FindUsages(ctx context.Context, req UsageRequest) (*UsageResul
 	for i := range res.Computed {
 		res.Computed[i].Workspace = workspace
 	}
-	sort.SliceStable(res.Usages, func(i, j int) bool { return usageLess(&res.Usages[i], &res.Usages[j]) })
+	slices.SortStableFunc(res.Usages, model.CompareUsages)
 	return res, nil
 }
 
@@ -233,22 +233,6 @@ func checkUsage(u *model.Usage) error {
 		return fmt.Errorf("%s:%d: unknown loader %q", u.File, u.Line, u.Loader)
 	}
 	return nil
-}
-
-func usageLess(a, b *model.Usage) bool {
-	if a.File != b.File {
-		return a.File < b.File
-	}
-	if a.Start != b.Start {
-		return a.Start < b.Start
-	}
-	if a.End != b.End {
-		return a.End < b.End
-	}
-	if a.SymbolPath != b.SymbolPath {
-		return a.SymbolPath < b.SymbolPath
-	}
-	return a.Access < b.Access
 }
 
 func relSlash(root, p string) string {

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/uptide/uptide/engine"
-	"github.com/uptide/uptide/engine/lockfile"
 	"github.com/uptide/uptide/engine/repo"
 	"github.com/uptide/uptide/fix"
 	"github.com/uptide/uptide/fix/isolate"
@@ -367,7 +366,7 @@ func (b *bot) lockfile(ctx context.Context) (string, error) {
 	}
 	var found []string
 	for _, f := range strings.Fields(out) {
-		if lockfile.IsName(f) || f == "bun.lockb" {
+		if model.LockfileWriter(f) != "" {
 			found = append(found, f)
 		}
 	}

@@ -16,7 +16,6 @@ func (bunManager) Command() string                             { return "bun" }
 func (bunManager) Package() string                             { return "" }
 func (bunManager) Pinned(lockfile.Format, []byte) string       { return "" }
 func (bunManager) Usable(_, _ string, _ lockfile.Format) error { return nil }
-func (bunManager) Lockfiles() []string                         { return []string{"bun.lock"} }
 func (bunManager) Formats() []lockfile.Format                  { return []lockfile.Format{lockfile.Bun} }
 func (bunManager) Line() string                                { return "bun" }
 func (bunManager) IsRelease(string) bool                       { return true }

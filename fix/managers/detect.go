@@ -49,7 +49,7 @@ func Detect(ctx context.Context, root string, repo *model.Repository, env []stri
 	}
 	var lock string
 	for _, p := range all {
-		if writer(p) == family || family == "" {
+		if model.LockfileWriter(filepath.Base(p)) == family || family == "" {
 			lock = p
 			break
 		}
@@ -60,7 +60,7 @@ func Detect(ctx context.Context, root string, repo *model.Repository, env []stri
 		}
 		return nil, fmt.Errorf("no %s lockfile in %s: run `%s install` there and commit the lockfile first, so the upgrade can be checked against it", family, root, family)
 	}
-	family = writer(lock)
+	family = model.LockfileWriter(filepath.Base(lock))
 	data, err := os.ReadFile(lock)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read %s: %w", lock, err)

@@ -1,11 +1,11 @@
 package managers
 
 import (
-	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/uptide/uptide/engine/lockfile"
+	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/engine/peers"
 )
 
@@ -30,10 +30,9 @@ type Manager interface {
 	// PATH has no binary: the newest of the line that writes the
 	// lockfile's format (data), "" for none (npm ships with Node).
 	Pinned(f lockfile.Format, data []byte) string
-	// Lockfiles are the names of the lockfiles it writes, and Formats
-	// the formats of them it writes: with the name, the format tells the
-	// two Yarns apart.
-	Lockfiles() []string
+	// Formats are the lockfile formats it writes: with the lockfile's
+	// writer (model.LockfileWriter, which is Command), the format tells the two
+	// Yarns apart.
 	Formats() []lockfile.Format
 	// Usable refuses a repository the manager cannot install for fix,
 	// saying why (a lockfile of a release fix does not run, Yarn Berry
@@ -100,22 +99,11 @@ func ByName(name string) (Manager, bool) {
 // the format, nil for none.
 func lockfileManager(name string, f lockfile.Format) Manager {
 	for _, m := range managers {
-		if slices.Contains(m.Lockfiles(), name) && slices.Contains(m.Formats(), f) {
+		if model.LockfileWriter(name) == m.Command() && slices.Contains(m.Formats(), f) {
 			return m
 		}
 	}
 	return nil
-}
-
-// writer is the command of the manager family (yarn for both Yarns) that
-// writes a lockfile of the name, "" for none.
-func writer(path string) string {
-	for _, m := range managers {
-		if slices.Contains(m.Lockfiles(), filepath.Base(path)) {
-			return m.Command()
-		}
-	}
-	return ""
 }
 
 // Label is the manager that ran as its users name it: "npm 11.6.2",

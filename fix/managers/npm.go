@@ -38,7 +38,6 @@ func (npmManager) RestoreArgs() []string {
 	return []string{"ci", "--ignore-scripts", "--no-audit", "--no-fund"}
 }
 
-func (npmManager) Lockfiles() []string { return []string{"package-lock.json", "npm-shrinkwrap.json"} }
 func (npmManager) Formats() []lockfile.Format {
 	return []lockfile.Format{lockfile.NPMv1, lockfile.NPMv2, lockfile.NPMv3}
 }

@@ -41,7 +41,6 @@ func (pnpmManager) FrozenArgs() []string {
 
 func (m pnpmManager) RestoreArgs() []string { return m.FrozenArgs() }
 
-func (pnpmManager) Lockfiles() []string { return []string{"pnpm-lock.yaml"} }
 func (pnpmManager) Formats() []lockfile.Format {
 	return []lockfile.Format{lockfile.PnpmV5, lockfile.PnpmV6, lockfile.PnpmV9}
 }

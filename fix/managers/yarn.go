@@ -29,7 +29,6 @@ func (yarnClassicManager) Command() string                             { return 
 func (yarnClassicManager) Package() string                             { return "yarn" }
 func (yarnClassicManager) Pinned(lockfile.Format, []byte) string       { return "1.22.22" }
 func (yarnClassicManager) Usable(_, _ string, _ lockfile.Format) error { return nil }
-func (yarnClassicManager) Lockfiles() []string                         { return []string{"yarn.lock"} }
 func (yarnClassicManager) Formats() []lockfile.Format                  { return []lockfile.Format{lockfile.YarnV1} }
 func (yarnClassicManager) Line() string                                { return "Yarn 1" }
 func (yarnClassicManager) IsRelease(version string) bool               { return !berry(version) }
@@ -55,11 +54,10 @@ func (yarnClassicManager) InstallWrites() []string { return nil }
 
 type yarnBerryManager struct{}
 
-func (yarnBerryManager) Name() string        { return "yarn-berry" }
-func (yarnBerryManager) Command() string     { return "yarn" }
-func (yarnBerryManager) Package() string     { return "@yarnpkg/cli-dist" }
-func (yarnBerryManager) Catalogs() bool      { return false }
-func (yarnBerryManager) Lockfiles() []string { return []string{"yarn.lock"} }
+func (yarnBerryManager) Name() string    { return "yarn-berry" }
+func (yarnBerryManager) Command() string { return "yarn" }
+func (yarnBerryManager) Package() string { return "@yarnpkg/cli-dist" }
+func (yarnBerryManager) Catalogs() bool  { return false }
 func (yarnBerryManager) Formats() []lockfile.Format {
 	return []lockfile.Format{lockfile.YarnBerry}
 }

@@ -130,22 +130,35 @@ func (c *runnerConfig) resolveSetup(root, spec string) string {
 	return resolveRelative(root, path.Join(c.Dir, "package.json"), s)
 }
 
+// serviceSetup is a setup that connects to a service: its file, its kind
+// ("global setup", "setup file") and what it needs.
+type serviceSetup struct {
+	File, Kind string
+	Need       serviceNeed
+}
+
+// skip is the setup as verification lists it: "global setup: a database
+// (imports pg)".
+func (s serviceSetup) skip() ServiceSkip {
+	return ServiceSkip{File: s.File, Needs: s.Kind + ": " + s.Need.String()}
+}
+
 // serviceSetups are the setups that connect to a service, with what they
-// need ("global setup: a database (imports pg)").
-func (c *runnerConfig) serviceSetups(root string) []ServiceSkip {
-	var out []ServiceSkip
+// need.
+func (c *runnerConfig) serviceSetups(root string) []serviceSetup {
+	var out []serviceSetup
 	seen := map[string]bool{}
 	for _, s := range c.setups(root) {
 		if s.File == "" || seen[s.File] {
 			continue
 		}
 		seen[s.File] = true
-		if needs := sourceNeeds(root, s.File); needs != "" {
+		if need := sourceNeeds(root, s.File); need.what != "" {
 			kind := "global setup"
 			if strings.HasPrefix(s.Key, "setupFiles") {
 				kind = "setup file"
 			}
-			out = append(out, ServiceSkip{File: s.File, Needs: kind + ": " + needs})
+			out = append(out, serviceSetup{File: s.File, Kind: kind, Need: need})
 		}
 	}
 	return out

@@ -120,7 +120,7 @@ func TestServiceClassification(t *testing.T) {
 		"e.ts": "",
 		"f.ts": "a database (imports mongoose)",
 	} {
-		if got := sourceNeeds(root, file); got != want {
+		if got := sourceNeeds(root, file).String(); got != want {
 			t.Errorf("%s: %q, want %q", file, got, want)
 		}
 	}

@@ -220,8 +220,10 @@ func (p *planner) buildScript(pr *pending) (*TestRun, string, []ServiceSkip) {
 	if run.Runner == "vitest" || run.Runner == "jest" {
 		if c, err := nearestConfig(p.root, pr.dir); err == nil && c != nil {
 			if s := c.serviceSetups(p.root); len(s) > 0 {
-				skips = append(skips, s...)
-				why = append(why, fmt.Sprintf("its %s config %s has a %s", c.Runner, c.File, strings.SplitN(s[0].Needs, " (", 2)[0]))
+				for _, x := range s {
+					skips = append(skips, x.skip())
+				}
+				why = append(why, fmt.Sprintf("its %s config %s has a %s: %s", c.Runner, c.File, s[0].Kind, s[0].Need.what))
 			}
 		}
 	}
@@ -355,16 +357,17 @@ func (p *planner) buildConfig(pr *pending, files []string) (*TestRun, string, []
 	if !p.withServices {
 		setups := c.serviceSetups(p.root)
 		tests := serviceTests(p.root, pr.ws)
-		skips = append(append(skips, setups...), tests...)
+		for _, x := range setups {
+			skips = append(skips, x.skip())
+		}
+		skips = append(skips, tests...)
 		kind := c.Runner + " config"
 		if c.Workspace {
 			kind = "vitest workspace file"
 		}
 		if len(setups) > 0 && (c.Runner == "jest" || c.Workspace) {
-			what := strings.TrimPrefix(strings.TrimPrefix(setups[0].Needs, "global setup: "), "setup file: ")
-			what = strings.SplitN(what, " (", 2)[0]
 			return nil, fmt.Sprintf("%s %s has a %s (%s) that connects to %s, which cannot be taken out: nothing runs without --with-services",
-				kind, c.File, setupKind(setups[0]), setups[0].File, what), skips
+				kind, c.File, setups[0].Kind, setups[0].File, setups[0].Need.what), skips
 		}
 		switch {
 		case len(setups) == 0 && len(tests) == 0:
@@ -421,13 +424,6 @@ func (p *planner) buildConfig(pr *pending, files []string) (*TestRun, string, []
 		run.Command = append(run.Command, targets...)
 	}
 	return run, "", skips
-}
-
-func setupKind(s ServiceSkip) string {
-	if strings.HasPrefix(s.Needs, "setup file") {
-		return "setup file"
-	}
-	return "global setup"
 }
 
 // generatedName names the generated vitest configuration after what it

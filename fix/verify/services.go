@@ -43,7 +43,7 @@ var mockLibraries = map[string]bool{"jest-mock-extended": true, "vitest-mock-ext
 // is no service, nor is a module it mocks followed, nor a client a file
 // builds mocks of with a mocking library: such a file replaces the service,
 // it does not reach it.
-func sourceNeeds(root, file string) string {
+func sourceNeeds(root, file string) serviceNeed {
 	seen := map[string]bool{file: true}
 	queue := []string{file}
 	for depth := 0; depth < 3 && len(queue) > 0; depth++ {
@@ -71,7 +71,7 @@ func sourceNeeds(root, file string) string {
 				}
 				mod := packageOf(s)
 				if what, ok := serviceModules[mod]; ok && !mocked[mod] && !mocksFromTypes {
-					return what + " (imports " + mod + ")"
+					return serviceNeed{what, "imports " + mod}
 				}
 				if r := resolveRelative(root, f, s); r != "" && !seen[r] {
 					seen[r] = true
@@ -79,12 +79,24 @@ func sourceNeeds(root, file string) string {
 				}
 			}
 			if m := serviceEnvRE.FindStringSubmatch(src); m != nil {
-				return serviceEnv[m[1]] + " (reads " + m[1] + ")"
+				return serviceNeed{serviceEnv[m[1]], "reads " + m[1]}
 			}
 		}
 		queue = next
 	}
-	return ""
+	return serviceNeed{}
+}
+
+// serviceNeed is the service a source connects to ("a database") and how
+// it shows ("imports pg"); the zero value is none.
+type serviceNeed struct{ what, how string }
+
+// String is the need in words: "a database (imports pg)", "" for none.
+func (n serviceNeed) String() string {
+	if n.what == "" {
+		return ""
+	}
+	return n.what + " (" + n.how + ")"
 }
 
 // packageOf is the package name of a bare specifier ("pg/lib/x" → "pg").

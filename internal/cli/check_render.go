@@ -121,25 +121,26 @@ func renderCompanions(w io.Writer, rows []view.CompanionRow, p palette, width in
 		return
 	}
 	fmt.Fprintf(w, "  %s\n", p.bold("Companions"))
-	// One table, as list prints them: the versions and reasons line up
-	// whatever the names' lengths.
-	t := &table{header: []string{"", "", ""}, flexible: []bool{false, false, true}, keep: 2}
+	companionTable(w, rows, p, width, p.dim)
+}
+
+// companionTable prints companions as one table, as list and check both
+// do: the versions and reasons line up whatever the names' lengths; a
+// conflict is red, a reason otherwise in why's style.
+func companionTable(w io.Writer, rows []view.CompanionRow, p palette, width int, why func(string) string) {
+	t := &table{columns: 3, flexible: []bool{false, false, true}, keep: 2}
 	for _, r := range rows {
 		t.add(r.Name, r.Versions, r.Why)
 	}
-	out := t.render(width, "    ", func(row, col int, s string) string {
+	fmt.Fprint(w, t.render(width, "    ", func(row, col int, s string) string {
 		switch {
-		case row < 0:
-			return s // the header, dropped below
 		case rows[row].Conflict:
 			return p.red(s)
 		case col == 2:
-			return p.dim(s)
+			return why(s)
 		}
 		return s
-	})
-	// Drop the empty header line.
-	fmt.Fprint(w, out[strings.Index(out, "\n")+1:])
+	}))
 }
 
 // renderPlan prints the plan table view.Check lays out, then the rules'

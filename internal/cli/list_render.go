@@ -55,18 +55,7 @@ func renderList(w io.Writer, v view.List, p palette, width int) {
 		fmt.Fprintf(w, "\n%s\n", p.bold("Companions"))
 		for _, c := range v.Companions {
 			fmt.Fprintf(w, "  %s\n", c.Head)
-			t := &table{header: []string{"", "", ""}, flexible: []bool{false, false, true}, keep: 2}
-			for _, r := range c.Rows {
-				t.add(r.Name, r.Versions, r.Why)
-			}
-			out := t.render(width, "    ", func(row, col int, s string) string {
-				if row >= 0 && c.Rows[row].Conflict {
-					return p.red(s)
-				}
-				return s
-			})
-			// Drop the empty header line.
-			fmt.Fprint(w, out[strings.Index(out, "\n")+1:])
+			companionTable(w, c.Rows, p, width, func(s string) string { return s })
 		}
 	}
 

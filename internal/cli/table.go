@@ -11,7 +11,10 @@ import (
 // last columns are dropped, but never the first keep ones: a line wider
 // than the terminal beats a table without its versions.
 type table struct {
-	header   []string
+	header []string
+	// columns, for a table without a header, is how many it has: no
+	// header line is drawn then.
+	columns  int
 	rows     [][]string
 	flexible []bool
 	right    []bool
@@ -24,7 +27,7 @@ const minFlexible = 8
 func (t *table) add(cells ...string) { t.rows = append(t.rows, cells) }
 
 func (t *table) render(width int, indent string, style func(row, col int, s string) string) string {
-	n := len(t.header)
+	n := max(len(t.header), t.columns)
 	widths := make([]int, n)
 	measure := func(cells []string) {
 		for i := 0; i < n && i < len(cells); i++ {
@@ -90,7 +93,9 @@ func (t *table) render(width int, indent string, style func(row, col int, s stri
 			}
 		}
 	}
-	line(-1, t.header)
+	if len(t.header) > 0 {
+		line(-1, t.header)
+	}
 	for i, r := range t.rows {
 		line(i, r)
 	}

@@ -168,7 +168,7 @@ func (m Model) check(b *lines, d state.Dep) {
 		// The verdict and the compile in check's words (view.Check), in
 		// the planner's tone: a clean verdict over partial coverage is
 		// partial, and says why.
-		b.wrapped("  ", r.Summary, verdictStyle(m.s, r.Verdict))
+		b.wrapped("  ", r.Summary, st.Verdict(r.Verdict))
 		if r.Verdict == model.VerdictPartial && r.Reason != "" && r.Reason != r.Summary {
 			b.wrapped("  ", "partial: "+r.Reason, st.Warn)
 		}
@@ -276,16 +276,6 @@ func (m Model) preview(b *lines, diff string) {
 			b.add("        " + st.Good.Render(l))
 		}
 	}
-}
-
-func verdictStyle(s *state.Shared, v model.Verdict) lipgloss.Style {
-	switch v {
-	case model.VerdictBreaking:
-		return s.Styles.Bad
-	case model.VerdictSafe:
-		return s.Styles.Good
-	}
-	return s.Styles.Warn
 }
 
 // lines accumulates the content.

@@ -353,11 +353,8 @@ func markerStyle(s *state.Shared, t view.Tone) lipgloss.Style {
 
 func checkStyle(s *state.Shared, d state.Dep) lipgloss.Style {
 	st := s.Styles
-	switch row(&d).Look.Tone {
-	case view.Bad:
-		return st.Bad
-	case view.Warn:
-		return st.Warn
+	if t := row(&d).Look.Tone; t == view.Bad || t == view.Warn {
+		return st.Tone(t)
 	}
 	switch d.Check.Status {
 	case state.Queued:
@@ -367,14 +364,7 @@ func checkStyle(s *state.Shared, d state.Dep) lipgloss.Style {
 	case state.Failed:
 		return st.Warn
 	case state.Done:
-		switch d.Check.Result.Verdict {
-		case model.VerdictBreaking:
-			return st.Bad
-		case model.VerdictPossible, model.VerdictPartial, model.VerdictNone:
-			return st.Warn
-		case model.VerdictSafe:
-			return st.Good
-		}
+		return st.Verdict(d.Check.Result.Verdict)
 	}
 	return st.Muted
 }

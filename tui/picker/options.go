@@ -3,7 +3,6 @@ package picker
 import (
 	"fmt"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/uptide/uptide/engine/model"
@@ -28,7 +27,10 @@ type Option struct {
 // non-zero component, as npm's ^ reads it.
 func Options(p *model.Packument, installed, current string) []Option {
 	byVersion := map[string]*Option{}
-	add := func(v, label string) {
+	// rank orders a version's labels: latest first, then the other tags,
+	// then its line's, installed last.
+	rank := map[string]int{}
+	add := func(v, label string, r int) {
 		if _, ok := p.Versions[v]; !ok && v != installed {
 			return
 		}
@@ -45,6 +47,7 @@ func Options(p *model.Packument, installed, current string) []Option {
 		}
 		if label != "" && !contains(o.Labels, label) {
 			o.Labels = append(o.Labels, label)
+			rank[label] = r
 		}
 	}
 
@@ -71,21 +74,25 @@ func Options(p *model.Packument, installed, current string) []Option {
 		if l == instLine {
 			label += " (installed line)"
 		}
-		add(v, label)
+		add(v, label, 2)
 	}
 	// Every other release above the installed one, unlabeled, so any
 	// version can be picked; prereleases only through their dist-tags.
 	for v := range p.Versions {
 		if pv, err := semver.Parse(v); err == nil && !pv.IsPrerelease() && (installed == "" || semver.Compare(v, installed) > 0) {
-			add(v, "")
+			add(v, "", 0)
 		}
 	}
 	tags := lists.SortedKeys(p.DistTags)
 	for _, t := range tags {
-		add(p.DistTags[t], t)
+		r := 1
+		if t == "latest" {
+			r = 0
+		}
+		add(p.DistTags[t], t, r)
 	}
 	if installed != "" {
-		add(installed, "installed")
+		add(installed, "installed", 3)
 		byVersion[installed].Installed = true
 	}
 	if o := byVersion[current]; o != nil {
@@ -93,7 +100,7 @@ func Options(p *model.Packument, installed, current string) []Option {
 	}
 	out := make([]Option, 0, len(byVersion))
 	for _, o := range byVersion {
-		sort.SliceStable(o.Labels, func(i, j int) bool { return labelRank(o.Labels[i]) < labelRank(o.Labels[j]) })
+		sort.SliceStable(o.Labels, func(i, j int) bool { return rank[o.Labels[i]] < rank[o.Labels[j]] })
 		out = append(out, *o)
 	}
 	sort.Slice(out, func(i, j int) bool { return semver.Compare(out[i].Version, out[j].Version) > 0 })
@@ -113,19 +120,6 @@ func line(v string) string {
 		return fmt.Sprintf("0.%d.x", pv.Minor())
 	}
 	return fmt.Sprintf("0.0.%d", pv.Patch())
-}
-
-// labelRank puts latest first, then the other tags, then lines.
-func labelRank(l string) int {
-	switch {
-	case l == "latest":
-		return 0
-	case l == "installed":
-		return 3
-	case strings.HasPrefix(l, "newest "):
-		return 2
-	}
-	return 1
 }
 
 func contains(list []string, s string) bool {

@@ -2,7 +2,6 @@ package state
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/view"
@@ -214,23 +213,14 @@ func ResultOf(p *model.PackageReport) *CheckResult {
 	if p.Status == model.StatusSkipped && p.Reason != "" {
 		r.Notes = append(r.Notes, p.Reason)
 	}
-	r.NextCommand = nextCommand(p.Plan.Next)
+	// The fix when the plan offers one, else its first command (the
+	// detailed check, or the upgrade of typescript a target the
+	// repository's compiler cannot read needs first).
+	r.NextCommand = p.Plan.Fix
+	if r.NextCommand == "" && len(p.Plan.Next) > 0 {
+		r.NextCommand = p.Plan.Next[0]
+	}
 	return r
-}
-
-// nextCommand is the command to go on with: the fix when the plan offers
-// one, else its first (the detailed check, or the upgrade of typescript a
-// target the repository's compiler cannot read needs first).
-func nextCommand(next []string) string {
-	for _, c := range next {
-		if strings.HasPrefix(c, "uptide fix ") {
-			return c
-		}
-	}
-	if len(next) > 0 {
-		return next[0]
-	}
-	return ""
 }
 
 func verdictOf(p *model.PackageReport) (model.Verdict, string) {

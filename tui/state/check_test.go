@@ -129,8 +129,21 @@ func TestResultOfNeedsTypeScriptFirst(t *testing.T) {
 		t.Errorf("NextCommand = %q, want %q", got, rep.Plan.Next[0])
 	}
 	rep.Plan.Next = []string{"uptide check zod --target zod@4.6.7 --details", "uptide fix zod --target zod@4.6.7"}
+	rep.Plan.Fix = rep.Plan.Next[1]
 	if got := state.ResultOf(&rep).NextCommand; got != rep.Plan.Next[1] {
 		t.Errorf("NextCommand = %q, want the fix", got)
+	}
+}
+
+// The fix is the plan's Fix, never a command picked by its words: a plan
+// that offers no fix goes on with its first command whatever the others
+// say.
+func TestResultOfPicksTheFixByKind(t *testing.T) {
+	rep := report()
+	rep.Plan.Next = []string{"uptide check zod --target zod@4.6.7 --details", "uptide fix zod --target zod@4.6.7"}
+	rep.Plan.Fix = ""
+	if got := state.ResultOf(&rep).NextCommand; got != rep.Plan.Next[0] {
+		t.Errorf("NextCommand = %q, want %q: the plan offers no fix", got, rep.Plan.Next[0])
 	}
 }
 

@@ -129,6 +129,19 @@ func (s Styles) Tone(t view.Tone) lipgloss.Style {
 	return lipgloss.Style{}
 }
 
+// Verdict is the style of a check's verdict: breaking red, safe green,
+// anything short of either (possible impact, partial, not analyzed) a
+// warning.
+func (s Styles) Verdict(v model.Verdict) lipgloss.Style {
+	switch v {
+	case model.VerdictBreaking:
+		return s.Bad
+	case model.VerdictSafe:
+		return s.Good
+	}
+	return s.Warn
+}
+
 // RuleLine is a horizontal rule of width cells.
 func (s Styles) RuleLine(width int) string {
 	if width <= 0 {

@@ -21,6 +21,7 @@
 const fs = require('fs');
 const path = require('path');
 const { real, inside } = require('./paths');
+const { isRegular: isFile } = require('./regular');
 const compat = require('./compat');
 
 /**
@@ -978,15 +979,6 @@ function resolveExtends(name, dir) {
     const f = candidates(path.join(d, 'node_modules', name)).find(isFile);
     if (f) return f;
     if (path.dirname(d) === d) return '';
-  }
-}
-
-/** @param {string} f */
-function isFile(f) {
-  try {
-    return fs.statSync(f).isFile();
-  } catch {
-    return false;
   }
 }
 

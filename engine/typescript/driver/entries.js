@@ -9,7 +9,7 @@
 
 const fs = require('fs');
 const path = require('path');
-const { readText } = require('./regular');
+const { readText, isRegular: isFile } = require('./regular');
 
 const DECLARATION = /\.d\.(ts|mts|cts)$/;
 // Patterns can match whole trees; past this many files a pattern is cut off
@@ -377,15 +377,6 @@ function readDir(dir) {
     return fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   } catch {
     return [];
-  }
-}
-
-/** @param {string} p */
-function isFile(p) {
-  try {
-    return fs.statSync(p).isFile();
-  } catch {
-    return false;
   }
 }
 

@@ -19,6 +19,8 @@ const { shareSources, current } = require('./sources');
 const compat = require('./compat');
 const { sourcePathsOf, withSourcePaths } = require('./wssource');
 const { configIn, configAbove } = require('./tsconfig');
+const { isRegular: isFile } = require('./regular');
+const { inside } = require('./entries');
 
 const TS_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts'];
 const JS_EXTENSIONS = ['.js', '.jsx', '.mjs', '.cjs'];
@@ -287,21 +289,6 @@ function realOrResolved(p) {
   } catch {
     return path.resolve(p);
   }
-}
-
-/** @param {string} p */
-function isFile(p) {
-  try {
-    return fs.statSync(p).isFile();
-  } catch {
-    return false;
-  }
-}
-
-/** @param {string} root @param {string} p */
-function inside(root, p) {
-  const rel = path.relative(root, p);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
 
 /** Drops the kept programs (the check that read them is over). */
