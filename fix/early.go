@@ -19,27 +19,34 @@ type earlyInstall struct {
 	err   error
 }
 
-// installEarly waits for check's first plan of the package and installs its
-// moves in the clone, into early; it leaves early nil when check ended
-// first, the plan could not be installed as it was (a conflict, no
+// installEarly waits for check's first plan of the package (a kept check's
+// final one) and installs its moves in the clone, into early; it leaves
+// early nil when check ended first, the plan could not be installed as it was (a conflict, no
 // target), or ctx ended. The pipeline starts it once the clone is made,
 // the manager detected and, when the baseline compile reads the clone,
 // that compile done: it must see the clone before the upgrade.
 func (r *runner) installEarly(ctx context.Context) bool {
+	var reports []model.PackageReport
 	select {
 	case <-r.checked:
-		return true
 	default:
+		select {
+		case first := <-r.plans:
+			reports = []model.PackageReport{first}
+		case <-r.checked:
+		case <-ctx.Done():
+			return true
+		}
 	}
-	var first model.PackageReport
-	select {
-	case first = <-r.plans:
-	case <-r.checked:
-		return true
-	case <-ctx.Done():
-		return true
+	if reports == nil {
+		if !r.keptCheck {
+			return true // the install after check takes its final plan
+		}
+		// A kept check was done before the clone: its final plan is
+		// installed now, beside the baseline compile.
+		reports = reportsOf(r.crep, r.o.Package)
 	}
-	pl, err := planOf(r.o.Package, []model.PackageReport{first}, r.repository)
+	pl, err := planOf(r.o.Package, reports, r.repository)
 	if err != nil || len(pl.conflicts) > 0 || ctx.Err() != nil {
 		return true
 	}

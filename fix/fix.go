@@ -20,6 +20,8 @@ import (
 	"github.com/uptide/uptide/fix/isolate"
 	"github.com/uptide/uptide/fix/managers"
 	"github.com/uptide/uptide/fix/verify"
+	"github.com/uptide/uptide/internal/checkstore"
+	"github.com/uptide/uptide/internal/environ"
 	"github.com/uptide/uptide/internal/lists"
 	"github.com/uptide/uptide/internal/redact"
 )
@@ -121,6 +123,9 @@ type runner struct {
 	early    *earlyInstall
 	crep     *model.CheckReport
 	checkErr error
+	// keptCheck: crep is the check kept for this state of the files
+	// (internal/checkstore), set before checked is closed.
+	keptCheck bool
 
 	reports   []model.PackageReport
 	upgrade   *upgradePlan
@@ -404,6 +409,16 @@ func (r *runner) makeClone(ctx context.Context) bool {
 // the sites. It hands its plans of the package to the early install as
 // they come.
 func (r *runner) check(ctx context.Context) bool {
+	ask := checkstore.Ask{Packages: r.names(), Targets: r.o.Targets, Group: r.o.Group, Runtime: !r.o.NoRuntime}
+	if kept := checkstore.Open(environ.Env(r.o.Env), r.root).LoadRun(ask); kept != nil {
+		// uptide check (or the planner) checked the same on this state of
+		// the files: its check is this run's, and check's analysis, the
+		// most of a run's own work, is not done twice.
+		r.progress(model.PhaseCheck, "checked %s: the check kept for this state of the files", strings.Join(r.names(), ", "))
+		r.crep, r.keptCheck = kept, true
+		close(r.checked)
+		return true
+	}
 	r.progress(model.PhaseCheck, "checking %s", strings.Join(r.names(), ", "))
 	r.crep, r.checkErr = engine.Check(ctx, engine.CheckOptions{Cwd: r.o.Cwd, CwdArg: r.o.CwdArg, Env: r.o.Env, Client: r.o.Client, CompilerClient: r.o.CompilerClient,
 		Packages: r.names(), Targets: r.o.Targets, Group: r.o.Group, Compile: true, Runtime: !r.o.NoRuntime, Events: r.o.CheckEvents,

@@ -155,7 +155,9 @@ func (l *Live) Check(ctx context.Context, req CheckRequest, events func(CheckEve
 	if cwd == l.Cwd {
 		// Kept as uptide check keeps it (same options, probe included),
 		// so plan and the next run read it instead of checking again.
-		l.keptChecks(rep.Repository.Root).Save(rep)
+		kept := l.keptChecks(rep.Repository.Root)
+		kept.Save(rep)
+		kept.SaveRun(checkstore.Ask{Packages: opts.Packages, Targets: opts.Targets, Group: opts.Group, Runtime: opts.Runtime}, rep)
 	}
 	pr, err := reportFor(rep, req)
 	if err != nil {

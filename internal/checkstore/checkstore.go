@@ -1,6 +1,6 @@
 // Package checkstore keeps the check results of a repository per state of
-// its files, so plan, fix --batch and the planner use what check found
-// without checking again: the state is the commit checked out, the paths
+// its files, so plan, fix and the planner use what check found without
+// checking again: the state is the commit checked out, the paths
 // git sees changed and their contents. A change to any tracked or
 // untracked file is another state; a directory that is no git repository
 // keeps nothing.
@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/uptide/uptide/engine/model"
@@ -109,4 +110,69 @@ func (s Store) Load(targets map[string]string) map[string]*model.PackageReport {
 
 func fileName(pkg, target string) string {
 	return strings.ReplaceAll(pkg, "/", "+") + "@" + target + ".json"
+}
+
+// Ask is what a check was asked: the packages named, the --target of each
+// as written (a dist-tag or a range stays one), --group, and whether the
+// runtime probe ran. Two checks of one state asked the same are the same
+// check.
+type Ask struct {
+	Packages []string
+	Targets  map[string]string
+	Group    bool
+	Runtime  bool
+}
+
+// key names a run's file: the ask, packages sorted, hashed.
+func (a Ask) key() string {
+	pkgs := slices.Clone(a.Packages)
+	slices.Sort(pkgs)
+	targets := a.Targets
+	if len(targets) == 0 {
+		targets = nil // none given, however the caller spells it
+	}
+	data, _ := json.Marshal(struct { // a map marshals with its keys sorted
+		P []string
+		T map[string]string
+		G bool
+		R bool
+	}{pkgs, targets, a.Group, a.Runtime})
+	sum := sha256.Sum256(data)
+	return "run-" + hex.EncodeToString(sum[:16]) + ".json"
+}
+
+// SaveRun keeps a whole check under what it was asked, so fix asked the
+// same on the same state takes it instead of checking again (the reports
+// one by one, which Save keeps, lose a package checked at two installed
+// versions).
+func (s Store) SaveRun(ask Ask, rep *model.CheckReport) {
+	dir := string(s)
+	if dir == "" || len(ask.Packages) == 0 || os.MkdirAll(dir, 0o700) != nil {
+		return
+	}
+	data, err := json.Marshal(rep)
+	if err != nil {
+		return
+	}
+	name := ask.key()
+	tmp := filepath.Join(dir, name+".tmp")
+	if os.WriteFile(tmp, data, 0o600) == nil {
+		_ = os.Rename(tmp, filepath.Join(dir, name))
+	}
+}
+
+// LoadRun is the check kept for ask, nil when there is none.
+func (s Store) LoadRun(ask Ask) *model.CheckReport {
+	if s == "" || len(ask.Packages) == 0 {
+		return nil
+	}
+	data, err := os.ReadFile(filepath.Join(string(s), ask.key()))
+	if err != nil {
+		return nil
+	}
+	var rep model.CheckReport
+	if json.Unmarshal(data, &rep) != nil {
+		return nil
+	}
+	return &rep
 }

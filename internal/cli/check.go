@@ -10,6 +10,7 @@ import (
 
 	"github.com/uptide/uptide/engine"
 	"github.com/uptide/uptide/engine/model"
+	"github.com/uptide/uptide/internal/checkstore"
 	"github.com/uptide/uptide/internal/redact"
 	"github.com/uptide/uptide/internal/term"
 	"github.com/uptide/uptide/view/html"
@@ -110,8 +111,11 @@ func runCheck(cmd *cobra.Command, o *CheckOptions) error {
 	// secret the environment or the .npmrc files carry.
 	secrets.Walk(rep)
 	if !o.NoCompile {
-		// plan reads what was checked here on the same state of the files.
-		openCheckStore(o.Env, rep.Repository.Root).save(rep)
+		// plan reads what was checked here on the same state of the files,
+		// fix the whole check when it is asked the same.
+		store := openCheckStore(o.Env, rep.Repository.Root)
+		store.save(rep)
+		store.SaveRun(checkstore.Ask{Packages: o.Packages, Targets: o.Targets, Group: o.Group, Runtime: !o.NoRuntime}, rep)
 	}
 	if err := writeHTML(o.HTML, func(w io.Writer) error { return html.Check(w, rep) }); err != nil {
 		return err
