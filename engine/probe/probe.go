@@ -193,15 +193,10 @@ func probeInstalled(ctx context.Context, req Request, node nodeBinary) (model.Ru
 	}
 	c.Placement = "loaded from its installed directory " + displayPath(req.RepoRoot, real)
 	sb := sandbox{node: node, dir: tmp, name: req.Name, reads: readRoots(real), timeout: req.Timeout}
-	out, err := sb.run(ctx)
-	if err != nil {
-		if ctx.Err() != nil {
-			return c, false, ctx.Err()
-		}
-		c.Inconclusive = "the probe failed: " + err.Error()
-		return c, false, nil
+	out, ok, err := load(ctx, sb, &c)
+	if !ok {
+		return c, false, err
 	}
-	fill(&c, out)
 	relativize(&c, tmp, req.RepoRoot)
 	if c.Inconclusive == "" {
 		if l := missingLoad(c); l != nil {
@@ -340,15 +335,10 @@ func probeTarget(ctx context.Context, req Request, node nodeBinary) (model.Runti
 	for {
 		c.Placement = p.placement()
 		sb := sandbox{node: node, dir: tmp, name: req.Name, reads: reads(), timeout: req.Timeout}
-		out, err := sb.run(ctx)
-		if err != nil {
-			if ctx.Err() != nil {
-				return c, false, ctx.Err()
-			}
-			c.Inconclusive = "the probe failed: " + err.Error()
-			return c, false, nil
+		out, ok, err := load(ctx, sb, &c)
+		if !ok {
+			return c, false, err
 		}
-		fill(&c, out)
 		l := missingLoad(c)
 		if c.Inconclusive != "" || l == nil {
 			relativize(&c, tmp, req.RepoRoot)
@@ -405,6 +395,22 @@ func provideMissing(ctx context.Context, p *placer, tmp string, l *model.Runtime
 // fill records a sandboxed load on the copy and decides whether it can be
 // trusted: a timeout, a refusal by the sandbox, or no value from either
 // loader leave it inconclusive.
+// load runs the sandbox and fills c with what it saw. ok is false when
+// the probe cannot go on: err when the context ended, else c.Inconclusive
+// says why the run failed.
+func load(ctx context.Context, sb sandbox, c *model.RuntimeCopy) (out outcome, ok bool, err error) {
+	out, err = sb.run(ctx)
+	if err != nil {
+		if ctx.Err() != nil {
+			return out, false, ctx.Err()
+		}
+		c.Inconclusive = "the probe failed: " + err.Error()
+		return out, false, nil
+	}
+	fill(c, out)
+	return out, true, nil
+}
+
 func fill(c *model.RuntimeCopy, out outcome) {
 	c.Require, c.Import, c.Denied = out.require, out.imp, dedupe(out.denied)
 	c.Inconclusive = ""
