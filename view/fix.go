@@ -263,6 +263,23 @@ func testsSection(r *fix.Report) Section {
 			rerun = " · re-run once (an unrelated test failed the first time)"
 		}
 		s.Lines = append(s.Lines, Line{{"  ", Plain}, mark, {fmt.Sprintf(" %s  %s · %s%s%s", res.Status, CommandLine(res.Run.Command), res.Run.Scope, counts, rerun), Plain}})
+		if n := len(res.UnrelatedFailing); n > 0 {
+			// Said, not judged: a test failing for want of a service no
+			// signal showed fails before the upgrade as well.
+			which := fmt.Sprintf("%d of the %d failing test files", n, len(res.FailingFiles))
+			switch {
+			case n == len(res.FailingFiles) && n == 1:
+				which = "the failing test file"
+			case n == len(res.FailingFiles):
+				which = fmt.Sprintf("the %d failing test files", n)
+			}
+			verb := "import nothing the upgrade moved; they may fail before it too"
+			if n == 1 {
+				verb = "imports nothing the upgrade moved; it may fail before it too"
+			}
+			s.Lines = append(s.Lines, plain(fmt.Sprintf("    %s %s: %s", which, verb, strings.Join(res.UnrelatedFailing, ", "))))
+		}
+
 	}
 	for _, ws := range t.NoTests {
 		s.Lines = append(s.Lines, plain("  – no tests cover "+model.Where([]string{ws})))

@@ -33,15 +33,20 @@ func vitestOnPath(t *testing.T, fe fixEnv) {
 }
 
 // A repository whose own test script is one vitest command, with a global
-// setup that mocks the database module (importing the client's types) and
-// one integration test that reaches the database: fix runs the script with
-// the integration test left out, names it as skipped, and the unit test
+// setup that mocks the database module (importing the client's types), one
+// integration test that reaches the database and one unit test that needs
+// the store's address a config module reads (MONGODB_URL): fix runs the
+// script with those two left out, names them as skipped, and the unit test
 // over the mocked client runs and passes.
 func TestFixRunsUnitTestsBesideServiceTests(t *testing.T) {
 	fe := newFixEnv(t)
 	vitestOnPath(t, fe)
 	dir := fixRepo(t, fe, "vitest-services", "npm")
 	_, r := runFix(t, fe, dir, "slugkit", "--target", "slugkit@2.0.0")
+	type skip struct {
+		File  string `json:"file"`
+		Needs string `json:"needs"`
+	}
 	var rep struct {
 		Status string `json:"status"`
 		Reason string `json:"reason"`
@@ -55,11 +60,8 @@ func TestFixRunsUnitTestsBesideServiceTests(t *testing.T) {
 					Command []string `json:"command"`
 				} `json:"run"`
 			} `json:"results"`
-			Skipped []struct {
-				File  string `json:"file"`
-				Needs string `json:"needs"`
-			} `json:"skipped"`
-			NotRun []string `json:"notRun"`
+			Skipped []skip   `json:"skipped"`
+			NotRun  []string `json:"notRun"`
 		} `json:"tests"`
 	}
 	decode(t, r, &rep)
@@ -74,15 +76,17 @@ func TestFixRunsUnitTestsBesideServiceTests(t *testing.T) {
 	if res.Status != "passed" || res.Passed != 1 || res.Failed != 0 {
 		t.Errorf("the script's run: %s %d passed %d failed, want the unit test passed\n%s", res.Status, res.Passed, res.Failed, res.Output)
 	}
-	if cmd := strings.Join(res.Run.Command, " "); cmd != "sh -c vitest run --exclude=src/tests/db.integration.test.ts" {
+	if cmd := strings.Join(res.Run.Command, " "); cmd != "sh -c vitest run --exclude=src/tests/config.test.ts --exclude=src/tests/db.integration.test.ts" {
 		t.Errorf("command %q", cmd)
 	}
-	if len(tests.Skipped) != 1 || tests.Skipped[0].File != "src/tests/db.integration.test.ts" {
-		t.Errorf("skipped %+v, want only the integration test (the setup mocks its client)", tests.Skipped)
+	if len(tests.Skipped) != 2 || tests.Skipped[0] != (skip{"src/tests/config.test.ts", "a database (reads MONGODB_URL in src/config.js)"}) ||
+		tests.Skipped[1].File != "src/tests/db.integration.test.ts" {
+		t.Errorf("skipped %+v, want the config test and the integration test, not the unit test (the setup mocks its client)", tests.Skipped)
 	}
 	text := run(t, fe.env, dir, "fix", "slugkit", "--target", "slugkit@2.0.0")
-	for _, want := range []string{"✓ passed  vitest run --exclude=src/tests/db.integration.test.ts · root test script · 1 passed",
-		"1 test file needs services and was not run", "src/tests/db.integration.test.ts  integration test (by name)"} {
+	for _, want := range []string{"✓ passed  vitest run --exclude=src/tests/config.test.ts --exclude=src/tests/db.integration.test.ts · root test script · 1 passed",
+		"2 test files need services and were not run", "src/tests/config.test.ts  a database (reads MONGODB_URL in src/config.js)",
+		"src/tests/db.integration.test.ts  integration test (by name)"} {
 		if !strings.Contains(text.stdout, want) {
 			t.Errorf("the text report lacks %q:\n%s", want, text.stdout)
 		}

@@ -116,7 +116,7 @@ func TestServiceClassification(t *testing.T) {
 	for file, want := range map[string]string{
 		"a.ts": "a database (imports @prisma/client)",
 		"b.ts": "a queue (imports kafkajs)",
-		"c.ts": "a cache (reads REDIS_URL)",
+		"c.ts": "a cache (reads REDIS_URL in d.ts)",
 		"e.ts": "",
 		"f.ts": "a database (imports mongoose)",
 	} {

@@ -217,8 +217,10 @@ func (p *planner) buildScript(pr *pending) (*TestRun, string, []ServiceSkip) {
 	}
 	var skips []ServiceSkip
 	var why []string
+	mocks := newMocked()
 	if run.Runner == "vitest" || run.Runner == "jest" {
 		if c, err := nearestConfig(p.root, pr.dir); err == nil && c != nil {
+			mocks = setupMocks(p.root, c)
 			if s := c.serviceSetups(p.root); len(s) > 0 {
 				for _, x := range s {
 					skips = append(skips, x.skip())
@@ -227,7 +229,7 @@ func (p *planner) buildScript(pr *pending) (*TestRun, string, []ServiceSkip) {
 			}
 		}
 	}
-	tests := serviceTests(p.root, scanDirs(pr))
+	tests := serviceTests(p.root, scanDirs(pr), mocks)
 	if len(tests) > 0 {
 		skips = append(skips, tests...)
 		// The files that need services are left out of the script's own
@@ -356,7 +358,7 @@ func (p *planner) buildConfig(pr *pending, files []string) (*TestRun, string, []
 	var skips []ServiceSkip
 	if !p.withServices {
 		setups := c.serviceSetups(p.root)
-		tests := serviceTests(p.root, pr.ws)
+		tests := serviceTests(p.root, pr.ws, setupMocks(p.root, c))
 		for _, x := range setups {
 			skips = append(skips, x.skip())
 		}

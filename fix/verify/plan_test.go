@@ -129,7 +129,7 @@ func TestPlanTests(t *testing.T) {
 				Skipped: []ServiceSkip{
 					{File: "packages/api/e2e/signup.spec.ts", Needs: "end-to-end test (in e2e/)"},
 					{File: "packages/api/test/db.integration.test.ts", Needs: "integration test (by name)"},
-					{File: "test/global-setup.ts", Needs: "global setup: a database (imports pg)"},
+					{File: "test/global-setup.ts", Needs: "global setup: a database (imports pg in test/db.ts)"},
 				},
 			},
 		},
@@ -221,6 +221,70 @@ func TestPlanTests(t *testing.T) {
 					Command: []string{"sh", "-c", `jest --coverage --testPathIgnorePatterns=/node_modules/ '--testPathIgnorePatterns=src/tests/db\.integration\.test\.ts'`},
 				}},
 				Skipped: []ServiceSkip{{File: "src/tests/db.integration.test.ts", Needs: "integration test (by name)"}},
+			},
+		},
+		{
+			// node-express-boilerplate's shape: unit tests that reach the
+			// database only through a config module that reads MONGODB_URL,
+			// or a helper that connects with mongoose, fail without one as
+			// surely as the integration tests; those that use mongoose's
+			// schema helpers, or mock what connects, run.
+			name: "a root jest script: unit tests reading a database's address or connecting through their imports are left out",
+			tree: map[string]string{
+				"package.json":         `{"name":"root","scripts":{"test":"jest -i --colors"}}`,
+				"jest.config.js":       "module.exports = { testEnvironment: 'node' };\n",
+				"src/config/config.js": "const Joi = require('joi');\nconst schema = Joi.object().keys({ MONGODB_URL: Joi.string().required() });\nconst { value: env } = schema.validate(process.env);\nmodule.exports = { mongoose: { url: env.MONGODB_URL } };\n",
+				"src/config/roles.js":  "module.exports = { roles: ['user', 'admin'] };\n",
+				"src/models/index.js":  "module.exports.User = require('./user.model');\n",
+				"src/models/user.model.js": "const mongoose = require('mongoose');\nconst { roles } = require('../config/roles');\n" +
+					"module.exports = mongoose.model('User', mongoose.Schema({ role: { type: String, enum: roles } }));\n",
+				"src/models/plugins/toJSON.plugin.js":               "module.exports = (schema) => schema;\n",
+				"tests/utils/setupTestDB.js":                        "const mongoose = require('mongoose');\nconst config = require('../../src/config/config');\nmodule.exports = () => beforeAll(() => mongoose.connect(config.mongoose.url));\n",
+				"tests/integration/user.test.js":                    "const setupTestDB = require('../utils/setupTestDB');\n",
+				"tests/unit/middlewares/error.test.js":              "const mongoose = require('mongoose');\nconst config = require('../../../src/config/config');\n",
+				"tests/unit/models/plugins/paginate.plugin.test.js": "const mongoose = require('mongoose');\nconst setupTestDB = require('../../../utils/setupTestDB');\n",
+				"tests/unit/models/plugins/toJSON.plugin.test.js":   "const mongoose = require('mongoose');\nconst toJSON = require('../../../../src/models/plugins/toJSON.plugin');\nconst connection = mongoose.createConnection();\n",
+				"tests/unit/models/user.model.test.js":              "const { User } = require('../../../src/models');\n",
+				"tests/unit/config.test.js":                         "jest.mock('../../src/config/config');\nconst config = require('../../src/config/config');\n",
+			},
+			workspaces: []string{"."},
+			want: TestPlan{
+				Runs: []TestRun{{
+					Workspaces: []string{"."}, Dir: ".", Runner: "jest", Scope: "root test script",
+					Command: []string{"sh", "-c", `jest -i --colors --testPathIgnorePatterns=/node_modules/ '--testPathIgnorePatterns=tests/integration/user\.test\.js' '--testPathIgnorePatterns=tests/unit/middlewares/error\.test\.js' '--testPathIgnorePatterns=tests/unit/models/plugins/paginate\.plugin\.test\.js'`},
+				}},
+				Skipped: []ServiceSkip{
+					{File: "tests/integration/user.test.js", Needs: "integration test (in integration/)"},
+					{File: "tests/unit/middlewares/error.test.js", Needs: "a database (reads MONGODB_URL in src/config/config.js)"},
+					{File: "tests/unit/models/plugins/paginate.plugin.test.js", Needs: "a database (connects with mongoose in tests/utils/setupTestDB.js)"},
+				},
+			},
+		},
+		{
+			// The Prisma documentation's pattern: the test mocks the client
+			// the service it tests builds; a setup file mocks another module
+			// for every test.
+			name: "vitest: a client mocked by the test or a setup file is no service",
+			tree: map[string]string{
+				"package.json":      `{"name":"root"}`,
+				"vitest.config.ts":  "export default { test: { setupFiles: ['./test/setup.ts'] } }",
+				"test/setup.ts":     "vi.mock('../src/cache', () => ({ get: async () => null }));\n",
+				"src/prisma.ts":     "import { PrismaClient } from '@prisma/client';\nexport const prisma = new PrismaClient();\n",
+				"src/cache.ts":      "import { createClient } from 'redis';\nexport const client = createClient({ url: process.env.REDIS_URL });\n",
+				"src/users.ts":      "import { prisma } from './prisma';\nimport { get } from './cache';\nexport const find = (id: string) => prisma.user.findUnique({ where: { id } });\n",
+				"src/users.test.ts": "import { find } from './users';\nvi.mock('@prisma/client');\n",
+				"src/db.test.ts":    "import { prisma } from './prisma';\n",
+			},
+			workspaces: []string{"."},
+			want: TestPlan{
+				Runs: []TestRun{{
+					Workspaces: []string{"."}, Dir: ".", Config: "vitest.config.ts", Runner: "vitest",
+					Command:   []string{"vitest", "run", "--config", "GENERATED"},
+					Scope:     "vitest over all its tests (vitest.config.ts)",
+					Generated: "GENERATED",
+					Exclude:   []string{"src/db.test.ts"},
+				}},
+				Skipped: []ServiceSkip{{File: "src/db.test.ts", Needs: "a database (connects with @prisma/client in src/prisma.ts)"}},
 			},
 		},
 		{

@@ -30,6 +30,11 @@ type TestResult struct {
 	// re-run.
 	FailingFiles []string `json:"failingFiles,omitempty"`
 	FirstFailing []string `json:"firstFailing,omitempty"`
+	// UnrelatedFailing are the FailingFiles that reach none of the
+	// affected files through their imports: nothing the upgrade moved is
+	// theirs, so they may fail before it as well (a test needing a service
+	// no signal showed).
+	UnrelatedFailing []string `json:"unrelatedFailing,omitempty"`
 }
 
 // The statuses of a TestResult.
@@ -73,6 +78,11 @@ func RunTests(ctx context.Context, root string, env []string, plan *TestPlan, af
 		}
 		if res.Status == StatusFailed {
 			res.FailingFiles, _ = failingFiles(root, run.Dir, res.Output)
+			for _, f := range res.FailingFiles {
+				if !relatedTo(root, f, aff) {
+					res.UnrelatedFailing = append(res.UnrelatedFailing, f)
+				}
+			}
 		}
 		out = append(out, res)
 	}

@@ -73,6 +73,19 @@ func TestRunTestsNodeTest(t *testing.T) {
 		}
 	})
 
+	t.Run("failing files that reach nothing the upgrade moved are named as unrelated", func(t *testing.T) {
+		root := writeTree(t, with(map[string]string{"src/add.js": "exports.add = (a, b) => a - b;\n",
+			"test/other.test.js": "require('../src/other.js');\nrequire('node:test')('reaches a server', () => { throw new Error('ECONNREFUSED'); });\n"}))
+		res := runPlan(t, root, []string{"."}, []string{"src/add.js"}, []string{"src/add.js"}, time.Minute)
+		r := res[0]
+		if r.Status != StatusFailed || r.Rerun {
+			t.Fatalf("want failed without a re-run, got %s rerun=%v\n%s", r.Status, r.Rerun, r.Output)
+		}
+		if strings.Join(r.FailingFiles, ",") != "test/add.test.js,test/other.test.js" || strings.Join(r.UnrelatedFailing, ",") != "test/other.test.js" {
+			t.Errorf("failing %v, unrelated %v; want both failing, test/other.test.js unrelated", r.FailingFiles, r.UnrelatedFailing)
+		}
+	})
+
 	t.Run("a failing test of an affected file fails and is not re-run", func(t *testing.T) {
 		root := writeTree(t, with(map[string]string{"src/add.js": "exports.add = (a, b) => a - b;\n",
 			"test/other.test.js": "require('node:test')('ok', () => {});\n"}))
@@ -81,8 +94,8 @@ func TestRunTestsNodeTest(t *testing.T) {
 		if r.Status != StatusFailed || r.Failed != 2 || r.Passed != 1 || r.Rerun {
 			t.Fatalf("want failed 1/2 without a re-run, got %s %d/%d rerun=%v\n%s", r.Status, r.Passed, r.Failed, r.Rerun, r.Output)
 		}
-		if strings.Join(r.FailingFiles, ",") != "test/add.test.js" {
-			t.Errorf("failing files %v, want test/add.test.js", r.FailingFiles)
+		if strings.Join(r.FailingFiles, ",") != "test/add.test.js" || len(r.UnrelatedFailing) != 0 {
+			t.Errorf("failing files %v (unrelated %v), want test/add.test.js, related", r.FailingFiles, r.UnrelatedFailing)
 		}
 	})
 
