@@ -107,7 +107,9 @@ function bareUsages(ts, sf, file, hits, checked) {
             if (prop && ts.isIdentifier(e.name) && !e.dotDotDotToken) bind(e.name, [prop]);
           }
         }
-      } else {
+      } else if (!(p && ts.isExpressionStatement(p))) {
+        // require('p').a(), f(require('p')); a bare require('p'); only
+        // loads.
         chainFrom(n, [], loader, subpath);
       }
     }
