@@ -281,7 +281,10 @@ func (c *checker) judgeFindings(lead string, runs []*memberRun, compiles []*wsCo
 			}
 			us := r.usages[wc.ws]
 			var fs []model.Finding
-			if r.ok {
+			if r.untyped != "" {
+				// No surface on either side: the probe judges every site.
+				all = append(all, match.Untyped(us, r.awaitRuntime(), r.m.name(), wc.ws)...)
+			} else if r.ok {
 				fs = match.Match(r.changes, us, r.tgt, match.Options{Package: r.m.name(), Installed: r.inst})
 				if wc.ran && wc.res != nil {
 					fs = append(fs, deprecatedKeyFindings(r, wc.ws, wc.res.DeprecatedKeys, fs)...)

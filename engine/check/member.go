@@ -60,8 +60,11 @@ type memberRun struct {
 	// declarations although they change: what the compile then says of
 	// its files proves nothing.
 	compileGap string
-	notes      []string
-	warnings   []string
+	// untyped says why the member has no surface on either side: its
+	// sites are judged by the runtime probe alone (judgeUntyped).
+	untyped  string
+	notes    []string
+	warnings []string
 }
 
 func (r *memberRun) fail(status model.AnalysisStatus, reason string) *memberRun {

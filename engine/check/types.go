@@ -28,8 +28,7 @@ const typesLabel = "+types"
 func (c *checker) typesMember(ctx context.Context, run *memberRun, sa *typescript.Adapter, pkgDir, typesFrom, noTypes string) *memberRun {
 	m := run.m
 	if typesFrom == "" {
-		run.notes = append(run.notes, fmt.Sprintf("%s@%s has no declarations (%s): only its manifests and require() sites are analyzed", m.name(), m.row.Installed, noTypes))
-		return run.fail(model.StatusPartial, fmt.Sprintf("%s@%s has no declarations and no @types package is installed", m.name(), m.row.Installed))
+		return c.untypedMember(ctx, run, sa, noTypes)
 	}
 	installedTypes := manifestVersionAt(pkgDir)
 	pk, err := c.client.Packument(ctx, typesFrom, false)
@@ -164,4 +163,31 @@ func sameMajor(a, b string) bool {
 	va, errA := semver.Parse(a)
 	vb, errB := semver.Parse(b)
 	return errA == nil && errB == nil && va.Major() == vb.Major()
+}
+
+// untypedMember: neither copy ships declarations and no @types package
+// types the package (faker 5 → 6.6.6), so there is no surface to diff and
+// nothing for the compiler to judge. The sites are still there (the
+// loads, and the member chains read from them): the runtime probe, which
+// loads both copies, is the arbiter of each (judgeUntyped). A target that
+// types itself keeps the old answer: its types cannot be compared.
+func (c *checker) untypedMember(ctx context.Context, run *memberRun, sa *typescript.Adapter, noTypes string) *memberRun {
+	m := run.m
+	fallback := func() *memberRun {
+		run.notes = append(run.notes, fmt.Sprintf("%s@%s has no declarations (%s): only its manifests and require() sites are analyzed", m.name(), m.row.Installed, noTypes))
+		return run.fail(model.StatusPartial, fmt.Sprintf("%s@%s has no declarations and no @types package is installed", m.name(), m.row.Installed))
+	}
+	// No file loads it: the probe would have nothing to judge.
+	if run.runtimeTgt == "" || run.rep.Sites == 0 {
+		return fallback()
+	}
+	var nt *typescript.NoTypesError
+	if _, err := sa.ExtractSurface(ctx, run.runtimeTgt, m.name(), m.target); !errors.As(err, &nt) {
+		return fallback()
+	}
+	run.untyped = fmt.Sprintf("%s ships no declarations (neither %s nor %s, and no @types package types it): the verdict rests on the runtime probe", m.name(), m.row.Installed, m.target)
+	run.noCompile = run.untyped
+	run.notes = append(run.notes, run.untyped)
+	run.ok = true
+	return run
 }

@@ -134,6 +134,9 @@ func TestRuleRegistry(t *testing.T) {
 	for _, c := range arbiterCases {
 		name(c.rule, "arbiter case "+c.name)
 	}
+	for _, c := range untypedCases {
+		name(c.rule, "untyped case "+c.name)
+	}
 	for _, c := range causeCases {
 		name(c.rule, "cause case "+c.name)
 	}

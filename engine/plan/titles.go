@@ -16,6 +16,9 @@ const (
 	// dependency no newer TypeScript explains (engine/check/deps.go).
 	changeNewerTypeScript  = "newer-typescript"
 	changeDependencyErrors = "dependency-errors"
+	// A site of a package without declarations the probe could not
+	// decide (engine/match/untyped.go).
+	changeUntyped = "untyped"
 )
 
 // tsTitles are plain-English titles for the compiler errors an upgrade
@@ -86,6 +89,13 @@ var kindTitles = map[string]string{
 	string(model.ChangeAdded):     "added",
 	changeModuleFormat:            "ESM only: require() of the package must become import()",
 	changeEnginesNode:             "needs a newer Node: the target's engines.node excludes the repository's",
+	// What the runtime probe saw of a package without declarations.
+	string(model.RuntimeRequireThrows):     "the target throws when require() loads it",
+	string(model.RuntimeImportThrows):      "the target throws when import() loads it",
+	string(model.RuntimeCallableLost):      "no longer callable when loaded",
+	string(model.RuntimeConstructableLost): "no longer constructable when loaded",
+	string(model.RuntimeNamespaceInstead):  "loads as a module namespace, not the value",
+	changeUntyped:                          "no declarations, and the runtime probe could not decide",
 }
 
 // RuleKey is the rule a finding falls under when no pack claims it: one

@@ -17,8 +17,9 @@ import (
 	"github.com/uptide/uptide/internal/cache"
 )
 
-// cacheSchema changes when what a cached copy means changes.
-const cacheSchema = 1
+// cacheSchema changes when what a cached copy means changes (2: a copy
+// missing its own files throws, it is no longer inconclusive).
+const cacheSchema = 2
 
 // resultCache keeps each copy's probe per package@version (and integrity,
 // when known), per Node release and per probe script: a version's shape

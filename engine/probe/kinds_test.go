@@ -12,10 +12,12 @@ import (
 // Each change kind the loaders can show, from real loads of the fixtures:
 // awaitkit's top-level await makes require() throw even with require(esm);
 // clockkit 2 trades the class for a factory, its static now() for a
-// number, and import() for a require-only exports map.
+// number, and import() for a require-only exports map; barekit 3.0.0
+// ships no code (faker 6.6.6): its main is missing, which both loaders
+// throw on after the real upgrade too, so it is a change, not inconclusive.
 func TestChangeKindsFromRealLoads(t *testing.T) {
 	e := newTestEnv(t)
-	repo := e.consumer(t, npmInstall(), "awaitkit@1.0.0", "clockkit@1.0.0", "is-number@7.0.0")
+	repo := e.consumer(t, npmInstall(), "awaitkit@1.0.0", "clockkit@1.0.0", "is-number@7.0.0", "barekit@1.0.0")
 	cases := []struct {
 		name, from, to string
 		want           []struct{ kind, loader, key, code string }
@@ -29,6 +31,10 @@ func TestChangeKindsFromRealLoads(t *testing.T) {
 			{"constructable-lost", "require", "", ""},
 			{"callable-lost", "require", "now", ""},
 			{"import-throws", "import", "", "ERR_PACKAGE_PATH_NOT_EXPORTED"},
+		}},
+		{"barekit", "1.0.0", "3.0.0", []struct{ kind, loader, key, code string }{
+			{"require-throws", "require", "", "MODULE_NOT_FOUND"},
+			{"import-throws", "import", "", "ERR_MODULE_NOT_FOUND"},
 		}},
 	}
 	for _, tc := range cases {

@@ -425,7 +425,7 @@ func fill(c *model.RuntimeCopy, out outcome) {
 		c.Inconclusive = "the load did not finish in time and was killed"
 	case len(c.Denied) > 0:
 		c.Inconclusive = "the sandbox refused " + strings.Join(c.Denied, "; ")
-	case !c.Require.Got() && !c.Import.Got() && missingLoad(*c) == nil:
+	case !c.Require.Got() && !c.Import.Got() && missingLoad(*c) == nil && !(fileMissing(c.Require) && fileMissing(c.Import)):
 		c.Inconclusive = fmt.Sprintf("neither loader got a value (require(): %s; import(): %s)", failureText(c.Require), failureText(c.Import))
 	}
 }
@@ -455,6 +455,15 @@ func relativize(c *model.RuntimeCopy, tmp, root string) {
 	for i, d := range c.Denied {
 		c.Denied[i] = r.Replace(d)
 	}
+}
+
+// fileMissing: the load failed for a file the copy does not ship (its
+// main, its exports' target, a relative load inside it), not for a
+// package: the copy is laid out whole, so the installed upgrade throws
+// the same (faker 6.6.6, published with no code). That is a change the
+// probe saw, not one it could not decide.
+func fileMissing(l model.RuntimeLoad) bool {
+	return !l.Got() && l.Missing == "" && (l.Code == "MODULE_NOT_FOUND" || l.Code == "ERR_MODULE_NOT_FOUND")
 }
 
 // missingLoad is a load that failed for want of a package, if any.

@@ -819,3 +819,39 @@ func utf16Offsets(src string) []int {
 	}
 	return append(out, len(src))
 }
+
+// TestFindUsagesWithoutDeclarations: a package that ships no declarations
+// has no surface to resolve symbols against, but its sites are still read
+// from the syntax, for the runtime probe to judge (issue 27, faker 6.6.6):
+// each load ('.' with access import), and each member chain read from what
+// a load binds, a call or a construct kept only at the levels the probe
+// reads.
+func TestFindUsagesWithoutDeclarations(t *testing.T) {
+	a := sharedAdapter(t)
+	repo := usageRepo(t, "bare", false)
+	res, err := a.FindUsages(context.Background(), UsageRequest{RepoRoot: repo, Package: "barelib"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.NoTypes == "" {
+		t.Fatalf("noTypes empty: barelib ships no declarations")
+	}
+	diffLines(t, "usages", usageLines(t, repo, res.Usages), []string{
+		"src/a.js:1:14 [require('barelib')] . . import direct require unchecked",
+		"src/a.js:2:30 [require('barelib')] . . import direct require unchecked",
+		"src/a.js:3:1 [require('barelib')] . . import direct require unchecked",
+		"src/a.js:5:1 [fake.email] email email call direct require unchecked",
+		"src/a.js:6:1 [fake.name.first] name.first name.first read direct require unchecked",
+		"src/a.js:7:1 [email] email email call direct require unchecked",
+		"src/a.js:8:1 [who.first] name.first name.first read direct require unchecked",
+		"src/a.js:9:5 [fake.Thing] Thing Thing construct direct require unchecked",
+		"src/a.js:10:13 [fake] . . read direct require unchecked",
+		"src/a.js:10:19 [require('barelib')] . . import direct require unchecked",
+		"src/a.js:10:19 [require('barelib').email] email email call direct require unchecked",
+		"src/b.mjs:1:1 [import lib, { email } from 'barelib';] . . import direct import unchecked",
+		"src/b.mjs:2:1 [import * as ns from 'barelib';] . . import direct import unchecked",
+		"src/b.mjs:4:1 [lib.email] default.email default.email call direct import unchecked",
+		"src/b.mjs:5:1 [email] email email call direct import unchecked",
+		"src/b.mjs:6:1 [ns.default.name.first] default.name.first default.name.first read direct import unchecked",
+	})
+}

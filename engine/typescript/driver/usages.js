@@ -25,7 +25,8 @@ const { analyze, openPackage, installedFacts } = require('./surface');
 const { PathIndex } = require('./pathindex');
 const { planWorkspace, openWorkspace, inside } = require('./workspace');
 const { fileFacts } = require('./loads');
-const { FileScan, rel, realOr, cmp, isSignature } = require('./references');
+const { FileScan, rel, realOr, cmp, isSignature, isChecked } = require('./references');
+const { bareUsages } = require('./bare');
 const { readText } = require('./regular');
 
 /**
@@ -465,7 +466,12 @@ class Scan {
         if (v.counts) this.addUnanalyzed(e.sf, l.node, kind, v.reason, l.text);
         else this.addComputed(e.sf, l.node, kind, v.reason, l.text);
       }
-      if (!this.index) continue;
+      if (!this.index) {
+        // No declarations: the loads and the chains read from them, for
+        // the runtime probe to judge.
+        if (tier1 && this.pkgDir) this.usages.push(...bareUsages(ts, e.sf, rel(this.ws.repoRoot, e.fileName), h, isChecked(e.sf, e.project.options)));
+        continue;
+      }
       scanned++;
       new FileScan(this, e.sf, e.project, e.facts, h, tier1).run();
     }

@@ -1,0 +1,3 @@
+'use strict';
+exports.name = { first: function first() { return 'Ada'; } };
+exports.email = function email() { return 'ada@example.com'; };
