@@ -16,7 +16,8 @@ type SyntaxNeed struct {
 	Since string `json:"since"`
 	// Type marks a type the compiler's own lib declares (NoInfer): an
 	// older compiler parses it and misses it only when it type-checks the
-	// file, which skipLibCheck turns off.
+	// file, which skipLibCheck turns off; so is a rule only the checker
+	// enforces (a union index signature's key, TS1337 before 4.4).
 	Type bool `json:"type"`
 	// File is where it first appears (as given); Line and Column are
 	// 1-based; Count is how often it appears in the files.

@@ -79,3 +79,48 @@ func TestCompareVersions(t *testing.T) {
 		}
 	}
 }
+
+// Constructs an older compiler parses but its checker rejects (or, for
+// accessors in interfaces, cannot parse): @types/express-serve-static-core
+// 5's union index signature is TS1337 under TypeScript 4.1, allowed from
+// 4.4. Checker rules count only where declarations are type-checked, and a
+// literal key, an error in every release, needs nothing.
+func TestSyntaxNeedsCheckerRules(t *testing.T) {
+	dir := t.TempDir()
+	a := filepath.Join(dir, "index.d.ts")
+	if err := os.WriteFile(a, []byte(`export interface ParamsDictionary {
+    [key: string]: string | string[];
+    [key: number]: string;
+}
+export interface ParamsFlatDictionary {
+    [key: string | number]: string;
+}
+export interface Keyed { [k: symbol]: number; [k: `+"`data-${string}`"+`]: string }
+export interface Bad { [k: "a"]: number }
+export type Args = [...string[], number];
+export type Tail = [string, ...number[]];
+export interface Sized { get size(): number; set size(v: number | string) }
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := sharedAdapter(t).SyntaxNeeds(context.Background(), []string{a})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, n := range got.Needs {
+		lines = append(lines, n.String()+" index.d.ts:"+strconv.Itoa(n.Line)+":"+strconv.Itoa(n.Column)+" ×"+strconv.Itoa(n.Count)+" type="+strconv.FormatBool(n.Type))
+	}
+	want := []string{
+		"index signatures keyed by a union, `symbol` or a template literal (TypeScript 4.4) index.d.ts:6:5 ×3 type=true",
+		"`get`/`set` accessors in interfaces and object types (TypeScript 4.3) index.d.ts:12:26 ×2 type=false",
+		"rest elements before the end of a tuple (TypeScript 4.2) index.d.ts:10:21 ×1 type=true",
+		"template literal types (TypeScript 4.1) index.d.ts:8:51 ×1 type=false",
+	}
+	if !reflect.DeepEqual(lines, want) {
+		t.Errorf("needs\n%q\nwant\n%q", lines, want)
+	}
+	if newer := got.Newer("4.1.3"); len(newer) != 3 || newer[0].Since != "4.4" {
+		t.Errorf("newer than 4.1.3: %+v", newer)
+	}
+}

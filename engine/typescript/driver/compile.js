@@ -778,7 +778,12 @@ function createHost(ts, options, cache, mapping, legacyHooks) {
    * @param {any} mode
    */
   const resolveType = (name, containingFile, opts, redirected, mode) => {
-    if (mapping && mappedTypes.has(name) && !keeps(name, containingFile) && !keeps('@types/' + name, containingFile)) {
+    // By its package, as imports are: "react/canary" reaches @types/react's
+    // canary.d.ts, whose "./index" would otherwise be the installed line
+    // beside the target's (its global JSX hiding the target's removal), and
+    // next-env.d.ts's "next" is the target next, which types itself.
+    const pkg = packageOf(name);
+    if (mapping && (mappedTypes.has(pkg) || mapped.has(pkg)) && !keeps(name, containingFile) && !keeps('@types/' + pkg, containingFile)) {
       const o = { ...opts, typeRoots: [path.join(mapping.root, 'node_modules', '@types')] };
       return ts.resolveTypeReferenceDirective(name, anchor, o, host, redirected, undefined, mode);
     }

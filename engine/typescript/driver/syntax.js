@@ -117,6 +117,33 @@ function check(ts, node, note) {
     case K.ConstructorType:
       if (hasMod(K.AbstractKeyword)) note('`abstract new` constructor types', '4.2', node);
       break;
+    case K.IndexSignature: {
+      // A checker rule (TS1337, TS1268), so it is missed only where
+      // declarations are type-checked: @types/express-serve-static-core 5's
+      // `[key: string | number]: string` under TypeScript 4.1.
+      const p = /** @type {import('typescript').IndexSignatureDeclaration} */ (node).parameters[0];
+      if (p && p.type && indexKeyNeeds44(ts, p.type)) note('index signatures keyed by a union, `symbol` or a template literal', '4.4', node, true);
+      break;
+    }
+    case K.TupleType: {
+      // `[...string[], number]`: a checker rule before 4.2 (TS1256).
+      const els = /** @type {import('typescript').TupleTypeNode} */ (node).elements;
+      for (let i = 0; i < els.length - 1; i++) {
+        const el = els[i];
+        const rest = el.kind === K.RestType ? /** @type {import('typescript').RestTypeNode} */ (el).type
+          : el.kind === K.NamedTupleMember && /** @type {import('typescript').NamedTupleMember} */ (el).dotDotDotToken ? /** @type {import('typescript').NamedTupleMember} */ (el).type
+          : undefined;
+        if (rest && rest.kind === K.ArrayType) {
+          note('rest elements before the end of a tuple', '4.2', el, true);
+          break;
+        }
+      }
+      break;
+    }
+    case K.GetAccessor:
+    case K.SetAccessor:
+      if (node.parent && (node.parent.kind === K.InterfaceDeclaration || node.parent.kind === K.TypeLiteral)) note('`get`/`set` accessors in interfaces and object types', '4.3', node);
+      break;
     case K.TypeReference: {
       const name = /** @type {import('typescript').TypeReferenceNode} */ (node).typeName;
       // An older compiler parses it, and finds no such name only when it
@@ -129,6 +156,22 @@ function check(ts, node, note) {
   }
   if (K.AccessorKeyword !== undefined && hasMod(K.AccessorKeyword)) note('`accessor` fields', '4.9', node);
   if (hasMod(K.OverrideKeyword)) note('`override` modifiers', '4.3', node);
+}
+
+/**
+ * Whether an index signature's key is one TypeScript 4.4 first accepts:
+ * `symbol`, a template literal, or a union of those and string/number (a
+ * literal or generic key is an error in every release).
+ * @param {typeof import('typescript')} ts
+ * @param {import('typescript').TypeNode} t
+ * @returns {boolean}
+ */
+function indexKeyNeeds44(ts, t) {
+  const K = ts.SyntaxKind;
+  const plain = (/** @type {import('typescript').TypeNode} */ x) => x.kind === K.StringKeyword || x.kind === K.NumberKeyword || x.kind === K.SymbolKeyword || x.kind === K.TemplateLiteralType;
+  if (t.kind === K.ParenthesizedType) return indexKeyNeeds44(ts, /** @type {import('typescript').ParenthesizedTypeNode} */ (t).type);
+  if (t.kind === K.SymbolKeyword || t.kind === K.TemplateLiteralType) return true;
+  return t.kind === K.UnionType && /** @type {import('typescript').UnionTypeNode} */ (t).types.every(plain);
 }
 
 /**
