@@ -12,6 +12,7 @@ import (
 	"github.com/uptide/uptide/engine/diff"
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/engine/modformat"
+	"github.com/uptide/uptide/engine/registry"
 	"github.com/uptide/uptide/engine/typescript"
 )
 
@@ -108,6 +109,13 @@ func (c *checker) runMember(ctx context.Context, m member) *memberRun {
 			}
 		}
 	}
+	var next *ahead
+	if m.target != m.row.Installed {
+		next = c.fetchAhead(ctx, m, pre)
+		// Whatever ends the member waits for it: what it fetched is
+		// removed with the check's other copies.
+		defer func() { <-next.done }()
+	}
 	files := map[string]bool{}
 	for _, ws := range m.row.Workspaces {
 		c.opts.Events.Emit(event.Event{Phase: event.PhaseUsages, Package: m.name()})
@@ -153,7 +161,8 @@ func (c *checker) runMember(ctx context.Context, m member) *memberRun {
 		run.rep.Reason = "already at " + m.target
 		return run
 	}
-	tgtPkg, err := c.fetch(ctx, m.row.Package, m.target)
+	<-next.done
+	tgtPkg, err := next.pkg, next.err
 	if err != nil {
 		return run.fail(model.StatusNotAnalyzed, fmt.Sprintf("fetching %s@%s: %v", m.row.Package, m.target, err))
 	}
@@ -173,7 +182,13 @@ func (c *checker) runMember(ctx context.Context, m member) *memberRun {
 	} else if run.inst, err = sa.ExtractSurface(ctx, pkgDir, m.name(), m.row.Installed); err != nil {
 		return run.fail(model.StatusNotAnalyzed, fmt.Sprintf("reading the declarations of the installed %s@%s: %v", m.name(), m.row.Installed, err))
 	}
-	run.tgt, err = sa.ExtractSurface(ctx, tgtPkg.Dir, m.name(), m.target)
+	if run.inst == pre && !errors.Is(next.tgtErr, errNotAhead) {
+		// What ran beside the usage scan read the target and diffed the
+		// same two surfaces.
+		run.tgt, err, run.changes = next.tgt, next.tgtErr, next.changes
+	} else {
+		run.tgt, err = sa.ExtractSurface(ctx, tgtPkg.Dir, m.name(), m.target)
+	}
 	var nt *typescript.NoTypesError
 	if errors.As(err, &nt) {
 		return run.fail(model.StatusNotAnalyzed, fmt.Sprintf("%s@%s ships no declarations (%s) while %s does: its types cannot be compared", m.name(), m.target, nt.Reason, m.row.Installed))
@@ -185,10 +200,52 @@ func (c *checker) runMember(ctx context.Context, m member) *memberRun {
 	return run
 }
 
+// ahead is what a member's check needs of the target and does not need
+// the usages for: the target's copy, its surface and the text diff
+// against the installed surface. It runs beside the usage scan, which
+// holds the repository's driver (and, in a fix run, waits behind the
+// baseline compile); done is closed when it is over.
+type ahead struct {
+	done    chan struct{}
+	pkg     *registry.Package
+	err     error
+	tgt     *model.Surface
+	tgtErr  error
+	changes []model.Change
+}
+
+// fetchAhead starts the member's ahead work. The diff is made only
+// against pre, the installed surface read before the scan: the member
+// takes it when the usages resolve the package to that same copy.
+func (c *checker) fetchAhead(ctx context.Context, m member, pre *model.Surface) *ahead {
+	a := &ahead{done: make(chan struct{})}
+	go func() {
+		defer close(a.done)
+		a.pkg, a.err = c.fetch(ctx, m.row.Package, m.target)
+		if a.err != nil || pre == nil {
+			a.tgtErr = errNotAhead
+			return
+		}
+		sa, err := c.surfaces(ctx)
+		if err != nil {
+			a.tgtErr = err
+			return
+		}
+		if a.tgt, a.tgtErr = sa.ExtractSurface(ctx, a.pkg.Dir, m.name(), m.target); a.tgtErr == nil {
+			a.changes = diff.Diff(pre, a.tgt, nil)
+		}
+	}()
+	return a
+}
+
+var errNotAhead = errors.New("not read ahead")
+
 // diffRun classifies the changes between the two surfaces, refined by the
 // checker where the text cannot tell.
 func (c *checker) diffRun(ctx context.Context, run *memberRun, sa *typescript.Adapter, instDir, tgtDir string) {
-	run.changes = diff.Diff(run.inst, run.tgt, nil)
+	if run.changes == nil {
+		run.changes = diff.Diff(run.inst, run.tgt, nil)
+	}
 	c.refine(ctx, run, sa, instDir, tgtDir)
 	run.rep.Changes = len(run.changes)
 	for _, ch := range run.changes {
