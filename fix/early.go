@@ -3,6 +3,8 @@ package fix
 import (
 	"context"
 	"fmt"
+	"path/filepath"
+	"time"
 
 	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/engine/repo"
@@ -26,6 +28,7 @@ type earlyInstall struct {
 // the manager detected and, when the baseline compile reads the clone,
 // that compile done: it must see the clone before the upgrade.
 func (r *runner) installEarly(ctx context.Context) bool {
+	defer close(r.earlyDone)
 	var reports []model.PackageReport
 	select {
 	case <-r.checked:
@@ -50,11 +53,55 @@ func (r *runner) installEarly(ctx context.Context) bool {
 	if err != nil || len(pl.conflicts) > 0 || ctx.Err() != nil {
 		return true
 	}
+	r.earlyStarted.Store(true)
 	res, cloneRepo, err := r.upgradeClone(ctx, pl)
 	if cloneRepo != nil {
 		r.early = &earlyInstall{moves: pl.managerMoves, repo: cloneRepo, res: res, err: err}
 	}
 	return true
+}
+
+// earlyWait bounds how long check's compile waits for an early install
+// still running: about what the parse of a large package's declarations
+// costs the compile after the upgrade when the two do not share it.
+const earlyWait = time.Second
+
+// installedCopy is check's Installed: the early install's copy of
+// name@version as workspace ws resolves it in the clone, once that
+// install is done and succeeded; "" while it runs. Check then links the
+// copy the compile after the upgrade reads, whose parsed files the driver
+// keeps for it.
+func (r *runner) installedCopy(ws, name, version string) string {
+	r.earlyWait.Do(func() {
+		if !r.earlyStarted.Load() {
+			return
+		}
+		// An install about to end is waited for: the compile after the
+		// upgrade then parses none of the copies check's compile read,
+		// which saves more than a short wait costs.
+		t := time.NewTimer(earlyWait)
+		defer t.Stop()
+		select {
+		case <-r.earlyDone:
+		case <-t.C:
+		}
+	})
+	select {
+	case <-r.earlyDone:
+	default:
+		return ""
+	}
+	if r.early == nil || r.early.err != nil {
+		return ""
+	}
+	for dir := filepath.Join(r.croot, filepath.FromSlash(ws)); ; dir = filepath.Dir(dir) {
+		if real, err := filepath.EvalSymlinks(filepath.Join(dir, "node_modules", filepath.FromSlash(name))); err == nil {
+			return real
+		}
+		if dir == r.croot || filepath.Dir(dir) == dir {
+			return ""
+		}
+	}
 }
 
 // install is the upgrade of the final plan in the clone: the early install

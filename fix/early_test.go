@@ -3,6 +3,7 @@ package fix
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -138,6 +139,47 @@ func TestInstallAgainWhenThePlanChanged(t *testing.T) {
 	} {
 		if got := version(rel); got != want {
 			t.Errorf("%s: %q, want %q (the first plan's kleur 5 must be gone)", rel, got, want)
+		}
+	}
+}
+
+// Check is told of the early install's copy of a package only once that
+// install is done and succeeded: the copy a workspace resolves, hoisted
+// above it or its own, by its real path (pnpm's links resolved).
+func TestInstalledCopyIsTheFinishedEarlyInstalls(t *testing.T) {
+	croot := t.TempDir()
+	store := filepath.Join(croot, "node_modules", ".pnpm", "fakepkg@2.0.0", "node_modules", "fakepkg")
+	own := filepath.Join(croot, "packages", "app", "node_modules", "ownpkg")
+	for _, d := range []string{store, own} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(store, filepath.Join(croot, "node_modules", "fakepkg")); err != nil {
+		t.Fatal(err)
+	}
+	realStore, _ := filepath.EvalSymlinks(store)
+	realOwn, _ := filepath.EvalSymlinks(own)
+	r := newRunner(Options{}, "fakepkg")
+	r.croot = croot
+	if got := r.installedCopy("packages/app", "fakepkg", "2.0.0"); got != "" {
+		t.Errorf("no early install yet: %q", got)
+	}
+	r.early = &earlyInstall{err: errors.New("install failed")}
+	close(r.earlyDone)
+	if got := r.installedCopy("packages/app", "fakepkg", "2.0.0"); got != "" {
+		t.Errorf("a failed early install: %q", got)
+	}
+	r.early = &earlyInstall{}
+	for _, tc := range []struct{ ws, name, want string }{
+		{"packages/app", "fakepkg", realStore},
+		{"", "fakepkg", realStore},
+		{"packages/app", "ownpkg", realOwn},
+		{"", "ownpkg", ""},
+		{"packages/app", "absent", ""},
+	} {
+		if got := r.installedCopy(tc.ws, tc.name, "2.0.0"); got != tc.want {
+			t.Errorf("installedCopy(%q, %q) = %q, want %q", tc.ws, tc.name, got, tc.want)
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/uptide/uptide/engine"
@@ -118,11 +119,18 @@ type runner struct {
 	cloneErr error
 	// plans carries check's plans of the package to the early install
 	// while check runs; checked is closed when check is done.
-	plans    chan model.PackageReport
-	checked  chan struct{}
-	early    *earlyInstall
-	crep     *model.CheckReport
-	checkErr error
+	plans   chan model.PackageReport
+	checked chan struct{}
+	early   *earlyInstall
+	// earlyDone is closed when the early install is over (early set or
+	// left nil).
+	earlyDone chan struct{}
+	// earlyStarted: the early install is installing; earlyWait is check's
+	// one wait for it (installedCopy).
+	earlyStarted atomic.Bool
+	earlyWait    sync.Once
+	crep         *model.CheckReport
+	checkErr     error
 	// keptCheck: crep is the check kept for this state of the files
 	// (internal/checkstore), set before checked is closed.
 	keptCheck bool
@@ -192,7 +200,7 @@ func newRunner(o Options, what string) *runner {
 	if r.o.Secrets == nil {
 		r.o.Secrets = redact.FromEnv(o.Env)
 	}
-	r.plans, r.checked = make(chan model.PackageReport, 16), make(chan struct{})
+	r.plans, r.checked, r.earlyDone = make(chan model.PackageReport, 16), make(chan struct{}), make(chan struct{})
 	r.drivers = typescript.NewDrivers()
 	return r
 }
@@ -422,7 +430,7 @@ func (r *runner) check(ctx context.Context) bool {
 	r.progress(model.PhaseCheck, "checking %s", strings.Join(r.names(), ", "))
 	r.crep, r.checkErr = engine.Check(ctx, engine.CheckOptions{Cwd: r.o.Cwd, CwdArg: r.o.CwdArg, Env: r.o.Env, Client: r.o.Client, CompilerClient: r.o.CompilerClient,
 		Packages: r.names(), Targets: r.o.Targets, Group: r.o.Group, Compile: true, Runtime: !r.o.NoRuntime, Events: r.o.CheckEvents,
-		Repository: r.repository, Drivers: r.drivers, Planned: func(p model.PackageReport) {
+		Repository: r.repository, Drivers: r.drivers, Installed: r.installedCopy, Planned: func(p model.PackageReport) {
 			if concerns(p, r.o.Package) {
 				r.trace(model.PhaseCheck, "planned %s", p.Title)
 				select {

@@ -64,6 +64,14 @@ type Options struct {
 	// outlive it: the fix runner's compiles then use the driver (and the
 	// parsed files) check leaves. Their owner closes them.
 	Drivers *typescript.Drivers
+	// Installed, when set, is asked for a real install of the upgrade
+	// (the fix runner's, in its clone, once done): the directory of
+	// name@version as workspace ws (repository-relative, "" the root)
+	// resolves it there, or "". The overlay compile links that copy
+	// instead of the registry's, and the Drivers keep its parsed files,
+	// which the compile after the upgrade then reads again. The two copies
+	// hold the same files, so the answer is the same either way.
+	Installed func(ws, name, version string) string
 	// Index, when set, is the discovery of this repository the caller has
 	// run already (the planner's): check starts from it instead of
 	// discovering again. Cwd and Env are then not read, and Client

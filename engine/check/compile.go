@@ -57,6 +57,27 @@ type wsCompile struct {
 	deps []depCause
 }
 
+// installedCopies links, where the caller's install of the upgrade holds
+// a package at the version the overlay would link, that copy instead
+// (Options.Installed).
+func (c *checker) installedCopies(ws string, list []typescript.LinkedPackage) []typescript.LinkedPackage {
+	if c.opts.Installed == nil || c.opts.Drivers == nil {
+		return list
+	}
+	out := make([]typescript.LinkedPackage, len(list))
+	for i, l := range list {
+		out[i] = l
+		v := manifestVersionAt(l.Dir)
+		if v == "" {
+			continue
+		}
+		if dir := c.opts.Installed(ws, l.Name, v); dir != "" && manifestVersionAt(dir) == v {
+			out[i] = typescript.LinkedPackage{Name: l.Name, Dir: dir, Kept: true}
+		}
+	}
+	return out
+}
+
 // compileWorkspace type-checks the files that use the unit's packages in
 // one workspace (the usage files and the files importing the package)
 // against the installed copies and against one overlay linking every
@@ -149,6 +170,7 @@ func (c *checker) compileWorkspace(ctx context.Context, ws string, runs []*membe
 		// Only companions move: they are what the overlay links.
 		targets, companions = companions, nil
 	}
+	targets, companions = c.installedCopies(ws, targets), c.installedCopies(ws, companions)
 	c.opts.Events.Emit(event.Event{Phase: event.PhaseCompile, Package: ws, Total: len(wc.files)})
 	ad, err := c.judge(ctx, ws)
 	if err != nil {

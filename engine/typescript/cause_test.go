@@ -27,7 +27,7 @@ func tracedCompile(t *testing.T, repo string, only []string, packages ...string)
 	var targets []LinkedPackage
 	for _, p := range packages {
 		installed = append(installed, p+"@1.0.0")
-		targets = append(targets, LinkedPackage{p, fixturePkg(p, "2.0.0")})
+		targets = append(targets, LinkedPackage{Name: p, Dir: fixturePkg(p, "2.0.0")})
 	}
 	dir := fixtureRepo(t, repo, installed...)
 	ov, err := BuildOverlay(ctx, OverlayRequest{Workspace: dir, TempDir: t.TempDir(), Targets: targets})

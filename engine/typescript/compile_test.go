@@ -528,7 +528,7 @@ func TestCompileWithRepoCompiler(t *testing.T) {
 	}
 	a := New(c, Options{NoSurfaceCache: true})
 	defer a.Close()
-	ov, err := BuildOverlay(ctx, OverlayRequest{Workspace: repo, TempDir: t.TempDir(), Targets: []LinkedPackage{{"fakepkg", fixturePkg("fakepkg", "2.0.0")}}})
+	ov, err := BuildOverlay(ctx, OverlayRequest{Workspace: repo, TempDir: t.TempDir(), Targets: []LinkedPackage{{Name: "fakepkg", Dir: fixturePkg("fakepkg", "2.0.0")}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -589,7 +589,7 @@ func BenchmarkCompile(b *testing.B) {
 	a := sharedAdapter(b)
 	ctx := context.Background()
 	run := func(b *testing.B, repo string) {
-		ov, err := BuildOverlay(ctx, OverlayRequest{Workspace: repo, TempDir: b.TempDir(), Targets: []LinkedPackage{{"fakepkg", fixturePkg("fakepkg", "2.0.0")}}})
+		ov, err := BuildOverlay(ctx, OverlayRequest{Workspace: repo, TempDir: b.TempDir(), Targets: []LinkedPackage{{Name: "fakepkg", Dir: fixturePkg("fakepkg", "2.0.0")}}})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -653,7 +653,7 @@ func linkedFixtures(list []string) []LinkedPackage {
 	var out []LinkedPackage
 	for _, p := range list {
 		n, v := splitSpec(p)
-		out = append(out, LinkedPackage{n, fixturePkg(n, v)})
+		out = append(out, LinkedPackage{Name: n, Dir: fixturePkg(n, v)})
 	}
 	return out
 }

@@ -169,8 +169,7 @@ func (s *Drivers) identity(dir, version string) (string, error) {
 	if id, ok := s.ids[stamp]; ok {
 		return id, nil
 	}
-	h := sha256.New()
-	read := 0
+	var files []string
 	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -179,22 +178,76 @@ func (s *Drivers) identity(dir, version string) (string, error) {
 		if err != nil || d.IsDir() || !driverFile(rel) || filepath.ToSlash(rel) == "LICENSE.txt" {
 			return err
 		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(h, "%s\x00%d\x00", filepath.ToSlash(rel), len(data))
-		h.Write(data)
-		read++
+		files = append(files, rel)
 		return nil
 	})
-	if err == nil && read < 2 {
+	if err == nil && len(files) < 2 {
 		err = errors.New("no lib/typescript.js and lib declarations found")
 	}
 	if err != nil {
 		return "", fmt.Errorf("reading TypeScript %s in %s: %w", version, dir, err)
 	}
+	// The content's hash, read from the cache while no file's size or
+	// modification time changed: hashing the 13 MB is on every run's way
+	// to its first compile.
+	memo := fileStamps(dir, version, files)
+	if id, ok := readIdentity(memo); ok {
+		s.ids[stamp] = id
+		return id, nil
+	}
+	h := sha256.New()
+	for _, rel := range files {
+		data, err := os.ReadFile(filepath.Join(dir, rel))
+		if err != nil {
+			return "", fmt.Errorf("reading TypeScript %s in %s: %w", version, dir, err)
+		}
+		fmt.Fprintf(h, "%s\x00%d\x00", filepath.ToSlash(rel), len(data))
+		h.Write(data)
+	}
 	id := "typescript@" + version + "-" + hex.EncodeToString(h.Sum(nil))[:16]
 	s.ids[stamp] = id
+	writeIdentity(memo, id)
 	return id, nil
+}
+
+// fileStamps is the cache file holding the identity of the compiler files
+// under dir while each keeps its size and modification time; "" without
+// a cache.
+func fileStamps(dir, version string, files []string) string {
+	parent, err := cache.Dir("compilers", "ids")
+	if err != nil {
+		return ""
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%s\x00", dir, version)
+	for _, rel := range files {
+		st, err := os.Stat(filepath.Join(dir, rel))
+		if err != nil {
+			return ""
+		}
+		fmt.Fprintf(h, "%s\x00%d\x00%d\x00", filepath.ToSlash(rel), st.Size(), st.ModTime().UnixNano())
+	}
+	return filepath.Join(parent, hex.EncodeToString(h.Sum(nil))[:32])
+}
+
+func readIdentity(memo string) (string, bool) {
+	if memo == "" {
+		return "", false
+	}
+	b, err := os.ReadFile(memo)
+	id := string(b)
+	if err != nil || !strings.HasPrefix(id, "typescript@") || strings.ContainsAny(id, "/\\ \n") {
+		return "", false
+	}
+	return id, true
+}
+
+func writeIdentity(memo, id string) {
+	if memo == "" {
+		return
+	}
+	tmp := fmt.Sprintf("%s.%d.tmp", memo, os.Getpid())
+	if os.WriteFile(tmp, []byte(id), 0o644) == nil {
+		_ = os.Rename(tmp, memo)
+	}
 }

@@ -2,6 +2,7 @@ package typescript
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -319,4 +320,116 @@ func TestDriversNameLibsAsALinkedTscDoes(t *testing.T) {
 		t.Errorf("the lib.dom.d.ts error is named under the real path: %+v", got.Diagnostics)
 	}
 	assertServed(t, s, tsc)
+}
+
+// A target the overlay links from a real install (Kept: the fix runner's
+// clone) stays parsed after the compile, so the compile after the
+// upgrade, over that install, parses none of its files again; a target
+// linked from the registry's copy is forgotten after the compile.
+func TestAKeptTargetIsParsedOnce(t *testing.T) {
+	tsc := fetchedTSC(t, PinnedVersion)
+	ctx := context.Background()
+	for _, kept := range []bool{true, false} {
+		t.Run(fmt.Sprintf("kept=%v", kept), func(t *testing.T) {
+			checkout := fixtureRepo(t, "basic", "fakepkg@1.0.0", "helper@1.0.0")
+			clone := fixtureRepo(t, "basic", "fakepkg@2.0.0", "helper@1.0.0")
+			for _, root := range []string{checkout, clone} {
+				if err := os.Symlink(tsc.Dir, filepath.Join(root, "node_modules", "typescript")); err != nil {
+					t.Fatal(err)
+				}
+			}
+			s := NewDrivers()
+			defer s.Close()
+			c, err := ResolveCompiler(ctx, checkout, nil, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, err := s.Adapter(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			target, err := filepath.EvalSymlinks(filepath.Join(clone, "node_modules", "fakepkg"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ov, err := BuildOverlay(ctx, OverlayRequest{Workspace: checkout, TempDir: t.TempDir(), Targets: []LinkedPackage{{Name: "fakepkg", Dir: target, Kept: kept}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ov.Cleanup()
+			r, err := a.Compile(ctx, CompileRequest{RepoRoot: checkout, Files: []string{filepath.Join(checkout, "src", "use.ts")}, Overlay: ov})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(r.New) == 0 {
+				t.Fatal("the overlay compile found no new error: fakepkg 2 was not what it read")
+			}
+			parsed := func(record bool) []string {
+				var out struct {
+					Files []string `json:"files"`
+				}
+				if err := a.call(ctx, "parsed", map[string]bool{"record": record}, "parsed", &out); err != nil {
+					t.Fatal(err)
+				}
+				return out.Files
+			}
+			parsed(true)
+			ctsc, err := TSCAt(ctx, filepath.Join(clone, "node_modules", "typescript"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			after := mustRun(t, s.Serve(ctsc), clone, filepath.Join(clone, "tsconfig.json"))
+			if want := mustRun(t, ctsc, clone, filepath.Join(clone, "tsconfig.json")); !reflect.DeepEqual(after, want) {
+				t.Fatalf("the compile after the upgrade gave\n%+v\ntsc gave\n%+v", after, want)
+			}
+			var again []string
+			for _, f := range parsed(false) {
+				if strings.HasPrefix(f, target+string(filepath.Separator)) {
+					again = append(again, f)
+				}
+			}
+			if kept && len(again) > 0 {
+				t.Errorf("a kept target was parsed again by the compile after the upgrade: %q", again)
+			}
+			if !kept && len(again) == 0 {
+				t.Errorf("a target linked from the registry's copy stayed parsed after its compile")
+			}
+		})
+	}
+}
+
+// A compiler's identity is its files' content: the one remembered in the
+// cache serves while no file changed size or time, and a changed library
+// file is a new identity.
+func TestCompilerIdentityFollowsItsFiles(t *testing.T) {
+	c := pinnedCompiler(t)
+	t.Setenv("UPTIDE_CACHE_DIR", t.TempDir())
+	dir := filepath.Join(t.TempDir(), "typescript")
+	if err := copyCompiler(c.Dir, dir); err != nil {
+		t.Fatal(err)
+	}
+	id := func() string {
+		t.Helper()
+		got, err := NewDrivers().identity(dir, c.Version)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	first := id()
+	if again := id(); again != first {
+		t.Fatalf("the same files: %s, then %s", first, again)
+	}
+	lib := filepath.Join(dir, "lib", "lib.es5.d.ts")
+	f, err := os.OpenFile(lib, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString("\ndeclare var addedByTheTest: number;\n"); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if changed := id(); changed == first {
+		t.Errorf("lib.es5.d.ts changed, the identity stayed %s", first)
+	}
 }

@@ -322,8 +322,8 @@ func TestMaterialize(t *testing.T) {
 	}
 	ov, err := BuildOverlay(ctx, OverlayRequest{
 		Workspace: ws, TempDir: t.TempDir(),
-		Targets:    []LinkedPackage{{"fakepkg", target}},
-		Companions: []LinkedPackage{{"@types/legacy-lib", fixturePkg("@types/legacy-lib", "2.0.0")}},
+		Targets:    []LinkedPackage{{Name: "fakepkg", Dir: target}},
+		Companions: []LinkedPackage{{Name: "@types/legacy-lib", Dir: fixturePkg("@types/legacy-lib", "2.0.0")}},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -740,7 +740,7 @@ func TestTraceNative(t *testing.T) {
 	var targets []LinkedPackage
 	for _, p := range installed {
 		n, _ := splitSpec(p)
-		targets = append(targets, LinkedPackage{n, fixturePkg(n, "2.0.0")})
+		targets = append(targets, LinkedPackage{Name: n, Dir: fixturePkg(n, "2.0.0")})
 	}
 	dir := fixtureRepo(t, "causes", installed...)
 	ov, err := BuildOverlay(ctx, OverlayRequest{Workspace: dir, TempDir: t.TempDir(), Targets: targets})

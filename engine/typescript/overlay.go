@@ -20,6 +20,11 @@ type LinkedPackage struct {
 	Name string
 	// Dir is the extracted package (it holds package.json).
 	Dir string
+	// Kept: Dir is a real install's copy, which the compiles that follow
+	// in the same driver read again (the fix runner's compile after the
+	// upgrade): the driver keeps its parsed files instead of forgetting
+	// them after the compile.
+	Kept bool
 }
 
 // RangeFetchFunc fetches the highest version of name inside rng (an exact
@@ -156,7 +161,9 @@ type Overlay struct {
 	links   []OverlayLink
 	byName  map[string]int
 	members map[string]bool
-	notes   []string
+	// kept are the linked directories (real paths) given Kept.
+	kept  map[string]bool
+	notes []string
 	// failed: a package already tried and not served, with why.
 	failed     map[string]string
 	unresolved []UnresolvedImport
@@ -191,7 +198,7 @@ func BuildOverlay(ctx context.Context, req OverlayRequest) (*Overlay, error) {
 	if err != nil {
 		return nil, fmt.Errorf("overlay: %w", err)
 	}
-	o := &Overlay{Root: root, req: req, byName: map[string]int{}, members: map[string]bool{}, failed: map[string]string{}}
+	o := &Overlay{Root: root, req: req, byName: map[string]int{}, members: map[string]bool{}, kept: map[string]bool{}, failed: map[string]string{}}
 	ok := false
 	defer func() {
 		if !ok {
@@ -218,6 +225,9 @@ func BuildOverlay(ctx context.Context, req OverlayRequest) (*Overlay, error) {
 			}
 			if err := o.link(OverlayLink{Name: p.Name, Dir: p.Dir, Version: version, Origin: origin}); err != nil {
 				return err
+			}
+			if p.Kept {
+				o.kept[o.links[len(o.links)-1].Dir] = true
 			}
 		}
 		return nil
@@ -592,7 +602,7 @@ func (o *Overlay) driverMapping() *mapping {
 			}
 		}
 		if l.Origin != OriginInstalled {
-			m.Remap = append(m.Remap, remapEntry{Name: l.Name, Dir: l.Dir})
+			m.Remap = append(m.Remap, remapEntry{Name: l.Name, Dir: l.Dir, Kept: o.kept[l.Dir]})
 		}
 	}
 	return m
@@ -620,6 +630,8 @@ type keepEntry struct {
 type remapEntry struct {
 	Name string `json:"name"`
 	Dir  string `json:"dir"`
+	// Kept: the driver keeps the package's parsed files (LinkedPackage.Kept).
+	Kept bool `json:"kept,omitempty"`
 }
 
 // checkPackageName refuses names that would place a link outside

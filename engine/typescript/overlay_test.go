@@ -163,10 +163,10 @@ func TestBuildOverlayRejects(t *testing.T) {
 		message string
 	}{
 		{"no target", OverlayRequest{}, "no target"},
-		{"twice", OverlayRequest{Targets: []LinkedPackage{{"fakepkg", fixturePkg("fakepkg", "1.0.0")}}, Companions: []LinkedPackage{{"fakepkg", fixturePkg("fakepkg", "2.0.0")}}}, "given twice"},
-		{"wrong manifest", OverlayRequest{Targets: []LinkedPackage{{"zod", fixturePkg("fakepkg", "1.0.0")}}}, `holds "fakepkg", not zod`},
-		{"no manifest", OverlayRequest{Targets: []LinkedPackage{{"fakepkg", compileFixtures}}}, "package.json"},
-		{"bad name", OverlayRequest{Targets: []LinkedPackage{{"../x", fixturePkg("fakepkg", "1.0.0")}}}, "not an npm package name"},
+		{"twice", OverlayRequest{Targets: []LinkedPackage{{Name: "fakepkg", Dir: fixturePkg("fakepkg", "1.0.0")}}, Companions: []LinkedPackage{{Name: "fakepkg", Dir: fixturePkg("fakepkg", "2.0.0")}}}, "given twice"},
+		{"wrong manifest", OverlayRequest{Targets: []LinkedPackage{{Name: "zod", Dir: fixturePkg("fakepkg", "1.0.0")}}}, `holds "fakepkg", not zod`},
+		{"no manifest", OverlayRequest{Targets: []LinkedPackage{{Name: "fakepkg", Dir: compileFixtures}}}, "package.json"},
+		{"bad name", OverlayRequest{Targets: []LinkedPackage{{Name: "../x", Dir: fixturePkg("fakepkg", "1.0.0")}}}, "not an npm package name"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -251,7 +251,7 @@ func TestOverlayResolve(t *testing.T) {
 			}
 			for _, p := range tt.targets {
 				n, v, _ := strings.Cut(p, "@")
-				req.Targets = append(req.Targets, LinkedPackage{n, fixturePkg(n, v)})
+				req.Targets = append(req.Targets, LinkedPackage{Name: n, Dir: fixturePkg(n, v)})
 			}
 			var reg *fakeRegistry
 			if tt.registry != nil {
@@ -304,7 +304,7 @@ func TestOverlayResolve(t *testing.T) {
 
 func TestOverlayResolveCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	o, err := BuildOverlay(ctx, OverlayRequest{Targets: []LinkedPackage{{"fakepkg", fixturePkg("fakepkg", "2.0.0")}}, TempDir: t.TempDir(),
+	o, err := BuildOverlay(ctx, OverlayRequest{Targets: []LinkedPackage{{Name: "fakepkg", Dir: fixturePkg("fakepkg", "2.0.0")}}, TempDir: t.TempDir(),
 		Fetch: func(ctx context.Context, name, rng string) (string, string, error) {
 			cancel()
 			return "", "", ctx.Err()
@@ -352,8 +352,8 @@ func TestOverlayMapping(t *testing.T) {
 		t.Fatal(err)
 	}
 	o, err := BuildOverlay(context.Background(), OverlayRequest{Workspace: ws, TempDir: t.TempDir(),
-		Targets:    []LinkedPackage{{"fakepkg", fixturePkg("fakepkg", "2.0.0")}},
-		Companions: []LinkedPackage{{"@types/aws-sdk__core", types}}})
+		Targets:    []LinkedPackage{{Name: "fakepkg", Dir: fixturePkg("fakepkg", "2.0.0")}},
+		Companions: []LinkedPackage{{Name: "@types/aws-sdk__core", Dir: types}}})
 	if err != nil {
 		t.Fatal(err)
 	}

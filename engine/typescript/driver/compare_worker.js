@@ -21,7 +21,7 @@ function main() {
   if (!parentPort) throw new Error('compare_worker.js runs as a worker thread');
   const port = parentPort;
   /** @type {typeof import('typescript')} */
-  const ts = require(workerData.tsPath);
+  const ts = require('./load').loadCompiler(workerData.tsPath);
   warmLibs(ts);
   /** @type {ReturnType<typeof prepareComparison> | null} */
   let current = null;

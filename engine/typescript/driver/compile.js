@@ -40,10 +40,11 @@ const { isChecked } = require('./references');
  * @typedef {import('typescript').CompilerOptions} CompilerOptions
  * @typedef {import('typescript').Diagnostic} TSDiagnostic
  * @typedef {{file: string, line: number, column: number, start: number, length: number, code: number, message: string}} Diag
- * @typedef {{root: string, packages: string[], remap: {name: string, dir: string}[], leftOut?: string[], keep?: {dir: string, names: string[]}[]}} Mapping
+ * @typedef {{root: string, packages: string[], remap: {name: string, dir: string, kept?: boolean}[], leftOut?: string[], keep?: {dir: string, names: string[]}[]}} Mapping
  *   root: the overlay directory (its node_modules holds the links);
  *   packages: module names resolved from the overlay root instead of the importing file;
- *   remap: linked packages (real directories) whose own imports resolve from the overlay.
+ *   remap: linked packages (real directories) whose own imports resolve from the overlay;
+ *     kept: a real install's copy, whose parsed files later programs read again.
  * @typedef {import('./tsconfig').Project} Project
  * @typedef {{importer: string, specifier: string}} Unresolved
  * @typedef {{files: string[], options: CompilerOptions, cache: SourceCache, roots: string[], legacyHooks: boolean, config: string}} Unit
@@ -362,7 +363,9 @@ function compile(ts, params) {
   result.timing.overlayMs = Date.now() - t1;
   // The targets are parsed once per compile: keeping every target's
   // declarations for the whole run would grow with each package checked.
-  forgetInside(overlayMap.remap.map((r) => r.dir));
+  // A kept one is the install the fix runner's compile after the upgrade
+  // reads next, file for file.
+  forgetInside(overlayMap.remap.filter((r) => !r.kept).map((r) => r.dir));
   result.unresolvedInTarget = dedupeUnresolved(unresolved);
   result.coverage.compiled = filesChecked;
   if (parseErrors.length) {
@@ -464,7 +467,7 @@ function mappingOf(m, what) {
   return {
     root: real(root),
     packages: m.packages,
-    remap: remap.map((/** @type {any} */ r) => ({ name: r.name, dir: real(r.dir) })),
+    remap: remap.map((/** @type {any} */ r) => ({ name: r.name, dir: real(r.dir), kept: r.kept === true })),
     leftOut: Array.isArray(m.leftOut) ? m.leftOut.filter((/** @type {any} */ n) => typeof n === 'string') : [],
     keep: (Array.isArray(m.keep) ? m.keep : [])
       .filter((/** @type {any} */ k) => k && typeof k.dir === 'string' && Array.isArray(k.names))

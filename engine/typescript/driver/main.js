@@ -24,7 +24,7 @@ function main() {
   /** @type {typeof import('typescript')} */
   let ts;
   try {
-    ts = require(tsPath);
+    ts = require('./load').loadCompiler(tsPath);
   } catch (err) {
     process.stderr.write(`cannot load the TypeScript compiler at ${tsPath}: ${err && /** @type {Error} */ (err).message}\n`);
     process.exit(3);
@@ -42,6 +42,9 @@ function main() {
     ancestors: (params) => require('./scopes').ancestors(ts, params),
     project: (params) => require('./project').project(ts, params),
     syntaxNeeds: (params) => require('./syntax').syntaxNeeds(ts, params),
+    // The files parsed since the last call ({record: true} records the
+    // next ones): what tests see of the parsed files' sharing.
+    parsed: (params) => ({ files: require('./sources').takeParsed(!!(params && params.record)) }),
     // check is over and the driver goes on (the fix runner's compiles):
     // what only check reads again goes; the parsed files stay.
     release: () => {

@@ -28,6 +28,8 @@ const MAX_SOURCES = 50000;
 const files = new Map();
 /** The SourceFiles files holds. @type {WeakSet<import('typescript').SourceFile>} */
 let live = new WeakSet();
+/** The files parsed since the last takeParsed, while recording (tests). @type {string[] | null} */
+let parsed = null;
 
 /**
  * The options that change what parsing and binding store on a SourceFile:
@@ -102,6 +104,7 @@ function shareSources(ts, host, options, namespace = '') {
     const hit = files.get(key);
     if (hit && version && hit.version === version && !shouldCreateNewSourceFile) return hit.sf;
     const sf = orig(fileName, languageVersionOrOptions, onError, shouldCreateNewSourceFile);
+    if (sf && parsed) parsed.push(path.resolve(fileName));
     if (sf && version) {
       /** @type {any} */ (sf).version = version;
       if (files.size >= MAX_SOURCES) {
@@ -142,4 +145,15 @@ function forgetInside(dirs) {
   }
 }
 
-module.exports = { shareSources, forgetInside, fileVersion, current };
+/**
+ * The files parsed since the last call, and whether to record the next
+ * ones: what tests see of the sharing.
+ * @param {boolean} record
+ */
+function takeParsed(record) {
+  const out = parsed || [];
+  parsed = record ? [] : null;
+  return out;
+}
+
+module.exports = { shareSources, forgetInside, fileVersion, current, takeParsed };
