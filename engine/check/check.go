@@ -69,8 +69,10 @@ type Options struct {
 	// name@version as workspace ws (repository-relative, "" the root)
 	// resolves it there, or "". The overlay compile links that copy
 	// instead of the registry's, and the Drivers keep its parsed files,
-	// which the compile after the upgrade then reads again. The two copies
-	// hold the same files, so the answer is the same either way.
+	// which the compile after the upgrade then reads again. The package's
+	// files are the same in both copies; what an npm install nests inside
+	// it is the install's own choice of its dependencies, which the
+	// overlay otherwise fetches at the highest version their ranges admit.
 	Installed func(ws, name, version string) string
 	// Index, when set, is the discovery of this repository the caller has
 	// run already (the planner's): check starts from it instead of
