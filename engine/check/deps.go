@@ -175,7 +175,8 @@ func (c *checker) typeScriptNeed(ctx context.Context, have string, skipLibCheck 
 					at = path.Join("node_modules", dc.pkg, filepath.ToSlash(rel))
 				}
 				min = first.Since
-				how = fmt.Sprintf("the syntax they use: %s at %s:%d:%d", first, at, first.Line, first.Column)
+				// The sentence names the release already: the feature alone.
+				how = fmt.Sprintf("the syntax they use: %s at %s:%d:%d", first.Feature, at, first.Line, first.Column)
 				var also []string
 				for _, n := range newer[1:] {
 					also = append(also, fmt.Sprintf("%s (%s)", n.Feature, n.Since))

@@ -155,7 +155,10 @@ type nativeUnit struct {
 	// SkipLibCheck: the unit has no tsconfig, and the driver's defaults
 	// for such a program skip checking declaration files.
 	SkipLibCheck bool `json:"skipLibCheck"`
-	Sides        map[string]struct {
+	// NoConfig: the unit has no tsconfig at all; its modules resolve as
+	// Node loads them, as the driver's program for it does.
+	NoConfig bool `json:"noConfig"`
+	Sides    map[string]struct {
 		Paths map[string][]string `json:"paths"`
 	} `json:"sides"`
 }
@@ -254,6 +257,12 @@ func nativeTSConfig(u nativeUnit, side *nativeSide) ([]byte, error) {
 	}
 	if u.SkipLibCheck {
 		opts["skipLibCheck"] = true
+	}
+	if u.NoConfig {
+		// The native compiler is newer than 4.7: Node's resolution is
+		// nodenext (its own default would be the bundler's).
+		opts["module"] = "nodenext"
+		opts["moduleResolution"] = "nodenext"
 	}
 	roots := append([]string(nil), u.Roots...)
 	sort.Strings(roots)

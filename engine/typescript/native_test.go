@@ -249,10 +249,18 @@ func TestNativeTSConfig(t *testing.T) {
 			},
 		},
 		{
-			name: "no tsconfig to extend: the driver's defaults for such a program skip lib checks",
+			name: "no tsconfig above: the driver's defaults for such a program skip lib checks",
 			unit: nativeUnit{Roots: []string{"/repo/a.js"}, AllowJs: true, SkipLibCheck: true},
 			options: map[string]any{
 				"typeRoots": []any{}, "allowJs": true, "checkJs": true, "skipLibCheck": true,
+			},
+		},
+		{
+			name: "no tsconfig at all: modules resolve as Node loads them",
+			unit: nativeUnit{Roots: []string{"/repo/a.js"}, AllowJs: true, SkipLibCheck: true, NoConfig: true},
+			options: map[string]any{
+				"typeRoots": []any{}, "allowJs": true, "checkJs": true, "skipLibCheck": true,
+				"module": "nodenext", "moduleResolution": "nodenext",
 			},
 		},
 	}

@@ -101,6 +101,9 @@ function nativePlan(ts, params) {
       // Without a tsconfig to extend, the generated one carries the
       // defaults tsconfig.js gives such a program itself.
       skipLibCheck: !project.configFile && !!options.skipLibCheck,
+      // ...and resolves modules as Node loads them (tsconfig.js), where
+      // the native compiler's own default is the bundler's resolution.
+      noConfig: !project.configFile,
       sides: sideOut,
     });
   }
