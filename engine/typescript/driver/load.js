@@ -41,7 +41,7 @@ function loadCompiler(file) {
     cached = undefined;
   }
   const script = new vm.Script(Module.wrap(source), { filename: abs, cachedData: cached });
-  const m = new Module(abs, module);
+  const m = new Module(abs);
   m.filename = abs;
   m.paths = (/** @type {any} */ (Module))._nodeModulePaths(path.dirname(abs));
   const fn = script.runInThisContext();
