@@ -163,6 +163,7 @@ func (p *planner) owner(file string) string {
 }
 
 func (p *planner) finish() {
+	p.coveredByRoot()
 	skipped := map[string]string{}
 	for _, key := range p.order {
 		pr := p.byKey[key]
@@ -184,6 +185,68 @@ func (p *planner) finish() {
 	sort.Slice(p.plan.Skipped, func(i, j int) bool { return p.plan.Skipped[i].File < p.plan.Skipped[j].File })
 	sort.Strings(p.plan.NoTests)
 	sort.Strings(p.plan.NotRun)
+}
+
+// coveredByRoot folds a related run of the root's own jest or vitest
+// config into the root test script's run when that script runs the same
+// runner over everything (no file, project or name filter): the script
+// runs those tests already, and a second run of the runner would repeat
+// them (a workspace without a test script of its own in a repository
+// whose root script is "vitest").
+func (p *planner) coveredByRoot() {
+	root := p.byKey["root:."]
+	if root == nil {
+		return
+	}
+	runner := scriptRunner(root.script)
+	if !runsEverything(root.script, runner) {
+		return
+	}
+	kept := p.order[:0]
+	for _, key := range p.order {
+		pr := p.byKey[key]
+		if pr.kind == "config" && pr.config.Dir == "." && pr.config.Runner == runner {
+			root.ws = append(root.ws, pr.ws...)
+			delete(p.byKey, key)
+			continue
+		}
+		kept = append(kept, key)
+	}
+	p.order = kept
+}
+
+// unfilteringFlags are the jest and vitest flags that change how tests
+// run or report, never which run.
+var unfilteringFlags = map[string]bool{"--run": true, "--coverage": true, "--no-coverage": true, "--verbose": true, "--forceExit": true,
+	"--passWithNoTests": true, "--silent": true, "--ci": true, "--runInBand": true, "-i": true, "--detectOpenHandles": true,
+	"--colors": true, "--color": true, "--no-color": true, "--reporter": true, "--reporters": true, "--maxWorkers": true}
+
+// runsEverything: the script's last command is runner ("vitest",
+// "vitest run", "jest --coverage") with nothing that narrows which tests
+// run; anything else (a path, a project, a name pattern, a flag not
+// known to leave the tests alone) is taken to narrow them.
+func runsEverything(script, runner string) bool {
+	if runner != "vitest" && runner != "jest" {
+		return false
+	}
+	fields := strings.Fields(lastCommand(script))
+	at := -1
+	for i, f := range fields {
+		if f == runner {
+			at = i
+			break
+		}
+	}
+	if at < 0 {
+		return false
+	}
+	for _, f := range fields[at+1:] {
+		name, _, _ := strings.Cut(f, "=")
+		if !(runner == "vitest" && f == "run") && !unfilteringFlags[name] {
+			return false
+		}
+	}
+	return true
 }
 
 // scanDirs are the directories whose tests a run may start.

@@ -93,6 +93,36 @@ func TestPlanTests(t *testing.T) {
 			}}},
 		},
 		{
+			name: "the root script runs the root's vitest over everything: no second, related run",
+			tree: map[string]string{
+				"package.json":                 `{"name":"root","scripts":{"test":"vitest"}}`,
+				"vitest.config.ts":             "export default {}",
+				"packages/plugin/package.json": `{"name":"plugin"}`,
+			},
+			workspaces: []string{".", "packages/plugin"},
+			files:      []string{"packages/plugin/src/a.ts"},
+			want: TestPlan{Runs: []TestRun{{
+				Workspaces: []string{".", "packages/plugin"}, Dir: ".", Command: []string{"sh", "-c", "vitest"},
+				Scope: "root test script", Runner: "vitest",
+			}}},
+		},
+		{
+			name: "a root script narrowed to a directory keeps the related run",
+			tree: map[string]string{
+				"package.json":                 `{"name":"root","scripts":{"test":"vitest run test/"}}`,
+				"vitest.config.ts":             "export default {}",
+				"packages/plugin/package.json": `{"name":"plugin"}`,
+			},
+			workspaces: []string{".", "packages/plugin"},
+			files:      []string{"packages/plugin/src/a.ts"},
+			want: TestPlan{Runs: []TestRun{
+				{Workspaces: []string{"."}, Dir: ".", Command: []string{"sh", "-c", "vitest run test/"}, Scope: "root test script", Runner: "vitest"},
+				{Workspaces: []string{"packages/plugin"}, Dir: ".", Config: "vitest.config.ts",
+					Command: []string{"vitest", "related", "--run", "packages/plugin/src/a.ts"},
+					Scope:   "vitest related over 1 file (vitest.config.ts)", Runner: "vitest"},
+			}},
+		},
+		{
 			name: "no tests",
 			tree: map[string]string{
 				"package.json":            `{"name":"root"}`,
