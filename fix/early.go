@@ -3,7 +3,6 @@ package fix
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"time"
 
 	"github.com/uptide/uptide/engine/model"
@@ -66,12 +65,11 @@ func (r *runner) installEarly(ctx context.Context) bool {
 // costs the compile after the upgrade when the two do not share it.
 const earlyWait = time.Second
 
-// installedCopy is check's Installed: the early install's copy of
-// name@version as workspace ws resolves it in the clone, once that
-// install is done and succeeded; "" while it runs. Check then links the
-// copy the compile after the upgrade reads, whose parsed files the driver
-// keeps for it.
-func (r *runner) installedCopy(ws, name, version string) string {
+// installedRoot is check's Installed: the clone's repository root once
+// the early install is done and succeeded; "" while it runs. Check then
+// links the copies the compile after the upgrade reads, whose parsed
+// files the driver keeps for it.
+func (r *runner) installedRoot() string {
 	r.earlyWait.Do(func() {
 		if !r.earlyStarted.Load() {
 			return
@@ -94,14 +92,7 @@ func (r *runner) installedCopy(ws, name, version string) string {
 	if r.early == nil || r.early.err != nil {
 		return ""
 	}
-	for dir := filepath.Join(r.croot, filepath.FromSlash(ws)); ; dir = filepath.Dir(dir) {
-		if real, err := filepath.EvalSymlinks(filepath.Join(dir, "node_modules", filepath.FromSlash(name))); err == nil {
-			return real
-		}
-		if dir == r.croot || filepath.Dir(dir) == dir {
-			return ""
-		}
-	}
+	return r.croot
 }
 
 // install is the upgrade of the final plan in the clone: the early install

@@ -126,7 +126,7 @@ type runner struct {
 	// left nil).
 	earlyDone chan struct{}
 	// earlyStarted: the early install is installing; earlyWait is check's
-	// one wait for it (installedCopy).
+	// one wait for it (installedRoot).
 	earlyStarted atomic.Bool
 	earlyWait    sync.Once
 	crep         *model.CheckReport
@@ -430,7 +430,7 @@ func (r *runner) check(ctx context.Context) bool {
 	r.progress(model.PhaseCheck, "checking %s", strings.Join(r.names(), ", "))
 	r.crep, r.checkErr = engine.Check(ctx, engine.CheckOptions{Cwd: r.o.Cwd, CwdArg: r.o.CwdArg, Env: r.o.Env, Client: r.o.Client, CompilerClient: r.o.CompilerClient,
 		Packages: r.names(), Targets: r.o.Targets, Group: r.o.Group, Compile: true, Runtime: !r.o.NoRuntime, Events: r.o.CheckEvents,
-		Repository: r.repository, Drivers: r.drivers, Installed: r.installedCopy, Planned: func(p model.PackageReport) {
+		Repository: r.repository, Drivers: r.drivers, Installed: r.installedRoot, Planned: func(p model.PackageReport) {
 			if concerns(p, r.o.Package) {
 				r.trace(model.PhaseCheck, "planned %s", p.Title)
 				select {

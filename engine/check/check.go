@@ -64,16 +64,17 @@ type Options struct {
 	// outlive it: the fix runner's compiles then use the driver (and the
 	// parsed files) check leaves. Their owner closes them.
 	Drivers *typescript.Drivers
-	// Installed, when set, is asked for a real install of the upgrade
-	// (the fix runner's, in its clone, once done): the directory of
-	// name@version as workspace ws (repository-relative, "" the root)
-	// resolves it there, or "". The overlay compile links that copy
-	// instead of the registry's, and the Drivers keep its parsed files,
+	// Installed, when set, is asked for a real install of the upgrade:
+	// the root of the repository it was made in (the fix runner's clone,
+	// once its early install is done), or "". Where that install holds a
+	// target at the version the overlay would link, the overlay compile
+	// links its copy instead of the registry's, and the Drivers keep its
+	// parsed files,
 	// which the compile after the upgrade then reads again. The package's
 	// files are the same in both copies; what an npm install nests inside
 	// it is the install's own choice of its dependencies, which the
 	// overlay otherwise fetches at the highest version their ranges admit.
-	Installed func(ws, name, version string) string
+	Installed func() string
 	// Index, when set, is the discovery of this repository the caller has
 	// run already (the planner's): check starts from it instead of
 	// discovering again. Cwd and Env are then not read, and Client

@@ -57,21 +57,18 @@ type wsCompile struct {
 	deps []depCause
 }
 
-// installedCopies links, where the caller's install of the upgrade holds
-// a package at the version the overlay would link, that copy instead
-// (Options.Installed).
-func (c *checker) installedCopies(ws string, list []typescript.LinkedPackage) []typescript.LinkedPackage {
-	if c.opts.Installed == nil || c.opts.Drivers == nil {
+// installedCopies links, where the caller's install of the upgrade
+// (rooted at root, "" for none) holds a package at the version the
+// overlay would link, that copy instead (Options.Installed).
+func installedCopies(root, ws string, list []typescript.LinkedPackage) []typescript.LinkedPackage {
+	if root == "" {
 		return list
 	}
 	out := make([]typescript.LinkedPackage, len(list))
 	for i, l := range list {
 		out[i] = l
 		v := manifestVersionAt(l.Dir)
-		if v == "" {
-			continue
-		}
-		if dir := c.opts.Installed(ws, l.Name, v); dir != "" && manifestVersionAt(dir) == v {
+		if dir, at := installedCopy(root, ws, l.Name); v != "" && dir != "" && at == v {
 			out[i] = typescript.LinkedPackage{Name: l.Name, Dir: dir, Kept: true}
 		}
 	}
@@ -170,7 +167,11 @@ func (c *checker) compileWorkspace(ctx context.Context, ws string, runs []*membe
 		// Only companions move: they are what the overlay links.
 		targets, companions = companions, nil
 	}
-	targets, companions = c.installedCopies(ws, targets), c.installedCopies(ws, companions)
+	if c.opts.Installed != nil && c.opts.Drivers != nil {
+		// Kept parsed files are only worth it to drivers that outlive check.
+		root := c.opts.Installed()
+		targets, companions = installedCopies(root, ws, targets), installedCopies(root, ws, companions)
+	}
 	c.opts.Events.Emit(event.Event{Phase: event.PhaseCompile, Package: ws, Total: len(wc.files)})
 	ad, err := c.judge(ctx, ws)
 	if err != nil {
