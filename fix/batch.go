@@ -46,27 +46,18 @@ func (r *runner) batchSteps() []step {
 	var out []step
 	for _, s := range r.steps() {
 		switch s.name {
-		case "install early", "rules", "assist", "patches", "format":
+		case "rules", "assist", "patches", "format":
 			continue
+		case "install early":
+			s.run = r.installBatchEarly
 		case "plan":
 			s.run = r.planBatch
-			s.after = without(s.after, "install early")
 		case "install":
 			s.run = r.installBatch
 		}
 		out = append(out, s)
 		if s.name == "verdict" {
 			out = append(out, step{name: "bisect", run: r.bisect})
-		}
-	}
-	return out
-}
-
-func without(names []string, drop string) []string {
-	var out []string
-	for _, n := range names {
-		if n != drop {
-			out = append(out, n)
 		}
 	}
 	return out
@@ -94,13 +85,9 @@ func (r *runner) planBatch(ctx context.Context) bool {
 			continue
 		}
 		reports := reportsOf(r.crep, name)
-		plan, err := planOf(name, reports, r.repository)
+		plan, err := batchStep(name, reports, r.repository)
 		if err != nil {
 			r.stop("%v; nothing was changed", err)
-			return false
-		}
-		if len(plan.conflicts) > 0 {
-			r.stop("the companion plan of %s has a conflict: %s; nothing was changed", name, strings.Join(plan.conflicts, "; "))
 			return false
 		}
 		for _, p := range reports {
@@ -124,15 +111,180 @@ func (r *runner) planBatch(ctx context.Context) bool {
 	return r.nameBranch(ctx)
 }
 
-// installBatch installs and commits each step in order.
-func (r *runner) installBatch(ctx context.Context) bool {
-	base, err := r.clone.Git(ctx, "rev-parse", "HEAD")
+// batchStep is the plan of the batch's step of name from check's reports
+// of it; a conflict is an error.
+func batchStep(name string, reports []model.PackageReport, repo *model.Repository) (*upgradePlan, error) {
+	plan, err := planOf(name, reports, repo)
 	if err != nil {
-		r.stop("reading the clone's commit: %v", err)
-		return false
+		return nil, err
 	}
-	r.batchBase = strings.TrimSpace(base)
+	if len(plan.conflicts) > 0 {
+		return nil, fmt.Errorf("the companion plan of %s has a conflict: %s", name, strings.Join(plan.conflicts, "; "))
+	}
+	return plan, nil
+}
+
+// earlyBatch is what a batch installed while check still ran: the clone's
+// commit before, then each step installed and committed in order, on
+// check's first plans of its package.
+type earlyBatch struct {
+	base  string
+	steps []earlyStep
+	// touched: the clone holds more than the steps (an install that
+	// failed and was put back, or stopped).
+	touched bool
+}
+
+type earlyStep struct {
+	name    string
+	moves   []managers.Move
+	res     *managers.Result
+	repo    *model.Repository
+	commits []Commit
+}
+
+// installBatchEarly is a batch's early install: it installs and commits
+// the steps in order as check's first plans of their packages come, and
+// stops when check is done (installBatch installs the rest), a step fails
+// or ctx ends. Like a single upgrade's, it starts once the clone is made,
+// the manager detected and the baseline compile no longer reads the
+// clone. installBatch keeps the steps whose moves check's final plan
+// repeats.
+func (r *runner) installBatchEarly(ctx context.Context) bool {
+	defer close(r.earlyDone)
+	eb := &earlyBatch{}
+	defer func() {
+		if eb.base != "" {
+			r.earlyBatch = eb
+		}
+	}()
+	got := map[string][]model.PackageReport{}
+	take := func(p model.PackageReport) {
+		for _, n := range r.o.Packages {
+			if concerns(p, n) {
+				got[n] = append(got[n], p)
+			}
+		}
+	}
+	kept := false
+	moved := map[string]bool{}
+	for _, name := range r.o.Packages {
+		if moved[name] {
+			continue
+		}
+		for len(got[name]) == 0 {
+			select {
+			case p := <-r.plans:
+				take(p)
+			case <-r.checked:
+				if !r.keptCheck || kept {
+					return true // check is done: installBatch does the rest
+				}
+				// A kept check was done before the clone: its final
+				// plans are installed now, beside the baseline compile.
+				kept = true
+				for _, p := range r.crep.Packages {
+					take(p)
+				}
+				if len(got[name]) == 0 {
+					return true
+				}
+			case <-ctx.Done():
+				return true
+			}
+		}
+		plan, err := batchStep(name, got[name], r.repository)
+		if err != nil || ctx.Err() != nil {
+			return true
+		}
+		for _, m := range plan.moves {
+			moved[m.Name] = true
+		}
+		if eb.base == "" {
+			base, err := r.clone.Git(ctx, "rev-parse", "HEAD")
+			if err != nil {
+				return true
+			}
+			eb.base = strings.TrimSpace(base)
+		}
+		r.progress(model.PhaseInstall, "step %d: %s %s → %s, while check runs", len(eb.steps)+1, name, plan.from, plan.to)
+		eb.touched = true
+		res, cloneRepo, err := r.upgradeClone(ctx, plan)
+		if err != nil {
+			return true
+		}
+		st := earlyStep{name: name, moves: plan.managerMoves, res: res, repo: cloneRepo}
+		if len(res.Normalized) > 0 {
+			c, err := r.commitNormalizedLock(ctx, res)
+			if err != nil {
+				return true
+			}
+			if c != nil {
+				st.commits = append(st.commits, *c)
+			}
+		}
+		c, err := r.commitFiles(ctx, upgradeSubject(name, plan), append(append([]string{}, res.Manifests...), res.Lockfile)...)
+		if err != nil || c == nil {
+			return true
+		}
+		st.commits = append(st.commits, *c)
+		eb.steps = append(eb.steps, st)
+		eb.touched = false
+	}
+	return true
+}
+
+// installBatch installs and commits each step in order: the early
+// install's steps while check's final plan repeats their moves, then,
+// with the clone put back at the last of them, the rest.
+func (r *runner) installBatch(ctx context.Context) bool {
+	eb := r.earlyBatch
+	if eb != nil {
+		r.batchBase = eb.base
+	} else {
+		base, err := r.clone.Git(ctx, "rev-parse", "HEAD")
+		if err != nil {
+			r.stop("reading the clone's commit: %v", err)
+			return false
+		}
+		r.batchBase = strings.TrimSpace(base)
+	}
+	kept := 0 // the early steps kept so far
+	// backFromEarly puts the clone back at the last step kept when the
+	// early install went on past it (other moves, or a failed step).
+	backFromEarly := func(i int) bool {
+		if eb == nil || kept != i || (len(eb.steps) <= kept && !eb.touched) {
+			return true
+		}
+		at := r.batchBase
+		if kept > 0 {
+			at = r.rep.Steps[kept-1].Commit
+		}
+		r.progress(model.PhaseInstall, "check's final plan differs from its first after step %d: installing from there again", kept)
+		eb = nil
+		if err := r.resetClone(ctx, at); err != nil {
+			if !r.interrupted(ctx, "install") {
+				r.stop("%v", err)
+			}
+			return false
+		}
+		return true
+	}
 	for i, bp := range r.batchPlans {
+		if eb != nil && kept == i && i < len(eb.steps) && eb.steps[i].name == bp.name && sameMoves(eb.steps[i].moves, bp.plan.managerMoves) {
+			st := eb.steps[i]
+			if r.cloneRepo == nil {
+				r.cloneRepo = st.repo
+			}
+			r.mergeInstall(st.res)
+			r.rep.Commits = append(r.rep.Commits, st.commits...)
+			r.addStep(bp)
+			kept++
+			continue
+		}
+		if !backFromEarly(i) {
+			return false
+		}
 		r.progress(model.PhaseInstall, "step %d of %d: %s %s → %s", i+1, len(r.batchPlans), bp.name, bp.plan.from, bp.plan.to)
 		res, cloneRepo, err := r.upgradeClone(ctx, bp.plan)
 		if err != nil {
@@ -151,9 +303,10 @@ func (r *runner) installBatch(ctx context.Context) bool {
 		if !r.commit(ctx, upgradeSubject(bp.name, bp.plan), append(append([]string{}, res.Manifests...), res.Lockfile)...) {
 			return false
 		}
-		r.rep.Steps = append(r.rep.Steps, BatchStep{Package: bp.name, From: bp.plan.from, To: bp.plan.to, Moves: bp.plan.moves,
-			Commit: r.rep.Commits[len(r.rep.Commits)-1].Sha})
-		r.stepCommits = append(r.stepCommits, len(r.rep.Commits))
+		r.addStep(bp)
+	}
+	if !backFromEarly(len(r.batchPlans)) {
+		return false
 	}
 	// From here the run is failed, not not-run, as after a single
 	// upgrade's rule edits.
@@ -161,6 +314,24 @@ func (r *runner) installBatch(ctx context.Context) bool {
 	r.style = verify.DetectStyle(r.croot)
 	r.lb = &lintBaseline{run: verify.LintRun{Failures: map[string][]string{}}, ok: true}
 	return true
+}
+
+// addStep records the batch step just committed (its last commit).
+func (r *runner) addStep(bp batchPlan) {
+	r.rep.Steps = append(r.rep.Steps, BatchStep{Package: bp.name, From: bp.plan.from, To: bp.plan.to, Moves: bp.plan.moves,
+		Commit: r.rep.Commits[len(r.rep.Commits)-1].Sha})
+	r.stepCommits = append(r.stepCommits, len(r.rep.Commits))
+}
+
+// resetClone puts the clone's files back at commit sha (node_modules
+// stays: the next install lays it out).
+func (r *runner) resetClone(ctx context.Context, sha string) error {
+	for _, args := range [][]string{{"reset", "-q", "--hard", sha}, {"clean", "-q", "-f", "-d"}} {
+		if _, err := r.clone.Git(ctx, args...); err != nil {
+			return fmt.Errorf("putting the clone back before the install: %w", err)
+		}
+	}
+	return nil
 }
 
 // mergeInstall folds one step's install into the report's.

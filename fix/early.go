@@ -105,11 +105,8 @@ func (r *runner) install(ctx context.Context, plan *upgradePlan, early *earlyIns
 	}
 	if early != nil && early.err == nil {
 		r.progress(model.PhaseInstall, "check's final plan differs from its first (%s): installing again", moveList(plan.moves))
-		if _, err := r.clone.Git(ctx, "reset", "-q", "--hard", "HEAD"); err != nil {
-			return nil, nil, fmt.Errorf("putting the clone back before the install: %w", err)
-		}
-		if _, err := r.clone.Git(ctx, "clean", "-q", "-f", "-d"); err != nil {
-			return nil, nil, fmt.Errorf("putting the clone back before the install: %w", err)
+		if err := r.resetClone(ctx, "HEAD"); err != nil {
+			return nil, nil, err
 		}
 	}
 	return r.upgradeClone(ctx, plan)

@@ -9,7 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/uptide/uptide/engine/model"
 	"github.com/uptide/uptide/engine/repo"
 	"github.com/uptide/uptide/fix/isolate"
 	"github.com/uptide/uptide/fix/managers"
@@ -33,10 +35,11 @@ func TestSameMoves(t *testing.T) {
 	}
 }
 
-// When check's final plan is not its first, the early install is undone
-// and the final one installed: nothing of the first plan stays in the
-// manifest, the lockfile or node_modules.
-func TestInstallAgainWhenThePlanChanged(t *testing.T) {
+// npmApp is an npm app declaring kleur ^4.1.5 and slugkit 1.0.0, installed
+// from the fixture registry and committed, and its private clone on
+// branch; env reaches the registry.
+func npmApp(t *testing.T, branch string) (clone *isolate.Clone, dir string, env []string) {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("-short: npm installs for real")
 	}
@@ -53,7 +56,6 @@ func TestInstallAgainWhenThePlanChanged(t *testing.T) {
 	}
 	t.Cleanup(reg.Close)
 	home := t.TempDir()
-	var env []string
 	for _, kv := range os.Environ() {
 		k := strings.ToLower(strings.SplitN(kv, "=", 2)[0])
 		if !strings.HasPrefix(k, "npm_config_") && k != "home" {
@@ -62,7 +64,7 @@ func TestInstallAgainWhenThePlanChanged(t *testing.T) {
 	}
 	env = append(env, "HOME="+home, "npm_config_registry="+reg.URL(), "npm_config_cache="+filepath.Join(home, ".npm"),
 		"npm_config_fetch_retries=0", "npm_config_update_notifier=false")
-	dir := filepath.Join(t.TempDir(), "app")
+	dir = filepath.Join(t.TempDir(), "app")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -86,13 +88,47 @@ func TestInstallAgainWhenThePlanChanged(t *testing.T) {
 	sh("git", "config", "user.email", "ada@example.invalid")
 	sh("git", "add", "-A")
 	sh("git", "commit", "-q", "-m", "app")
-
-	ctx := context.Background()
-	clone, err := isolate.New(ctx, isolate.Options{Checkout: dir, Root: t.TempDir(), Branch: "uptide/slugkit-2.0.0", Env: env})
+	clone, err = isolate.New(context.Background(), isolate.Options{Checkout: dir, Root: t.TempDir(), Branch: branch, Env: env})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = clone.Remove() })
+	return clone, dir, env
+}
+
+// installedVersions reads, in the clone's root, kleur's and slugkit's
+// specs (package.json) or versions (package-lock.json, node_modules/*).
+func installedVersions(t *testing.T, root, rel string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(root, rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m struct {
+		Version      string            `json:"version"`
+		Dependencies map[string]string `json:"dependencies"`
+		Packages     map[string]struct {
+			Version string `json:"version"`
+		} `json:"packages"`
+	}
+	if err := json.Unmarshal(data, &m); err != nil {
+		t.Fatal(err)
+	}
+	switch rel {
+	case "package.json":
+		return m.Dependencies["kleur"] + " " + m.Dependencies["slugkit"]
+	case "package-lock.json":
+		return m.Packages["node_modules/kleur"].Version + " " + m.Packages["node_modules/slugkit"].Version
+	}
+	return m.Version
+}
+
+// When check's final plan is not its first, the early install is undone
+// and the final one installed: nothing of the first plan stays in the
+// manifest, the lockfile or node_modules.
+func TestInstallAgainWhenThePlanChanged(t *testing.T) {
+	clone, _, env := npmApp(t, "uptide/slugkit-2.0.0")
+	ctx := context.Background()
 	r := &runner{o: Options{Package: "slugkit"}, clone: clone, croot: clone.Work, env: clone.Env(env)}
 	first := []managers.Move{{Name: "slugkit", To: "2.0.0"}, {Name: "kleur", To: "5.0.0"}}
 	cloneRepo, err := repo.Load(r.croot)
@@ -108,38 +144,109 @@ func TestInstallAgainWhenThePlanChanged(t *testing.T) {
 	if _, _, err := r.install(ctx, final, early); err != nil {
 		t.Fatal(err)
 	}
-	version := func(rel string) string {
-		data, err := os.ReadFile(filepath.Join(r.croot, rel))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var m struct {
-			Version      string            `json:"version"`
-			Dependencies map[string]string `json:"dependencies"`
-			Packages     map[string]struct {
-				Version string `json:"version"`
-			} `json:"packages"`
-		}
-		if err := json.Unmarshal(data, &m); err != nil {
-			t.Fatal(err)
-		}
-		switch rel {
-		case "package.json":
-			return m.Dependencies["kleur"] + " " + m.Dependencies["slugkit"]
-		case "package-lock.json":
-			return m.Packages["node_modules/kleur"].Version + " " + m.Packages["node_modules/slugkit"].Version
-		}
-		return m.Version
-	}
 	for rel, want := range map[string]string{
 		"package.json":                      "^4.1.5 2.0.0",
 		"package-lock.json":                 "4.1.5 2.0.0",
 		"node_modules/kleur/package.json":   "4.1.5",
 		"node_modules/slugkit/package.json": "2.0.0",
 	} {
-		if got := version(rel); got != want {
+		if got := installedVersions(t, r.croot, rel); got != want {
 			t.Errorf("%s: %q, want %q (the first plan's kleur 5 must be gone)", rel, got, want)
 		}
+	}
+}
+
+// batchReport is check's report of name moving from → to, with
+// companions.
+func batchReport(name, from, to string, companions ...model.Companion) model.PackageReport {
+	return model.PackageReport{Title: name, Package: name, Installed: from, Target: to, Workspaces: []string{"."},
+		Members:    []model.MemberReport{{Name: name, Installed: from, Target: to}},
+		Companions: model.CompanionPlan{Companions: companions}}
+}
+
+// A batch installs and commits its steps while check runs, on check's
+// first plans; installBatch keeps the steps check's final plans repeat,
+// commits and all, and when a step differs puts the clone back before it
+// and installs the final plan from there.
+func TestBatchKeepsTheEarlyStepsCheckRepeats(t *testing.T) {
+	slug := batchReport("slugkit", "1.0.0", "2.0.0")
+	kleur := batchReport("kleur", "4.1.5", "5.0.0")
+	slugWithKleur := batchReport("slugkit", "1.0.0", "2.0.0", model.Companion{Name: "kleur", From: "4.1.5", To: "5.0.0", Why: "peer range"})
+	for _, tc := range []struct {
+		name  string
+		first []model.PackageReport // the plans check hands the early install
+		kept  int                   // the early steps installBatch keeps
+	}{
+		{"the same plans", []model.PackageReport{slug, kleur}, 2},
+		{"step 1 differs", []model.PackageReport{slugWithKleur}, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			clone, dir, env := npmApp(t, "uptide/batch-2-packages")
+			ctx := context.Background()
+			repository, err := repo.Load(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := newRunner(Options{Packages: []string{"slugkit", "kleur"}}, "slugkit kleur")
+			r.clone, r.croot, r.env, r.repository = clone, clone.Work, clone.Env(env), repository
+			for _, p := range tc.first {
+				r.plans <- p
+			}
+			go func() {
+				// Check ends once the early install took its plans.
+				for len(r.plans) > 0 {
+					time.Sleep(10 * time.Millisecond)
+				}
+				close(r.checked)
+			}()
+			r.installBatchEarly(ctx)
+			eb := r.earlyBatch
+			if eb == nil || len(eb.steps) != len(tc.first) {
+				t.Fatalf("early install: %+v, want %d steps", eb, len(tc.first))
+			}
+			for _, name := range r.o.Packages {
+				var final []model.PackageReport
+				for _, p := range []model.PackageReport{slug, kleur} {
+					if p.Package == name {
+						final = append(final, p)
+					}
+				}
+				plan, err := batchStep(name, final, repository)
+				if err != nil {
+					t.Fatal(err)
+				}
+				r.batchPlans = append(r.batchPlans, batchPlan{name: name, plan: plan})
+			}
+			if !r.installBatch(ctx) {
+				t.Fatalf("installBatch stopped: %s", r.rep.Reason)
+			}
+			if len(r.rep.Steps) != 2 {
+				t.Fatalf("steps %+v", r.rep.Steps)
+			}
+			for i, st := range r.rep.Steps {
+				early := i < tc.kept
+				if (st.Commit == eb.steps[min(i, len(eb.steps)-1)].commits[0].Sha) != early {
+					t.Errorf("step %d (%s) at %s: kept from the early install %v, want %v", i+1, st.Package, st.Commit, !early, early)
+				}
+			}
+			if head, err := clone.Git(ctx, "rev-parse", "HEAD"); err != nil || strings.TrimSpace(head) != r.rep.Steps[1].Commit {
+				t.Errorf("HEAD %q (%v), want step 2's commit %s", head, err, r.rep.Steps[1].Commit)
+			}
+			step1, err := clone.Git(ctx, "show", r.rep.Steps[0].Commit+":package.json")
+			if err != nil || !strings.Contains(step1, `"kleur": "^4.1.5"`) || !strings.Contains(step1, `"slugkit": "2.0.0"`) {
+				t.Errorf("step 1 moves slugkit alone; its package.json (%v):\n%s", err, step1)
+			}
+			for rel, want := range map[string]string{
+				"package.json":                      "^5.0.0 2.0.0",
+				"package-lock.json":                 "5.0.0 2.0.0",
+				"node_modules/kleur/package.json":   "5.0.0",
+				"node_modules/slugkit/package.json": "2.0.0",
+			} {
+				if got := installedVersions(t, r.croot, rel); got != want {
+					t.Errorf("%s: %q, want %q", rel, got, want)
+				}
+			}
+		})
 	}
 }
 

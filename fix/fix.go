@@ -122,6 +122,8 @@ type runner struct {
 	plans   chan model.PackageReport
 	checked chan struct{}
 	early   *earlyInstall
+	// earlyBatch is a batch's early install (early stays nil).
+	earlyBatch *earlyBatch
 	// earlyDone is closed when the early install is over (early set or
 	// left nil).
 	earlyDone chan struct{}
@@ -431,11 +433,14 @@ func (r *runner) check(ctx context.Context) bool {
 	r.crep, r.checkErr = engine.Check(ctx, engine.CheckOptions{Cwd: r.o.Cwd, CwdArg: r.o.CwdArg, Env: r.o.Env, Client: r.o.Client, CompilerClient: r.o.CompilerClient,
 		Packages: r.names(), Targets: r.o.Targets, Group: r.o.Group, Compile: true, Runtime: !r.o.NoRuntime, Events: r.o.CheckEvents,
 		Repository: r.repository, Drivers: r.drivers, Installed: r.installedRoot, Planned: func(p model.PackageReport) {
-			if concerns(p, r.o.Package) {
-				r.trace(model.PhaseCheck, "planned %s", p.Title)
-				select {
-				case r.plans <- p:
-				default:
+			for _, name := range r.names() {
+				if concerns(p, name) {
+					r.trace(model.PhaseCheck, "planned %s", p.Title)
+					select {
+					case r.plans <- p:
+					default:
+					}
+					break
 				}
 			}
 		}})
@@ -883,6 +888,23 @@ func (r *runner) finish(runCtx context.Context) {
 // commit stages exactly files (slash paths relative to the repository
 // root) and commits them; false when the run has to stop.
 func (r *runner) commit(ctx context.Context, subject string, files ...string) bool {
+	c, err := r.commitFiles(ctx, subject, files...)
+	if err != nil {
+		if !r.interrupted(ctx, "a commit") {
+			r.stop("commit in the clone: %v", err)
+		}
+		return false
+	}
+	if c != nil {
+		r.rep.Commits = append(r.rep.Commits, *c)
+	}
+	return true
+}
+
+// commitFiles commits exactly files in the clone; nil when nothing
+// changed (no commit). It touches no report: a batch's early install
+// commits with it beside check.
+func (r *runner) commitFiles(ctx context.Context, subject string, files ...string) (*Commit, error) {
 	// croot is the root in the clone, whatever path (a symlink) named it.
 	rel, _ := filepath.Rel(r.clone.Work, r.croot)
 	var paths []string
@@ -890,17 +912,10 @@ func (r *runner) commit(ctx context.Context, subject string, files ...string) bo
 		paths = append(paths, filepath.ToSlash(filepath.Join(rel, filepath.FromSlash(f))))
 	}
 	sha, err := r.clone.Commit(ctx, subject, paths...)
-	if err != nil {
-		if !r.interrupted(ctx, "a commit") {
-			r.stop("commit in the clone: %v", err)
-		}
-		return false
+	if err != nil || sha == "" {
+		return nil, err
 	}
-	if sha == "" {
-		return true // nothing changed: no commit
-	}
-	r.rep.Commits = append(r.rep.Commits, Commit{Sha: sha, Subject: subject})
-	return true
+	return &Commit{Sha: sha, Subject: subject}, nil
 }
 
 // shimManager puts a manager that is not on PATH (one the registry gave)
@@ -929,21 +944,37 @@ func (r *runner) shimManager() error {
 // the untouched manifests, before the upgrade's commit: the upgrade's diff
 // then holds only what the upgrade changed.
 func (r *runner) commitNormalized(ctx context.Context, res *managers.Result) bool {
+	c, err := r.commitNormalizedLock(ctx, res)
+	if err != nil {
+		if !r.interrupted(ctx, "a commit") {
+			r.stop("%v", err)
+		}
+		return false
+	}
+	if c != nil {
+		r.rep.Commits = append(r.rep.Commits, *c)
+	}
+	return true
+}
+
+// commitNormalizedLock is commitNormalized without the report.
+func (r *runner) commitNormalizedLock(ctx context.Context, res *managers.Result) (*Commit, error) {
 	lock := filepath.Join(r.croot, filepath.FromSlash(res.Lockfile))
 	upgraded, err := os.ReadFile(lock)
 	if err == nil {
 		err = os.WriteFile(lock, res.NormalizedLockfile, 0o644)
 	}
 	if err != nil {
-		r.stop("writing the manager's own lockfile in the clone: %v", err)
-		return false
+		return nil, fmt.Errorf("writing the manager's own lockfile in the clone: %w", err)
 	}
-	ok := r.commit(ctx, normalizedSubject(res), res.Lockfile)
-	if err := os.WriteFile(lock, upgraded, 0o644); err != nil && ok {
-		r.stop("writing the upgraded lockfile in the clone: %v", err)
-		return false
+	c, err := r.commitFiles(ctx, normalizedSubject(res), res.Lockfile)
+	if err != nil {
+		err = fmt.Errorf("commit in the clone: %w", err)
 	}
-	return ok
+	if werr := os.WriteFile(lock, upgraded, 0o644); werr != nil && err == nil {
+		return nil, fmt.Errorf("writing the upgraded lockfile in the clone: %w", werr)
+	}
+	return c, err
 }
 
 // normalizedSubject: "npm 11.6.2 rewrites package-lock.json on its own:
