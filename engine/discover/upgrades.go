@@ -51,18 +51,17 @@ func PlanUpgrades(ctx context.Context, opts UpgradePlanOptions) (*model.UpgradeP
 	}
 	in := triage.Input{Rows: disc.Rows, Only: opts.Only, Checks: opts.Checks, Now: opts.Now, Releases: map[string]*model.Packument{}}
 	installed := map[string][]string{}
-	var names []string
 	for _, r := range disc.Rows {
 		if r.Status != model.RowOK || r.Update.IsZero() {
 			continue
-		}
-		if _, seen := installed[r.Package]; !seen {
-			names = append(names, r.Package)
 		}
 		if !slices.Contains(installed[r.Package], r.Installed) {
 			installed[r.Package] = append(installed[r.Package], r.Installed)
 		}
 	}
+	// Only the planned packages' documents are read: with Only, a
+	// repository's every other dependency is no full document to fetch.
+	names := triage.Planned(in)
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, 8)

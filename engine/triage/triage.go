@@ -10,6 +10,7 @@ package triage
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -95,6 +96,26 @@ type step struct {
 	after map[string]string
 	// reports are the check results covering the step.
 	reports []*model.PackageReport
+}
+
+// Planned are the outdated dependencies Plan's steps move, by package,
+// from in's rows and checks (Releases and Advisories are not read): the
+// registry documents Plan reads are theirs.
+func Planned(in Input) []string {
+	moves := map[string]bool{}
+	for _, s := range buildSteps(in, planned(in)) {
+		for _, m := range s.Moves {
+			moves[m.Name] = true
+		}
+	}
+	var out []string
+	for _, r := range in.Rows {
+		if r.Status == model.RowOK && !r.Update.IsZero() && moves[r.Name] && !slices.Contains(out, r.Package) {
+			out = append(out, r.Package)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // planned are the rows to plan, by name: outdated ones the registry

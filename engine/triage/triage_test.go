@@ -256,3 +256,52 @@ func TestDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// Planned are the registry documents a plan reads: the packages its steps
+// move. With Only, an outdated dependency no step moves is not one of
+// them, and leaving its document out changes nothing in the plan; a
+// companion check moves along, and an alias's package, are.
+func TestPlannedAreTheDocumentsThePlanReads(t *testing.T) {
+	alias := row("legacy-ui", "1.0.0", "2.0.0", "major")
+	alias.Package = "ui-kit"
+	check := &model.PackageReport{Package: "react", Installed: "18.3.1", Target: "19.1.0", Status: model.StatusAnalyzed,
+		Companions: model.CompanionPlan{Companions: []model.Companion{{Name: "react-dom", From: "18.3.1", To: "19.1.0", Why: "peer range"}}}}
+	releases := map[string]*model.Packument{
+		"react-dom": packument("react-dom", map[string]map[string]string{"19.1.0": {"react": "^19.1.0"}}, nil),
+		"react":     packument("react", map[string]map[string]string{"19.1.0": nil}, map[string]string{"18.3.1": "2024-04-26T00:00:00Z", "19.1.0": "2025-03-28T00:00:00Z"}),
+		"zod":       packument("zod", map[string]map[string]string{"4.1.12": nil}, map[string]string{"3.22.4": "2023-01-01T00:00:00Z", "4.1.12": "2025-10-01T00:00:00Z"}),
+		"ui-kit":    packument("ui-kit", map[string]map[string]string{"2.0.0": nil}, nil),
+	}
+	in := Input{
+		Rows: []model.DependencyRow{row("react", "18.3.1", "19.1.0", "major"), row("react-dom", "18.3.1", "19.1.0", "major"),
+			row("zod", "3.22.4", "4.1.12", "major"), row("chalk", "5.3.0", "5.3.0", ""), alias},
+		Checks: map[string]*model.PackageReport{"react": check}, Now: now,
+	}
+	for _, tc := range []struct {
+		only []string
+		want string
+	}{
+		{nil, "react react-dom ui-kit zod"},
+		{[]string{"react"}, "react react-dom"},
+		{[]string{"legacy-ui"}, "ui-kit"},
+	} {
+		in.Only = tc.only
+		got := Planned(in)
+		if strings.Join(got, " ") != tc.want {
+			t.Errorf("only %v: planned %v, want %s", tc.only, got, tc.want)
+			continue
+		}
+		in.Releases = releases
+		all := Plan(in)
+		in.Releases = map[string]*model.Packument{}
+		for _, n := range got {
+			in.Releases[n] = releases[n]
+		}
+		if alias.Package != alias.Name && in.Releases["ui-kit"] != nil {
+			in.Releases[alias.Name] = in.Releases["ui-kit"]
+		}
+		if some := Plan(in); !reflect.DeepEqual(all, some) {
+			t.Errorf("only %v: the plan from the planned documents differs from the plan from all:\n%+v\n%+v", tc.only, some, all)
+		}
+	}
+}

@@ -195,7 +195,9 @@ func runProgress(g *Globals, command string, opts *fix.Options) (done func()) {
 	progress := term.NewProgress(g.Stderr, g.Term.Progress)
 	var mu sync.Mutex
 	var phase model.Phase
-	start := time.Now()
+	// Stamped from the command's start: what ran before the run (the
+	// order of a batch) counts too.
+	start := g.start
 	opts.Progress = func(p model.Phase, line string) {
 		// The lines are what the install and the tests print.
 		line = opts.Secrets.String(line)
