@@ -449,17 +449,26 @@ func (r *runner) verifyAt(ctx context.Context, sha string, types, tests bool) (r
 	if err = r.restoreModules(ctx); err != nil {
 		return res, err
 	}
-	if types {
+	// The compile runs beside the tests, as after the last step.
+	var compileErr error
+	compiled := make(chan struct{})
+	go func() {
+		defer close(compiled)
+		if !types {
+			return
+		}
 		after, err := compileWorkspaces(ctx, r.croot, r.workspaces, r.fetch, r.drivers)
 		if err != nil {
-			return res, err
+			compileErr = err
+			return
 		}
 		res.diags = newDiagnostics(r.base.Diagnostics, after.Diagnostics)
-	}
+	}()
 	if tests {
 		affected := affectedFiles(r.reports, nil)
 		tp, err := r.planTests(affected)
 		if err != nil {
+			<-compiled
 			return res, err
 		}
 		for _, t := range r.runTests(ctx, tp, affected) {
@@ -468,7 +477,8 @@ func (r *runner) verifyAt(ctx context.Context, sha string, types, tests bool) (r
 			}
 		}
 	}
-	return res, nil
+	<-compiled
+	return res, compileErr
 }
 
 // restoreModules lays node_modules out as the clone's lockfile says.
