@@ -34,6 +34,13 @@ const compileTimeout = 10 * time.Minute
 // compilers with a JavaScript API, so the run's compiles (and check) share
 // a loaded compiler and the files no upgrade or edit changed.
 func compileWorkspaces(ctx context.Context, root string, workspaces []string, fetch typescript.FetchFunc, drivers *typescript.Drivers) (*compileRun, error) {
+	return compileIn(ctx, root, workspaces, fetch, drivers, false)
+}
+
+// compileIn is compileWorkspaces; seed: root is the user's checkout, whose
+// files do not change during the run, so its errors are the baseline of
+// check's compiles in the same drivers too (typescript.TSC.SeedBaseline).
+func compileIn(ctx context.Context, root string, workspaces []string, fetch typescript.FetchFunc, drivers *typescript.Drivers, seed bool) (*compileRun, error) {
 	run := &compileRun{Diagnostics: []model.Diagnostic{}}
 	seen := map[string]bool{}
 	labels := map[string]bool{}
@@ -49,6 +56,7 @@ func compileWorkspaces(ctx context.Context, root string, workspaces []string, fe
 			return nil, err
 		}
 		tsc = drivers.Serve(tsc)
+		tsc.SeedBaseline = seed
 		labels[tsc.Label()] = true
 		for _, project := range typescript.Projects(config) {
 			if seen[project] {

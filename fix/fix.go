@@ -369,14 +369,16 @@ func (r *runner) scope(context.Context) bool {
 func (r *runner) baselineReadsCheckout() bool { return r.unlike == "" }
 func (r *runner) baselineReadsClone() bool    { return r.unlike != "" }
 
-func (r *runner) baselineCheckout(ctx context.Context) bool { return r.compileBefore(ctx, r.root) }
-func (r *runner) baselineClone(ctx context.Context) bool    { return r.compileBefore(ctx, r.croot) }
+func (r *runner) baselineCheckout(ctx context.Context) bool {
+	return r.compileBefore(ctx, r.root, true)
+}
+func (r *runner) baselineClone(ctx context.Context) bool { return r.compileBefore(ctx, r.croot, false) }
 
 // compileBefore is the baseline: the compile of the workspaces before the
-// upgrade, in root.
-func (r *runner) compileBefore(ctx context.Context, root string) bool {
+// upgrade, in root (the checkout's errors are check's baseline too).
+func (r *runner) compileBefore(ctx context.Context, root string, checkout bool) bool {
 	r.progress(model.PhaseCompile, "type-checking %s before the upgrade", model.Where(r.workspaces))
-	r.base, r.baseErr = compileWorkspaces(ctx, root, r.workspaces, r.fetch, r.drivers)
+	r.base, r.baseErr = compileIn(ctx, root, r.workspaces, r.fetch, r.drivers, checkout)
 	r.trace(model.PhaseCompile, "compiled before the upgrade")
 	return true
 }

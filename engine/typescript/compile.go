@@ -106,6 +106,10 @@ type CompileResult struct {
 	// BaselineShared counts the files whose baseline came from
 	// SharedBaseline instead of a program of this compile's.
 	BaselineShared int
+	// BaselineCached counts the files whose baseline errors the driver
+	// already had: an earlier compile's, or a seeding tsc -p run's
+	// (TSC.SeedBaseline).
+	BaselineCached int
 	// Shared is the baseline a ShareBaseline compile answers.
 	Shared *SharedBaseline
 }
@@ -192,6 +196,7 @@ type compileAnswer struct {
 		BaselineMs     int64 `json:"baselineMs"`
 		OverlayMs      int64 `json:"overlayMs"`
 		BaselineShared int   `json:"baselineShared"`
+		BaselineCached int   `json:"baselineCached"`
 	} `json:"timing"`
 	Baseline json.RawMessage `json:"baseline"`
 }
@@ -272,6 +277,9 @@ func (a *Adapter) Compile(ctx context.Context, req CompileRequest) (*CompileResu
 	rounds := 0
 	var baselineMs, overlayMs int64
 	var ans compileAnswer
+	// cached is the first request's: a dependency round's baseline is the
+	// one the first request cached.
+	cached := -1
 	if req.Overlay == nil {
 		if err := a.call(ctx, "compile", params, subject, &ans); err != nil {
 			return nil, err
@@ -289,6 +297,9 @@ func (a *Adapter) Compile(ctx context.Context, req CompileRequest) (*CompileResu
 		ans = compileAnswer{}
 		if err := a.call(ctx, "compile", p, subject, &ans); err != nil {
 			return nil, err
+		}
+		if cached < 0 {
+			cached = ans.Timing.BaselineCached
 		}
 		if !ans.Unjudged {
 			break
@@ -313,6 +324,7 @@ func (a *Adapter) Compile(ctx context.Context, req CompileRequest) (*CompileResu
 	if req.Overlay != nil {
 		req.Overlay.setUnresolved(ans.Unresolved)
 		ans.Unresolved = req.Overlay.Unresolved()
+		ans.Timing.BaselineCached = cached
 	}
 	ws := ""
 	if rel, err := filepath.Rel(root, params.Workspace); err == nil && rel != "." {
@@ -336,6 +348,7 @@ func (a *Adapter) Compile(ctx context.Context, req CompileRequest) (*CompileResu
 		Rounds:             rounds,
 		Baseline:           time.Duration(baselineMs+ans.Timing.BaselineMs) * time.Millisecond,
 		BaselineShared:     ans.Timing.BaselineShared,
+		BaselineCached:     ans.Timing.BaselineCached,
 		Overlay:            time.Duration(overlayMs+ans.Timing.OverlayMs) * time.Millisecond,
 	}
 	if ans.NewerTS != nil {

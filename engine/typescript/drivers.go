@@ -138,6 +138,9 @@ func (s *Drivers) run(ctx context.Context, t TSC, root, config, name string, tim
 		asDir = real
 	}
 	params := map[string]any{"cwd": root, "config": config, "args": projectFlags, "typescriptDir": asDir}
+	if t.SeedBaseline {
+		params["seedBaseline"] = true
+	}
 	var ans projectAnswer
 	err = a.callWithin(ctx, "project", params, name, &ans, timeout)
 	var de *DriverError

@@ -433,3 +433,79 @@ func TestCompilerIdentityFollowsItsFiles(t *testing.T) {
 		t.Errorf("lib.es5.d.ts changed, the identity stayed %s", first)
 	}
 }
+
+// The checkout's compile before an upgrade (tsc -p in the driver, seeding)
+// is the baseline of check's compiles in the same driver: they type-check
+// only the overlay, and find what a compile with a baseline of its own
+// finds. A project whose tsc -p judges otherwise than check's compile
+// (JavaScript allowed but not checked, which check checks) seeds nothing.
+func TestACheckoutCompileIsChecksBaseline(t *testing.T) {
+	tsc := fetchedTSC(t, PinnedVersion)
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name   string
+		js     bool
+		seeded int
+	}{{"typescript only", false, 2}, {"javascript allowed, unchecked", true, 0}} {
+		t.Run(tc.name, func(t *testing.T) {
+			checkout := fixtureRepo(t, "basic", "fakepkg@1.0.0", "helper@1.0.0")
+			clone := fixtureRepo(t, "basic", "fakepkg@2.0.0", "helper@1.0.0")
+			if !tc.js {
+				config := `{"compilerOptions": {"target": "es2022", "module": "esnext", "moduleResolution": "bundler", "strict": true, "noEmit": true, "types": []}, "include": ["src"]}`
+				if err := os.WriteFile(filepath.Join(checkout, "tsconfig.json"), []byte(config), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := os.Symlink(tsc.Dir, filepath.Join(checkout, "node_modules", "typescript")); err != nil {
+				t.Fatal(err)
+			}
+			target, err := filepath.EvalSymlinks(filepath.Join(clone, "node_modules", "fakepkg"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			files := []string{filepath.Join(checkout, "src", "use.ts"), filepath.Join(checkout, "src", "preexisting.ts")}
+			compile := func(seed bool) *CompileResult {
+				s := NewDrivers()
+				defer s.Close()
+				c, err := ResolveCompiler(ctx, checkout, nil, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				a, err := s.Adapter(c)
+				if err != nil {
+					t.Fatal(err)
+				}
+				ctsc, err := TSCAt(ctx, filepath.Join(checkout, "node_modules", "typescript"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				served := s.Serve(ctsc)
+				served.SeedBaseline = seed
+				mustRun(t, served, checkout, filepath.Join(checkout, "tsconfig.json"))
+				ov, err := BuildOverlay(ctx, OverlayRequest{Workspace: checkout, TempDir: t.TempDir(), Targets: []LinkedPackage{{Name: "fakepkg", Dir: target}}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer ov.Cleanup()
+				r, err := a.Compile(ctx, CompileRequest{RepoRoot: checkout, Files: files, Overlay: ov})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return r
+			}
+			own, seeded := compile(false), compile(true)
+			if own.BaselineCached != 0 {
+				t.Errorf("without seeding, %d files' baseline was cached", own.BaselineCached)
+			}
+			if seeded.BaselineCached != tc.seeded {
+				t.Errorf("after the seeding tsc -p, %d files' baseline came from it, want %d", seeded.BaselineCached, tc.seeded)
+			}
+			if len(own.New) == 0 || len(own.PreExistingErrors) == 0 {
+				t.Fatalf("the fixture has new errors (%d) and errors before (%d)", len(own.New), len(own.PreExistingErrors))
+			}
+			if !reflect.DeepEqual(own.New, seeded.New) || !reflect.DeepEqual(own.PreExistingErrors, seeded.PreExistingErrors) {
+				t.Errorf("seeded compile found\n%+v\n%+v\nits own baseline\n%+v\n%+v", seeded.New, seeded.PreExistingErrors, own.New, own.PreExistingErrors)
+			}
+		})
+	}
+}

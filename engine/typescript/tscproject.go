@@ -31,6 +31,11 @@ type TSC struct {
 	Dir string
 	// server, when set, runs the command in the run's driver of Dir.
 	server *Drivers
+	// SeedBaseline: the files the run reads do not change while the
+	// driver lives (the user's checkout during a fix run), so the errors
+	// it finds are also the baseline of the compiles check makes in the
+	// same driver (driver/compile.js seedBaseline).
+	SeedBaseline bool
 }
 
 // Label is "TypeScript 5.8.3".

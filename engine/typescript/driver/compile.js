@@ -176,7 +176,7 @@ function compile(ts, params) {
     // without checkJs or // @ts-check, @ts-nocheck): the compile checks
     // them all, so that the arbiter, not the compile, decides there.
     unchecked: /** @type {string[]} */ ([]),
-    timing: { baselineMs: 0, overlayMs: 0, baselineShared: 0 },
+    timing: { baselineMs: 0, overlayMs: 0, baselineShared: 0, baselineCached: 0 },
     // shareBaseline only: the baseline per file in scope and per project,
     // for later compiles of the same workspace (knownBaseline).
     baseline: /** @type {any} */ (undefined),
@@ -263,7 +263,7 @@ function compile(ts, params) {
     if (!shared || missing.length) {
       // A file the shared baseline did not foresee takes its errors from
       // a program of this compile's; the rest stays the shared one's.
-      for (const [f, ds] of baselineDiagnostics(ts, shared ? { ...u, files: missing } : u, baselineMap)) {
+      for (const [f, ds] of baselineDiagnostics(ts, shared ? { ...u, files: missing } : u, baselineMap, result.timing)) {
         if (!shared || (f !== '' && f !== LIB_KEY)) diags.set(f, ds.map((d) => toDiag(ts, d, rel, msg)));
       }
     }
@@ -579,9 +579,10 @@ function optionsKey(options) {
  * @param {typeof import('typescript')} ts
  * @param {Unit} u
  * @param {Mapping | null} mapping
+ * @param {{baselineCached: number}} [timing] counts the files the cache served
  * @returns {Map<string, TSDiagnostic[]>} per file in scope, '' for global ones
  */
-function baselineDiagnostics(ts, u, mapping) {
+function baselineDiagnostics(ts, u, mapping, timing) {
   const mapKey = mapping ? JSON.stringify(mapping) : '';
   /** @type {Map<string, TSDiagnostic[]>} */
   const out = new Map();
@@ -596,6 +597,7 @@ function baselineDiagnostics(ts, u, mapping) {
     }
     return true;
   });
+  if (timing) timing.baselineCached += u.files.length - missing.length;
   const globalHit = u.cache.baseline.get(key(''));
   if (missing.length === 0 && globalHit) {
     out.set('', globalHit.diags);
@@ -621,6 +623,54 @@ function baselineDiagnostics(ts, u, mapping) {
 
 // The baseline cache's key for the errors in declaration files.
 const LIB_KEY = '\0lib';
+
+// Options that change what a program writes, never its errors: tsc -p's
+// command line (project.js) and what judgingOptions takes out.
+const EMIT_ONLY = ['project', 'pretty', 'listFiles', 'noEmit', 'composite', 'incremental', 'tsBuildInfoFile', 'emitDeclarationOnly', 'declarationMap', 'sourceMap', 'inlineSourceMap', 'outFile', 'out', 'build'];
+
+/**
+ * @param {CompilerOptions} options
+ * @returns {CompilerOptions}
+ */
+function withoutEmit(options) {
+  const o = { ...options };
+  for (const k of EMIT_ONLY) delete (/** @type {any} */ (o))[k];
+  return o;
+}
+
+/**
+ * Fills the baseline cache a compile with these options reads from a
+ * whole project's program tsc -p built (project.js) over the same,
+ * unchanged files: each file's errors, the global ones and those in
+ * declaration files, as baselineDiagnostics would compute them, so a
+ * check after it type-checks only its overlay. Only when that program
+ * judged as a compile's would (its options differ in emit alone: no
+ * allowJs without checkJs) and has no project references; a compile whose
+ * options differ (a workspace's sources mapped) keys another cache and
+ * finds nothing here.
+ * @param {typeof import('typescript')} ts
+ * @param {Program} program
+ * @param {CompilerOptions} options the program's
+ * @returns {number} the files seeded
+ */
+function seedBaseline(ts, program, options) {
+  if ((program.getProjectReferences() || []).length > 0) return 0;
+  const judged = judgingOptions(withoutEmit(options));
+  if (optionsKey(withoutEmit(judged)) !== optionsKey(withoutEmit(options))) return 0;
+  const cache = cacheFor(ts, optionsKey(judged), judged);
+  /** @type {string[]} */
+  const files = [];
+  for (const sf of program.getSourceFiles()) {
+    if (sf.isDeclarationFile || program.isSourceFileDefaultLibrary(sf) || program.isSourceFileFromExternalLibrary(sf)) continue;
+    const f = sf.fileName;
+    cache.baseline.set('\0' + f, { version: fileVersion(f), diags: errorsOf(program, sf) });
+    files.push(f);
+  }
+  cache.baseline.set('\0', { version: '', diags: program.getGlobalDiagnostics().filter(isError) });
+  const u = /** @type {Unit} */ ({ files, options: judged });
+  cache.baseline.set('\0' + LIB_KEY, { version: '', diags: libErrors(program, u, { remapOf: () => null }, null) });
+  return files.length;
+}
 
 /**
  * The errors tsc reports in the program's declaration files (installed
@@ -974,4 +1024,4 @@ function release() {
   caches.clear();
 }
 
-module.exports = { compile, newOnly, release };
+module.exports = { compile, newOnly, release, seedBaseline };

@@ -96,7 +96,12 @@ function project(ts, params) {
       host: sharingHost(ts, parsed.options, cwd, write),
       configFileParsingDiagnostics: ts.getConfigFileParsingDiagnostics(parsed),
     });
-    return finish(tsc.emitFilesAndReportErrorsAndGetExitStatus(program, report, write));
+    const status = tsc.emitFilesAndReportErrorsAndGetExitStatus(program, report, write);
+    if (params.seedBaseline === true) {
+      // The checkout's compile before an upgrade is check's baseline too.
+      require('./compile').seedBaseline(ts, program, parsed.options);
+    }
+    return finish(status);
   } catch (err) {
     if (err instanceof Exit) return finish(err.code);
     throw err;
