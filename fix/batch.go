@@ -207,7 +207,11 @@ func (r *runner) installBatchEarly(ctx context.Context) bool {
 			}
 			eb.base = strings.TrimSpace(base)
 		}
-		r.progress(model.PhaseInstall, "step %d: %s %s → %s, while check runs", len(eb.steps)+1, name, plan.from, plan.to)
+		when := "while check runs"
+		if kept {
+			when = "on the kept check's plan"
+		}
+		r.progress(model.PhaseInstall, "step %d: %s %s → %s, %s", len(eb.steps)+1, name, plan.from, plan.to, when)
 		eb.touched = true
 		res, cloneRepo, err := r.upgradeClone(ctx, plan)
 		if err != nil {
