@@ -129,18 +129,64 @@ func batchStep(name string, reports []model.PackageReport, repo *model.Repositor
 // check's first plans of its package.
 type earlyBatch struct {
 	base  string
-	steps []earlyStep
+	steps []*stepInstall
 	// touched: the clone holds more than the steps (an install that
 	// failed and was put back, or stopped).
 	touched bool
 }
 
-type earlyStep struct {
+// stepInstall is a batch step installed and committed in the clone, not
+// yet in the report.
+type stepInstall struct {
 	name    string
 	moves   []managers.Move
 	res     *managers.Result
-	repo    *model.Repository
+	repo    *model.Repository // the clone's, before the step
 	commits []Commit
+}
+
+// installStep installs plan's moves in the clone and commits them, the
+// manager's own rewrite of the lockfile first when it makes one; it
+// writes nothing in the report, so the early install runs it beside check.
+func (r *runner) installStep(ctx context.Context, name string, plan *upgradePlan) (*stepInstall, error) {
+	res, cloneRepo, err := r.upgradeClone(ctx, plan)
+	if err != nil {
+		return nil, err
+	}
+	st := &stepInstall{name: name, moves: plan.managerMoves, res: res, repo: cloneRepo}
+	if len(res.Normalized) > 0 {
+		c, err := r.commitNormalized(ctx, res)
+		if err != nil {
+			return nil, err
+		}
+		st.add(c)
+	}
+	c, err := r.commitFiles(ctx, upgradeSubject(name, plan), append(append([]string{}, res.Manifests...), res.Lockfile)...)
+	if err != nil {
+		return nil, err
+	}
+	st.add(c)
+	return st, nil
+}
+
+// add records c, nil when nothing was committed.
+func (st *stepInstall) add(c *Commit) {
+	if c != nil {
+		st.commits = append(st.commits, *c)
+	}
+}
+
+// keepStep puts an installed step in the report, its last commit as the
+// step's.
+func (r *runner) keepStep(bp batchPlan, st *stepInstall) {
+	if r.cloneRepo == nil {
+		r.cloneRepo = st.repo
+	}
+	r.mergeInstall(st.res)
+	r.rep.Commits = append(r.rep.Commits, st.commits...)
+	r.rep.Steps = append(r.rep.Steps, BatchStep{Package: bp.name, From: bp.plan.from, To: bp.plan.to, Moves: bp.plan.moves,
+		Commit: r.rep.Commits[len(r.rep.Commits)-1].Sha})
+	r.stepCommits = append(r.stepCommits, len(r.rep.Commits))
 }
 
 // installBatchEarly is a batch's early install: it installs and commits
@@ -213,25 +259,10 @@ func (r *runner) installBatchEarly(ctx context.Context) bool {
 		}
 		r.progress(model.PhaseInstall, "step %d: %s %s → %s, %s", len(eb.steps)+1, name, plan.from, plan.to, when)
 		eb.touched = true
-		res, cloneRepo, err := r.upgradeClone(ctx, plan)
-		if err != nil {
+		st, err := r.installStep(ctx, name, plan)
+		if err != nil || len(st.commits) == 0 {
 			return true
 		}
-		st := earlyStep{name: name, moves: plan.managerMoves, res: res, repo: cloneRepo}
-		if len(res.Normalized) > 0 {
-			c, err := r.commitNormalizedLock(ctx, res)
-			if err != nil {
-				return true
-			}
-			if c != nil {
-				st.commits = append(st.commits, *c)
-			}
-		}
-		c, err := r.commitFiles(ctx, upgradeSubject(name, plan), append(append([]string{}, res.Manifests...), res.Lockfile)...)
-		if err != nil || c == nil {
-			return true
-		}
-		st.commits = append(st.commits, *c)
 		eb.steps = append(eb.steps, st)
 		eb.touched = false
 	}
@@ -276,13 +307,7 @@ func (r *runner) installBatch(ctx context.Context) bool {
 	}
 	for i, bp := range r.batchPlans {
 		if eb != nil && kept == i && i < len(eb.steps) && eb.steps[i].name == bp.name && sameMoves(eb.steps[i].moves, bp.plan.managerMoves) {
-			st := eb.steps[i]
-			if r.cloneRepo == nil {
-				r.cloneRepo = st.repo
-			}
-			r.mergeInstall(st.res)
-			r.rep.Commits = append(r.rep.Commits, st.commits...)
-			r.addStep(bp)
+			r.keepStep(bp, eb.steps[i])
 			kept++
 			continue
 		}
@@ -290,24 +315,14 @@ func (r *runner) installBatch(ctx context.Context) bool {
 			return false
 		}
 		r.progress(model.PhaseInstall, "step %d of %d: %s %s → %s", i+1, len(r.batchPlans), bp.name, bp.plan.from, bp.plan.to)
-		res, cloneRepo, err := r.upgradeClone(ctx, bp.plan)
+		st, err := r.installStep(ctx, bp.name, bp.plan)
 		if err != nil {
 			if !r.interrupted(ctx, "install") {
 				r.stop("install of step %d (%s): %v", i+1, bp.name, err)
 			}
 			return false
 		}
-		if r.cloneRepo == nil {
-			r.cloneRepo = cloneRepo
-		}
-		r.mergeInstall(res)
-		if len(res.Normalized) > 0 && !r.commitNormalized(ctx, res) {
-			return false
-		}
-		if !r.commit(ctx, upgradeSubject(bp.name, bp.plan), append(append([]string{}, res.Manifests...), res.Lockfile)...) {
-			return false
-		}
-		r.addStep(bp)
+		r.keepStep(bp, st)
 	}
 	if !backFromEarly(len(r.batchPlans)) {
 		return false
@@ -318,13 +333,6 @@ func (r *runner) installBatch(ctx context.Context) bool {
 	r.style = verify.DetectStyle(r.croot)
 	r.lb = &lintBaseline{run: verify.LintRun{Failures: map[string][]string{}}, ok: true}
 	return true
-}
-
-// addStep records the batch step just committed (its last commit).
-func (r *runner) addStep(bp batchPlan) {
-	r.rep.Steps = append(r.rep.Steps, BatchStep{Package: bp.name, From: bp.plan.from, To: bp.plan.to, Moves: bp.plan.moves,
-		Commit: r.rep.Commits[len(r.rep.Commits)-1].Sha})
-	r.stepCommits = append(r.stepCommits, len(r.rep.Commits))
 }
 
 // resetClone puts the clone's files back at commit sha (node_modules

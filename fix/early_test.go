@@ -96,6 +96,22 @@ func npmApp(t *testing.T, branch string) (clone *isolate.Clone, dir string, env 
 	return clone, dir, env
 }
 
+// wantInstalled: the manifest (a caret range), the lockfile and
+// node_modules at root hold kleur and slugkit (exact) at those versions.
+func wantInstalled(t *testing.T, root, kleur, slugkit string) {
+	t.Helper()
+	for rel, want := range map[string]string{
+		"package.json":                      "^" + kleur + " " + slugkit,
+		"package-lock.json":                 kleur + " " + slugkit,
+		"node_modules/kleur/package.json":   kleur,
+		"node_modules/slugkit/package.json": slugkit,
+	} {
+		if got := installedVersions(t, root, rel); got != want {
+			t.Errorf("%s: %q, want %q", rel, got, want)
+		}
+	}
+}
+
 // installedVersions reads, in the clone's root, kleur's and slugkit's
 // specs (package.json) or versions (package-lock.json, node_modules/*).
 func installedVersions(t *testing.T, root, rel string) string {
@@ -144,16 +160,7 @@ func TestInstallAgainWhenThePlanChanged(t *testing.T) {
 	if _, _, err := r.install(ctx, final, early); err != nil {
 		t.Fatal(err)
 	}
-	for rel, want := range map[string]string{
-		"package.json":                      "^4.1.5 2.0.0",
-		"package-lock.json":                 "4.1.5 2.0.0",
-		"node_modules/kleur/package.json":   "4.1.5",
-		"node_modules/slugkit/package.json": "2.0.0",
-	} {
-		if got := installedVersions(t, r.croot, rel); got != want {
-			t.Errorf("%s: %q, want %q (the first plan's kleur 5 must be gone)", rel, got, want)
-		}
-	}
+	wantInstalled(t, r.croot, "4.1.5", "2.0.0")
 }
 
 // batchReport is check's report of name moving from → to, with
@@ -236,16 +243,7 @@ func TestBatchKeepsTheEarlyStepsCheckRepeats(t *testing.T) {
 			if err != nil || !strings.Contains(step1, `"kleur": "^4.1.5"`) || !strings.Contains(step1, `"slugkit": "2.0.0"`) {
 				t.Errorf("step 1 moves slugkit alone; its package.json (%v):\n%s", err, step1)
 			}
-			for rel, want := range map[string]string{
-				"package.json":                      "^5.0.0 2.0.0",
-				"package-lock.json":                 "5.0.0 2.0.0",
-				"node_modules/kleur/package.json":   "5.0.0",
-				"node_modules/slugkit/package.json": "2.0.0",
-			} {
-				if got := installedVersions(t, r.croot, rel); got != want {
-					t.Errorf("%s: %q, want %q", rel, got, want)
-				}
-			}
+			wantInstalled(t, r.croot, "5.0.0", "2.0.0")
 		})
 	}
 }

@@ -533,8 +533,10 @@ func (r *runner) installUpgrade(ctx context.Context) bool {
 	r.cloneRepo = cloneRepo
 	r.rep.Install = &Install{Manager: res.Manager, Version: res.Version, Binary: res.Binary, BinaryWhy: res.BinaryWhy, Lockfile: res.Lockfile, Manifests: res.Manifests,
 		Commands: res.Commands, Moved: res.Moved, Normalized: orEmpty(res.Normalized)}
-	if len(res.Normalized) > 0 && !r.commitNormalized(ctx, res) {
-		return false
+	if len(res.Normalized) > 0 {
+		if c, err := r.commitNormalized(ctx, res); !r.recordCommit(ctx, c, err) {
+			return false
+		}
 	}
 	return r.commit(ctx, upgradeSubject(r.o.Package, r.upgrade), append(append([]string{}, res.Manifests...), res.Lockfile)...)
 }
@@ -891,9 +893,15 @@ func (r *runner) finish(runCtx context.Context) {
 // root) and commits them; false when the run has to stop.
 func (r *runner) commit(ctx context.Context, subject string, files ...string) bool {
 	c, err := r.commitFiles(ctx, subject, files...)
+	return r.recordCommit(ctx, c, err)
+}
+
+// recordCommit adds c (nil: nothing was committed) to the report, or
+// stops the run on err.
+func (r *runner) recordCommit(ctx context.Context, c *Commit, err error) bool {
 	if err != nil {
 		if !r.interrupted(ctx, "a commit") {
-			r.stop("commit in the clone: %v", err)
+			r.stop("%v", err)
 		}
 		return false
 	}
@@ -914,8 +922,11 @@ func (r *runner) commitFiles(ctx context.Context, subject string, files ...strin
 		paths = append(paths, filepath.ToSlash(filepath.Join(rel, filepath.FromSlash(f))))
 	}
 	sha, err := r.clone.Commit(ctx, subject, paths...)
-	if err != nil || sha == "" {
-		return nil, err
+	if err != nil {
+		return nil, fmt.Errorf("commit in the clone: %w", err)
+	}
+	if sha == "" {
+		return nil, nil
 	}
 	return &Commit{Sha: sha, Subject: subject}, nil
 }
@@ -944,23 +955,8 @@ func (r *runner) shimManager() error {
 
 // commitNormalized commits the lockfile the manager writes on its own, from
 // the untouched manifests, before the upgrade's commit: the upgrade's diff
-// then holds only what the upgrade changed.
-func (r *runner) commitNormalized(ctx context.Context, res *managers.Result) bool {
-	c, err := r.commitNormalizedLock(ctx, res)
-	if err != nil {
-		if !r.interrupted(ctx, "a commit") {
-			r.stop("%v", err)
-		}
-		return false
-	}
-	if c != nil {
-		r.rep.Commits = append(r.rep.Commits, *c)
-	}
-	return true
-}
-
-// commitNormalizedLock is commitNormalized without the report.
-func (r *runner) commitNormalizedLock(ctx context.Context, res *managers.Result) (*Commit, error) {
+// then holds only what the upgrade changed; nil when nothing changed.
+func (r *runner) commitNormalized(ctx context.Context, res *managers.Result) (*Commit, error) {
 	lock := filepath.Join(r.croot, filepath.FromSlash(res.Lockfile))
 	upgraded, err := os.ReadFile(lock)
 	if err == nil {
@@ -970,9 +966,6 @@ func (r *runner) commitNormalizedLock(ctx context.Context, res *managers.Result)
 		return nil, fmt.Errorf("writing the manager's own lockfile in the clone: %w", err)
 	}
 	c, err := r.commitFiles(ctx, normalizedSubject(res), res.Lockfile)
-	if err != nil {
-		err = fmt.Errorf("commit in the clone: %w", err)
-	}
 	if werr := os.WriteFile(lock, upgraded, 0o644); werr != nil && err == nil {
 		return nil, fmt.Errorf("writing the upgraded lockfile in the clone: %w", werr)
 	}

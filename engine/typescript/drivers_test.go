@@ -340,14 +340,7 @@ func TestAKeptTargetIsParsedOnce(t *testing.T) {
 			}
 			s := NewDrivers()
 			defer s.Close()
-			c, err := ResolveCompiler(ctx, checkout, nil, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			a, err := s.Adapter(c)
-			if err != nil {
-				t.Fatal(err)
-			}
+			a := repoAdapter(t, s, checkout)
 			target, err := filepath.EvalSymlinks(filepath.Join(clone, "node_modules", "fakepkg"))
 			if err != nil {
 				t.Fatal(err)
@@ -434,6 +427,20 @@ func TestCompilerIdentityFollowsItsFiles(t *testing.T) {
 	}
 }
 
+// repoAdapter is s's adapter of the compiler root installs.
+func repoAdapter(t *testing.T, s *Drivers, root string) *Adapter {
+	t.Helper()
+	c, err := ResolveCompiler(context.Background(), root, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := s.Adapter(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
 // The checkout's compile before an upgrade (tsc -p in the driver, seeding)
 // is the baseline of check's compiles in the same driver: they type-check
 // only the overlay, and find what a compile with a baseline of its own
@@ -467,14 +474,7 @@ func TestACheckoutCompileIsChecksBaseline(t *testing.T) {
 			compile := func(seed bool) *CompileResult {
 				s := NewDrivers()
 				defer s.Close()
-				c, err := ResolveCompiler(ctx, checkout, nil, nil)
-				if err != nil {
-					t.Fatal(err)
-				}
-				a, err := s.Adapter(c)
-				if err != nil {
-					t.Fatal(err)
-				}
+				a := repoAdapter(t, s, checkout)
 				ctsc, err := TSCAt(ctx, filepath.Join(checkout, "node_modules", "typescript"))
 				if err != nil {
 					t.Fatal(err)
