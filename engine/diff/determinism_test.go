@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"math/rand/v2"
+	"slices"
+	"sort"
 	"testing"
 
 	"github.com/uptide/uptide/engine/model"
@@ -95,5 +97,21 @@ func TestDiffOfNothing(t *testing.T) {
 	}
 	if got := Diff(nil, s, nil); len(got) != 1 || got[0].Kind != model.ChangeAdded {
 		t.Fatalf("from nothing: %+v", got)
+	}
+}
+
+// The index reads a sorted surface's order off its symbols; a path listed
+// twice (a function and its namespace) is one entry, as in any order.
+func TestIndexOrderOfASortedSurface(t *testing.T) {
+	syms := []model.Symbol{
+		sym("a", fn, "(): void"), sym("a", ns, "namespace"), sym("a.b", prop, "string"),
+		sym("a#c", meth, "(): void"), sym("b", iface, "interface"),
+	}
+	sorted := surface("1.0.0", syms...)
+	sort.SliceStable(sorted.Symbols, func(i, j int) bool { return sorted.Symbols[i].Path < sorted.Symbols[j].Path })
+	shuffled := surface("1.0.0", syms[4], syms[2], syms[0], syms[3], syms[1])
+	got, want := newSurfaceIndex(sorted).sorted, newSurfaceIndex(shuffled).sorted
+	if !slices.Equal(got, want) || len(got) != 4 {
+		t.Fatalf("sorted surface's paths %q, shuffled surface's %q: want the same 4", got, want)
 	}
 }

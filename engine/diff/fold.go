@@ -63,8 +63,14 @@ func foldInherited(changes []model.Change, ia, ib *surfaceIndex) {
 		before, after, rule string
 		leaf                string
 	}
-	groups := make(map[key][]int)
-	var order []key
+	// Only a declaration two changes share can fold: count them first, so
+	// that the many changes alone at theirs are neither parsed nor keyed.
+	type at struct {
+		file string
+		pos  int
+	}
+	syms := make([]*model.Symbol, len(changes))
+	shared := make(map[at]int)
 	for i := range changes {
 		c := &changes[i]
 		if c.FoldedInto != "" {
@@ -74,8 +80,16 @@ func foldInherited(changes []model.Change, ia, ib *surfaceIndex) {
 		if c.Kind == model.ChangeRemoved {
 			ix = ia
 		}
-		s := ix.byPath[c.Path]
-		if s == nil || s.File == "" {
+		if s := ix.byPath[c.Path]; s != nil && s.File != "" {
+			syms[i] = s
+			shared[at{s.File, s.Pos}]++
+		}
+	}
+	groups := make(map[key][]int)
+	var order []key
+	for i := range changes {
+		c, s := &changes[i], syms[i]
+		if s == nil || shared[at{s.File, s.Pos}] < 2 {
 			continue
 		}
 		p, err := path.Parse(c.Path)

@@ -112,10 +112,7 @@ func hintWith(changes []model.Change, ia, ib *surfaceIndex) []model.Change {
 			groups[key] = g
 			keys = append(keys, key)
 		}
-		c := &candidate{change: i, path: p, text: changes[i].Path, sym: sym, name: newBigrams(p.Leaf().Name)}
-		if isLeafKind(sym.Kind) {
-			c.sig = newBigrams(sym.Signature)
-		}
+		c := &candidate{change: i, path: p, text: changes[i].Path, sym: sym}
 		if removed {
 			g.removed = append(g.removed, c)
 		} else {
@@ -139,6 +136,7 @@ func hintWith(changes []model.Change, ia, ib *surfaceIndex) []model.Change {
 		if len(g.removed) == 0 || len(g.added) == 0 {
 			continue
 		}
+		g.measure()
 		best := g.bestHints(ia, ib)
 		// An added symbol claimed by several removed ones goes to the one
 		// with strictly better evidence, or to none.
@@ -233,6 +231,20 @@ type containerHint struct {
 // group is the removed and added symbols of one parent and kind: the only
 // ones that can be renames of each other.
 type group struct{ removed, added []*candidate }
+
+// measure gives each candidate its name's and signature's bigrams: only
+// a group with both sides is compared (most of a release's added symbols
+// have no removed one beside them).
+func (g *group) measure() {
+	for _, side := range [][]*candidate{g.removed, g.added} {
+		for _, c := range side {
+			c.name = newBigrams(c.path.Leaf().Name)
+			if isLeafKind(c.sym.Kind) {
+				c.sig = newBigrams(c.sym.Signature)
+			}
+		}
+	}
+}
 
 // bestHints is, per removed candidate, the added one with strictly the best
 // evidence, or nil.

@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -21,7 +22,7 @@ type surfaceIndex struct {
 
 func newSurfaceIndex(s *model.Surface) *surfaceIndex {
 	ix := &surfaceIndex{byPath: index(s)}
-	ix.sorted = lists.SortedKeys(ix.byPath)
+	ix.sorted = sortedPaths(s, ix.byPath)
 	seen := map[string]bool{}
 	for _, p := range ix.sorted {
 		if sym := ix.byPath[p]; sym.ExportEquals {
@@ -36,6 +37,22 @@ func newSurfaceIndex(s *model.Surface) *surfaceIndex {
 	}
 	sort.Strings(ix.scopes)
 	return ix
+}
+
+// sortedPaths are byPath's keys in order. A surface the adapter made is
+// sorted by path already: its order is read off in one pass instead of
+// sorting a large package's tens of thousands of paths again.
+func sortedPaths(s *model.Surface, byPath map[string]*model.Symbol) []string {
+	if s == nil || !slices.IsSortedFunc(s.Symbols, func(a, b model.Symbol) int { return strings.Compare(a.Path, b.Path) }) {
+		return lists.SortedKeys(byPath)
+	}
+	out := make([]string, 0, len(byPath))
+	for i := range s.Symbols {
+		if p := s.Symbols[i].Path; len(out) == 0 || out[len(out)-1] != p {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // members are a container's descendants as "relative path NUL signature",
