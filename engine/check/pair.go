@@ -138,7 +138,7 @@ func diffSummary(a, b *model.Surface, changes []model.Change) model.DiffSummary 
 	return s
 }
 
-// fetchBoth fetches the two versions at once.
+// fetchBoth fetches the two versions at once, to be read only.
 func fetchBoth(ctx context.Context, c *registry.Client, name, from, to string) ([2]*registry.Package, error) {
 	var out [2]*registry.Package
 	var errs [2]error
@@ -147,7 +147,7 @@ func fetchBoth(ctx context.Context, c *registry.Client, name, from, to string) (
 		wg.Add(1)
 		go func(i int, v string) {
 			defer wg.Done()
-			out[i], errs[i] = c.Fetch(ctx, name, v)
+			out[i], errs[i] = c.Shared(ctx, name, v)
 		}(i, v)
 	}
 	wg.Wait()

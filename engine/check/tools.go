@@ -85,10 +85,11 @@ func (c *checker) judge(ctx context.Context, ws string) (*typescript.Adapter, er
 	return a, nil
 }
 
-// fetch downloads one exact version (or dist-tag); the copy lives until the
-// run ends, since overlays link it.
+// fetch downloads one exact version (or dist-tag) and gives the cache's
+// shared copy of its contents: check only reads it (surfaces, the type
+// comparison, overlays link it).
 func (c *checker) fetch(ctx context.Context, name, version string) (*registry.Package, error) {
-	p, err := c.client.Fetch(ctx, name, version)
+	p, err := c.client.Shared(ctx, name, version)
 	if err != nil {
 		return nil, err
 	}

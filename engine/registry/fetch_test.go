@@ -259,15 +259,20 @@ func TestCachedTarballPerRegistry(t *testing.T) {
 				regs[who] = newFakeRegistry(t)
 				regs[who].add("left-pad", "1.0.0", v)
 			}
-			for _, who := range []string{"origin", "mirror", "origin", "mirror"} {
-				pkg, err := testClient(t, testConfig(t, "registry="+regs[who].URL()), cacheDir).Fetch(context.Background(), "left-pad", "1.0.0")
+			for i, who := range []string{"origin", "mirror", "origin", "mirror", "origin", "mirror"} {
+				c := testClient(t, testConfig(t, "registry="+regs[who].URL()), cacheDir)
+				fetch := c.Fetch
+				if i >= 2 {
+					fetch = c.Shared
+				}
+				pkg, err := fetch(context.Background(), "left-pad", "1.0.0")
 				if err != nil {
 					t.Fatal(err)
 				}
 				b, err := os.ReadFile(filepath.Join(pkg.Dir, "index.d.ts"))
 				pkg.Remove()
 				if err != nil || !strings.Contains(string(b), "'"+who+"'") {
-					t.Fatalf("fetched from the %s: %s %v", who, b, err)
+					t.Fatalf("fetched from the %s (call %d): %s %v", who, i, b, err)
 				}
 			}
 			for who, reg := range regs {
@@ -276,6 +281,73 @@ func TestCachedTarballPerRegistry(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// Shared extracts a tarball once into the cache: a later call, from
+// another client as from another run, reads that same copy, Remove keeps
+// it, and a cache that cannot hold it gives a temporary copy instead.
+func TestSharedCopyIsExtractedOnce(t *testing.T) {
+	reg := newFakeRegistry(t)
+	reg.add("@corp/widgets", "3.0.0", &fakeVersion{})
+	cacheDir := t.TempDir()
+	cfg := testConfig(t, "registry="+reg.URL())
+	first, err := testClient(t, cfg, cacheDir).Shared(context.Background(), "@corp/widgets", "3.0.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rel, _ := filepath.Rel(cacheDir, first.Dir); !strings.HasPrefix(filepath.ToSlash(rel), "unpacked/@corp/widgets/3.0.0-") {
+		t.Fatalf("Dir = %s, want unpacked/@corp/widgets/3.0.0-<key> in the cache", first.Dir)
+	}
+	if err := first.Remove(); err != nil {
+		t.Fatal(err)
+	}
+	// A file only this copy has: the next call finds it, so it did not
+	// extract again.
+	if err := os.WriteFile(filepath.Join(first.Dir, "seen"), nil, 0o644); err != nil {
+		t.Fatalf("Remove deleted the shared copy: %v", err)
+	}
+	second, err := testClient(t, cfg, cacheDir).Shared(context.Background(), "@corp/widgets", "3.0.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if second.Dir != first.Dir {
+		t.Fatalf("second call's Dir = %s, want the first's %s", second.Dir, first.Dir)
+	}
+	if _, err := os.Stat(filepath.Join(second.Dir, "seen")); err != nil {
+		t.Fatalf("the second call extracted again: %v", err)
+	}
+	if left, _ := filepath.Glob(filepath.Join(filepath.Dir(first.Dir), tempPrefix+"*")); len(left) != 0 {
+		t.Errorf("extractions left beside the kept copy: %v", left)
+	}
+	fetched, err := testClient(t, cfg, cacheDir).Fetch(context.Background(), "@corp/widgets", "3.0.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fetched.Dir == first.Dir {
+		t.Fatal("Fetch gave the shared copy, which its caller may write into and Remove")
+	}
+	fetched.Remove()
+
+	blocked := t.TempDir()
+	if err := os.WriteFile(filepath.Join(blocked, "unpacked"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tmp, err := testClient(t, cfg, blocked).Shared(context.Background(), "@corp/widgets", "3.0.0")
+	if err != nil {
+		t.Fatalf("a cache that cannot keep the copy: %v", err)
+	}
+	if strings.HasPrefix(tmp.Dir, blocked) {
+		t.Fatalf("Dir = %s, inside a cache that cannot hold it", tmp.Dir)
+	}
+	if _, err := os.Stat(filepath.Join(tmp.Dir, "package.json")); err != nil {
+		t.Fatal(err)
+	}
+	if err := tmp.Remove(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(tmp.Dir); !os.IsNotExist(err) {
+		t.Errorf("Remove left the temporary copy %s", tmp.Dir)
 	}
 }
 
