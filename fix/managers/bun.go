@@ -20,6 +20,7 @@ func (bunManager) Formats() []lockfile.Format                  { return []lockfi
 func (bunManager) Line() string                                { return "bun" }
 func (bunManager) IsRelease(string) bool                       { return true }
 func (bunManager) PackageHash() bool                           { return true }
+func (bunManager) Redirects() bool                             { return false }
 func (bunManager) Catalogs() bool                              { return false }
 func (bunManager) Env(env []string) []string                   { return forcedEnv(env, pnpmOnly...) }
 func (bunManager) InstallArgs() []string                       { return []string{"install", "--ignore-scripts"} }

@@ -50,6 +50,10 @@ type Manager interface {
 	// against the registry's; Yarn Berry's is of its own single-file
 	// release.
 	PackageHash() bool
+	// Redirects: the binary may run another release than its own package
+	// whatever its version (Yarn's yarnPath), so only its answer to
+	// --version says which one runs.
+	Redirects() bool
 	// Catalogs: it reads pnpm-workspace.yaml's catalogs, so a catalog:
 	// specifier is moved by its catalog entry.
 	Catalogs() bool

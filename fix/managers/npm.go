@@ -44,6 +44,7 @@ func (npmManager) Formats() []lockfile.Format {
 func (npmManager) Line() string          { return "npm" }
 func (npmManager) IsRelease(string) bool { return true }
 func (npmManager) PackageHash() bool     { return true }
+func (npmManager) Redirects() bool       { return false }
 
 // Usable refuses npm 6's lockfile: npm 7 and later would rewrite all of it.
 func (npmManager) Usable(_, lock string, f lockfile.Format) error {

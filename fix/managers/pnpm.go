@@ -47,6 +47,7 @@ func (pnpmManager) Formats() []lockfile.Format {
 func (pnpmManager) Line() string          { return "pnpm" }
 func (pnpmManager) IsRelease(string) bool { return true }
 func (pnpmManager) PackageHash() bool     { return true }
+func (pnpmManager) Redirects() bool       { return false }
 
 // Usable refuses pnpm 7's lockfile, which pnpm 8 and later rewrite.
 func (pnpmManager) Usable(_, lock string, f lockfile.Format) error {

@@ -208,3 +208,63 @@ func TestRegistryFetchRecordsAnEarlierReleasesFolder(t *testing.T) {
 		t.Errorf("the next run, registry down: %+v, %v: want the recorded digests", again, err)
 	}
 }
+
+// A pnpm installed as npm installs it globally (a link on PATH to the bin
+// script of the pnpm package) at the version packageManager names is that
+// release: its manifest says so, and it is not started to ask. Anything
+// else is asked: no packageManager, another version, a wrapper script.
+func TestALinkedReleaseIsNotAsked(t *testing.T) {
+	dir := t.TempDir()
+	copyTree(t, filepath.Join("..", "..", "fixtures", "repos", "pnpm-v9"), dir)
+	for _, tc := range []struct {
+		name, field, pkgVersion string
+		wrapper                 bool
+		asked                   bool
+	}{
+		{"a link to the release packageManager names", "pnpm@9.15.9", "9.15.9", false, false},
+		{"no packageManager", "", "9.15.9", false, true},
+		{"another version", "pnpm@9.15.9", "9.15.8", false, true},
+		{"a wrapper script", "pnpm@9.15.9", "9.15.9", true, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tmp := t.TempDir()
+			pkg, marker := filepath.Join(tmp, "lib", "node_modules", "pnpm"), filepath.Join(tmp, "asked")
+			if err := os.MkdirAll(filepath.Join(pkg, "bin"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			manifest := `{"name":"pnpm","version":"` + tc.pkgVersion + `","bin":{"pnpm":"bin/pnpm.cjs","pnpx":"bin/pnpx.cjs"}}`
+			script := filepath.Join(pkg, "bin", "pnpm.cjs")
+			if err := os.WriteFile(filepath.Join(pkg, "package.json"), []byte(manifest), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(script, []byte("#!/bin/sh\necho asked > '"+marker+"'\necho "+tc.pkgVersion+"\n"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			bin := filepath.Join(tmp, "bin")
+			if err := os.MkdirAll(bin, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if tc.wrapper {
+				err := os.WriteFile(filepath.Join(bin, "pnpm"), []byte("#!/bin/sh\nexec '"+script+"' \"$@\"\n"), 0o755)
+				if err != nil {
+					t.Fatal(err)
+				}
+			} else if err := os.Symlink(script, filepath.Join(bin, "pnpm")); err != nil {
+				t.Fatal(err)
+			}
+			r, err := repo.Load(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.PackageManagerField = tc.field
+			d, err := Detect(context.Background(), dir, r, []string{"PATH=" + bin + ":/usr/bin:/bin"}, nil)
+			_, statErr := os.Stat(marker)
+			if asked := statErr == nil; asked != tc.asked {
+				t.Fatalf("the binary was asked its version: %v, want %v (Detect: %+v, %v)", asked, tc.asked, d, err)
+			}
+			if !tc.asked && (err != nil || d.Version != "9.15.9" || d.Binary != filepath.Join(bin, "pnpm")) {
+				t.Fatalf("Detect = %+v, %v; want pnpm 9.15.9 run from the PATH", d, err)
+			}
+		})
+	}
+}

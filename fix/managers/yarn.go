@@ -33,6 +33,7 @@ func (yarnClassicManager) Formats() []lockfile.Format                  { return 
 func (yarnClassicManager) Line() string                                { return "Yarn 1" }
 func (yarnClassicManager) IsRelease(version string) bool               { return !berry(version) }
 func (yarnClassicManager) PackageHash() bool                           { return true }
+func (yarnClassicManager) Redirects() bool                             { return true }
 func (yarnClassicManager) Catalogs() bool                              { return false }
 func (yarnClassicManager) Env(env []string) []string                   { return forcedEnv(env, pnpmOnly...) }
 
@@ -67,6 +68,7 @@ func (yarnBerryManager) IsRelease(version string) bool { return berry(version) }
 // PackageHash: corepack's hash of Yarn 2 and later is of Yarn's own
 // single-file release, not of the registry's package.
 func (yarnBerryManager) PackageHash() bool { return false }
+func (yarnBerryManager) Redirects() bool   { return true }
 func (yarnBerryManager) Env(env []string) []string {
 	return forcedEnv(env, append(append([]string{}, pnpmOnly...), yarnClassicOnly...)...)
 }
