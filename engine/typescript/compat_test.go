@@ -361,3 +361,45 @@ func TestCompileTypeScriptOlderThanTheDriver(t *testing.T) {
 		})
 	}
 }
+
+// A repository whose dependencies are not installed, judged by a tsc the
+// driver cannot load: that tsc's baseline finds most files unable to
+// resolve their imports, and the overlay is not judged, as the driver
+// skips it (the driver's dependency rounds no longer compile a baseline).
+func TestOlderTypeScriptFindsAStructurallyBrokenBaseline(t *testing.T) {
+	requireNode(t)
+	ctx := context.Background()
+	const version = "4.4.4"
+	tsc, err := FetchTSC(ctx, registryFetch, nil, version)
+	if err != nil {
+		t.Fatalf("typescript@%s: %v", version, err)
+	}
+	repo := fixtureRepo(t, "basic")
+	if err := copyPackage(tsc.Dir, filepath.Join(repo, "node_modules", "typescript")); err != nil {
+		t.Fatal(err)
+	}
+	olderConfig(version)(t, repo)
+	c, err := ResolveCompiler(ctx, repo, registryFetch, nil)
+	if err != nil || c.RepoTooOld != version {
+		t.Fatalf("resolved %+v, %v: want the pinned compiler standing in for %s", c, err, version)
+	}
+	a := New(c, Options{NoSurfaceCache: true})
+	defer a.Close()
+	ov, err := BuildOverlay(ctx, OverlayRequest{Workspace: repo, TempDir: t.TempDir(), Targets: linkedFixtures([]string{"fakepkg@2.0.0"})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ov.Cleanup()
+	r, err := a.Compile(ctx, CompileRequest{RepoRoot: repo, Overlay: ov})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(r.OverlaySkipped, "the baseline is structurally broken") || len(r.New) != 0 || r.Coverage.Compiled != 0 ||
+		len(r.Coverage.Skipped) == 0 || len(r.UnresolvedInTarget) != 0 {
+		t.Fatalf("overlay skipped %q, %d new, coverage %+v, unresolved %v: want it skipped as structurally broken, nothing judged",
+			r.OverlaySkipped, len(r.New), r.Coverage, r.UnresolvedInTarget)
+	}
+	if r.Compiler != "the repo's TypeScript "+version {
+		t.Errorf("judged by %q, want the repo's TypeScript %s", r.Compiler, version)
+	}
+}

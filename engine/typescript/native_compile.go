@@ -96,6 +96,7 @@ func (a *Adapter) compileNative(ctx context.Context, req CompileRequest, params 
 	j := newNativeJudgment(root, tmp, overSide, baseSide)
 	var base, over judged
 	var baseTook, overTook time.Duration
+	compiled := 0
 	for i, u := range plan.Units {
 		run, err := a.runNativeSide(ctx, argv, root, tmp, "baseline", i, u, baseSide)
 		if err != nil {
@@ -103,26 +104,10 @@ func (a *Adapter) compileNative(ctx context.Context, req CompileRequest, params 
 		}
 		baseTook += run.took
 		base.add(j.classify(run, u, baseSide))
-		if overSide == nil {
-			continue
-		}
-		run, err = a.runNativeSide(ctx, argv, root, tmp, "overlay", i, u, overSide)
-		if err != nil {
-			return nil, err
-		}
-		overTook += run.took
-		over.add(j.classify(run, u, overSide))
-	}
-	compiled := 0
-	for _, u := range plan.Units {
 		compiled += len(u.Files)
 	}
 	r.Coverage.Compiled = compiled
-
-	if len(base.gating) > 0 {
-		// tsc stops at a configuration or global error and type-checks no
-		// file: the baseline says nothing, so neither can the overlay.
-		reason := fmt.Sprintf("the repo's TypeScript %s type-checks no file: it stops at %s", version, describe(base.gating[0]))
+	skipAll := func(reason string) (*CompileResult, error) {
 		r.OverlaySkipped = reason
 		r.Coverage.Compiled = 0
 		for _, u := range plan.Units {
@@ -133,12 +118,35 @@ func (a *Adapter) compileNative(ctx context.Context, req CompileRequest, params 
 		sort.Slice(r.Coverage.Skipped, func(i, k int) bool { return r.Coverage.Skipped[i].File < r.Coverage.Skipped[k].File })
 		return finish(baseTook, overTook)
 	}
+	if len(base.gating) > 0 {
+		// tsc stops at a configuration or global error and type-checks no
+		// file: the baseline says nothing, so neither can the overlay.
+		return skipAll(fmt.Sprintf("the repo's TypeScript %s type-checks no file: it stops at %s", version, describe(base.gating[0])))
+	}
 	baseAll := base.judged()
 	r.PreExisting = len(baseAll)
 	r.PreExistingErrors = withWorkspace(nonNil(append([]model.Diagnostic(nil), baseAll...)), ws)
 	sortDiagnostics(r.PreExistingErrors)
 	if overSide == nil {
 		return finish(baseTook, overTook)
+	}
+	// The driver's dependency rounds leave the baseline to this judge
+	// (resolveOnly): its own tsc says when most files cannot resolve their
+	// imports, as the driver's baseline does.
+	if unresolved := unresolvedFiles(base.inScope); compiled > 0 && unresolved*2 > compiled {
+		// Nothing is judged: what the rounds found missing in the targets
+		// says nothing either, as where the driver skips before them.
+		req.Overlay.setUnresolved(nil)
+		r.UnresolvedInTarget = req.Overlay.Unresolved()
+		return skipAll(fmt.Sprintf("the baseline is structurally broken: %d of %d files cannot resolve their imports (are dependencies installed?)", unresolved, compiled))
+	}
+	for i, u := range plan.Units {
+		run, err := a.runNativeSide(ctx, argv, root, tmp, "overlay", i, u, overSide)
+		if err != nil {
+			return nil, err
+		}
+		overTook += run.took
+		over.add(j.classify(run, u, overSide))
 	}
 	if len(over.sideSyntax) > 0 && over.onlySyntax() {
 		// What tsc prints when it cannot parse the targets' declarations:
@@ -404,6 +412,17 @@ func (j *nativeJudgment) classify(run *nativeRun, u nativeUnit, side *nativeSide
 		}
 	}
 	return out
+}
+
+// unresolvedFiles counts the files with an import that does not resolve.
+func unresolvedFiles(ds []model.Diagnostic) int {
+	files := map[string]bool{}
+	for _, d := range ds {
+		if unresolvedCode(d.Code) {
+			files[d.File] = true
+		}
+	}
+	return len(files)
 }
 
 func declarationFile(p string) bool {

@@ -276,7 +276,9 @@ func TestCompileNative(t *testing.T) {
 			if len(got.DeprecatedKeys) != tt.deprecatedKeys {
 				t.Errorf("%d deprecated keys, want %d", len(got.DeprecatedKeys), tt.deprecatedKeys)
 			}
-			if len(got.UnresolvedInTarget) != len(want.UnresolvedInTarget) || got.Rounds != want.Rounds {
+			// The driver finds a structurally broken baseline before any
+			// dependency round; the native judge's tsc after them.
+			if len(got.UnresolvedInTarget) != len(want.UnresolvedInTarget) || (got.Rounds != want.Rounds && want.OverlaySkipped == "") {
 				t.Errorf("unresolved %v in %d rounds, pinned %v in %d", got.UnresolvedInTarget, got.Rounds, want.UnresolvedInTarget, want.Rounds)
 			}
 		})

@@ -240,6 +240,33 @@ function compile(ts, params) {
     units.push({ files, options, cache, roots: rootsOf(project, files), legacyHooks, config: project.configFile });
   }
 
+  if (params.resolveOnly) {
+    // A dependency round of a native judge (native_compile.go): only what
+    // the overlay lacks inside the targets. That judge's tsc compiles the
+    // baseline (and finds a structurally broken one); this compiler's
+    // baseline would be thrown away, at the cost of a whole compile.
+    const t1 = Date.now();
+    /** @type {Unresolved[]} */
+    const unresolved = [];
+    /** @type {{u: Unit, program: Program}[]} */
+    const programs = [];
+    for (const u of units) {
+      const { program, state } = buildProgram(ts, u, overlayMap);
+      programs.push({ u, program });
+      unresolved.push(...state.unresolvedIn(program));
+    }
+    result.unresolvedInTarget = dedupeUnresolved(unresolved);
+    const baselineOf = memoBaseline(ts, baselineMap);
+    if (Array.isArray(params.trace)) {
+      // A native tsc judged (native.js): its new diagnostics take their roots here.
+      result.newDiagnostics = require('./native').traceNative(ts, programs, params.trace, rel, (/** @type {Diag[]} */ ds) => traceRoots(ts, { repoRoot, rel, mapping: overlayMap, baselineMapping: baselineMap, programs, baseline: baselineOf }, ds));
+    }
+    // And the deprecated keys, which no tsc reports.
+    if (params.deprecatedKeys) result.deprecatedKeys = deprecatedKeys(ts, programs, overlayMap.remap, baselineOf, rel, namesOf(params));
+    result.timing.overlayMs = Date.now() - t1;
+    return sortResult(result);
+  }
+
   // Baseline: from a shared one (sharedBaseline) when it covers the
   // unit, else computed here (and cached in this process).
   const t0 = Date.now();
@@ -294,30 +321,6 @@ function compile(ts, params) {
   }
   if (!overlayMap) {
     result.coverage.compiled = filesChecked;
-    return sortResult(result);
-  }
-
-  if (params.resolveOnly) {
-    // A dependency round: only what the overlay lacks inside the targets.
-    const t1 = Date.now();
-    /** @type {Unresolved[]} */
-    const unresolved = [];
-    /** @type {{u: Unit, program: Program}[]} */
-    const programs = [];
-    for (const u of units) {
-      const { program, state } = buildProgram(ts, u, overlayMap);
-      programs.push({ u, program });
-      unresolved.push(...state.unresolvedIn(program));
-    }
-    result.unresolvedInTarget = dedupeUnresolved(unresolved);
-    const baselineOf = memoBaseline(ts, baselineMap);
-    if (Array.isArray(params.trace)) {
-      // A native tsc judged (native.js): its new diagnostics take their roots here.
-      result.newDiagnostics = require('./native').traceNative(ts, programs, params.trace, rel, (/** @type {Diag[]} */ ds) => traceRoots(ts, { repoRoot, rel, mapping: overlayMap, baselineMapping: baselineMap, programs, baseline: baselineOf }, ds));
-    }
-    // And the deprecated keys, which no tsc reports.
-    if (params.deprecatedKeys) result.deprecatedKeys = deprecatedKeys(ts, programs, overlayMap.remap, baselineOf, rel, namesOf(params));
-    result.timing.overlayMs = Date.now() - t1;
     return sortResult(result);
   }
 
