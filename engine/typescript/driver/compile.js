@@ -240,7 +240,7 @@ function compile(ts, params) {
     units.push({ files, options, cache, roots: rootsOf(project, files), legacyHooks, config: project.configFile });
   }
 
-  if (params.resolveOnly) {
+  if (params.resolveOnly && overlayMap) {
     // A dependency round of a native judge (native_compile.go): only what
     // the overlay lacks inside the targets. That judge's tsc compiles the
     // baseline (and finds a structurally broken one); this compiler's
