@@ -267,21 +267,28 @@ func TestFindUsagesEveryTypeScript(t *testing.T) {
 // verdicts as its tsc after the upgrade. A target 4.4 cannot parse (a const
 // type parameter) is its parse errors inside the target and nothing else;
 // one it reads is judged by the new errors, resolved as 4.4 resolves it.
-func TestCompileTypeScriptOlderThanTheDriver(t *testing.T) {
-	requireNode(t)
-	ctx := context.Background()
-	const version = "4.4.4"
-	tsc, err := FetchTSC(ctx, registryFetch, nil, version)
+// olderInstall fetches typescript@version once and gives what installs
+// it in a fixture repository, its tsconfig rewritten for that version.
+func olderInstall(t *testing.T, version string) func(t *testing.T, repo string) {
+	t.Helper()
+	tsc, err := FetchTSC(context.Background(), registryFetch, nil, version)
 	if err != nil {
 		t.Fatalf("typescript@%s: %v", version, err)
 	}
-	install := func(t *testing.T, repo string) {
+	return func(t *testing.T, repo string) {
 		t.Helper()
 		if err := copyPackage(tsc.Dir, filepath.Join(repo, "node_modules", "typescript")); err != nil {
 			t.Fatal(err)
 		}
 		olderConfig(version)(t, repo)
 	}
+}
+
+func TestCompileTypeScriptOlderThanTheDriver(t *testing.T) {
+	requireNode(t)
+	ctx := context.Background()
+	const version = "4.4.4"
+	install := olderInstall(t, version)
 	for _, tt := range []struct {
 		target string
 		newer  bool
@@ -370,15 +377,8 @@ func TestOlderTypeScriptFindsAStructurallyBrokenBaseline(t *testing.T) {
 	requireNode(t)
 	ctx := context.Background()
 	const version = "4.4.4"
-	tsc, err := FetchTSC(ctx, registryFetch, nil, version)
-	if err != nil {
-		t.Fatalf("typescript@%s: %v", version, err)
-	}
 	repo := fixtureRepo(t, "basic")
-	if err := copyPackage(tsc.Dir, filepath.Join(repo, "node_modules", "typescript")); err != nil {
-		t.Fatal(err)
-	}
-	olderConfig(version)(t, repo)
+	olderInstall(t, version)(t, repo)
 	c, err := ResolveCompiler(ctx, repo, registryFetch, nil)
 	if err != nil || c.RepoTooOld != version {
 		t.Fatalf("resolved %+v, %v: want the pinned compiler standing in for %s", c, err, version)

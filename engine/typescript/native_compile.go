@@ -96,14 +96,23 @@ func (a *Adapter) compileNative(ctx context.Context, req CompileRequest, params 
 	j := newNativeJudgment(root, tmp, overSide, baseSide)
 	var base, over judged
 	var baseTook, overTook time.Duration
-	compiled := 0
-	for i, u := range plan.Units {
-		run, err := a.runNativeSide(ctx, argv, root, tmp, "baseline", i, u, baseSide)
-		if err != nil {
-			return nil, err
+	// runSide runs tsc on every unit for one side.
+	runSide := func(name string, side *nativeSide, into *judged, took *time.Duration) error {
+		for i, u := range plan.Units {
+			run, err := a.runNativeSide(ctx, argv, root, tmp, name, i, u, side)
+			if err != nil {
+				return err
+			}
+			*took += run.took
+			into.add(j.classify(run, u, side))
 		}
-		baseTook += run.took
-		base.add(j.classify(run, u, baseSide))
+		return nil
+	}
+	if err := runSide("baseline", baseSide, &base, &baseTook); err != nil {
+		return nil, err
+	}
+	compiled := 0
+	for _, u := range plan.Units {
 		compiled += len(u.Files)
 	}
 	r.Coverage.Compiled = compiled
@@ -140,13 +149,8 @@ func (a *Adapter) compileNative(ctx context.Context, req CompileRequest, params 
 		r.UnresolvedInTarget = req.Overlay.Unresolved()
 		return skipAll(fmt.Sprintf("the baseline is structurally broken: %d of %d files cannot resolve their imports (are dependencies installed?)", unresolved, compiled))
 	}
-	for i, u := range plan.Units {
-		run, err := a.runNativeSide(ctx, argv, root, tmp, "overlay", i, u, overSide)
-		if err != nil {
-			return nil, err
-		}
-		overTook += run.took
-		over.add(j.classify(run, u, overSide))
+	if err := runSide("overlay", overSide, &over, &overTook); err != nil {
+		return nil, err
 	}
 	if len(over.sideSyntax) > 0 && over.onlySyntax() {
 		// What tsc prints when it cannot parse the targets' declarations:
