@@ -190,7 +190,7 @@ func (c *checker) compileWorkspace(ctx context.Context, ws string, runs []*membe
 	}
 	defer ov.Cleanup()
 	req := typescript.CompileRequest{RepoRoot: c.root, Workspace: ws, Files: wc.files, Overlay: ov, DeprecatedNames: deprecatedNames(runs),
-		SharedBaseline: c.baselines[ws]}
+		SharedBaseline: c.baselines[ws], Runs: c.opts.Drivers}
 	if len(baseline) > 0 {
 		bov, err := typescript.BuildOverlay(ctx, typescript.OverlayRequest{Workspace: wsDir, Targets: baseline, Fetch: c.fetchRange})
 		if err != nil {

@@ -51,6 +51,11 @@ type CompileRequest struct {
 	// with skipLibCheck off) are its, so every compile given it subtracts
 	// the same ones.
 	SharedBaseline *SharedBaseline
+	// Runs, when set, are the run's drivers: a tsc -p they ran over
+	// RepoRoot with SeedBaseline (fix's compile of the checkout before the
+	// upgrade) is the baseline of a native judgment of the same tsconfig
+	// (native_seed.go), which then runs its tsc on the overlay alone.
+	Runs *Drivers
 
 	// legacyHooks installs only TypeScript 4.x's resolver hooks (tests).
 	legacyHooks bool

@@ -31,6 +31,7 @@ type Drivers struct {
 	mu      sync.Mutex
 	drivers map[string]*Adapter // by compiler identity
 	ids     map[string]string   // typescript.js "path size mtime" → identity
+	seeds   map[seedKey]*seedRun
 	closed  bool
 }
 
@@ -85,12 +86,15 @@ func (s *Drivers) Adapter(compiler *Compiler) (*Adapter, error) {
 }
 
 // Serve is t run in the driver of its compiler when it has a JavaScript
-// API, t unchanged otherwise (the native compiler, or nil drivers).
+// API; otherwise (the native compiler, one older than the driver) tsc
+// itself runs, and a run with SeedBaseline is kept for check's native
+// judgment (native_seed.go). nil drivers leave t unchanged.
 func (s *Drivers) Serve(t TSC) TSC {
 	if s == nil || t.Dir == "" {
 		return t
 	}
 	if ok, _ := supportedAPI(t.Version); !ok {
+		t.seeds = s
 		return t
 	}
 	t.server = s

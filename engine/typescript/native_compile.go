@@ -96,12 +96,21 @@ func (a *Adapter) compileNative(ctx context.Context, req CompileRequest, params 
 	j := newNativeJudgment(root, tmp, overSide, baseSide)
 	var base, over judged
 	var baseTook, overTook time.Duration
-	// runSide runs tsc on every unit for one side.
+	// runSide runs tsc on every unit for one side; the installed side's
+	// may be the checkout's compile a fix run made (native_seed.go).
 	runSide := func(name string, side *nativeSide, into *judged, took *time.Duration) error {
 		for i, u := range plan.Units {
-			run, err := a.runNativeSide(ctx, argv, root, tmp, name, i, u, side)
-			if err != nil {
-				return err
+			run, seeded := (*nativeRun)(nil), false
+			if side == nil {
+				run, seeded = seedFor(ctx, req.Runs, argv, root, u, len(params.SourcePaths) > 0)
+			}
+			if seeded {
+				r.BaselineCached += len(u.Files)
+			} else {
+				var err error
+				if run, err = a.runNativeSide(ctx, argv, root, tmp, name, i, u, side); err != nil {
+					return err
+				}
 			}
 			*took += run.took
 			into.add(j.classify(run, u, side))

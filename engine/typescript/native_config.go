@@ -158,6 +158,9 @@ type nativeUnit struct {
 	// NoConfig: the unit has no tsconfig at all; its modules resolve as
 	// Node loads them, as the driver's program for it does.
 	NoConfig bool `json:"noConfig"`
+	// Seedable: tsc -p of Config judges the unit's files as its generated
+	// tsconfig does (native_seed.go).
+	Seedable bool `json:"seedable"`
 	Sides    map[string]struct {
 		Paths map[string][]string `json:"paths"`
 	} `json:"sides"`

@@ -31,10 +31,13 @@ type TSC struct {
 	Dir string
 	// server, when set, runs the command in the run's driver of Dir.
 	server *Drivers
+	// seeds, when set, keep a SeedBaseline run for a native judgment.
+	seeds *Drivers
 	// SeedBaseline: the files the run reads do not change while the
 	// driver lives (the user's checkout during a fix run), so the errors
 	// it finds are also the baseline of the compiles check makes in the
-	// same driver (driver/compile.js seedBaseline).
+	// same driver (driver/compile.js seedBaseline), or, for a tsc the
+	// driver cannot load, of a native judgment's (native_seed.go).
 	SeedBaseline bool
 }
 
@@ -124,7 +127,14 @@ func (t TSC) RunProject(ctx context.Context, root, config string, timeout time.D
 		diags, stdout, err = t.server.run(ctx, t, root, config, name, timeout)
 	} else {
 		argv := append(append(append([]string{}, t.Argv...), "-p", config), projectFlags...)
+		var seed func([]nativeDiag, error)
+		if t.SeedBaseline && t.seeds != nil {
+			seed = t.seeds.seeding(t.Argv, root, config)
+		}
 		diags, stdout, err = runTSC(ctx, argv, root, name, timeout)
+		if seed != nil {
+			seed(diags, err)
+		}
 	}
 	if err != nil {
 		return nil, err

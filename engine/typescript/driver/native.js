@@ -104,10 +104,31 @@ function nativePlan(ts, params) {
       // ...and resolves modules as Node loads them (tsconfig.js), where
       // the native compiler's own default is the bundler's resolution.
       noConfig: !project.configFile,
+      // Whether tsc -p of the tsconfig judges as the generated one does
+      // (native_seed.go): the options differ in emit alone, JavaScript is
+      // not left unchecked there and checked here, no references.
+      seedable: seedable(project),
       sides: sideOut,
     });
   }
   return { kind, units };
+}
+
+/**
+ * Whether the baseline of a unit may be read from tsc -p of its tsconfig
+ * over the same files: the generated tsconfig extends it and changes only
+ * what is written, unless JavaScript is allowed without being checked (it
+ * checks it), the project has references (extends does not carry them), a
+ * single output file makes tsc -p report what the generated one turns
+ * off, or declaration diagnostics join the errors (noEmitOnError).
+ * @param {Project & {references?: readonly any[]}} project
+ */
+function seedable(project) {
+  const o = /** @type {any} */ (project.options);
+  if (!project.configFile || (project.references || []).length > 0) return false;
+  if (o.allowJs && !o.checkJs) return false;
+  if (o.outFile || o.out) return false;
+  return !(o.noEmitOnError && (o.declaration || o.composite));
 }
 
 /**
