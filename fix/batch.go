@@ -140,6 +140,7 @@ type earlyBatch struct {
 type stepInstall struct {
 	name    string
 	moves   []managers.Move
+	later   bool // installed as a step before the last (managers.Options.Later)
 	res     *managers.Result
 	repo    *model.Repository // the clone's, before the step
 	commits []Commit
@@ -148,12 +149,13 @@ type stepInstall struct {
 // installStep installs plan's moves in the clone and commits them, the
 // manager's own rewrite of the lockfile first when it makes one; it
 // writes nothing in the report, so the early install runs it beside check.
-func (r *runner) installStep(ctx context.Context, name string, plan *upgradePlan) (*stepInstall, error) {
-	res, cloneRepo, err := r.upgradeClone(ctx, plan)
+// later: another step installs after it (its frozen install proves both).
+func (r *runner) installStep(ctx context.Context, name string, plan *upgradePlan, later bool) (*stepInstall, error) {
+	res, cloneRepo, err := r.upgradeClone(ctx, plan, later)
 	if err != nil {
 		return nil, err
 	}
-	st := &stepInstall{name: name, moves: plan.managerMoves, res: res, repo: cloneRepo}
+	st := &stepInstall{name: name, moves: plan.managerMoves, later: later, res: res, repo: cloneRepo}
 	if len(res.Normalized) > 0 {
 		c, err := r.commitNormalized(ctx, res)
 		if err != nil {
@@ -214,7 +216,7 @@ func (r *runner) installBatchEarly(ctx context.Context) bool {
 	}
 	kept := false
 	moved := map[string]bool{}
-	for _, name := range r.o.Packages {
+	for i, name := range r.o.Packages {
 		if moved[name] {
 			continue
 		}
@@ -259,7 +261,11 @@ func (r *runner) installBatchEarly(ctx context.Context) bool {
 		}
 		r.progress(model.PhaseInstall, "step %d: %s %s → %s, %s", len(eb.steps)+1, name, plan.from, plan.to, when)
 		eb.touched = true
-		st, err := r.installStep(ctx, name, plan)
+		later := false
+		for _, next := range r.o.Packages[i+1:] {
+			later = later || !moved[next]
+		}
+		st, err := r.installStep(ctx, name, plan, later)
 		if err != nil || len(st.commits) == 0 {
 			return true
 		}
@@ -306,7 +312,8 @@ func (r *runner) installBatch(ctx context.Context) bool {
 		return true
 	}
 	for i, bp := range r.batchPlans {
-		if eb != nil && kept == i && i < len(eb.steps) && eb.steps[i].name == bp.name && sameMoves(eb.steps[i].moves, bp.plan.managerMoves) {
+		later := i < len(r.batchPlans)-1
+		if eb != nil && kept == i && i < len(eb.steps) && eb.steps[i].name == bp.name && sameMoves(eb.steps[i].moves, bp.plan.managerMoves) && eb.steps[i].later == later {
 			r.keepStep(bp, eb.steps[i])
 			kept++
 			continue
@@ -315,7 +322,7 @@ func (r *runner) installBatch(ctx context.Context) bool {
 			return false
 		}
 		r.progress(model.PhaseInstall, "step %d of %d: %s %s → %s", i+1, len(r.batchPlans), bp.name, bp.plan.from, bp.plan.to)
-		st, err := r.installStep(ctx, bp.name, bp.plan)
+		st, err := r.installStep(ctx, bp.name, bp.plan, later)
 		if err != nil {
 			if !r.interrupted(ctx, "install") {
 				r.stop("install of step %d (%s): %v", i+1, bp.name, err)

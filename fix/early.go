@@ -53,7 +53,7 @@ func (r *runner) installEarly(ctx context.Context) bool {
 		return true
 	}
 	r.earlyStarted.Store(true)
-	res, cloneRepo, err := r.upgradeClone(ctx, pl)
+	res, cloneRepo, err := r.upgradeClone(ctx, pl, false)
 	if cloneRepo != nil {
 		r.early = &earlyInstall{moves: pl.managerMoves, repo: cloneRepo, res: res, err: err}
 	}
@@ -109,19 +109,20 @@ func (r *runner) install(ctx context.Context, plan *upgradePlan, early *earlyIns
 			return nil, nil, err
 		}
 	}
-	return r.upgradeClone(ctx, plan)
+	return r.upgradeClone(ctx, plan, false)
 }
 
 // upgradeClone installs the plan's moves in the clone, returning the
 // clone's repository as it was before (nil when its manifests cannot be
-// read).
-func (r *runner) upgradeClone(ctx context.Context, plan *upgradePlan) (*managers.Result, *model.Repository, error) {
+// read); later: a batch's step before the last, whose lockfile the last
+// step's frozen install proves (managers.Options.Later).
+func (r *runner) upgradeClone(ctx context.Context, plan *upgradePlan, later bool) (*managers.Result, *model.Repository, error) {
 	cloneRepo, err := repo.Load(r.croot)
 	if err != nil {
 		return nil, nil, fmt.Errorf("the clone's manifests: %w", err)
 	}
 	r.progress(model.PhaseInstall, "installing %s", moveList(plan.moves))
-	res, err := managers.Upgrade(ctx, managers.Options{Root: r.croot, Repo: cloneRepo, Moves: plan.managerMoves, Env: r.env, Manager: r.manager, Fetch: r.managerFetch,
+	res, err := managers.Upgrade(ctx, managers.Options{Root: r.croot, Repo: cloneRepo, Moves: plan.managerMoves, Env: r.env, Manager: r.manager, Fetch: r.managerFetch, Later: later,
 		Progress: func(line string) { r.progress(model.PhaseInstall, "%s", line) }})
 	r.trace(model.PhaseInstall, "installed")
 	return res, cloneRepo, err

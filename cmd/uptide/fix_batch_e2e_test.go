@@ -52,6 +52,12 @@ func TestFixBatchBisectsToTheStepThatBroke(t *testing.T) {
 	if got := strings.Join(steps, "|"); got != "chalk 5.3.0 → 5.4.1|slugkit 1.0.0 → 2.0.0|postcss 8.4.31 → 8.4.38" {
 		t.Fatalf("steps %q, want the three in the order named", got)
 	}
+	// Each step installs once from the step before's lockfile; the
+	// frozen install (for npm, the same install again, which must leave
+	// the lockfile as it is) proves the last step's, once.
+	if rep.Install == nil || strings.Join(rep.Install.Commands, "|") != strings.Repeat("npm install --ignore-scripts --no-audit --no-fund|", 3)+"npm install --ignore-scripts --no-audit --no-fund" {
+		t.Errorf("install commands %q, want the three steps' installs and one frozen install", rep.Install)
+	}
 	b := rep.BrokeAt
 	if b == nil || b.Step != 2 || b.Package != "slugkit" || b.Commit != rep.Steps[1].Commit {
 		t.Fatalf("brokeAt %+v, want step 2 (slugkit)\n%s", b, r.stderr)

@@ -40,8 +40,9 @@ type fixReport struct {
 		Subject string `json:"subject"`
 	} `json:"commits"`
 	Install *struct {
-		Manager  string `json:"manager"`
-		Lockfile string `json:"lockfile"`
+		Manager  string   `json:"manager"`
+		Lockfile string   `json:"lockfile"`
+		Commands []string `json:"commands"`
 	} `json:"install"`
 	Types struct {
 		Status   string `json:"status"`

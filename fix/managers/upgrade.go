@@ -44,6 +44,11 @@ type Options struct {
 	// clone was made from): nil runs Detect here, with Fetch.
 	Manager *Detected
 	Fetch   Fetch
+	// Later: another Upgrade follows in Root before anything reads it (a
+	// batch's step before the last), starting from this one's lockfile:
+	// the frozen install that proves the lockfile and lays node_modules out
+	// as it says is the last step's, so this one skips it.
+	Later bool
 }
 
 // Moved is one package's versions as the lockfile records them.
@@ -90,8 +95,8 @@ type declared struct {
 
 // Upgrade = Detect + bump manifests/catalogs + install (styled ranges, or
 // exact first when a range would not settle on its target; see resolve) +
-// scope guard + frozen install. On any error the original manifests and
-// lockfile are restored byte-identical.
+// scope guard + frozen install (unless Later). On any error the original
+// manifests and lockfile are restored byte-identical.
 func Upgrade(ctx context.Context, opts Options) (res *Result, err error) {
 	if len(opts.Moves) == 0 {
 		return nil, errors.New("managers: nothing to move")
@@ -196,8 +201,10 @@ func Upgrade(ctx context.Context, opts Options) (res *Result, err error) {
 	// byte-identical: that is what a teammate's or CI's install will do
 	// with the committed bytes, and it clears stale nested copies a
 	// re-hoisted graph no longer has.
-	if err = frozenInstall(ctx, m, opts, res, lockPath); err != nil {
-		return nil, err
+	if !opts.Later {
+		if err = frozenInstall(ctx, m, opts, res, lockPath); err != nil {
+			return nil, err
+		}
 	}
 	if err = fileScope(ctx, m, opts, res, edits, originals, gitBefore, inGit); err != nil {
 		return nil, err
