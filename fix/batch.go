@@ -438,8 +438,17 @@ func (r *runner) bisect(ctx context.Context) bool {
 		r.restoreHead(ctx, r.rep.Branch)
 		return true
 	}
-	_, err := r.clone.Git(ctx, "checkout", "-q", "-f", r.rep.Branch)
-	if err == nil {
+	// When the last probe was the last good step, the clone is there,
+	// node_modules laid out as its lockfile says: the branch moves to it
+	// and is checked out without touching a file (npm ci would lay it all
+	// out again). Otherwise the clone goes there and installs it.
+	atGood := len(probes) > 0 && probes[len(probes)-1].Commit == good
+	var err error
+	if atGood {
+		if _, err = r.clone.Git(ctx, "branch", "-f", r.rep.Branch, good); err == nil {
+			_, err = r.clone.Git(ctx, "checkout", "-q", r.rep.Branch)
+		}
+	} else if _, err = r.clone.Git(ctx, "checkout", "-q", "-f", r.rep.Branch); err == nil {
 		_, err = r.clone.Git(ctx, "reset", "-q", "--hard", good)
 	}
 	if err != nil {
@@ -450,7 +459,9 @@ func (r *runner) bisect(ctx context.Context) bool {
 		keep = r.stepCommits[hi-2]
 	}
 	r.rep.Commits = r.rep.Commits[:keep]
-	_ = r.restoreModules(ctx)
+	if !atGood || err != nil {
+		_ = r.restoreModules(ctx)
+	}
 	r.rep.Reason = fmt.Sprintf("step %d of %d (%s %s → %s) broke the batch: %s; %s", hi, n, s.Package, s.From, s.To,
 		brokeWhy(b), goodSteps(hi-1, r.rep.Branch)) + "; at the last step: " + r.rep.Reason
 	return true

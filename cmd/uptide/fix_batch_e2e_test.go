@@ -1,6 +1,9 @@
 package main
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -147,6 +150,44 @@ func TestFixBatchBisectsToTheStepThatFailsTheTests(t *testing.T) {
 	}
 	if after := checkoutDigest(t, dir); after != before {
 		t.Errorf("the checkout changed:\n%s", diffLines(before, after))
+	}
+}
+
+// The breaking step last: bisection verifies steps 1 and 2, and the
+// clone, kept at the branch's last good step, holds node_modules as that
+// step's lockfile installs it (the last probe laid it out there).
+func TestFixBatchBrokenAtTheLastStepKeepsTheCloneAtTheLastGoodStep(t *testing.T) {
+	fe := newFixEnv(t)
+	dir := fixRepo(t, fe, "npm-batch", "npm")
+	r := run(t, fe.env, dir, "fix", "chalk", "postcss", "slugkit", "--json")
+	var rep batchReport
+	decode(t, r, &rep)
+	if r.code != 1 || rep.Status != "failed" || len(rep.Steps) != 3 {
+		t.Fatalf("exit %d status %s, %d steps; want 1 failed, 3 steps\n%s\n%s", r.code, rep.Status, len(rep.Steps), r.stdout, r.stderr)
+	}
+	b := rep.BrokeAt
+	if b == nil || b.Step != 3 || b.Package != "slugkit" {
+		t.Fatalf("brokeAt %+v, want step 3 (slugkit)\n%s", b, r.stderr)
+	}
+	var probes []string
+	for _, p := range b.Probes {
+		probes = append(probes, strings.Repeat("✗", btoi(p.Broken))+string(rune('0'+p.Step)))
+	}
+	if got := strings.Join(probes, " "); got != "1 2" {
+		t.Errorf("probes %q, want steps 1 and 2 verified", got)
+	}
+	if got := git(t, rep.Clone.Repo, "rev-parse", "HEAD"); got != rep.Steps[1].Commit {
+		t.Errorf("the clone is at %s, want step 2's commit %s", got, rep.Steps[1].Commit)
+	}
+	for name, want := range map[string]string{"chalk": "5.4.1", "postcss": "8.4.38", "slugkit": "1.0.0"} {
+		data, err := os.ReadFile(filepath.Join(rep.Clone.Repo, "node_modules", name, "package.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m struct{ Version string }
+		if err := json.Unmarshal(data, &m); err != nil || m.Version != want {
+			t.Errorf("the clone's node_modules has %s %q, want %s as step 2's lockfile says", name, m.Version, want)
+		}
 	}
 }
 
