@@ -284,6 +284,20 @@ func olderInstall(t *testing.T, version string) func(t *testing.T, repo string) 
 	}
 }
 
+// olderAdapter is the adapter of repo, whose installed TypeScript (version)
+// the driver cannot load: the pinned compiler stands in, the repo's tsc
+// judges.
+func olderAdapter(t *testing.T, repo, version string) *Adapter {
+	t.Helper()
+	c, err := ResolveCompiler(context.Background(), repo, registryFetch, nil)
+	if err != nil || c.RepoTooOld != version {
+		t.Fatalf("resolved %+v, %v: want the pinned compiler standing in for %s", c, err, version)
+	}
+	a := New(c, Options{NoSurfaceCache: true})
+	t.Cleanup(func() { a.Close() })
+	return a
+}
+
 func TestCompileTypeScriptOlderThanTheDriver(t *testing.T) {
 	requireNode(t)
 	ctx := context.Background()
@@ -305,15 +319,7 @@ func TestCompileTypeScriptOlderThanTheDriver(t *testing.T) {
 			upgraded := fixtureRepo(t, "basic", tt.target, "helper@1.0.0")
 			install(t, repo)
 			install(t, upgraded)
-			c, err := ResolveCompiler(ctx, repo, registryFetch, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if c.RepoTooOld != version {
-				t.Fatalf("resolved %+v, want the pinned compiler standing in for %s", c, version)
-			}
-			a := New(c, Options{NoSurfaceCache: true})
-			defer a.Close()
+			a := olderAdapter(t, repo, version)
 			ov, err := BuildOverlay(ctx, OverlayRequest{Workspace: repo, TempDir: t.TempDir(), Targets: linkedFixtures([]string{tt.target}),
 				Fetch: newFakeRegistry("helper@1.0.0").fetch})
 			if err != nil {
@@ -379,12 +385,7 @@ func TestOlderTypeScriptFindsAStructurallyBrokenBaseline(t *testing.T) {
 	const version = "4.4.4"
 	repo := fixtureRepo(t, "basic")
 	olderInstall(t, version)(t, repo)
-	c, err := ResolveCompiler(ctx, repo, registryFetch, nil)
-	if err != nil || c.RepoTooOld != version {
-		t.Fatalf("resolved %+v, %v: want the pinned compiler standing in for %s", c, err, version)
-	}
-	a := New(c, Options{NoSurfaceCache: true})
-	defer a.Close()
+	a := olderAdapter(t, repo, version)
 	ov, err := BuildOverlay(ctx, OverlayRequest{Workspace: repo, TempDir: t.TempDir(), Targets: linkedFixtures([]string{"fakepkg@2.0.0"})})
 	if err != nil {
 		t.Fatal(err)

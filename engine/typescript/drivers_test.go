@@ -493,19 +493,26 @@ func TestACheckoutCompileIsChecksBaseline(t *testing.T) {
 				}
 				return r
 			}
-			own, seeded := compile(false), compile(true)
-			if own.BaselineCached != 0 {
-				t.Errorf("without seeding, %d files' baseline was cached", own.BaselineCached)
-			}
-			if seeded.BaselineCached != tc.seeded {
-				t.Errorf("after the seeding tsc -p, %d files' baseline came from it, want %d", seeded.BaselineCached, tc.seeded)
-			}
-			if len(own.New) == 0 || len(own.PreExistingErrors) == 0 {
-				t.Fatalf("the fixture has new errors (%d) and errors before (%d)", len(own.New), len(own.PreExistingErrors))
-			}
-			if !reflect.DeepEqual(own.New, seeded.New) || !reflect.DeepEqual(own.PreExistingErrors, seeded.PreExistingErrors) {
-				t.Errorf("seeded compile found\n%+v\n%+v\nits own baseline\n%+v\n%+v", seeded.New, seeded.PreExistingErrors, own.New, own.PreExistingErrors)
-			}
+			sameAsOwnBaseline(t, compile(false), compile(true), tc.seeded)
 		})
+	}
+}
+
+// sameAsOwnBaseline: a compile whose baseline came from a seeding tsc -p
+// (want files of it) judges as one with a baseline of its own, on a
+// fixture with new errors and errors before.
+func sameAsOwnBaseline(t *testing.T, own, seeded *CompileResult, want int) {
+	t.Helper()
+	if own.BaselineCached != 0 {
+		t.Errorf("without seeding, %d files' baseline was cached", own.BaselineCached)
+	}
+	if seeded.BaselineCached != want {
+		t.Errorf("after the seeding tsc -p, %d files' baseline came from it, want %d", seeded.BaselineCached, want)
+	}
+	if len(own.New) == 0 || len(own.PreExistingErrors) == 0 {
+		t.Fatalf("the fixture has new errors (%d) and errors before (%d)", len(own.New), len(own.PreExistingErrors))
+	}
+	if !reflect.DeepEqual(own.New, seeded.New) || !reflect.DeepEqual(own.PreExistingErrors, seeded.PreExistingErrors) || own.PreExisting != seeded.PreExisting {
+		t.Errorf("seeded compile found\n%+v\n%+v\nits own baseline\n%+v\n%+v", seeded.New, seeded.PreExistingErrors, own.New, own.PreExistingErrors)
 	}
 }

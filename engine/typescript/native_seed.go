@@ -2,7 +2,6 @@ package typescript
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 )
 
@@ -78,7 +77,7 @@ func (s *Drivers) seeded(ctx context.Context, argv []string, root, config string
 // file's error may belong to files outside the unit's program, so then
 // the unit's own baseline runs.
 func seedFor(ctx context.Context, runs *Drivers, argv []string, root string, u nativeUnit, sourcePaths bool) (*nativeRun, bool) {
-	if runs == nil || !u.Seedable || u.Config == "" || sourcePaths {
+	if runs == nil || !u.Seedable || sourcePaths {
 		return nil, false
 	}
 	diags, ok := runs.seeded(ctx, argv, root, u.Config)
@@ -89,8 +88,7 @@ func seedFor(ctx context.Context, runs *Drivers, argv []string, root string, u n
 		if d.Category != "error" {
 			continue
 		}
-		f := filepath.FromSlash(d.File)
-		if f == "" || strings.HasSuffix(f, ".json") || declarationFile(f) {
+		if d.File == "" || strings.HasSuffix(d.File, ".json") || declarationFile(d.File) {
 			return nil, false
 		}
 	}
