@@ -77,6 +77,14 @@ func (c *Clone) stageNodeModules(ctx context.Context, env []string) stagedModule
 		}
 		tmp := filepath.Join(staging, strconv.Itoa(i))
 		st.dirs, st.tmp = append(st.dirs, d), append(st.tmp, tmp)
+		if storeLinked(src) {
+			// pnpm's tree: its store's files are linked, the rest copied.
+			if err := c.copyTree(ctx, src, tmp, storeFile); err != nil {
+				st.err = fmt.Errorf("copying %s into the clone: %w", src, err)
+				return st
+			}
+			continue
+		}
 		if useCp < 0 {
 			useCp = 0
 			if cpReflinks(ctx, c.Dir) {
@@ -97,7 +105,7 @@ func (c *Clone) stageNodeModules(ctx context.Context, env []string) stagedModule
 			}
 			continue
 		}
-		if err := c.copyTree(ctx, src, tmp); err != nil {
+		if err := c.copyTree(ctx, src, tmp, nil); err != nil {
 			st.err = fmt.Errorf("copying %s into the clone: %w", src, err)
 			return st
 		}
@@ -184,10 +192,34 @@ func (c *Clone) retargetLinks(dir string) error {
 
 const keptModeBits = fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky
 
+// storeLinked is whether the node_modules at dir is pnpm's: its
+// .modules.yaml beside a .pnpm virtual store.
+func storeLinked(dir string) bool {
+	yaml, err := os.Lstat(filepath.Join(dir, ".modules.yaml"))
+	if err != nil || !yaml.Mode().IsRegular() {
+		return false
+	}
+	virtual, err := os.Lstat(filepath.Join(dir, ".pnpm"))
+	return err == nil && virtual.IsDir()
+}
+
+// storeFile is whether the file at rel (slash, below a pnpm node_modules)
+// is one pnpm hard-linked from its content-addressed store: a file of a
+// package in the .pnpm virtual store with more than one name. pnpm links
+// those same files into every project that uses them, and into the clone
+// when its own install puts a package there, and never writes one in
+// place; a linked copy is the layout pnpm itself makes. What pnpm writes
+// per project (bin shims, its own state) has one name, and is copied.
+func storeFile(rel string, info fs.FileInfo) bool {
+	return strings.HasPrefix(rel, ".pnpm/") && !strings.HasPrefix(rel, ".pnpm/node_modules/") && hardLinks(info) > 1
+}
+
 // copyTree copies src to dst: directories, regular files (mode and
 // modification time kept) and symlinks (target kept, retargeted into the
 // clone when absolute into the checkout); sockets and devices are left out.
-func (c *Clone) copyTree(ctx context.Context, src, dst string) error {
+// A file link says to share (rel is slash, below src) is hard-linked
+// instead, while the file system takes links.
+func (c *Clone) copyTree(ctx context.Context, src, dst string, link func(rel string, info fs.FileInfo) bool) error {
 	type dirMeta struct {
 		path  string
 		mode  fs.FileMode
@@ -224,6 +256,12 @@ func (c *Clone) copyTree(ctx context.Context, src, dst string) error {
 			}
 			return os.Symlink(c.linkTarget(target), to)
 		case mode.IsRegular():
+			if link != nil && link(filepath.ToSlash(rel), info) {
+				if os.Link(p, to) == nil {
+					return nil
+				}
+				link = nil // another file system: copy the rest
+			}
 			return copyFile(p, to, mode&keptModeBits, info.ModTime())
 		}
 		return nil

@@ -124,7 +124,7 @@ func TestCopyTreeInGo(t *testing.T) {
 		if err := os.MkdirAll(filepath.Dir(filepath.Join(work, d)), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := c.copyTree(context.Background(), filepath.Join(f.checkout, d), filepath.Join(work, d)); err != nil {
+		if err := c.copyTree(context.Background(), filepath.Join(f.checkout, d), filepath.Join(work, d), nil); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -148,4 +148,64 @@ func TestCpProbe(t *testing.T) {
 	if cpReflinks(context.Background(), t.TempDir()) {
 		t.Error("cpReflinks with no cp on PATH")
 	}
+}
+
+// pnpm's tree gets the files pnpm hard-linked from its store as links to
+// the same store files (the layout pnpm's own install makes in the
+// clone), and a copy of everything pnpm wrote for this project alone; a
+// tree of another manager is copied whole, even a file with two names.
+func TestStoreFilesAreLinked(t *testing.T) {
+	f := newFixture(t)
+	pnpmLayout(t, f.checkout)
+	nm := filepath.Join(f.checkout, "node_modules")
+	store := filepath.Join(filepath.Dir(f.checkout), "pnpm-store", "files", "ab", "cdef")
+	write(t, store, "module.exports = 3\n", 0o644)
+	pkg := filepath.Join(nm, ".pnpm/zod@3.25.76/node_modules/zod")
+	if err := os.Link(store, filepath.Join(pkg, "index.js")); err != nil {
+		t.Skipf("no hard links here: %v", err)
+	}
+	write(t, filepath.Join(nm, ".modules.yaml"), "layoutVersion: 5\nstoreDir: "+filepath.Dir(store)+"\n", 0o644)
+	write(t, filepath.Join(nm, ".pnpm/node_modules/.bin/zod"), "#!/bin/sh\nexec node ../zod/bin/zod.js\n", 0o755)
+	web := filepath.Join(f.checkout, "packages/web/node_modules/shared.js")
+	write(t, filepath.Join(filepath.Dir(f.checkout), "shared.js"), "x\n", 0o644)
+	if err := os.Link(filepath.Join(filepath.Dir(f.checkout), "shared.js"), web); err != nil {
+		t.Fatal(err)
+	}
+	before := treeHash(t, f.checkout)
+
+	c := newClone(t, f, "uptide/zod-4.1.12")
+	defer c.Remove()
+	checkCopied(t, f.checkout, c.Work)
+	storeInfo, err := os.Stat(store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rel, linked := range map[string]bool{
+		"node_modules/.pnpm/zod@3.25.76/node_modules/zod/index.js":     true,
+		"node_modules/.pnpm/zod@3.25.76/node_modules/zod/bin/zod.js":   false, // one name: not the store's
+		"node_modules/.pnpm/zod@3.25.76/node_modules/zod/package.json": false,
+		"node_modules/.pnpm/node_modules/.bin/zod":                     false,
+		"node_modules/.modules.yaml":                                   false,
+		"packages/web/node_modules/shared.js":                          false, // no pnpm tree there
+	} {
+		info, err := os.Stat(filepath.Join(c.Work, filepath.FromSlash(rel)))
+		if err != nil {
+			t.Errorf("%s: %v", rel, err)
+			continue
+		}
+		orig, err := os.Stat(filepath.Join(f.checkout, filepath.FromSlash(rel)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := os.SameFile(info, orig); got != linked {
+			t.Errorf("%s: the clone's file is the checkout's = %v, want %v", rel, got, linked)
+		}
+		if linked && !os.SameFile(info, storeInfo) {
+			t.Errorf("%s is not the store's file", rel)
+		}
+	}
+	if st := run(t, c.Work, "status", "--porcelain"); st != "" {
+		t.Errorf("the node_modules shows in the clone's status: %s", st)
+	}
+	sameTree(t, "copying node_modules", before, treeHash(t, f.checkout))
 }

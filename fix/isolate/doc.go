@@ -5,7 +5,8 @@
 // under one root of uptide's own, <tmp>/uptide-runs/run-<id>, each carrying
 // a marker file. The clone pushes where the checkout pushes, sees its
 // remote-tracking refs, commits as its author, runs git with an empty hooks
-// directory and gets the installed node_modules as a copy.
+// directory and gets the installed node_modules as a copy (the files pnpm
+// hard-linked from its store as links to them, as pnpm itself lays them out).
 //
 // The checkout is snapshotted before and after a run (Take, Changes); a
 // dirty checkout is refused before anything is written (Dirty). What the
