@@ -25,13 +25,7 @@ import (
 // the arbiter, root causes, the verdict and the plan.
 func (c *checker) analyze(ctx context.Context, u unit) model.PackageReport {
 	lead := u.lead
-	rep := emptyReport(lead.name())
-	rep.Title = u.title()
-	rep.Workspaces = u.workspaces()
-	rep.Installed, rep.Target = lead.row.Installed, lead.target
-	rep.Update = semver.UpdateKind(lead.row.Installed, lead.target)
-	rep.Group = u.group
-	rep.Notes = append(rep.Notes, u.notes...)
+	rep := headerOf(u)
 	if lead.reason != "" {
 		return c.finishNotAnalyzed(rep, lead.reason)
 	}
@@ -43,17 +37,12 @@ func (c *checker) analyze(ctx context.Context, u unit) model.PackageReport {
 		rep.Companions.From, rep.Companions.To = lead.row.Installed, lead.target
 		return rep
 	}
-	rep.Companions = c.companionPlan(ctx, u)
-	if c.opts.Planned != nil {
-		early := rep
-		early.Members = nil
-		early.Companions.Companions = append([]model.Companion{}, rep.Companions.Companions...)
-		early.Companions.Conflicts = append([]model.Conflict{}, rep.Companions.Conflicts...)
-		for _, m := range u.members {
-			early.Members = append(early.Members, model.MemberReport{Name: m.name(), Installed: m.row.Installed, Target: m.target,
-				Workspaces: append([]string{}, m.row.Workspaces...)})
-		}
-		c.opts.Planned(early)
+	if u.early != nil {
+		<-u.early.done
+		rep.Companions = u.early.plan
+	} else {
+		rep.Companions = c.companionPlan(ctx, u)
+		c.planned(u, rep)
 	}
 
 	runs := make([]*memberRun, len(u.members))
@@ -143,6 +132,81 @@ func (c *checker) analyze(ctx context.Context, u unit) model.PackageReport {
 		rep.Summary = compilerSafeSummary(compiles)
 	}
 	return rep
+}
+
+// headerOf is u's report before its analysis: what it is, where, from
+// and to.
+func headerOf(u unit) model.PackageReport {
+	rep := emptyReport(u.lead.name())
+	rep.Title = u.title()
+	rep.Workspaces = u.workspaces()
+	rep.Installed, rep.Target = u.lead.row.Installed, u.lead.target
+	rep.Update = semver.UpdateKind(u.lead.row.Installed, u.lead.target)
+	rep.Group = u.group
+	rep.Notes = append(rep.Notes, u.notes...)
+	return rep
+}
+
+// earlyPlan is a unit's companion plan, made before the unit's analysis
+// (the shared baselines and the units before it) so that fix installs it
+// meanwhile: plan is set when done is closed.
+type earlyPlan struct {
+	done chan struct{}
+	plan model.CompanionPlan
+}
+
+// planEarly makes the companion plans of the units analyze will plan, in
+// order and beside the shared baselines and the analyses, handing each to
+// opts.Planned; analyze takes them instead of planning again.
+func (c *checker) planEarly(ctx context.Context, units []unit) {
+	if c.opts.Planned == nil {
+		return
+	}
+	var early []*earlyPlan
+	for i, u := range units {
+		if u.lead.reason != "" || allAtTarget(u) {
+			continue
+		}
+		units[i].early = &earlyPlan{done: make(chan struct{})}
+		early = append(early, units[i].early)
+	}
+	go func() {
+		i := 0
+		defer func() {
+			for ; i < len(early); i++ {
+				close(early[i].done)
+			}
+		}()
+		for _, u := range units {
+			if u.early == nil {
+				continue
+			}
+			u.early.plan = c.companionPlan(ctx, u)
+			c.planned(u, headerOf(u))
+			close(u.early.done)
+			i++
+		}
+	}()
+}
+
+// planned hands u's plan (rep's companions) to opts.Planned: rep without
+// the analysis, its members at their targets.
+func (c *checker) planned(u unit, rep model.PackageReport) {
+	if c.opts.Planned == nil {
+		return
+	}
+	early := rep
+	if u.early != nil {
+		early.Companions = u.early.plan
+	}
+	early.Members = nil
+	early.Companions.Companions = append([]model.Companion{}, early.Companions.Companions...)
+	early.Companions.Conflicts = append([]model.Conflict{}, early.Companions.Conflicts...)
+	for _, m := range u.members {
+		early.Members = append(early.Members, model.MemberReport{Name: m.name(), Installed: m.row.Installed, Target: m.target,
+			Workspaces: append([]string{}, m.row.Workspaces...)})
+	}
+	c.opts.Planned(early)
 }
 
 // allAtTarget: nothing in the unit moves.

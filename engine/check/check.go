@@ -185,6 +185,8 @@ type unit struct {
 	group   *model.Group
 	// notes say which members stay where they are, and why.
 	notes []string
+	// early is the companion plan made before the analysis (planEarly).
+	early *earlyPlan
 }
 
 func (u unit) title() string {

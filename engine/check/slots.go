@@ -69,15 +69,14 @@ func (c *checker) slots(units int) int {
 	return max(1, min(n, 1+int(avail/2/(2*perSlot))))
 }
 
-// analyzeAll analyzes the units, as many at once as slots allows; the
-// reports come in the units' order.
+// analyzeAll analyzes the units, as many at once as slots allows, their
+// companion plans made first (planEarly); the reports come in the units'
+// order.
 func (c *checker) analyzeAll(ctx context.Context, units []unit) []model.PackageReport {
 	out := make([]model.PackageReport, len(units))
-	c.shareBaselines(ctx, units)
-	n := c.slots(len(units))
-	if n > 1 {
+	if len(units) > 1 {
 		// Callers' sinks and callbacks were written for one unit at a
-		// time.
+		// time; the plans made early and several slots call them at once.
 		var mu sync.Mutex
 		if sink := c.opts.Events; sink != nil {
 			c.opts.Events = func(e event.Event) {
@@ -93,7 +92,10 @@ func (c *checker) analyzeAll(ctx context.Context, units []unit) []model.PackageR
 				planned(r)
 			}
 		}
+		c.planEarly(ctx, units)
 	}
+	c.shareBaselines(ctx, units)
+	n := c.slots(len(units))
 	next := make(chan int)
 	var started sync.Mutex
 	done := 0
