@@ -181,8 +181,10 @@ func (c *checker) planEarly(ctx context.Context, units []unit) {
 			if u.early == nil {
 				continue
 			}
-			u.early.plan = c.companionPlan(ctx, u)
-			c.planned(u, headerOf(u))
+			rep := headerOf(u)
+			rep.Companions = c.companionPlan(ctx, u)
+			u.early.plan = rep.Companions
+			c.planned(u, rep)
 			close(u.early.done)
 			i++
 		}
@@ -196,9 +198,6 @@ func (c *checker) planned(u unit, rep model.PackageReport) {
 		return
 	}
 	early := rep
-	if u.early != nil {
-		early.Companions = u.early.plan
-	}
 	early.Members = nil
 	early.Companions.Companions = append([]model.Companion{}, early.Companions.Companions...)
 	early.Companions.Conflicts = append([]model.Conflict{}, early.Companions.Conflicts...)

@@ -192,16 +192,54 @@ func (c *Clone) retargetLinks(dir string) error {
 
 const keptModeBits = fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky
 
-// storeLinked is whether the node_modules at dir is pnpm's: its
-// .modules.yaml beside a .pnpm virtual store.
+// storeLinked is whether the node_modules at dir is pnpm's (its
+// .modules.yaml beside a .pnpm virtual store) with the packages' files
+// hard-linked from pnpm's store: one of the first files of its packages
+// has more than one name. pnpm imports every package the same way, so a
+// tree it cloned (copy-on-write) or copied has none, and goes to cp, which
+// clones where the file system can.
 func storeLinked(dir string) bool {
 	yaml, err := os.Lstat(filepath.Join(dir, ".modules.yaml"))
 	if err != nil || !yaml.Mode().IsRegular() {
 		return false
 	}
-	virtual, err := os.Lstat(filepath.Join(dir, ".pnpm"))
-	return err == nil && virtual.IsDir()
+	virtual := filepath.Join(dir, ".pnpm")
+	entries, err := os.ReadDir(virtual)
+	if err != nil {
+		return false
+	}
+	seen, linked := 0, false
+	for _, e := range entries {
+		if !e.IsDir() || e.Name() == "node_modules" || seen >= storeSample {
+			continue
+		}
+		_ = filepath.WalkDir(filepath.Join(virtual, e.Name()), func(p string, d fs.DirEntry, err error) error {
+			if err != nil || !d.Type().IsRegular() {
+				return nil
+			}
+			info, err := d.Info()
+			if err != nil {
+				return nil
+			}
+			seen++
+			if hardLinks(info) > 1 {
+				linked = true
+			}
+			if linked || seen >= storeSample {
+				return fs.SkipAll
+			}
+			return nil
+		})
+		if linked {
+			return true
+		}
+	}
+	return false
 }
+
+// storeSample is how many of a pnpm tree's package files storeLinked
+// reads at most.
+const storeSample = 64
 
 // storeFile is whether the file at rel (slash, below a pnpm node_modules)
 // is one pnpm hard-linked from its content-addressed store: a file of a

@@ -209,3 +209,26 @@ func TestStoreFilesAreLinked(t *testing.T) {
 	}
 	sameTree(t, "copying node_modules", before, treeHash(t, f.checkout))
 }
+
+// A pnpm tree is linked only where pnpm linked its packages from the
+// store; one pnpm cloned or copied (every file one name) goes to cp.
+func TestStoreLinkedReadsHowPnpmImported(t *testing.T) {
+	nm := filepath.Join(t.TempDir(), "node_modules")
+	pkg := filepath.Join(nm, ".pnpm/zod@3.25.76/node_modules/zod")
+	write(t, filepath.Join(pkg, "package.json"), "{}", 0o644)
+	write(t, filepath.Join(pkg, "index.js"), "module.exports = 3\n", 0o644)
+	write(t, filepath.Join(nm, ".pnpm/node_modules/.bin/zod"), "#!/bin/sh\n", 0o755)
+	if storeLinked(nm) {
+		t.Error("no .modules.yaml: taken as pnpm's")
+	}
+	write(t, filepath.Join(nm, ".modules.yaml"), "layoutVersion: 5\n", 0o644)
+	if storeLinked(nm) {
+		t.Error("every file has one name (pnpm cloned or copied them): taken as linked")
+	}
+	if err := os.Link(filepath.Join(pkg, "index.js"), filepath.Join(t.TempDir(), "store-file")); err != nil {
+		t.Skipf("no hard links here: %v", err)
+	}
+	if !storeLinked(nm) {
+		t.Error("a package file linked from the store: not taken as linked")
+	}
+}
