@@ -162,21 +162,12 @@ func (c *checker) planEarly(ctx context.Context, units []unit) {
 	if c.opts.Planned == nil {
 		return
 	}
-	var early []*earlyPlan
 	for i, u := range units {
-		if u.lead.reason != "" || allAtTarget(u) {
-			continue
+		if u.lead.reason == "" && !allAtTarget(u) {
+			units[i].early = &earlyPlan{done: make(chan struct{})}
 		}
-		units[i].early = &earlyPlan{done: make(chan struct{})}
-		early = append(early, units[i].early)
 	}
 	go func() {
-		i := 0
-		defer func() {
-			for ; i < len(early); i++ {
-				close(early[i].done)
-			}
-		}()
 		for _, u := range units {
 			if u.early == nil {
 				continue
@@ -186,7 +177,6 @@ func (c *checker) planEarly(ctx context.Context, units []unit) {
 			u.early.plan = rep.Companions
 			c.planned(u, rep)
 			close(u.early.done)
-			i++
 		}
 	}()
 }

@@ -210,31 +210,27 @@ func storeLinked(dir string) bool {
 	}
 	seen, linked := 0, false
 	for _, e := range entries {
-		if !e.IsDir() || e.Name() == "node_modules" || seen >= storeSample {
+		if seen >= storeSample || linked {
+			break
+		}
+		if !e.IsDir() || e.Name() == "node_modules" {
 			continue
 		}
 		_ = filepath.WalkDir(filepath.Join(virtual, e.Name()), func(p string, d fs.DirEntry, err error) error {
 			if err != nil || !d.Type().IsRegular() {
 				return nil
 			}
-			info, err := d.Info()
-			if err != nil {
-				return nil
-			}
-			seen++
-			if hardLinks(info) > 1 {
-				linked = true
+			if info, err := d.Info(); err == nil {
+				seen++
+				linked = hardLinks(info) > 1
 			}
 			if linked || seen >= storeSample {
 				return fs.SkipAll
 			}
 			return nil
 		})
-		if linked {
-			return true
-		}
 	}
-	return false
+	return linked
 }
 
 // storeSample is how many of a pnpm tree's package files storeLinked
